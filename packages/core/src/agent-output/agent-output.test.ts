@@ -1,0 +1,120 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { agentOutputArb } from '../../test/arbitraries.js';
+import { CairnError } from '../errors/cairn-error.js';
+import { type AgentOutput, isAgentOutput, parseAgentOutput } from './agent-output.js';
+
+const timestamp = '2026-11-22T08:51:01.036Z';
+
+describe('AgentOutput', () => {
+  const examples: AgentOutput[] = [
+    {
+      type: 'session_start',
+      timestamp,
+      sessionId: 's1',
+      model: 'claude-opus-4-8',
+      tools: ['Write'],
+      cwd: '/w',
+    },
+    { type: 'text_delta', timestamp, id: 'b0', delta: 'Hel' },
+    { type: 'text', timestamp, id: 'b0', text: 'Hello' },
+    { type: 'reasoning_delta', timestamp, id: 'r0', delta: 'Let me' },
+    {
+      type: 'reasoning',
+      timestamp,
+      id: 'r0',
+      text: 'Let me think',
+      providerMetadata: { anthropic: { signature: 'sig' } },
+    },
+    { type: 'tool_input_delta', timestamp, id: 'toolu_1', toolName: 'Write', delta: '{"file_path":' },
+    { type: 'tool_use', timestamp, id: 'toolu_1', toolName: 'Write', input: { file_path: 'hello.txt' } },
+    {
+      type: 'tool_result',
+      timestamp,
+      toolUseId: 'toolu_1',
+      toolName: 'Write',
+      output: 'File created',
+      isError: false,
+      structured: { type: 'create', filePath: 'hello.txt' },
+    },
+    { type: 'usage', timestamp, usage: { inputTokens: 19024, outputTokens: 10, cacheReadTokens: 0 } },
+    { type: 'finish', timestamp, reason: 'tool_calls', rawReason: 'tool_use' },
+    {
+      type: 'error',
+      timestamp,
+      code: 'LLM_BAD_RESPONSE',
+      message: 'not JSON',
+      retryable: false,
+      raw: '{oops',
+    },
+    {
+      type: 'session_result',
+      timestamp,
+      sessionId: 's1',
+      isError: false,
+      turns: 5,
+      durationMs: 537,
+      costUsd: 0.49,
+      result: 'Done.',
+    },
+    { type: 'unknown', timestamp, source: 'claude-code', raw: { type: 'future_line', x: 1 } },
+  ];
+
+  it.each(examples.map((event) => [event.type, event] as const))('accepts a %s event', (_type, event) => {
+    expect(isAgentOutput(event)).toBe(true);
+    expect(parseAgentOutput(event)).toBe(event);
+  });
+
+  it('covers every event type with an example', () => {
+    const types = new Set(examples.map((event) => event.type));
+    expect(types.size).toBe(13);
+  });
+
+  it.each(
+    [
+      ['an unknown type', { type: 'telepathy', timestamp }, 'type'],
+      ['a missing timestamp', { type: 'text', id: 'b', text: 'x' }, 'timestamp'],
+      [
+        'a tool_result without isError',
+        { type: 'tool_result', timestamp, toolUseId: 't', output: '' },
+        'isError',
+      ],
+      [
+        'an error with an unknown code',
+        { type: 'error', timestamp, code: 'OOPS', message: 'x', retryable: false },
+        'code',
+      ],
+      ['an unknown finish reason', { type: 'finish', timestamp, reason: 'done' }, 'reason'],
+      [
+        'negative token counts',
+        { type: 'usage', timestamp, usage: { inputTokens: -1, outputTokens: 0 } },
+        'usage.inputTokens',
+      ],
+    ].map(([label, value, path]) => [label, path, value] as const),
+  )('rejects %s, naming %s', (_label, path, value) => {
+    expect(isAgentOutput(value)).toBe(false);
+    expect(() => parseAgentOutput(value)).toThrow(CairnError);
+    expect(() => parseAgentOutput(value)).toThrow(`AgentOutput event at ${path}:`);
+  });
+
+  it('round-trips every generated event through JSON', () => {
+    fc.assert(
+      fc.property(agentOutputArb, (event) => {
+        expect(parseAgentOutput(JSON.parse(JSON.stringify(event)))).toEqual(event);
+      }),
+    );
+  });
+
+  it('never throws anything but CairnError on junk', () => {
+    fc.assert(
+      fc.property(fc.anything({ withNullPrototype: true, withBigInt: true, withMap: true }), (value) => {
+        try {
+          parseAgentOutput(value);
+        } catch (error) {
+          expect(CairnError.is(error, 'INVALID_MESSAGE')).toBe(true);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

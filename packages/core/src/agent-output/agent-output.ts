@@ -1,0 +1,179 @@
+import { z } from 'zod';
+import { CairnErrorCodeSchema } from '../errors/cairn-error-code.js';
+import { ProviderMetadataSchema } from '../messages/provider-metadata.js';
+import { assertValid, validationIssues } from '../validation/validate.js';
+import { FinishReasonSchema } from './finish-reason.js';
+import { TokenUsageSchema } from './token-usage.js';
+
+// Fields every event has: when it happened, and provider data a consumer may need to keep.
+const base = {
+  /** ISO 8601 time the event was produced (or, for agent CLIs, the time the CLI reported). */
+  timestamp: z.string(),
+  providerMetadata: ProviderMetadataSchema.optional(),
+};
+
+/** An agent or model session began. */
+export const SessionStartEventSchema = z.object({
+  type: z.literal('session_start'),
+  ...base,
+  sessionId: z.string().optional(),
+  model: z.string().optional(),
+  /** Names of the tools the agent may call. */
+  tools: z.array(z.string()).optional(),
+  cwd: z.string().optional(),
+  provider: z.string().optional(),
+});
+
+/** A piece of text block `id`. Deltas of one block arrive in order; the block ends with a `text` event. */
+export const TextDeltaEventSchema = z.object({
+  type: z.literal('text_delta'),
+  ...base,
+  id: z.string(),
+  delta: z.string(),
+});
+
+/** A whole text block. After deltas with the same `id`, it closes that block and repeats its full text. */
+export const TextEventSchema = z.object({
+  type: z.literal('text'),
+  ...base,
+  id: z.string(),
+  text: z.string(),
+});
+
+/** A piece of reasoning ("thinking") block `id`; the block ends with a `reasoning` event. */
+export const ReasoningDeltaEventSchema = z.object({
+  type: z.literal('reasoning_delta'),
+  ...base,
+  id: z.string(),
+  delta: z.string(),
+});
+
+/**
+ * A whole reasoning block (closes block `id` after deltas). Signatures needed to replay it
+ * (Anthropic `signature`, Gemini `thoughtSignature`) are in `providerMetadata`. `redacted` blocks
+ * carry no readable text.
+ */
+export const ReasoningEventSchema = z.object({
+  type: z.literal('reasoning'),
+  ...base,
+  id: z.string(),
+  text: z.string(),
+  redacted: z.boolean().optional(),
+});
+
+/** A piece of the JSON arguments of tool call `id`, streamed before the matching `tool_use`. */
+export const ToolInputDeltaEventSchema = z.object({
+  type: z.literal('tool_input_delta'),
+  ...base,
+  id: z.string(),
+  toolName: z.string().optional(),
+  delta: z.string(),
+});
+
+/** The model (or agent) calls a tool. Closes any `tool_input_delta`s with the same `id`. */
+export const ToolUseEventSchema = z.object({
+  type: z.literal('tool_use'),
+  ...base,
+  id: z.string(),
+  toolName: z.string(),
+  /** The parsed arguments; the raw string when they are not valid JSON. */
+  input: z.unknown(),
+});
+
+/** A tool's result for call `toolUseId`. */
+export const ToolResultEventSchema = z.object({
+  type: z.literal('tool_result'),
+  ...base,
+  toolUseId: z.string(),
+  toolName: z.string().optional(),
+  output: z.string(),
+  isError: z.boolean(),
+  /** Tool-specific structured result (a patch, stdout/stderr, …) when the producer has one. */
+  structured: z.unknown().optional(),
+  durationMs: z.number().nonnegative().optional(),
+});
+
+/** Token usage of the call (or of the turn so far). */
+export const UsageEventSchema = z.object({
+  type: z.literal('usage'),
+  ...base,
+  usage: TokenUsageSchema,
+});
+
+/** The model call ended; exactly once per call, as its last event. */
+export const FinishEventSchema = z.object({
+  type: z.literal('finish'),
+  ...base,
+  reason: FinishReasonSchema,
+  rawReason: z.string().optional(),
+});
+
+/** Something failed. The stream may go on (a bad line) or end (a failed call): see `fatal`. */
+export const ErrorEventSchema = z.object({
+  type: z.literal('error'),
+  ...base,
+  code: CairnErrorCodeSchema,
+  message: z.string(),
+  retryable: z.boolean(),
+  retryAfterMs: z.number().nonnegative().optional(),
+  /** True when the producer stops after this error. */
+  fatal: z.boolean().optional(),
+  /** The offending input (a malformed line or chunk), kept for diagnosis. */
+  raw: z.string().optional(),
+});
+
+/** An agent session ended (agent CLIs report turns, duration, cost, final text). */
+export const SessionResultEventSchema = z.object({
+  type: z.literal('session_result'),
+  ...base,
+  sessionId: z.string().optional(),
+  isError: z.boolean(),
+  /** The producer's own outcome label (`success`, `error_max_turns`, …). */
+  subtype: z.string().optional(),
+  result: z.string().optional(),
+  turns: z.number().int().nonnegative().optional(),
+  durationMs: z.number().nonnegative().optional(),
+  costUsd: z.number().nonnegative().optional(),
+  usage: TokenUsageSchema.optional(),
+});
+
+/** Input a converter did not recognise, kept whole so nothing is lost. Never fatal. */
+export const UnknownEventSchema = z.object({
+  type: z.literal('unknown'),
+  ...base,
+  /** Where it came from: `claude-code`, `gemini-cli`, `anthropic`, … */
+  source: z.string().optional(),
+  raw: z.unknown(),
+});
+
+/** The one event stream for everything that produces agent output (see docs/architecture.md). */
+export const AgentOutputSchema = z.discriminatedUnion('type', [
+  SessionStartEventSchema,
+  TextDeltaEventSchema,
+  TextEventSchema,
+  ReasoningDeltaEventSchema,
+  ReasoningEventSchema,
+  ToolInputDeltaEventSchema,
+  ToolUseEventSchema,
+  ToolResultEventSchema,
+  UsageEventSchema,
+  FinishEventSchema,
+  ErrorEventSchema,
+  SessionResultEventSchema,
+  UnknownEventSchema,
+]);
+
+export type AgentOutput = z.infer<typeof AgentOutputSchema>;
+export type AgentOutputType = AgentOutput['type'];
+/** The event of one type: `AgentOutputOf<'tool_use'>`. */
+export type AgentOutputOf<T extends AgentOutputType> = Extract<AgentOutput, { type: T }>;
+
+/** True when `value` is a valid `AgentOutput` event. */
+export function isAgentOutput(value: unknown): value is AgentOutput {
+  return validationIssues(AgentOutputSchema, value).length === 0;
+}
+
+/** Returns `value` typed as an event, or throws `INVALID_MESSAGE` naming the first bad field. */
+export function parseAgentOutput(value: unknown): AgentOutput {
+  return assertValid(AgentOutputSchema, value, 'AgentOutput event');
+}

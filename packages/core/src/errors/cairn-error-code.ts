@@ -1,0 +1,64 @@
+import { z } from 'zod';
+
+/**
+ * Every failure Cairn reports has one of these codes. They are stable public API: callers branch on
+ * them, stores persist them, the server returns them. Add codes; never rename or reuse one.
+ */
+export const CAIRN_ERROR_CODES = [
+  // Data crossing a boundary failed validation (a message, an event, a request body).
+  'INVALID_MESSAGE',
+  // An id that would reach a path, key or query is not a safe id.
+  'INVALID_ID',
+  // Stored data is unreadable (torn line, bad checksum); it was quarantined, not deleted.
+  'STORE_CORRUPT',
+  // An optimistic append (`expectedSeq`) lost a race with another writer.
+  'STORE_CONFLICT',
+  // The conversation or blob does not exist.
+  'STORE_NOT_FOUND',
+  // The model provider rejected the credentials (HTTP 401/403).
+  'LLM_AUTH',
+  // The provider is rate limiting (HTTP 429); `retryAfterMs` says when to retry.
+  'LLM_RATE_LIMITED',
+  // The request does not fit the model's context window.
+  'LLM_CONTEXT_OVERFLOW',
+  // The provider rejected the request as malformed (HTTP 400 other than context length).
+  'LLM_BAD_REQUEST',
+  // The provider's response could not be understood (malformed JSON or SSE).
+  'LLM_BAD_RESPONSE',
+  // The provider is down or unreachable (HTTP 5xx, network failure).
+  'LLM_UNAVAILABLE',
+  // The provider did not answer in time.
+  'LLM_TIMEOUT',
+  // The caller aborted the request.
+  'LLM_ABORTED',
+  // The model called a tool that is not registered.
+  'TOOL_NOT_FOUND',
+  // The model's arguments do not match the tool's input schema.
+  'TOOL_INVALID_INPUT',
+  // The tool threw while executing.
+  'TOOL_FAILED',
+  // The tool exceeded its time limit.
+  'TOOL_TIMEOUT',
+  // The tool policy or the user's approval refused the call.
+  'TOOL_DENIED',
+  // The tool loop reached `maxTurns` without the model finishing.
+  'LOOP_MAX_TURNS',
+  // The tool loop saw the same failing call repeat and stopped.
+  'LOOP_STUCK',
+] as const;
+
+export const CairnErrorCodeSchema = z.enum(CAIRN_ERROR_CODES);
+
+export type CairnErrorCode = z.infer<typeof CairnErrorCodeSchema>;
+
+// STORE_CONFLICT is not here: repeating the same optimistic append fails again; reload first.
+const RETRYABLE_BY_DEFAULT: ReadonlySet<CairnErrorCode> = new Set([
+  'LLM_RATE_LIMITED',
+  'LLM_UNAVAILABLE',
+  'LLM_TIMEOUT',
+]);
+
+/** Whether a failure with this code is worth retrying when nothing more specific is known. */
+export function isRetryableByDefault(code: CairnErrorCode): boolean {
+  return RETRYABLE_BY_DEFAULT.has(code);
+}

@@ -1,0 +1,88 @@
+import type { AgentOutput } from '../agent-output/agent-output.js';
+import type { FinishReason } from '../agent-output/finish-reason.js';
+import type { TokenUsage } from '../agent-output/token-usage.js';
+import type { OpenAIAssistantMessage, OpenAIChatMessage } from '../messages/openai-chat-message.js';
+import type { ProviderMetadata } from '../messages/provider-metadata.js';
+
+/** A JSON Schema object (draft 2020-12 or 7), as providers accept for tool parameters. */
+export type JsonSchema = Record<string, unknown>;
+
+/** A tool as the model sees it. */
+export interface ModelToolDefinition {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object; adapters clean it to what their provider accepts. */
+  inputSchema: JsonSchema;
+}
+
+/** `auto` (default): the model decides; `required`: it must call some tool; or one named tool. */
+export type ModelToolChoice = 'auto' | 'none' | 'required' | { toolName: string };
+
+/** Generation settings every adapter understands; unset means the provider's default. */
+export interface ModelSettings {
+  maxOutputTokens?: number;
+  temperature?: number;
+  topP?: number;
+  stopSequences?: string[];
+  seed?: number;
+}
+
+/** One model call. */
+export interface ModelRequest {
+  /** The conversation so far, system prompt first (adapters move it where their provider wants). */
+  messages: OpenAIChatMessage[];
+  tools?: ModelToolDefinition[];
+  toolChoice?: ModelToolChoice;
+  settings?: ModelSettings;
+  /** Provider-specific options, namespaced like `providerMetadata`: `{ anthropic: { thinking } }`. */
+  providerOptions?: ProviderMetadata;
+  /** Aborting ends the call with `LLM_ABORTED`. */
+  signal?: AbortSignal;
+  /** Extra HTTP headers for this call. */
+  headers?: Record<string, string>;
+}
+
+/** The outcome of one model call. */
+export interface ModelResult {
+  /** The assistant's message: text and/or tool calls (JSON-string arguments), ready to append. */
+  message: OpenAIAssistantMessage;
+  usage: TokenUsage;
+  finishReason: FinishReason;
+  /** The provider's own finish reason (`end_turn`, `STOP`, `length`, …). */
+  rawFinishReason?: string;
+  /** The provider's id for this response, when it gives one. */
+  responseId?: string;
+  /** The model that actually answered (may differ from the requested alias). */
+  modelId?: string;
+}
+
+/** Streaming call: iterate the events; `result` resolves after the last one (or rejects with a CairnError). */
+export interface ModelStream extends AsyncIterable<AgentOutput> {
+  readonly result: Promise<ModelResult>;
+}
+
+/** What an adapter (and the model behind it) can do; callers adapt instead of failing. */
+export interface ModelCapabilities {
+  streaming: boolean;
+  toolCalls: boolean;
+  parallelToolCalls: boolean;
+  /** Produces reasoning blocks. */
+  reasoning: boolean;
+  /** Context window in tokens, when known. */
+  contextWindowTokens?: number;
+  maxOutputTokens?: number;
+}
+
+/**
+ * A model provider behind one interface. Requests are OpenAI-shaped messages + JSON-Schema tools;
+ * results and stream events are normalised. Failures are `CairnError`s with `LLM_*` codes and
+ * retry advice (`retryable`, `retryAfterMs`).
+ */
+export interface ModelAdapter {
+  /** `openai`, `anthropic`, `gemini`, or the name of a custom adapter. */
+  readonly provider: string;
+  readonly modelId: string;
+  readonly capabilities: ModelCapabilities;
+  generate(request: ModelRequest): Promise<ModelResult>;
+  stream(request: ModelRequest): ModelStream;
+}

@@ -1,0 +1,95 @@
+import type { ConversationMessage } from '../messages/conversation-message.js';
+
+/** Options of `ConversationStore.append`. */
+export interface AppendOptions {
+  /**
+   * Optimistic concurrency: the last `seq` the caller saw (0 for an empty conversation). If another
+   * writer appended since, the append fails with `STORE_CONFLICT` and nothing is written.
+   */
+  expectedSeq?: number;
+  /**
+   * Makes a retried append safe: a second append with the same key returns the first one's result
+   * instead of writing the messages again.
+   */
+  idempotencyKey?: string;
+}
+
+/** What `append` stored. */
+export interface AppendResult {
+  /** The `seq` assigned to each message, in order: consecutive, starting after the previous last. */
+  seqs: number[];
+  /** The messages as stored: `seq` set, large tool outputs offloaded. */
+  messages: ConversationMessage[];
+}
+
+/** Options of `ConversationStore.load`. */
+export interface LoadOptions {
+  /** First `seq` to return (inclusive). */
+  fromSeq?: number;
+  /** Last `seq` to return (inclusive). */
+  toSeq?: number;
+  /** At most this many messages. */
+  limit?: number;
+  /** `forward` (default) returns the oldest first; `backward` the newest first (for "last N"). */
+  direction?: 'forward' | 'backward';
+}
+
+/** One row of `listConversations`. */
+export interface ConversationSummary {
+  id: string;
+  createdAt: string;
+  updatedAt: string;
+  messageCount: number;
+  /** The highest `seq` in the conversation (0 when empty). */
+  lastSeq: number;
+  title?: string;
+}
+
+/** One page of conversations, most recently updated first. */
+export interface ConversationPage {
+  conversations: ConversationSummary[];
+  /** Pass as `cursor` to get the next page; absent on the last page. */
+  nextCursor?: string;
+}
+
+/** A byte range of a blob. */
+export interface BlobRange {
+  offset?: number;
+  length?: number;
+}
+
+/** What a backend guarantees; the conformance kit skips what a backend does not claim. */
+export interface StoreCapabilities {
+  /** Data survives a restart of the process. */
+  persistent: boolean;
+  /** Several store instances (threads, processes, hosts) over the same data can append safely. */
+  concurrentInstances: boolean;
+}
+
+/**
+ * An append-only log of conversations. Order is the per-conversation `seq` the store assigns,
+ * never a timestamp. Every id is checked with `assertSafeId` before it reaches a path or query.
+ */
+export interface ConversationStore {
+  readonly capabilities: StoreCapabilities;
+  /**
+   * Appends messages in one atomic step: an assistant message and all its tool results land whole
+   * or not at all. Tool outputs over `TOOL_OUTPUT_THRESHOLD` are offloaded to blobs first.
+   */
+  append(
+    conversationId: string,
+    messages: ConversationMessage[],
+    options?: AppendOptions,
+  ): Promise<AppendResult>;
+  /** Messages in `seq` order (empty for an unknown conversation). */
+  load(conversationId: string, options?: LoadOptions): Promise<ConversationMessage[]>;
+  listConversations(options?: { cursor?: string; limit?: number }): Promise<ConversationPage>;
+  /** Deletes a conversation and its blobs; false when there was none. */
+  deleteConversation(conversationId: string): Promise<boolean>;
+  /** Stores bytes under a store-relative reference (`tool-results/<conversationId>/<messageId>.json`). */
+  putBlob(ref: string, data: string | Uint8Array): Promise<void>;
+  /** Reads a blob, or part of it; `STORE_NOT_FOUND` when absent. */
+  getBlob(ref: string, range?: BlobRange): Promise<Uint8Array>;
+  /** Releases files, connections and locks. */
+  close(): Promise<void>;
+}

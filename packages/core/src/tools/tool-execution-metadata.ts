@@ -1,0 +1,56 @@
+import { z } from 'zod';
+
+/** A file change, from the tool's input or its structured result. */
+export const DiffDetailsSchema = z.object({
+  type: z.literal('diff'),
+  filePath: z.string(),
+  oldContent: z.string(),
+  newContent: z.string(),
+  /** A unified diff of the change, when known. */
+  patch: z.string().optional(),
+});
+
+/** Paths a tool found or listed. */
+export const FileListDetailsSchema = z.object({
+  type: z.literal('fileList'),
+  files: z.array(z.string()),
+});
+
+/** What a shell command printed and how it ended; `exitCode` is `null` when it was killed. */
+export const CommandOutputDetailsSchema = z.object({
+  type: z.literal('commandOutput'),
+  stdout: z.string(),
+  stderr: z.string(),
+  exitCode: z.number().int().nullable(),
+});
+
+/** Structured details of a tool execution, so a UI never parses raw tool output. */
+export const ToolDetailsSchema = z.discriminatedUnion('type', [
+  DiffDetailsSchema,
+  FileListDetailsSchema,
+  CommandOutputDetailsSchema,
+]);
+
+/**
+ * A tool call merged with its result (the display view's `tool_execution` message, RFC-20250124-001).
+ * Derived from the log, never stored in place of it.
+ */
+export const ToolExecutionMetadataSchema = z.object({
+  toolName: z.string().min(1),
+  toolUseId: z.string().min(1),
+  /** The tool's input as the model sent it (parsed JSON when it parsed). */
+  input: z.unknown(),
+  /** The tool's textual output (or error message). */
+  output: z.string(),
+  isError: z.boolean(),
+  durationMs: z.number().nonnegative(),
+  /** One line for the UI: "Updated src/a.ts", "Ran `ls -la`", "Read failed: …". */
+  summary: z.string(),
+  details: ToolDetailsSchema.optional(),
+});
+
+export type DiffDetails = z.infer<typeof DiffDetailsSchema>;
+export type FileListDetails = z.infer<typeof FileListDetailsSchema>;
+export type CommandOutputDetails = z.infer<typeof CommandOutputDetailsSchema>;
+export type ToolDetails = z.infer<typeof ToolDetailsSchema>;
+export type ToolExecutionMetadata = z.infer<typeof ToolExecutionMetadataSchema>;

@@ -1,0 +1,64 @@
+import type { z } from 'zod';
+import type { CairnErrorCode } from '../errors/cairn-error-code.js';
+import type { OpenAIToolCall } from '../messages/openai-chat-message.js';
+import type { ModelToolDefinition } from '../model/model-adapter.js';
+import type { ToolPolicy } from './tool-policy.js';
+
+/** Where a tool runs: which call, which conversation, and the signal that cancels it. */
+export interface ToolContext {
+  /** The id of the tool call being executed. */
+  toolCallId: string;
+  /** Aborted when the turn is cancelled or the tool times out; long-running tools must honour it. */
+  signal: AbortSignal;
+  /** The workspace the tool may touch; file tools refuse paths outside it. */
+  projectRoot?: string;
+  conversationId?: string;
+  runId?: string;
+  agentId?: string;
+}
+
+/** A tool the model can call. Build one with `defineTool` from `@cairn/loop`. */
+export interface Tool<Input = unknown, Output = unknown> {
+  /** Unique name the model calls it by (`read_file`). */
+  name: string;
+  /** What it does and when to use it, for the model. */
+  description: string;
+  /** Group used by tool policies (`fs`, `shell`, `web`, …). */
+  category: string;
+  /** Validates the model's arguments before `execute`; also the source of the JSON Schema. */
+  input: z.ZodType<Input>;
+  /** Runs the tool. A non-string result is JSON-stringified for the model. */
+  execute(input: Input, context: ToolContext): Promise<Output> | Output;
+  /** Ask the user before running (always, or when this returns true). */
+  needsApproval?: boolean | ((input: Input, context: ToolContext) => boolean | Promise<boolean>);
+  /** Abort `execute` after this many milliseconds (`TOOL_TIMEOUT`). */
+  timeoutMs?: number;
+}
+
+/** The result of one tool call, ready to become a `tool` message. Failures are results, not throws. */
+export interface ToolCallResult {
+  toolCallId: string;
+  toolName: string;
+  /** What the model reads: the output, or for a failure what went wrong and how to fix it. */
+  content: string;
+  isError: boolean;
+  /** Why it failed (`TOOL_NOT_FOUND`, `TOOL_INVALID_INPUT`, `TOOL_DENIED`, `TOOL_FAILED`, `TOOL_TIMEOUT`). */
+  errorCode?: CairnErrorCode;
+  durationMs: number;
+  /** The tool's non-string output before stringifying, for UIs and the display view. */
+  structured?: unknown;
+}
+
+/** Options of one `ToolHost.execute` call. */
+export interface ToolExecutionOptions extends Omit<ToolContext, 'toolCallId'> {
+  /** Calls the policy refuses end with `TOOL_DENIED`. */
+  policy?: ToolPolicy;
+}
+
+/** A registry of tools: what the model may see, and running the calls it makes. */
+export interface ToolHost {
+  /** The tools the policy allows, as the model should see them. */
+  getVisibleTools(options?: { policy?: ToolPolicy }): ModelToolDefinition[];
+  /** Validates and runs one call. Never throws for a tool's own failure: see `ToolCallResult`. */
+  execute(call: OpenAIToolCall, options: ToolExecutionOptions): Promise<ToolCallResult>;
+}

@@ -1,0 +1,3 @@
+import { defineCairnTestConfig } from '@cairn/vitest-config';
+
+export default defineCairnTestConfig();

@@ -1,0 +1,4 @@
+import type { UserConfig } from 'vitest/config';
+
+export declare const TEST_REPORT_FILE: string;
+export declare function defineCairnTestConfig(overrides?: UserConfig): UserConfig;
