@@ -83,13 +83,21 @@ describe('the built package', () => {
     const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
     const example = /```js\n([\s\S]*?)```/.exec(readme)?.[1];
     expect(example).toBeDefined();
-    const [request, message] = (await node('--input-type=module', '-e', example as string)).trim().split('\n');
+    const [request, message] = (await node('--input-type=module', '-e', example as string))
+      .trim()
+      .split('\n');
     expect(JSON.parse(request as string)).toEqual([
       { role: 'user', content: 'What does test.txt say?' },
       {
         role: 'assistant',
         content: null,
-        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"test.txt"}' } }],
+        tool_calls: [
+          {
+            id: 'call_1',
+            type: 'function',
+            function: { name: 'read_file', arguments: '{"path":"test.txt"}' },
+          },
+        ],
       },
       { role: 'tool', content: 'hello', tool_call_id: 'call_1' },
     ]);
