@@ -1,3 +1,3 @@
 import { defineCairnTestConfig } from '@cairn/vitest-config';
 
-export default defineCairnTestConfig();
+export default defineCairnTestConfig({ test: { globalSetup: ['test/build-dist.ts'] } });
