@@ -1,6 +1,15 @@
 // fast-check generators for Cairn's data types, shared by the property tests of this package.
 import fc from 'fast-check';
-import type { AgentOutput, ConversationMessage, OpenAIToolCall, ToolPolicy } from '../src/index.js';
+import {
+  type AgentOutput,
+  type ConversationMessage,
+  ConversationModeSchema,
+  FinishReasonSchema,
+  MessagePartTypeSchema,
+  type OpenAIToolCall,
+  type ToolPolicy,
+  WidgetTypeSchema,
+} from '../src/index.js';
 
 const isoDate = fc
   .date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true })
@@ -29,7 +38,7 @@ const providerMetadata = fc.dictionary(
 
 const widget = fc.record(
   {
-    type: fc.constantFrom('choice', 'confirm', 'form', 'feedback', 'progress'),
+    type: fc.constantFrom(...WidgetTypeSchema.options),
     title: text,
     options: fc.array(fc.record({ id, label: text }), { maxLength: 3 }),
     progress: fc.double({ min: 0, max: 1, noNaN: true }),
@@ -40,20 +49,12 @@ const widget = fc.record(
 // The optional fields any role may carry.
 const extras = fc.record(
   {
-    partType: fc.constantFrom(
-      'content',
-      'thinking',
-      'tool_call',
-      'tool_result',
-      'tool_execution',
-      'error',
-      'widget',
-    ),
+    partType: fc.constantFrom(...MessagePartTypeSchema.options),
     toolName: name,
     duration: fc.nat(),
     isCollapsed: fc.boolean(),
     widget,
-    mode: fc.constantFrom('chat', 'agent', 'run'),
+    mode: fc.constantFrom(...ConversationModeSchema.options),
     runId: id,
     agentId: id,
     includeInContext: fc.boolean(),
@@ -196,7 +197,7 @@ export const agentOutputArb: fc.Arbitrary<AgentOutput> = fc.oneof(
     {
       type: fc.constant('finish' as const),
       timestamp,
-      reason: fc.constantFrom('stop', 'length', 'tool_calls', 'content_filter', 'aborted', 'error', 'other'),
+      reason: fc.constantFrom(...FinishReasonSchema.options),
       rawReason: name,
     },
     { requiredKeys: ['type', 'timestamp', 'reason'] },
