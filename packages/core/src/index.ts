@@ -18,6 +18,7 @@ export {
   ToolUseEventSchema,
   UnknownEventSchema,
   UsageEventSchema,
+  UserMessageEventSchema,
 } from './agent-output/agent-output.js';
 export { type FinishReason, FinishReasonSchema } from './agent-output/finish-reason.js';
 export { addTokenUsage, type TokenUsage, TokenUsageSchema } from './agent-output/token-usage.js';
@@ -33,7 +34,7 @@ export {
   CairnErrorCodeSchema,
   isRetryableByDefault,
 } from './errors/cairn-error-code.js';
-export { assertSafeId, isSafeId, SAFE_ID_PATTERN } from './ids/assert-safe-id.js';
+export { assertSafeId, assertSafeRef, isSafeId, SAFE_ID_PATTERN } from './ids/assert-safe-id.js';
 export { agentOutputJsonSchema, conversationMessageJsonSchema } from './json-schema.js';
 export {
   type ConversationMessage,
@@ -42,12 +43,32 @@ export {
   ConversationMessageSchema,
   type ConversationMode,
   ConversationModeSchema,
+  isDisplayOnlyMessage,
   isIncludedInContext,
   isToolCallMessage,
   isValidConversationMessage,
   parseConversationMessage,
 } from './messages/conversation-message.js';
-export { type MessagePartType, MessagePartTypeSchema } from './messages/message-part-type.js';
+export { type JsonValue, JsonValueSchema } from './messages/json-value.js';
+export {
+  DISPLAY_ONLY_PART_TYPES,
+  KNOWN_MESSAGE_PART_TYPES,
+  type KnownMessagePartType,
+  type MessagePartType,
+  MessagePartTypeSchema,
+} from './messages/message-part-type.js';
+export {
+  type ModelAssistantMessage,
+  ModelAssistantMessageSchema,
+  type ModelMessage,
+  ModelMessageSchema,
+  type ModelSystemMessage,
+  ModelSystemMessageSchema,
+  type ModelToolMessage,
+  ModelToolMessageSchema,
+  type ModelUserMessage,
+  ModelUserMessageSchema,
+} from './messages/model-message.js';
 export {
   type OpenAIAssistantMessage,
   OpenAIAssistantMessageSchema,
@@ -63,9 +84,12 @@ export {
   OpenAIUserMessageSchema,
 } from './messages/openai-chat-message.js';
 export { type ProviderMetadata, ProviderMetadataSchema } from './messages/provider-metadata.js';
+export { type ReasoningPart, ReasoningPartSchema } from './messages/reasoning-part.js';
+export { toModelMessage } from './messages/to-model-message.js';
 export { toOpenAIMessage } from './messages/to-openai-message.js';
 export { TOOL_OUTPUT_PREVIEW_LENGTH, TOOL_OUTPUT_THRESHOLD } from './messages/tool-output-limits.js';
 export {
+  KNOWN_WIDGET_TYPES,
   type WidgetAction,
   WidgetActionSchema,
   type WidgetFeedbackItem,
@@ -99,7 +123,14 @@ export type {
   StoreCapabilities,
 } from './store/conversation-store.js';
 export type { Tokenizer } from './tokenizer/tokenizer.js';
-export type { Tool, ToolCallResult, ToolContext, ToolExecutionOptions, ToolHost } from './tools/tool.js';
+export type {
+  Tool,
+  ToolApprovalRequest,
+  ToolCallResult,
+  ToolContext,
+  ToolExecutionOptions,
+  ToolHost,
+} from './tools/tool.js';
 export {
   type CommandOutputDetails,
   CommandOutputDetailsSchema,
@@ -121,9 +152,4 @@ export {
   type ToolSelector,
   ToolSelectorSchema,
 } from './tools/tool-policy.js';
-export {
-  assertValid,
-  formatIssuePath,
-  type ValidationIssue,
-  validationIssues,
-} from './validation/validate.js';
+export { assertValid, type ValidationIssue, validationIssues } from './validation/validate.js';

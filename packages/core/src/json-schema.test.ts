@@ -1,8 +1,14 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { agentOutputArb, conversationMessageArb, mutationArb } from '../test/arbitraries.js';
+import {
+  agentOutputArb,
+  conversationMessageArb,
+  mutationArb,
+  nearMissMessageArb,
+} from '../test/arbitraries.js';
 import { agentOutputJsonSchema, conversationMessageJsonSchema } from './json-schema.js';
+import { isValidConversationMessage } from './messages/conversation-message.js';
 
 // A real JSON Schema validator stands in for a non-TypeScript consumer.
 const ajv = new Ajv2020({ strict: false, validateFormats: false });
@@ -43,6 +49,15 @@ describe('JSON Schema exports', () => {
       fc.property(conversationMessageArb, mutationArb, (message, mutation) => {
         expect(validateMessage(mutation.apply({ ...message })), mutation.label).toBe(false);
       }),
+    );
+  });
+
+  it('gives the same verdict as the TypeScript validator on near-miss messages (one field set to random JSON)', () => {
+    fc.assert(
+      fc.property(nearMissMessageArb, (value) => {
+        expect(validateMessage(value), JSON.stringify(value)).toBe(isValidConversationMessage(value));
+      }),
+      { numRuns: 2000 },
     );
   });
 

@@ -5,15 +5,18 @@ import {
   type ConversationMessage,
   ConversationModeSchema,
   FinishReasonSchema,
-  MessagePartTypeSchema,
+  type JsonValue,
+  KNOWN_MESSAGE_PART_TYPES,
+  KNOWN_WIDGET_TYPES,
   type OpenAIToolCall,
   type ToolPolicy,
-  WidgetTypeSchema,
 } from '../src/index.js';
 
 const isoDate = fc
   .date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true })
   .map((date) => date.toISOString());
+// fast-check types JSON arrays as readonly; the values are the same JSON core accepts.
+const jsonValue = fc.jsonValue() as fc.Arbitrary<JsonValue>;
 const id = fc.stringMatching(/^[A-Za-z0-9_-]{1,24}$/);
 const text = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary' }));
 const name = fc.stringMatching(/^[a-z][a-z0-9_]{0,20}$/);
@@ -27,18 +30,14 @@ export const toolCallArb: fc.Arbitrary<OpenAIToolCall> = fc.record({
 
 const toolCalls = fc.uniqueArray(toolCallArb, { selector: (call) => call.id, minLength: 1, maxLength: 4 });
 
-const providerMetadata = fc.dictionary(
-  metadataKey,
-  fc.dictionary(metadataKey, fc.jsonValue(), { maxKeys: 3 }),
-  {
-    minKeys: 1,
-    maxKeys: 2,
-  },
-);
+const providerMetadata = fc.dictionary(metadataKey, fc.dictionary(metadataKey, jsonValue, { maxKeys: 3 }), {
+  minKeys: 1,
+  maxKeys: 2,
+});
 
 const widget = fc.record(
   {
-    type: fc.constantFrom(...WidgetTypeSchema.options),
+    type: fc.constantFrom(...KNOWN_WIDGET_TYPES),
     title: text,
     options: fc.array(fc.record({ id, label: text }), { maxLength: 3 }),
     progress: fc.double({ min: 0, max: 1, noNaN: true }),
@@ -49,7 +48,7 @@ const widget = fc.record(
 // The optional fields any role may carry.
 const extras = fc.record(
   {
-    partType: fc.constantFrom(...MessagePartTypeSchema.options),
+    partType: fc.constantFrom(...KNOWN_MESSAGE_PART_TYPES),
     toolName: name,
     duration: fc.nat(),
     isCollapsed: fc.boolean(),
@@ -60,25 +59,43 @@ const extras = fc.record(
     includeInContext: fc.boolean(),
     fullOutputPath: id.map((ref) => `tool-results/${ref}.json`),
     providerMetadata,
-    seq: fc.nat(),
+    seq: fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
   },
   { requiredKeys: [] },
 );
 
 const base = fc.record({ id, createdAt: isoDate });
 
+const reasoning = fc.array(
+  fc.record({ text, redacted: fc.boolean(), providerMetadata }, { requiredKeys: ['text'] }),
+  { minLength: 1, maxLength: 2 },
+);
+
 const userOrSystem = fc.record({ role: fc.constantFrom('user' as const, 'system' as const), content: text });
 const assistant = fc.oneof(
-  fc.record({ role: fc.constant('assistant' as const), content: text }),
-  fc.record({
-    role: fc.constant('assistant' as const),
-    content: fc.option(text, { nil: null }),
-    tool_calls: toolCalls,
-  }),
+  fc.record(
+    { role: fc.constant('assistant' as const), content: text, reasoning },
+    { requiredKeys: ['role', 'content'] },
+  ),
+  fc.record(
+    {
+      role: fc.constant('assistant' as const),
+      content: fc.option(text, { nil: null }),
+      tool_calls: toolCalls,
+      reasoning,
+    },
+    { requiredKeys: ['role', 'content', 'tool_calls'] },
+  ),
   fc.record({ role: fc.constant('assistant' as const), content: fc.constant(null) }),
 );
 const tool = fc.record(
-  { role: fc.constant('tool' as const), content: text, tool_call_id: id, isError: fc.boolean() },
+  {
+    role: fc.constant('tool' as const),
+    content: text,
+    tool_call_id: id,
+    isError: fc.boolean(),
+    structuredResult: jsonValue,
+  },
   { requiredKeys: ['role', 'content', 'tool_call_id'] },
 );
 
@@ -86,6 +103,35 @@ const tool = fc.record(
 export const conversationMessageArb: fc.Arbitrary<ConversationMessage> = fc
   .tuple(base, fc.oneof(userOrSystem, assistant, tool), extras)
   .map(([head, body, more]) => ({ ...head, ...body, ...more }) as ConversationMessage);
+
+const junk = fc.oneof(jsonValue, fc.string(), fc.constant(undefined), fc.integer({ min: -2, max: 2 }));
+const fieldNames = fc.constantFrom(
+  'id',
+  'role',
+  'content',
+  'createdAt',
+  'tool_calls',
+  'tool_call_id',
+  'reasoning',
+  'isError',
+  'structuredResult',
+  'partType',
+  'widget',
+  'mode',
+  'includeInContext',
+  'seq',
+  'providerMetadata',
+);
+
+/** A valid message with one field set to a random JSON value (or removed): valid or not. */
+export const nearMissMessageArb: fc.Arbitrary<Record<string, unknown>> = fc
+  .tuple(conversationMessageArb, fieldNames, junk)
+  .map(([message, field, value]) => {
+    const copy: Record<string, unknown> = { ...message };
+    if (value === undefined) delete copy[field];
+    else copy[field] = value;
+    return copy;
+  });
 
 /** A change that makes a valid message invalid, and the field path the error must name. */
 export interface Mutation {
@@ -105,17 +151,22 @@ export const mutations: Mutation[] = [
     apply: (m) => ({ ...m, includeInContext: 'yes' }),
   },
   { label: 'negative seq', path: 'seq', apply: (m) => ({ ...m, seq: -1 }) },
+  { label: 'seq 0', path: 'seq', apply: (m) => ({ ...m, seq: 0 }) },
   { label: 'fractional seq', path: 'seq', apply: (m) => ({ ...m, seq: 1.5 }) },
   { label: 'unknown mode', path: 'mode', apply: (m) => ({ ...m, mode: 'batch' }) },
   {
     label: 'tool message without tool_call_id',
     path: 'tool_call_id',
-    apply: ({ tool_call_id: _, isError: __, ...rest }) => ({ ...rest, role: 'tool', content: 'out' }),
+    apply: ({ tool_call_id: _, tool_calls: __, reasoning: ___, ...rest }) => ({
+      ...rest,
+      role: 'tool',
+      content: 'out',
+    }),
   },
   {
     label: 'tool_calls on a user message',
     path: 'tool_calls',
-    apply: ({ tool_call_id: _, isError: __, ...rest }) => ({
+    apply: ({ tool_call_id: _, isError: __, structuredResult: ___, ...rest }) => ({
       ...rest,
       role: 'user',
       content: 'hi',
@@ -125,7 +176,7 @@ export const mutations: Mutation[] = [
   {
     label: 'tool call with a wrong type',
     path: 'tool_calls[0].type',
-    apply: ({ tool_call_id: _, isError: __, ...rest }) => ({
+    apply: ({ tool_call_id: _, isError: __, structuredResult: ___, ...rest }) => ({
       ...rest,
       role: 'assistant',
       tool_calls: [{ id: 'c1', type: 'fn', function: { name: 'f', arguments: '{}' } }],
@@ -134,7 +185,7 @@ export const mutations: Mutation[] = [
   {
     label: 'tool call arguments as an object',
     path: 'tool_calls[0].function.arguments',
-    apply: ({ tool_call_id: _, isError: __, ...rest }) => ({
+    apply: ({ tool_call_id: _, isError: __, structuredResult: ___, ...rest }) => ({
       ...rest,
       role: 'assistant',
       tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: { path: 'a' } } }],
@@ -158,6 +209,7 @@ export const agentOutputArb: fc.Arbitrary<AgentOutput> = fc.oneof(
     },
     { requiredKeys: ['type', 'timestamp'] },
   ),
+  fc.record({ type: fc.constant('user_message' as const), timestamp, text }),
   fc.record({ type: fc.constant('text_delta' as const), timestamp, id, delta: text }),
   fc.record({ type: fc.constant('text' as const), timestamp, id, text }),
   fc.record({ type: fc.constant('reasoning_delta' as const), timestamp, id, delta: text }),
@@ -173,7 +225,18 @@ export const agentOutputArb: fc.Arbitrary<AgentOutput> = fc.oneof(
     { requiredKeys: ['type', 'timestamp', 'id', 'text'] },
   ),
   fc.record({ type: fc.constant('tool_input_delta' as const), timestamp, id, delta: text }),
-  fc.record({ type: fc.constant('tool_use' as const), timestamp, id, toolName: name, input: fc.jsonValue() }),
+  fc.record(
+    {
+      type: fc.constant('tool_use' as const),
+      timestamp,
+      id,
+      toolName: name,
+      input: jsonValue,
+      messageId: id,
+      parentToolUseId: id,
+    },
+    { requiredKeys: ['type', 'timestamp', 'id', 'toolName', 'input'] },
+  ),
   fc.record(
     {
       type: fc.constant('tool_result' as const),
@@ -181,7 +244,7 @@ export const agentOutputArb: fc.Arbitrary<AgentOutput> = fc.oneof(
       toolUseId: id,
       output: text,
       isError: fc.boolean(),
-      structured: fc.jsonValue(),
+      structured: jsonValue,
     },
     { requiredKeys: ['type', 'timestamp', 'toolUseId', 'output', 'isError'] },
   ),
@@ -224,7 +287,7 @@ export const agentOutputArb: fc.Arbitrary<AgentOutput> = fc.oneof(
     },
     { requiredKeys: ['type', 'timestamp', 'isError'] },
   ),
-  fc.record({ type: fc.constant('unknown' as const), timestamp, source: name, raw: fc.jsonValue() }),
+  fc.record({ type: fc.constant('unknown' as const), timestamp, source: name, raw: jsonValue }),
 );
 
 const names = fc.uniqueArray(fc.constantFrom('a', 'b', 'c', 'd', 'e'), { maxLength: 5 });

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { agentOutputArb } from '../../test/arbitraries.js';
 import { CairnError } from '../errors/cairn-error.js';
-import { type AgentOutput, isAgentOutput, parseAgentOutput } from './agent-output.js';
+import { type AgentOutput, AgentOutputSchema, isAgentOutput, parseAgentOutput } from './agent-output.js';
 
 const timestamp = '2026-11-22T08:51:01.036Z';
 
@@ -16,8 +16,9 @@ describe('AgentOutput', () => {
       tools: ['Write'],
       cwd: '/w',
     },
-    { type: 'text_delta', timestamp, id: 'b0', delta: 'Hel' },
-    { type: 'text', timestamp, id: 'b0', text: 'Hello' },
+    { type: 'user_message', timestamp, text: 'Create hello.txt' },
+    { type: 'text_delta', timestamp, id: 'b0', delta: 'Hel', messageId: 'msg_1' },
+    { type: 'text', timestamp, id: 'b0', text: 'Hello', messageId: 'msg_1' },
     { type: 'reasoning_delta', timestamp, id: 'r0', delta: 'Let me' },
     {
       type: 'reasoning',
@@ -27,7 +28,14 @@ describe('AgentOutput', () => {
       providerMetadata: { anthropic: { signature: 'sig' } },
     },
     { type: 'tool_input_delta', timestamp, id: 'toolu_1', toolName: 'Write', delta: '{"file_path":' },
-    { type: 'tool_use', timestamp, id: 'toolu_1', toolName: 'Write', input: { file_path: 'hello.txt' } },
+    {
+      type: 'tool_use',
+      timestamp,
+      id: 'toolu_1',
+      toolName: 'Write',
+      input: { file_path: 'hello.txt' },
+      messageId: 'msg_1',
+    },
     {
       type: 'tool_result',
       timestamp,
@@ -65,15 +73,20 @@ describe('AgentOutput', () => {
     expect(parseAgentOutput(event)).toBe(event);
   });
 
-  it('covers every event type with an example', () => {
-    const types = new Set(examples.map((event) => event.type));
-    expect(types.size).toBe(13);
+  it('has an example of every event type the schema defines', () => {
+    const schemaTypes = AgentOutputSchema.options.map((option) => option.shape.type.value);
+    expect(new Set(examples.map((event) => event.type))).toEqual(new Set(schemaTypes));
   });
 
   it.each(
     [
       ['an unknown type', { type: 'telepathy', timestamp }, 'type'],
       ['a missing timestamp', { type: 'text', id: 'b', text: 'x' }, 'timestamp'],
+      [
+        'a timestamp that is not ISO 8601',
+        { type: 'text', id: 'b', text: 'x', timestamp: 'yesterday' },
+        'timestamp',
+      ],
       [
         'a tool_result without isError',
         { type: 'tool_result', timestamp, toolUseId: 't', output: '' },
@@ -89,6 +102,11 @@ describe('AgentOutput', () => {
         'negative token counts',
         { type: 'usage', timestamp, usage: { inputTokens: -1, outputTokens: 0 } },
         'usage.inputTokens',
+      ],
+      [
+        'tool input JSON cannot hold',
+        { type: 'tool_use', timestamp, id: 't', toolName: 'f', input: { n: 1n } },
+        'input',
       ],
     ].map(([label, value, path]) => [label, path, value] as const),
   )('rejects %s, naming %s', (_label, path, value) => {

@@ -1,14 +1,22 @@
 import { z } from 'zod';
 import { CairnErrorCodeSchema } from '../errors/cairn-error-code.js';
+import { JsonValueSchema } from '../messages/json-value.js';
 import { ProviderMetadataSchema } from '../messages/provider-metadata.js';
 import { assertValid, validationIssues } from '../validation/validate.js';
 import { FinishReasonSchema } from './finish-reason.js';
 import { TokenUsageSchema } from './token-usage.js';
 
-// Fields every event has: when it happened, and provider data a consumer may need to keep.
+// Fields every event has: when it happened, which message it belongs to, provider data to keep.
 const base = {
-  /** ISO 8601 time the event was produced (or, for agent CLIs, the time the CLI reported). */
-  timestamp: z.string(),
+  /** ISO 8601 time the event was produced (or the time an agent CLI reported). Producers take a clock. */
+  timestamp: z.iso.datetime({ offset: true }),
+  /**
+   * The model message this event is part of. Claude Code, for one, sends a reply's text and tool
+   * calls as separate lines sharing one message id; consumers group by it.
+   */
+  messageId: z.string().optional(),
+  /** Set on events of a sub-agent: the id of the tool call (Claude's `Task`) that started it. */
+  parentToolUseId: z.string().optional(),
   providerMetadata: ProviderMetadataSchema.optional(),
 };
 
@@ -22,6 +30,13 @@ export const SessionStartEventSchema = z.object({
   tools: z.array(z.string()).optional(),
   cwd: z.string().optional(),
   provider: z.string().optional(),
+});
+
+/** The user's input as the agent received it (Gemini CLI echoes the prompt, for one). */
+export const UserMessageEventSchema = z.object({
+  type: z.literal('user_message'),
+  ...base,
+  text: z.string(),
 });
 
 /** A piece of text block `id`. Deltas of one block arrive in order; the block ends with a `text` event. */
@@ -77,7 +92,7 @@ export const ToolUseEventSchema = z.object({
   id: z.string(),
   toolName: z.string(),
   /** The parsed arguments; the raw string when they are not valid JSON. */
-  input: z.unknown(),
+  input: JsonValueSchema,
 });
 
 /** A tool's result for call `toolUseId`. */
@@ -89,11 +104,14 @@ export const ToolResultEventSchema = z.object({
   output: z.string(),
   isError: z.boolean(),
   /** Tool-specific structured result (a patch, stdout/stderr, …) when the producer has one. */
-  structured: z.unknown().optional(),
+  structured: JsonValueSchema.optional(),
   durationMs: z.number().nonnegative().optional(),
 });
 
-/** Token usage of the call (or of the turn so far). */
+/**
+ * Token usage of the current model call, cumulative: a later `usage` event of the same call
+ * replaces an earlier one (providers repeat or grow the totals while streaming); never add them.
+ */
 export const UsageEventSchema = z.object({
   type: z.literal('usage'),
   ...base,
@@ -143,12 +161,13 @@ export const UnknownEventSchema = z.object({
   ...base,
   /** Where it came from: `claude-code`, `gemini-cli`, `anthropic`, … */
   source: z.string().optional(),
-  raw: z.unknown(),
+  raw: JsonValueSchema,
 });
 
 /** The one event stream for everything that produces agent output (see docs/architecture.md). */
 export const AgentOutputSchema = z.discriminatedUnion('type', [
   SessionStartEventSchema,
+  UserMessageEventSchema,
   TextDeltaEventSchema,
   TextEventSchema,
   ReasoningDeltaEventSchema,

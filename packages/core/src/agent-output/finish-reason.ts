@@ -1,8 +1,9 @@
 import { z } from 'zod';
 
 /**
- * Why a model call ended, the same whatever the provider. Adapters keep the provider's own value
- * as `rawFinishReason` (`end_turn`, `STOP`, `max_tokens`, …).
+ * Why a model call ended, the same whatever the provider. The provider's own value (`end_turn`,
+ * `STOP`, `max_tokens`, …) is kept beside it: `rawReason` on the `finish` event,
+ * `rawFinishReason` on `ModelResult`.
  */
 export const FinishReasonSchema = z.enum([
   /** The model finished its answer. */

@@ -18,15 +18,21 @@ export const TokenUsageSchema = z.object({
 
 export type TokenUsage = z.infer<typeof TokenUsageSchema>;
 
-const OPTIONAL_COUNTS = ['totalTokens', 'cacheReadTokens', 'cacheWriteTokens', 'reasoningTokens'] as const;
+const DETAIL_COUNTS = ['cacheReadTokens', 'cacheWriteTokens', 'reasoningTokens'] as const;
 
-/** Adds usages field by field; an optional count is present in the sum if it is in either side. */
+const totalOf = (usage: TokenUsage): number => usage.totalTokens ?? usage.inputTokens + usage.outputTokens;
+
+/**
+ * Adds two usages (of two calls or turns). A detail count present on one side only is summed with
+ * 0 for the other; a missing total counts as input + output, so totals never undercount.
+ */
 export function addTokenUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
   const sum: TokenUsage = {
     inputTokens: a.inputTokens + b.inputTokens,
     outputTokens: a.outputTokens + b.outputTokens,
   };
-  for (const key of OPTIONAL_COUNTS) {
+  if (a.totalTokens !== undefined || b.totalTokens !== undefined) sum.totalTokens = totalOf(a) + totalOf(b);
+  for (const key of DETAIL_COUNTS) {
     if (a[key] !== undefined || b[key] !== undefined) sum[key] = (a[key] ?? 0) + (b[key] ?? 0);
   }
   return sum;

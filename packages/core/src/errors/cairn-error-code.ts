@@ -15,6 +15,8 @@ export const CAIRN_ERROR_CODES = [
   'STORE_CONFLICT',
   // The conversation or blob does not exist.
   'STORE_NOT_FOUND',
+  // The storage backend cannot be reached or failed to read or write (disk full, database down).
+  'STORE_UNAVAILABLE',
   // The model provider rejected the credentials (HTTP 401/403).
   'LLM_AUTH',
   // The provider is rate limiting (HTTP 429); `retryAfterMs` says when to retry.
@@ -45,6 +47,8 @@ export const CAIRN_ERROR_CODES = [
   'LOOP_MAX_TURNS',
   // The tool loop saw the same failing call repeat and stopped.
   'LOOP_STUCK',
+  // An agent CLI process (Claude Code, Gemini CLI) failed to start, crashed or exited with an error.
+  'AGENT_FAILED',
 ] as const;
 
 export const CairnErrorCodeSchema = z.enum(CAIRN_ERROR_CODES);
@@ -53,6 +57,7 @@ export type CairnErrorCode = z.infer<typeof CairnErrorCodeSchema>;
 
 // STORE_CONFLICT is not here: repeating the same optimistic append fails again; reload first.
 const RETRYABLE_BY_DEFAULT: ReadonlySet<CairnErrorCode> = new Set([
+  'STORE_UNAVAILABLE',
   'LLM_RATE_LIMITED',
   'LLM_UNAVAILABLE',
   'LLM_TIMEOUT',

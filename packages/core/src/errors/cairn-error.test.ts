@@ -103,6 +103,11 @@ describe('error codes', () => {
 
   it('marks only transient failures retryable by default', () => {
     const retryable = CAIRN_ERROR_CODES.filter(isRetryableByDefault);
-    expect(retryable.sort()).toEqual(['LLM_RATE_LIMITED', 'LLM_TIMEOUT', 'LLM_UNAVAILABLE']);
+    expect(retryable.sort()).toEqual([
+      'LLM_RATE_LIMITED',
+      'LLM_TIMEOUT',
+      'LLM_UNAVAILABLE',
+      'STORE_UNAVAILABLE',
+    ]);
   });
 });

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CairnError } from '../errors/cairn-error.js';
-import { assertSafeId, isSafeId } from './assert-safe-id.js';
+import { assertSafeId, assertSafeRef, isSafeId } from './assert-safe-id.js';
 
 // Mostly near-valid ids (the pattern's alphabet plus dots), some arbitrary code points.
 const candidateIds = fc.oneof(
@@ -66,6 +66,46 @@ describe('assertSafeId', () => {
         fc.pre(isSafeId(id));
         const base = '/data/conversations';
         expect(join(base, id)).toBe(`${base}/${id}`);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe('assertSafeRef', () => {
+  it.each(['tool-results/conv-1/msg-9.json', 'blob', 'a/b/c/d/e/f/g/h'])('accepts %s', (ref) => {
+    expect(() => assertSafeRef('blobRef', ref)).not.toThrow();
+  });
+
+  it.each([
+    ['a parent segment', 'tool-results/../secrets'],
+    ['a leading slash', '/etc/passwd'],
+    ['a trailing slash', 'tool-results/'],
+    ['an empty segment', 'a//b'],
+    ['a dot segment', 'a/./b'],
+    ['a hidden segment', 'a/.git'],
+    ['a backslash', 'a\\b'],
+    ['a NUL byte', 'a/b\0c'],
+    ['nine segments', 'a/b/c/d/e/f/g/h/i'],
+    ['the empty string', ''],
+  ])('refuses %s', (_label, ref) => {
+    expect(() => assertSafeRef('blobRef', ref)).toThrow(/Invalid blobRef/);
+  });
+
+  it('refuses a non-string', () => {
+    expect(() => assertSafeRef('blobRef', 42)).toThrow(CairnError);
+  });
+
+  it('an accepted ref joined to a directory stays inside it', () => {
+    const refs = fc.array(candidateIds, { minLength: 1, maxLength: 9 }).map((segments) => segments.join('/'));
+    fc.assert(
+      fc.property(fc.oneof(refs, fc.string({ unit: 'binary' })), (ref) => {
+        try {
+          assertSafeRef('blobRef', ref);
+        } catch {
+          return;
+        }
+        expect(join('/data', ref)).toBe(`/data/${ref}`);
       }),
       { numRuns: 2000 },
     );

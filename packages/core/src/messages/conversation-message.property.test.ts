@@ -1,28 +1,62 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { conversationMessageArb, mutationArb } from '../../test/arbitraries.js';
+import { conversationMessageArb, mutationArb, nearMissMessageArb } from '../../test/arbitraries.js';
 import { CairnError } from '../errors/cairn-error.js';
-import { isValidConversationMessage, parseConversationMessage } from './conversation-message.js';
+import {
+  type ConversationMessage,
+  ConversationMessageSchema,
+  isDisplayOnlyMessage,
+  isValidConversationMessage,
+  parseConversationMessage,
+} from './conversation-message.js';
+import { ModelMessageSchema } from './model-message.js';
 import { OpenAIChatMessageSchema } from './openai-chat-message.js';
+import { toModelMessage } from './to-model-message.js';
 import { toOpenAIMessage } from './to-openai-message.js';
+
+// Display-only messages are refused by the converters (tested below); the rest must convert.
+const sendable = conversationMessageArb.filter((message) => !isDisplayOnlyMessage(message));
+
+function expectSchema(
+  schema: { safeParse(value: unknown): { success: boolean; error?: unknown } },
+  value: unknown,
+) {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new Error(`${JSON.stringify(value)}\n${String(result.error)}`);
+}
 
 describe('ConversationMessage properties', () => {
   it('every generated message is valid', () => {
     fc.assert(fc.property(conversationMessageArb, (message) => isValidConversationMessage(message)));
   });
 
-  it("every valid message's toOpenAIMessage output passes the strict OpenAI-shape schema", () => {
+  it("every sendable message's toOpenAIMessage output passes the strict OpenAI schema", () => {
     fc.assert(
-      fc.property(conversationMessageArb, (message) => {
-        const result = OpenAIChatMessageSchema.safeParse(toOpenAIMessage(message));
-        if (!result.success) throw new Error(JSON.stringify(result.error.issues));
+      fc.property(sendable, (message) => expectSchema(OpenAIChatMessageSchema, toOpenAIMessage(message))),
+    );
+  });
+
+  it("every sendable message's toModelMessage output passes the strict ModelMessage schema", () => {
+    fc.assert(fc.property(sendable, (message) => expectSchema(ModelMessageSchema, toModelMessage(message))));
+  });
+
+  it('toModelMessage is toOpenAIMessage plus only the replay fields', () => {
+    fc.assert(
+      fc.property(sendable, (message) => {
+        const {
+          reasoning: _,
+          isError: __,
+          providerMetadata: ___,
+          ...protocol
+        } = toModelMessage(message) as Record<string, unknown>;
+        expect(protocol).toEqual(toOpenAIMessage(message));
       }),
     );
   });
 
-  it('toOpenAIMessage keeps role, text and every tool call', () => {
+  it('the converters keep role, text and every tool call', () => {
     fc.assert(
-      fc.property(conversationMessageArb, (message) => {
+      fc.property(sendable, (message) => {
         const converted = toOpenAIMessage(message);
         expect(converted.role).toBe(message.role);
         if (typeof message.content === 'string') expect(converted.content).toBe(message.content);
@@ -32,10 +66,29 @@ describe('ConversationMessage properties', () => {
     );
   });
 
-  it('parse(serialize(m)) round-trips', () => {
+  it('the converters refuse every display-only message', () => {
+    const display = conversationMessageArb.map(
+      (message) =>
+        ({
+          ...message,
+          partType: message.seq === undefined ? 'thinking' : 'tool_execution',
+        }) as ConversationMessage,
+    );
+    fc.assert(
+      fc.property(display, (message) => {
+        expect(() => toOpenAIMessage(message)).toThrow(/display-only/);
+        expect(() => toModelMessage(message)).toThrow(/display-only/);
+      }),
+    );
+  });
+
+  it('parse(serialize(m)) round-trips, and the schema knows every generated field', () => {
     fc.assert(
       fc.property(conversationMessageArb, (message) => {
-        expect(parseConversationMessage(JSON.parse(JSON.stringify(message)))).toEqual(message);
+        const reloaded = JSON.parse(JSON.stringify(message));
+        expect(parseConversationMessage(reloaded)).toEqual(message);
+        // zod's own output drops keys it does not know: equal output means no field went unchecked.
+        expect(ConversationMessageSchema.parse(reloaded)).toEqual(message);
       }),
     );
   });
@@ -50,7 +103,7 @@ describe('ConversationMessage properties', () => {
     );
   });
 
-  it('random junk never throws anything but CairnError', () => {
+  it('random junk, and messages with one field replaced by junk, never throw anything but CairnError', () => {
     const junk = fc.anything({
       withBigInt: true,
       withBoxedValues: true,
@@ -62,7 +115,6 @@ describe('ConversationMessage properties', () => {
       withSparseArray: true,
       withTypedArray: true,
     });
-    // Also near-misses: real messages with one field replaced by junk.
     const nearMiss = fc
       .tuple(
         conversationMessageArb,
@@ -71,7 +123,7 @@ describe('ConversationMessage properties', () => {
       )
       .map(([message, field, value]) => ({ ...message, [field]: value }));
     fc.assert(
-      fc.property(fc.oneof(junk, nearMiss), (value) => {
+      fc.property(fc.oneof(junk, nearMiss, nearMissMessageArb), (value) => {
         try {
           parseConversationMessage(value);
         } catch (error) {

@@ -83,6 +83,18 @@ describe('backward compatibility', () => {
     expect((parsed as Record<string, unknown>).addedInV9).toEqual({ keep: true });
   });
 
+  it('accepts part and widget types added by a newer version, so an older reader never calls the log corrupt', () => {
+    const future = {
+      id: '1',
+      role: 'assistant',
+      content: 'x',
+      createdAt,
+      partType: 'compaction',
+      widget: { type: 'map' },
+    };
+    expect(isValidConversationMessage(future)).toBe(true);
+  });
+
   it('accepts an offset time zone and fractional seconds', () => {
     expect(
       isValidConversationMessage({
@@ -172,10 +184,39 @@ describe('rejections', () => {
       { id: '1', role: 'user', content: 'x', createdAt: '2026-01-18T00:00:00' },
       'createdAt',
     ],
+    ['an empty partType', { id: '1', role: 'user', content: 'x', createdAt, partType: '' }, 'partType'],
+    ['seq 0 (seqs start at 1)', { id: '1', role: 'user', content: 'x', createdAt, seq: 0 }, 'seq'],
     [
-      'an unknown partType',
-      { id: '1', role: 'user', content: 'x', createdAt, partType: 'banner' },
-      'partType',
+      'reasoning on a user message',
+      { id: '1', role: 'user', content: 'x', createdAt, reasoning: [{ text: 'hm' }] },
+      'reasoning',
+    ],
+    [
+      'structuredResult on an assistant message',
+      { id: '1', role: 'assistant', content: 'x', createdAt, structuredResult: { a: 1 } },
+      'structuredResult',
+    ],
+    [
+      'isError on a user message',
+      { id: '1', role: 'user', content: 'x', createdAt, isError: true },
+      'isError',
+    ],
+    [
+      'provider metadata JSON cannot hold',
+      { id: '1', role: 'user', content: 'x', createdAt, providerMetadata: { openai: { n: 10n } } },
+      'providerMetadata.openai.n',
+    ],
+    [
+      'a structured result with NaN',
+      {
+        id: '1',
+        role: 'tool',
+        content: 'x',
+        tool_call_id: 'c',
+        createdAt,
+        structuredResult: { n: Number.NaN },
+      },
+      'structuredResult',
     ],
     [
       'a widget without a type',
@@ -239,9 +280,14 @@ describe('isToolCallMessage', () => {
 });
 
 describe('isIncludedInContext', () => {
-  it('is false only when includeInContext is false', () => {
-    const message: ConversationMessage = { id: '1', role: 'user', content: 'x', createdAt };
+  const message: ConversationMessage = { id: '1', role: 'assistant', content: 'x', createdAt };
+  it('is false when includeInContext is false', () => {
     expect(isIncludedInContext({ ...message, includeInContext: true })).toBe(true);
     expect(isIncludedInContext({ ...message, includeInContext: false })).toBe(false);
+  });
+  it('is false for display-only messages', () => {
+    expect(isIncludedInContext({ ...message, partType: 'thinking' })).toBe(false);
+    expect(isIncludedInContext({ ...message, partType: 'tool_execution' })).toBe(false);
+    expect(isIncludedInContext({ ...message, partType: 'error' })).toBe(true);
   });
 });

@@ -1,9 +1,12 @@
 import { z } from 'zod';
 import { ToolExecutionMetadataSchema } from '../tools/tool-execution-metadata.js';
 import { assertValid, validationIssues } from '../validation/validate.js';
-import { MessagePartTypeSchema } from './message-part-type.js';
+import { JsonValueSchema } from './json-value.js';
+import { DISPLAY_ONLY_PART_TYPES, MessagePartTypeSchema } from './message-part-type.js';
 import { type OpenAIToolCall, OpenAIToolCallSchema } from './openai-chat-message.js';
 import { ProviderMetadataSchema } from './provider-metadata.js';
+import { ReasoningPartSchema } from './reasoning-part.js';
+import { checkRoleRules } from './role-rules.js';
 import { WidgetPayloadSchema } from './widget.js';
 
 export const ConversationMessageRoleSchema = z.enum(['user', 'assistant', 'system', 'tool']);
@@ -13,95 +16,58 @@ export type ConversationMessageRole = z.infer<typeof ConversationMessageRoleSche
 export const ConversationModeSchema = z.enum(['chat', 'agent', 'run']);
 export type ConversationMode = z.infer<typeof ConversationModeSchema>;
 
-const conversationMessageObject = z.object({
-  // Identity and protocol fields (OpenAI tool-call protocol).
-  id: z.string().min(1),
-  role: ConversationMessageRoleSchema,
-  /** ISO 8601 with a zone (`Z` or an offset). Informational: order is `seq`, never time. */
-  createdAt: z.iso.datetime({ offset: true }),
-  /** Text. `null` (or absent) only on assistant messages that carry tool calls or nothing. */
-  content: z.string().nullable().optional(),
-  /** Assistant only: the calls it requested, each answered by one `tool` message. */
-  tool_calls: z.array(OpenAIToolCallSchema).optional(),
-  /** Tool only: the `id` of the call this message answers. */
-  tool_call_id: z.string().min(1).optional(),
-  /** Tool only: the tool failed and `content` says why. */
-  isError: z.boolean().optional(),
-
-  // UI extras: shown by front ends, stripped before a model sees the message.
-  partType: MessagePartTypeSchema.optional(),
-  toolName: z.string().optional(),
-  /** Milliseconds the tool (or turn) took. */
-  duration: z.number().nonnegative().optional(),
-  isCollapsed: z.boolean().optional(),
-  widget: WidgetPayloadSchema.optional(),
-  /** Display view only: the merged call + result of a `tool_execution` message. */
-  toolExecution: ToolExecutionMetadataSchema.optional(),
-
-  // Context metadata: which session wrote the message and whether models see it.
-  mode: ConversationModeSchema.optional(),
-  runId: z.string().min(1).optional(),
-  agentId: z.string().min(1).optional(),
-  /** `false` hides the message from the model; absent means `true` (see `isIncludedInContext`). */
-  includeInContext: z.boolean().optional(),
-
-  // Storage.
-  /** Set when a large tool output was offloaded: the store-relative blob reference. */
-  fullOutputPath: z.string().min(1).optional(),
-  /** Namespaced provider data needed to replay the message to the same provider. */
-  providerMetadata: ProviderMetadataSchema.optional(),
-  /** Position in the conversation, assigned by the store on append. The only order there is. */
-  seq: z.number().int().nonnegative().optional(),
-});
-
-type MessageShape = z.infer<typeof conversationMessageObject>;
-
-// Rules that depend on the role. Written defensively: zod may run them on an object whose
-// fields already failed their own checks.
-function checkRoleRules(message: MessageShape, ctx: z.RefinementCtx): void {
-  const { role } = message;
-  if (role !== 'assistant' && typeof message.content !== 'string') {
-    ctx.addIssue({ code: 'custom', path: ['content'], message: `a ${role} message needs string content` });
-  }
-  if (role === 'tool' && message.tool_call_id === undefined) {
-    ctx.addIssue({ code: 'custom', path: ['tool_call_id'], message: 'a tool message needs tool_call_id' });
-  }
-  if (role !== 'tool') {
-    for (const field of ['tool_call_id', 'isError'] as const) {
-      if (message[field] !== undefined) {
-        ctx.addIssue({ code: 'custom', path: [field], message: `only tool messages have ${field}` });
-      }
-    }
-  }
-  if (message.tool_calls === undefined) return;
-  if (role !== 'assistant') {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['tool_calls'],
-      message: 'only assistant messages have tool_calls',
-    });
-  }
-  if (!Array.isArray(message.tool_calls)) return;
-  const seen = new Set<unknown>();
-  message.tool_calls.forEach((call, index) => {
-    const id = (call as Partial<OpenAIToolCall> | undefined)?.id;
-    if (seen.has(id)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['tool_calls', index, 'id'],
-        message: `duplicate tool call id ${id}`,
-      });
-    }
-    seen.add(id);
-  });
-}
-
 /**
  * A message of a conversation log: OpenAI tool-call protocol fields, UI extras, context
  * metadata, storage fields. Every field but `id`, `role` and `createdAt` is optional, so
- * messages written before a field existed stay valid.
+ * messages written before a field existed stay valid. Role rules (a `tool` message needs
+ * `tool_call_id`, only assistants carry `tool_calls`, …) are checked too.
  */
-export const ConversationMessageSchema = conversationMessageObject.superRefine(checkRoleRules);
+export const ConversationMessageSchema = z
+  .object({
+    // Identity and protocol fields (OpenAI tool-call protocol).
+    id: z.string().min(1),
+    role: ConversationMessageRoleSchema,
+    /** ISO 8601 with a zone (`Z` or an offset). Informational: order is `seq`, never time. */
+    createdAt: z.iso.datetime({ offset: true }),
+    /** Text. `null` (or absent) only on assistant messages that carry tool calls or nothing. */
+    content: z.string().nullable().optional(),
+    /** Assistant only: the calls it requested, each answered by one `tool` message. */
+    tool_calls: z.array(OpenAIToolCallSchema).optional(),
+    /** Assistant only: the model's reasoning blocks, in order, with replay signatures. */
+    reasoning: z.array(ReasoningPartSchema).optional(),
+    /** Tool only: the `id` of the call this message answers. */
+    tool_call_id: z.string().min(1).optional(),
+    /** Tool only: the tool failed and `content` says why. */
+    isError: z.boolean().optional(),
+    /** Tool only: the tool's structured result (a patch, stdout/stderr, …) beside its text. */
+    structuredResult: JsonValueSchema.optional(),
+
+    // UI extras: shown by front ends, stripped before a model sees the message.
+    partType: MessagePartTypeSchema.optional(),
+    toolName: z.string().optional(),
+    /** Milliseconds the tool (or turn) took. */
+    duration: z.number().nonnegative().optional(),
+    isCollapsed: z.boolean().optional(),
+    widget: WidgetPayloadSchema.optional(),
+    /** Display view only (never stored): the merged call + result of a `tool_execution` message. */
+    toolExecution: ToolExecutionMetadataSchema.optional(),
+
+    // Context metadata: which session wrote the message and whether models see it.
+    mode: ConversationModeSchema.optional(),
+    runId: z.string().min(1).optional(),
+    agentId: z.string().min(1).optional(),
+    /** `false` hides the message from the model; absent means `true` (see `isIncludedInContext`). */
+    includeInContext: z.boolean().optional(),
+
+    // Storage.
+    /** Set when a large tool output was offloaded: the store-relative blob reference. */
+    fullOutputPath: z.string().min(1).optional(),
+    /** Namespaced provider data needed to replay the message to the same provider. */
+    providerMetadata: ProviderMetadataSchema.optional(),
+    /** Position in the conversation (1, 2, …), assigned by the store on append. The only order there is. */
+    seq: z.number().int().positive().optional(),
+  })
+  .superRefine(checkRoleRules);
 
 export type ConversationMessage = z.infer<typeof ConversationMessageSchema>;
 
@@ -125,7 +91,15 @@ export function isToolCallMessage(
   return message.role === 'assistant' && Array.isArray(message.tool_calls) && message.tool_calls.length > 0;
 }
 
-/** Whether the model should see this message (`includeInContext` defaults to true). */
+/** A display-view message (`thinking`, `tool_execution`): never part of a model request. */
+export function isDisplayOnlyMessage(message: ConversationMessage): boolean {
+  return message.partType !== undefined && DISPLAY_ONLY_PART_TYPES.has(message.partType);
+}
+
+/**
+ * Whether the model should see this message: `includeInContext` is not `false` (absent means
+ * true) and it is not a display-only message.
+ */
 export function isIncludedInContext(message: ConversationMessage): boolean {
-  return message.includeInContext !== false;
+  return message.includeInContext !== false && !isDisplayOnlyMessage(message);
 }

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 
 /** What a message shows in a UI. Absent means plain `content`. */
-export const MessagePartTypeSchema = z.enum([
+export const KNOWN_MESSAGE_PART_TYPES = [
   /** Ordinary text. */
   'content',
-  /** Model reasoning shown to the user (collapsed by default). */
+  /** Display view only: model reasoning shown on its own (the log keeps it in `reasoning`). */
   'thinking',
   /** An assistant message that requests tool calls. */
   'tool_call',
@@ -16,6 +16,18 @@ export const MessagePartTypeSchema = z.enum([
   'error',
   /** An interactive widget (see `WidgetPayload`). */
   'widget',
-]);
+] as const;
 
-export type MessagePartType = z.infer<typeof MessagePartTypeSchema>;
+/** Part types that exist only in the display view and must never be sent to a model. */
+export const DISPLAY_ONLY_PART_TYPES: ReadonlySet<string> = new Set(['thinking', 'tool_execution']);
+
+export type KnownMessagePartType = (typeof KNOWN_MESSAGE_PART_TYPES)[number];
+/** A known part type, or one added by a newer version (kept, treated as `content`). */
+export type MessagePartType = KnownMessagePartType | (string & {});
+
+// Open on purpose: a value written by a newer version must not make an older reader reject the
+// whole message. The JSON Schema still lists the known values.
+export const MessagePartTypeSchema = z.union([
+  z.enum(KNOWN_MESSAGE_PART_TYPES),
+  z.string().min(1),
+]) as unknown as z.ZodType<MessagePartType>;

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { ProviderMetadataSchema } from './provider-metadata.js';
 
 /** One function call requested by the assistant, exactly as in the OpenAI Chat Completions API. */
 export const OpenAIToolCallSchema = z.object({
@@ -15,46 +14,43 @@ export const OpenAIToolCallSchema = z.object({
 
 export type OpenAIToolCall = z.infer<typeof OpenAIToolCallSchema>;
 
-// The request shape every ModelAdapter accepts: OpenAI Chat Completions messages (text content),
-// strict so that no UI or storage field can leak into a provider request, plus two optional
-// provider-neutral extensions an adapter needs to replay history faithfully:
-// `providerMetadata` (see ProviderMetadataSchema) and `isError` on tool results (Anthropic's
-// `is_error`, Gemini's error responses). The OpenAI adapter drops both before sending.
-
-const providerMetadata = ProviderMetadataSchema.optional();
+// OpenAI Chat Completions text messages, strict: what `toOpenAIMessage` produces and the OpenAI
+// API accepts as is. No UI, storage or provider field can slip through.
 
 export const OpenAISystemMessageSchema = z.strictObject({
   role: z.literal('system'),
   content: z.string(),
-  providerMetadata,
 });
 
 export const OpenAIUserMessageSchema = z.strictObject({
   role: z.literal('user'),
   content: z.string(),
-  providerMetadata,
 });
 
-export const OpenAIAssistantMessageSchema = z
-  .strictObject({
-    role: z.literal('assistant'),
-    /** `null` only when the message carries tool calls and no text. */
-    content: z.string().nullable(),
-    tool_calls: z.array(OpenAIToolCallSchema).min(1).optional(),
-    providerMetadata,
-  })
-  .refine((message) => message.content !== null || message.tool_calls !== undefined, {
+/** The assistant message before its cross-field rule; extended by `ModelAssistantMessageSchema`. */
+export const openAIAssistantMessageObject = z.strictObject({
+  role: z.literal('assistant'),
+  /** `null` only when the message carries tool calls and no text. */
+  content: z.string().nullable(),
+  tool_calls: z.array(OpenAIToolCallSchema).min(1).optional(),
+});
+
+/** Providers reject an assistant message with neither text nor tool calls. */
+export function requireContentOrToolCalls<
+  T extends z.ZodType<{ content: string | null; tool_calls?: unknown }>,
+>(schema: T): T {
+  return schema.refine((message) => message.content !== null || message.tool_calls !== undefined, {
     message: 'an assistant message needs content or tool_calls',
     path: ['content'],
   });
+}
+
+export const OpenAIAssistantMessageSchema = requireContentOrToolCalls(openAIAssistantMessageObject);
 
 export const OpenAIToolMessageSchema = z.strictObject({
   role: z.literal('tool'),
   content: z.string(),
   tool_call_id: z.string().min(1),
-  /** The tool reported a failure; the content says why. */
-  isError: z.boolean().optional(),
-  providerMetadata,
 });
 
 export const OpenAIChatMessageSchema = z.discriminatedUnion('role', [

@@ -57,42 +57,23 @@ describe('toOpenAIMessage strips everything a model must not see', () => {
     expect(toOpenAIMessage(everything)).toEqual({ role: 'assistant', content: 'Done' });
   });
 
-  it('keeps providerMetadata, which adapters need to replay reasoning signatures', () => {
-    const providerMetadata = { anthropic: { thinking: [{ signature: 'sig' }] } };
-    expect(toOpenAIMessage({ ...everything, providerMetadata })).toEqual({
-      role: 'assistant',
-      content: 'Done',
-      providerMetadata,
-    });
-  });
-
-  it('drops an empty providerMetadata', () => {
-    expect(toOpenAIMessage({ ...everything, providerMetadata: {} })).toEqual({
-      role: 'assistant',
-      content: 'Done',
-    });
-  });
-
-  it('keeps isError on a failed tool result', () => {
+  it('strips provider data, reasoning and tool outcome fields too: the output is sendable to OpenAI as is', () => {
+    const withReplayData: ConversationMessage = {
+      ...everything,
+      reasoning: [{ text: 'thinking', providerMetadata: { anthropic: { signature: 'sig' } } }],
+      providerMetadata: { anthropic: { responseId: 'msg_1' } },
+    };
+    expect(toOpenAIMessage(withReplayData)).toEqual({ role: 'assistant', content: 'Done' });
     const failed: ConversationMessage = {
       id: 't',
       role: 'tool',
       content: 'ENOENT',
       tool_call_id: 'c',
       isError: true,
+      structuredResult: { code: 'ENOENT' },
       createdAt,
     };
-    expect(toOpenAIMessage(failed)).toEqual({
-      role: 'tool',
-      content: 'ENOENT',
-      tool_call_id: 'c',
-      isError: true,
-    });
-    expect(toOpenAIMessage({ ...failed, isError: false })).toEqual({
-      role: 'tool',
-      content: 'ENOENT',
-      tool_call_id: 'c',
-    });
+    expect(toOpenAIMessage(failed)).toEqual({ role: 'tool', content: 'ENOENT', tool_call_id: 'c' });
   });
 
   it('copies tool calls without extra fields a provider may have added', () => {
@@ -138,6 +119,31 @@ describe('toOpenAIMessage normalises what a provider would reject', () => {
     const broken = { id: 't9', role: 'tool', content: 'x', createdAt } as ConversationMessage;
     expect(() => toOpenAIMessage(broken)).toThrow(CairnError);
     expect(() => toOpenAIMessage(broken)).toThrow(/t9 has no tool_call_id/);
+  });
+
+  it.each(['thinking', 'tool_execution'])(
+    'refuses a display-only %s message instead of sending it as text',
+    (partType) => {
+      const display: ConversationMessage = {
+        id: 'd1',
+        role: 'assistant',
+        content: 'secret reasoning',
+        partType,
+        createdAt,
+      };
+      expect(() => toOpenAIMessage(display)).toThrow(/d1 is display-only/);
+    },
+  );
+
+  it('sends a message with a part type from a newer version as ordinary content', () => {
+    const future: ConversationMessage = {
+      id: 'f',
+      role: 'assistant',
+      content: 'hi',
+      partType: 'hologram',
+      createdAt,
+    };
+    expect(toOpenAIMessage(future)).toEqual({ role: 'assistant', content: 'hi' });
   });
 
   it('throws INVALID_MESSAGE for an unknown role', () => {

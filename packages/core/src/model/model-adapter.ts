@@ -1,7 +1,7 @@
 import type { AgentOutput } from '../agent-output/agent-output.js';
 import type { FinishReason } from '../agent-output/finish-reason.js';
 import type { TokenUsage } from '../agent-output/token-usage.js';
-import type { OpenAIAssistantMessage, OpenAIChatMessage } from '../messages/openai-chat-message.js';
+import type { ModelAssistantMessage, ModelMessage } from '../messages/model-message.js';
 import type { ProviderMetadata } from '../messages/provider-metadata.js';
 
 /** A JSON Schema object (draft 2020-12 or 7), as providers accept for tool parameters. */
@@ -30,7 +30,7 @@ export interface ModelSettings {
 /** One model call. */
 export interface ModelRequest {
   /** The conversation so far, system prompt first (adapters move it where their provider wants). */
-  messages: OpenAIChatMessage[];
+  messages: ModelMessage[];
   tools?: ModelToolDefinition[];
   toolChoice?: ModelToolChoice;
   settings?: ModelSettings;
@@ -44,8 +44,11 @@ export interface ModelRequest {
 
 /** The outcome of one model call. */
 export interface ModelResult {
-  /** The assistant's message: text and/or tool calls (JSON-string arguments), ready to append. */
-  message: OpenAIAssistantMessage;
+  /**
+   * The assistant's message: text and/or tool calls (JSON-string arguments), reasoning and
+   * `providerMetadata` for replay — ready to append to the next request.
+   */
+  message: ModelAssistantMessage;
   usage: TokenUsage;
   finishReason: FinishReason;
   /** The provider's own finish reason (`end_turn`, `STOP`, `length`, …). */
@@ -56,7 +59,12 @@ export interface ModelResult {
   modelId?: string;
 }
 
-/** Streaming call: iterate the events; `result` resolves after the last one (or rejects with a CairnError). */
+/**
+ * A streaming call. Iterating never throws: every started block is closed, and the last event is
+ * always one `finish`. On failure the stream emits an `error` event (`fatal: true`) and then
+ * `finish` with reason `error` (or `aborted` when the request's signal fired), and `result`
+ * rejects with the `CairnError`; otherwise `result` resolves after the last event.
+ */
 export interface ModelStream extends AsyncIterable<AgentOutput> {
   readonly result: Promise<ModelResult>;
 }

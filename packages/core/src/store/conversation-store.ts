@@ -86,7 +86,10 @@ export interface ConversationStore {
   listConversations(options?: { cursor?: string; limit?: number }): Promise<ConversationPage>;
   /** Deletes a conversation and its blobs; false when there was none. */
   deleteConversation(conversationId: string): Promise<boolean>;
-  /** Stores bytes under a store-relative reference (`tool-results/<conversationId>/<messageId>.json`). */
+  /**
+   * Stores bytes under a store-relative reference (`tool-results/<conversationId>/<messageId>.json`),
+   * checked with `assertSafeRef`.
+   */
   putBlob(ref: string, data: string | Uint8Array): Promise<void>;
   /** Reads a blob, or part of it; `STORE_NOT_FOUND` when absent. */
   getBlob(ref: string, range?: BlobRange): Promise<Uint8Array>;

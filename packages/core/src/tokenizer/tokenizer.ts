@@ -1,4 +1,4 @@
-import type { OpenAIChatMessage } from '../messages/openai-chat-message.js';
+import type { ModelMessage } from '../messages/model-message.js';
 
 /**
  * Counts tokens the way a model family does (exactly, or as a calibrated estimate). Implementations
@@ -9,5 +9,5 @@ export interface Tokenizer {
   readonly name: string;
   countText(text: string): number;
   /** Tokens of the messages as a request, per-message framing included. */
-  count(messages: readonly OpenAIChatMessage[]): number;
+  count(messages: readonly ModelMessage[]): number;
 }

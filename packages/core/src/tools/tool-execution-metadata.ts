@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { JsonValueSchema } from '../messages/json-value.js';
 
 /** A file change, from the tool's input or its structured result. */
 export const DiffDetailsSchema = z.object({
@@ -39,7 +40,9 @@ export const ToolExecutionMetadataSchema = z.object({
   toolName: z.string().min(1),
   toolUseId: z.string().min(1),
   /** The tool's input as the model sent it (parsed JSON when it parsed). */
-  input: z.unknown(),
+  input: JsonValueSchema,
+  /** `unfinished`: the result never came (the agent stopped, or it timed out); output is empty. Absent means completed. */
+  status: z.enum(['completed', 'unfinished']).optional(),
   /** The tool's textual output (or error message). */
   output: z.string(),
   isError: z.boolean(),

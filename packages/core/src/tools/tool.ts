@@ -17,6 +17,12 @@ export interface ToolContext {
   agentId?: string;
 }
 
+// Method syntax makes a callback's parameter bivariant, so a `Tool<{ path: string }>` still fits
+// in a `Tool[]` registry (a plain function type would make `Tool<X>` incompatible with `Tool`).
+type ApprovalCheck<Input> = {
+  check(input: Input, context: ToolContext): boolean | Promise<boolean>;
+}['check'];
+
 /** A tool the model can call. Build one with `defineTool` from `@cairn/loop`. */
 export interface Tool<Input = unknown, Output = unknown> {
   /** Unique name the model calls it by (`read_file`). */
@@ -30,7 +36,7 @@ export interface Tool<Input = unknown, Output = unknown> {
   /** Runs the tool. A non-string result is JSON-stringified for the model. */
   execute(input: Input, context: ToolContext): Promise<Output> | Output;
   /** Ask the user before running (always, or when this returns true). */
-  needsApproval?: boolean | ((input: Input, context: ToolContext) => boolean | Promise<boolean>);
+  needsApproval?: boolean | ApprovalCheck<Input>;
   /** Abort `execute` after this many milliseconds (`TOOL_TIMEOUT`). */
   timeoutMs?: number;
 }
@@ -49,10 +55,22 @@ export interface ToolCallResult {
   structured?: unknown;
 }
 
+/** What the user is asked to approve. */
+export interface ToolApprovalRequest {
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+}
+
 /** Options of one `ToolHost.execute` call. */
 export interface ToolExecutionOptions extends Omit<ToolContext, 'toolCallId'> {
   /** Calls the policy refuses end with `TOOL_DENIED`. */
   policy?: ToolPolicy;
+  /**
+   * Asked before a tool that needs approval runs; `false` ends the call with `TOOL_DENIED`.
+   * Without it, such tools are denied.
+   */
+  approve?(request: ToolApprovalRequest): boolean | Promise<boolean>;
 }
 
 /** A registry of tools: what the model may see, and running the calls it makes. */

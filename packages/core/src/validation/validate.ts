@@ -8,7 +8,7 @@ export interface ValidationIssue {
 }
 
 /** `['tool_calls', 0, 'id']` → `tool_calls[0].id`; the empty path is `(root)`. */
-export function formatIssuePath(path: readonly PropertyKey[]): string {
+function formatIssuePath(path: readonly PropertyKey[]): string {
   if (path.length === 0) return '(root)';
   return path
     .map((key, index) => {

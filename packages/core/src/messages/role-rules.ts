@@ -1,0 +1,74 @@
+import type { z } from 'zod';
+import type { JsonSchema } from '../model/model-adapter.js';
+import type { ConversationMessageRole } from './conversation-message.js';
+
+// The rules of a conversation message that depend on its role, in one table. Both the zod schema
+// (`checkRoleRules`) and the JSON Schema export (`roleRulesJsonSchema`) are derived from it.
+
+/** Fields only one role may carry. */
+const ROLE_ONLY_FIELDS = {
+  tool_calls: 'assistant',
+  reasoning: 'assistant',
+  tool_call_id: 'tool',
+  isError: 'tool',
+  structuredResult: 'tool',
+} as const satisfies Record<string, ConversationMessageRole>;
+
+/** Fields a role requires beyond the ones every message has. */
+const REQUIRED_BY_ROLE: Partial<Record<ConversationMessageRole, string[]>> = { tool: ['tool_call_id'] };
+
+/** Roles whose `content` must be a string; an assistant may have `null` or none (tool calls only). */
+const TEXT_ROLES: readonly ConversationMessageRole[] = ['user', 'system', 'tool'];
+
+type RoleRuleSubject = Record<string, unknown> & {
+  role: ConversationMessageRole;
+  tool_calls?: ReadonlyArray<{ id: string }>;
+};
+
+/** zod refinement: runs only once every field has passed its own check. */
+export function checkRoleRules(message: RoleRuleSubject, ctx: z.RefinementCtx): void {
+  const { role } = message;
+  for (const [field, owner] of Object.entries(ROLE_ONLY_FIELDS)) {
+    if (message[field] !== undefined && owner !== role) {
+      ctx.addIssue({ code: 'custom', path: [field], message: `only ${owner} messages have ${field}` });
+    }
+  }
+  for (const field of REQUIRED_BY_ROLE[role] ?? []) {
+    if (message[field] === undefined) {
+      ctx.addIssue({ code: 'custom', path: [field], message: `a ${role} message needs ${field}` });
+    }
+  }
+  if (TEXT_ROLES.includes(role) && typeof message.content !== 'string') {
+    ctx.addIssue({ code: 'custom', path: ['content'], message: `a ${role} message needs string content` });
+  }
+  const seen = new Set<string>();
+  message.tool_calls?.forEach((call, index) => {
+    if (seen.has(call.id)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['tool_calls', index, 'id'],
+        message: `duplicate tool call id ${call.id}`,
+      });
+    }
+    seen.add(call.id);
+  });
+}
+
+/**
+ * The same rules as JSON Schema `allOf` entries. One rule has no JSON Schema form and is left out:
+ * tool call ids must be unique within a message.
+ */
+export function roleRulesJsonSchema(): JsonSchema[] {
+  const isRole = (roles: readonly string[]) => ({ properties: { role: { enum: [...roles] } } });
+  return [
+    ...Object.entries(ROLE_ONLY_FIELDS).map(([field, owner]) => ({
+      if: { required: [field] },
+      then: isRole([owner]),
+    })),
+    ...Object.entries(REQUIRED_BY_ROLE).map(([role, fields]) => ({
+      if: isRole([role]),
+      then: { required: fields },
+    })),
+    { if: isRole(TEXT_ROLES), then: { required: ['content'], properties: { content: { type: 'string' } } } },
+  ];
+}
