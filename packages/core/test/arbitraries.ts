@@ -22,7 +22,7 @@ const text = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.string({ 
 const name = fc.stringMatching(/^[a-z][a-z0-9_]{0,20}$/);
 const metadataKey = fc.stringMatching(/^[a-z][a-zA-Z0-9]{0,10}$/);
 
-export const toolCallArb: fc.Arbitrary<OpenAIToolCall> = fc.record({
+const toolCallArb: fc.Arbitrary<OpenAIToolCall> = fc.record({
   id,
   type: fc.constant('function' as const),
   function: fc.record({ name, arguments: fc.oneof(fc.json(), text) }),
@@ -140,7 +140,7 @@ export interface Mutation {
   apply(message: Record<string, unknown>): Record<string, unknown>;
 }
 
-export const mutations: Mutation[] = [
+const mutations: Mutation[] = [
   { label: 'missing id', path: 'id', apply: ({ id: _, ...rest }) => rest },
   { label: 'unknown role', path: 'role', apply: (m) => ({ ...m, role: 'robot' }) },
   { label: 'createdAt not ISO', path: 'createdAt', apply: (m) => ({ ...m, createdAt: 'yesterday' }) },
