@@ -9,6 +9,8 @@ export const CAIRN_ERROR_CODES = [
   'INVALID_MESSAGE',
   // An id that would reach a path, key or query is not a safe id.
   'INVALID_ID',
+  // An option or parameter is out of range or of the wrong type (a negative `limit`, a bad cursor).
+  'INVALID_ARGUMENT',
   // Stored data is unreadable (torn line, bad checksum); it was quarantined, not deleted.
   'STORE_CORRUPT',
   // An optimistic append (`expectedSeq`) lost a race with another writer.

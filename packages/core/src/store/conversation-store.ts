@@ -87,7 +87,7 @@ export interface ConversationStore {
   /** Deletes a conversation and its blobs; false when there was none. */
   deleteConversation(conversationId: string): Promise<boolean>;
   /**
-   * Stores bytes under a store-relative reference (`tool-results/<conversationId>/<messageId>.json`),
+   * Stores bytes under a store-relative reference (`tool-results/<conversationId>/<messageId>.txt`),
    * checked with `assertSafeRef`.
    */
   putBlob(ref: string, data: string | Uint8Array): Promise<void>;

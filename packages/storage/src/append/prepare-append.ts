@@ -1,0 +1,105 @@
+import {
+  type AppendOptions,
+  assertSafeId,
+  CairnError,
+  type ConversationMessage,
+  parseConversationMessage,
+} from '@cairn/core';
+import {
+  type BlobWriter,
+  prepareToolMessageForStorage,
+} from '../offload/prepare-tool-message-for-storage.js';
+
+const MAX_IDEMPOTENCY_KEY_LENGTH = 256;
+
+/** A message ready to be written: validated, offloaded, without a `seq` (the store assigns it). */
+export type PreparedMessage = Omit<ConversationMessage, 'seq'>;
+
+function checkAppendOptions(options: AppendOptions): void {
+  const { expectedSeq, idempotencyKey } = options;
+  if (expectedSeq !== undefined && !(Number.isSafeInteger(expectedSeq) && expectedSeq >= 0)) {
+    throw new CairnError(
+      'INVALID_ARGUMENT',
+      `expectedSeq must be a non-negative integer, got ${String(expectedSeq)}`,
+    );
+  }
+  if (
+    idempotencyKey !== undefined &&
+    !(
+      typeof idempotencyKey === 'string' &&
+      idempotencyKey.length > 0 &&
+      idempotencyKey.length <= MAX_IDEMPOTENCY_KEY_LENGTH
+    )
+  ) {
+    throw new CairnError(
+      'INVALID_ARGUMENT',
+      `idempotencyKey must be a string of 1-${MAX_IDEMPOTENCY_KEY_LENGTH} characters`,
+    );
+  }
+}
+
+/**
+ * The part of `append` every backend shares, done before any lock is taken: checks the id, the
+ * options and every message (one bad message rejects the whole batch, so nothing is written), and
+ * offloads large tool outputs. A `seq` the caller set is dropped: the store assigns it.
+ */
+export async function prepareAppend(
+  blobs: BlobWriter,
+  conversationId: string,
+  messages: readonly ConversationMessage[],
+  options: AppendOptions = {},
+): Promise<PreparedMessage[]> {
+  assertSafeId('conversationId', conversationId);
+  checkAppendOptions(options);
+  if (!Array.isArray(messages)) {
+    throw new CairnError('INVALID_ARGUMENT', 'append expects an array of messages');
+  }
+  for (const message of messages) parseConversationMessage(message);
+  const prepared: PreparedMessage[] = [];
+  for (const message of messages) {
+    const { seq: _ignored, ...stored } = await prepareToolMessageForStorage(blobs, conversationId, message);
+    prepared.push(stored);
+  }
+  return prepared;
+}
+
+/** The prepared messages with consecutive `seq`s after `lastSeq`. */
+export function assignSeqs(prepared: readonly PreparedMessage[], lastSeq: number): ConversationMessage[] {
+  return prepared.map((message, index) => ({ ...message, seq: lastSeq + index + 1 }));
+}
+
+/** Throws `STORE_CONFLICT` when an optimistic append's `expectedSeq` is not the current last `seq`. */
+export function assertExpectedSeq(
+  conversationId: string,
+  expectedSeq: number | undefined,
+  lastSeq: number,
+): void {
+  if (expectedSeq === undefined || expectedSeq === lastSeq) return;
+  throw new CairnError(
+    'STORE_CONFLICT',
+    `Conversation ${conversationId} is at seq ${lastSeq}, not the expected ${expectedSeq}: reload and retry`,
+    { details: { conversationId, expectedSeq, lastSeq } },
+  );
+}
+
+/**
+ * The result of an append retried with an `idempotencyKey` that already landed: the stored messages
+ * of the first append. Reusing a key for different messages is a caller bug: `STORE_CONFLICT`.
+ */
+export function replayIdempotentAppend(
+  conversationId: string,
+  idempotencyKey: string,
+  stored: readonly ConversationMessage[],
+  incoming: readonly PreparedMessage[],
+): { seqs: number[]; messages: ConversationMessage[] } {
+  const same =
+    stored.length === incoming.length && stored.every((message, index) => message.id === incoming[index]?.id);
+  if (!same) {
+    throw new CairnError(
+      'STORE_CONFLICT',
+      `idempotencyKey ${JSON.stringify(idempotencyKey)} was already used for different messages in conversation ${conversationId}`,
+      { details: { conversationId, idempotencyKey } },
+    );
+  }
+  return { seqs: stored.map((message) => message.seq ?? 0), messages: [...stored] };
+}

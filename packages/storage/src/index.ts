@@ -1,0 +1,36 @@
+export {
+  assertExpectedSeq,
+  assignSeqs,
+  type PreparedMessage,
+  prepareAppend,
+  replayIdempotentAppend,
+} from './append/prepare-append.js';
+export { normalizeBlobRange, sliceBlob, toBlobBytes } from './blob/blob-bytes.js';
+export { appendConversationMessage, loadConversationMessages } from './conversation-messages.js';
+export { deriveConversationTitle } from './list/conversation-title.js';
+export {
+  compareSummaries,
+  DEFAULT_LIST_LIMIT,
+  decodeListCursor,
+  encodeListCursor,
+  type ListCursor,
+  MAX_LIST_LIMIT,
+  normalizeListOptions,
+  paginateSummaries,
+} from './list/list-cursor.js';
+export {
+  type NormalizedLoadOptions,
+  normalizeLoadOptions,
+  selectRange,
+} from './load/normalize-load-options.js';
+export {
+  createMemoryConversationStore,
+  MemoryConversationStore,
+} from './memory/memory-conversation-store.js';
+export {
+  type BlobWriter,
+  fullOutputMarker,
+  prepareToolMessageForStorage,
+  toolOutputRef,
+} from './offload/prepare-tool-message-for-storage.js';
+export { readFullToolOutput } from './offload/read-full-tool-output.js';

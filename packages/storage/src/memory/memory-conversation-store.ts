@@ -1,0 +1,151 @@
+import {
+  type AppendOptions,
+  type AppendResult,
+  assertSafeId,
+  assertSafeRef,
+  type BlobRange,
+  CairnError,
+  type ConversationMessage,
+  type ConversationPage,
+  type ConversationStore,
+  type LoadOptions,
+  type StoreCapabilities,
+} from '@cairn/core';
+import {
+  assertExpectedSeq,
+  assignSeqs,
+  type PreparedMessage,
+  prepareAppend,
+  replayIdempotentAppend,
+} from '../append/prepare-append.js';
+import { sliceBlob, toBlobBytes } from '../blob/blob-bytes.js';
+import { deriveConversationTitle } from '../list/conversation-title.js';
+import { paginateSummaries } from '../list/list-cursor.js';
+import { normalizeLoadOptions, selectRange } from '../load/normalize-load-options.js';
+
+interface MemoryConversation {
+  messages: ConversationMessage[];
+  createdAt: string;
+  updatedAt: string;
+  title?: string;
+  /** idempotencyKey → the seqs of the append that used it. */
+  appends: Map<string, number[]>;
+}
+
+/**
+ * A `ConversationStore` in process memory: for tests, demos and short-lived agents. It behaves like
+ * the persistent stores (same validation, seqs, offloading, errors) and passes the same conformance
+ * kit, but its data ends with the process. Stored messages are copies, so callers cannot mutate them.
+ */
+export class MemoryConversationStore implements ConversationStore {
+  readonly capabilities: StoreCapabilities = { persistent: false, concurrentInstances: false };
+  readonly #conversations = new Map<string, MemoryConversation>();
+  readonly #blobs = new Map<string, Uint8Array>();
+  // Appends to one conversation run one after another, as they would under a lock.
+  readonly #queues = new Map<string, Promise<unknown>>();
+  #closed = false;
+
+  #assertOpen(): void {
+    if (this.#closed) throw new CairnError('STORE_UNAVAILABLE', 'The store is closed', { retryable: false });
+  }
+
+  async append(
+    conversationId: string,
+    messages: ConversationMessage[],
+    options: AppendOptions = {},
+  ): Promise<AppendResult> {
+    this.#assertOpen();
+    const prepared = await prepareAppend(this, conversationId, messages, options);
+    const previous = this.#queues.get(conversationId) ?? Promise.resolve();
+    const run = previous
+      .catch(() => undefined)
+      .then(() => this.#appendPrepared(conversationId, prepared, options));
+    this.#queues.set(conversationId, run);
+    return run;
+  }
+
+  #appendPrepared(
+    conversationId: string,
+    prepared: PreparedMessage[],
+    { expectedSeq, idempotencyKey }: AppendOptions,
+  ): AppendResult {
+    const existing = this.#conversations.get(conversationId);
+    const stored = existing?.messages ?? [];
+    const replayed = idempotencyKey === undefined ? undefined : existing?.appends.get(idempotencyKey);
+    if (idempotencyKey !== undefined && replayed !== undefined) {
+      const first = replayed[0] ?? 0;
+      const previous = stored.filter((message) => (message.seq ?? 0) >= first).slice(0, replayed.length);
+      return structuredClone(replayIdempotentAppend(conversationId, idempotencyKey, previous, prepared));
+    }
+    const lastSeq = stored.at(-1)?.seq ?? 0;
+    assertExpectedSeq(conversationId, expectedSeq, lastSeq);
+    if (prepared.length === 0) return { seqs: [], messages: [] };
+    const added = assignSeqs(structuredClone(prepared), lastSeq);
+    const now = new Date().toISOString();
+    const conversation: MemoryConversation = existing ?? {
+      messages: [],
+      createdAt: now,
+      updatedAt: now,
+      appends: new Map(),
+    };
+    conversation.messages.push(...added);
+    conversation.updatedAt = now;
+    conversation.title ??= deriveConversationTitle(added);
+    const seqs = added.map((message) => message.seq ?? 0);
+    if (idempotencyKey !== undefined) conversation.appends.set(idempotencyKey, seqs);
+    this.#conversations.set(conversationId, conversation);
+    return { seqs, messages: structuredClone(added) };
+  }
+
+  async load(conversationId: string, options?: LoadOptions): Promise<ConversationMessage[]> {
+    this.#assertOpen();
+    assertSafeId('conversationId', conversationId);
+    const window = normalizeLoadOptions(options);
+    const conversation = this.#conversations.get(conversationId);
+    return conversation === undefined ? [] : structuredClone(selectRange(conversation.messages, window));
+  }
+
+  async listConversations(options?: { cursor?: string; limit?: number }): Promise<ConversationPage> {
+    this.#assertOpen();
+    const summaries = [...this.#conversations].map(([id, conversation]) => ({
+      id,
+      createdAt: conversation.createdAt,
+      updatedAt: conversation.updatedAt,
+      messageCount: conversation.messages.length,
+      lastSeq: conversation.messages.at(-1)?.seq ?? 0,
+      ...(conversation.title === undefined ? {} : { title: conversation.title }),
+    }));
+    return paginateSummaries(summaries, options);
+  }
+
+  async deleteConversation(conversationId: string): Promise<boolean> {
+    this.#assertOpen();
+    assertSafeId('conversationId', conversationId);
+    const prefix = `tool-results/${conversationId}/`;
+    for (const ref of this.#blobs.keys()) if (ref.startsWith(prefix)) this.#blobs.delete(ref);
+    return this.#conversations.delete(conversationId);
+  }
+
+  async putBlob(ref: string, data: string | Uint8Array): Promise<void> {
+    this.#assertOpen();
+    assertSafeRef('blob ref', ref);
+    this.#blobs.set(ref, toBlobBytes(data).slice());
+  }
+
+  async getBlob(ref: string, range?: BlobRange): Promise<Uint8Array> {
+    this.#assertOpen();
+    assertSafeRef('blob ref', ref);
+    const blob = this.#blobs.get(ref);
+    if (blob === undefined) throw new CairnError('STORE_NOT_FOUND', `No blob ${ref}`, { details: { ref } });
+    return sliceBlob(blob, range).slice();
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+  }
+}
+
+/** A fresh in-memory store. */
+export function createMemoryConversationStore(): MemoryConversationStore {
+  return new MemoryConversationStore();
+}

@@ -1,0 +1,51 @@
+import {
+  assertSafeId,
+  type ConversationMessage,
+  type ConversationStore,
+  TOOL_OUTPUT_PREVIEW_LENGTH,
+  TOOL_OUTPUT_THRESHOLD,
+} from '@cairn/core';
+
+/** The blob half of a store: all offloading needs. */
+export type BlobWriter = Pick<ConversationStore, 'putBlob'>;
+
+/** The store-relative reference of a tool message's full output. */
+export function toolOutputRef(conversationId: string, messageId: string): string {
+  assertSafeId('conversationId', conversationId);
+  assertSafeId('message id', messageId);
+  return `tool-results/${conversationId}/${messageId}.txt`;
+}
+
+/** The line appended to a preview so that a model (or a person) reading it knows where the rest is. */
+export function fullOutputMarker(ref: string): string {
+  return `\n\n[Full output: ${ref}]`;
+}
+
+// Cut at a code point boundary: a preview ending in half a surrogate pair is not valid UTF-8.
+function previewOf(content: string): string {
+  const cut = content.slice(0, TOOL_OUTPUT_PREVIEW_LENGTH);
+  const last = cut.charCodeAt(cut.length - 1);
+  return last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut;
+}
+
+/**
+ * Seed 7-2: a `tool` message whose content is over `TOOL_OUTPUT_THRESHOLD` UTF-8 bytes has its
+ * full content written to the blob store first; the message keeps a preview, a marker naming the
+ * reference, and `fullOutputPath` (the store-relative reference). Anything else is returned as is.
+ * Every Cairn store applies this in `append`, so callers cannot forget it.
+ */
+export async function prepareToolMessageForStorage(
+  blobs: BlobWriter,
+  conversationId: string,
+  message: ConversationMessage,
+): Promise<ConversationMessage> {
+  if (message.role !== 'tool' || typeof message.content !== 'string') return message;
+  if (Buffer.byteLength(message.content, 'utf8') <= TOOL_OUTPUT_THRESHOLD) return message;
+  const ref = toolOutputRef(conversationId, message.id);
+  await blobs.putBlob(ref, message.content);
+  return {
+    ...message,
+    content: previewOf(message.content) + fullOutputMarker(ref),
+    fullOutputPath: ref,
+  };
+}

@@ -1,0 +1,25 @@
+// A child process of the multi-process tests: opens its own store over the location it is given
+// and appends, printing one line per append that returned ("ok <n> <firstSeq> <count>"), so the
+// parent knows exactly which appends a store promised to keep.
+import type { ConversationStore } from '@cairn/core';
+import type { AppendWorkerArgs } from './process-harness.js';
+import type { StoreFactory } from './store-factory.js';
+import { crashBatch, userMessage } from './test-messages.js';
+
+async function main(): Promise<void> {
+  const args = JSON.parse(process.argv[2] ?? '{}') as AppendWorkerArgs;
+  const factory = (await import(args.factoryModule)) as StoreFactory;
+  const store: ConversationStore = await factory.openStore(args.location);
+  const end = args.mode === 'crash' ? Number.POSITIVE_INFINITY : args.start + args.count;
+  for (let n = args.start; n < end; n++) {
+    const batch =
+      args.mode === 'crash'
+        ? crashBatch(args.writer, n)
+        : [userMessage(`${args.writer}-${n}`, `${args.writer} ${n}`)];
+    const { seqs } = await store.append(args.conversationId, batch);
+    process.stdout.write(`ok ${n} ${seqs[0]} ${seqs.length}\n`);
+  }
+  await store.close();
+}
+
+await main();

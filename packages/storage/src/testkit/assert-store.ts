@@ -1,0 +1,39 @@
+import assert from 'node:assert/strict';
+import { CairnError, type CairnErrorCode, type ConversationStore } from '@cairn/core';
+
+/** Awaits `action` and asserts it failed with a `CairnError` of `code`. */
+export async function rejectsWithCode(
+  action: Promise<unknown> | (() => Promise<unknown>),
+  code: CairnErrorCode,
+): Promise<void> {
+  try {
+    await (typeof action === 'function' ? action() : action);
+  } catch (error) {
+    assert.ok(CairnError.is(error), `expected a CairnError ${code}, got ${String(error)}`);
+    assert.equal(error.code, code, `expected ${code}, got ${error.code}: ${error.message}`);
+    return;
+  }
+  assert.fail(`expected a CairnError ${code}, but it succeeded`);
+}
+
+/** Asserts `seqs` are exactly `first, first + 1, …`. */
+export function assertConsecutive(seqs: readonly (number | undefined)[], first: number): void {
+  assert.deepEqual(
+    seqs,
+    seqs.map((_, index) => first + index),
+    'seqs must be consecutive',
+  );
+}
+
+/** Every conversation, following `nextCursor` through all pages. */
+export async function listAll(store: ConversationStore, limit = 1000) {
+  const all = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 10_000; page++) {
+    const result = await store.listConversations(cursor === undefined ? { limit } : { cursor, limit });
+    all.push(...result.conversations);
+    if (result.nextCursor === undefined) return all;
+    cursor = result.nextCursor;
+  }
+  assert.fail('listConversations never stopped returning a nextCursor');
+}

@@ -1,0 +1,145 @@
+import assert from 'node:assert/strict';
+import { assertConsecutive, rejectsWithCode } from '../assert-store.js';
+import type { ConformanceCase } from '../conformance-case.js';
+import {
+  assistantText,
+  assistantToolCalls,
+  toolResult,
+  toolTurn,
+  userMessage,
+  withoutSeq,
+} from '../test-messages.js';
+
+export const appendLoadCases: ConformanceCase[] = [
+  {
+    name: 'append assigns consecutive seqs from 1 and load returns the messages as stored',
+    async run({ open }) {
+      const store = await open();
+      const first = await store.append('c1', [userMessage('m1', 'hello')]);
+      assert.deepEqual(first.seqs, [1]);
+      const turn = toolTurn('t1', 2);
+      const second = await store.append('c1', turn);
+      assert.deepEqual(second.seqs, [2, 3, 4]);
+      assert.deepEqual(second.messages.map(withoutSeq), turn);
+      assert.deepEqual(
+        second.messages.map((message) => message.seq),
+        [2, 3, 4],
+      );
+      const loaded = await store.load('c1');
+      assert.deepEqual(loaded, [...first.messages, ...second.messages]);
+    },
+  },
+  {
+    name: 'a stored seq is the store’s, not the caller’s, and order is seq even with equal timestamps',
+    async run({ open }) {
+      const store = await open();
+      const messages = [userMessage('a', 'one'), assistantText('b', 'two'), userMessage('c', 'three')];
+      const result = await store.append(
+        'c1',
+        messages.map((message) => ({ ...message, seq: 99 })),
+      );
+      assertConsecutive(result.seqs, 1);
+      assert.deepEqual(
+        (await store.load('c1')).map((message) => message.id),
+        ['a', 'b', 'c'],
+      );
+    },
+  },
+  {
+    name: 'load of an unknown conversation is empty; an empty append writes nothing',
+    async run({ open }) {
+      const store = await open();
+      assert.deepEqual(await store.load('nobody'), []);
+      assert.deepEqual(await store.append('nobody', []), { seqs: [], messages: [] });
+      assert.deepEqual(await store.load('nobody'), []);
+      assert.equal((await store.listConversations()).conversations.length, 0);
+    },
+  },
+  {
+    name: 'load honours fromSeq, toSeq, limit and direction',
+    async run({ open }) {
+      const store = await open();
+      for (let index = 1; index <= 10; index++)
+        await store.append('c1', [userMessage(`m${index}`, `#${index}`)]);
+      const seqsOf = async (options: Parameters<typeof store.load>[1]) =>
+        (await store.load('c1', options)).map((message) => message.seq);
+      assert.deepEqual(await seqsOf({ fromSeq: 4, toSeq: 6 }), [4, 5, 6]);
+      assert.deepEqual(await seqsOf({ fromSeq: 8 }), [8, 9, 10]);
+      assert.deepEqual(await seqsOf({ limit: 2 }), [1, 2]);
+      assert.deepEqual(await seqsOf({ direction: 'backward', limit: 3 }), [10, 9, 8]);
+      assert.deepEqual(await seqsOf({ direction: 'backward', toSeq: 5, limit: 2 }), [5, 4]);
+      assert.deepEqual(await seqsOf({ fromSeq: 11 }), []);
+      assert.deepEqual(await seqsOf({ limit: 0 }), []);
+    },
+  },
+  {
+    name: 'paging with fromSeq and limit visits every message once',
+    async run({ open }) {
+      const store = await open();
+      await store.append(
+        'c1',
+        Array.from({ length: 25 }, (_, index) => userMessage(`m${index}`, `#${index}`)),
+      );
+      const seen: number[] = [];
+      let fromSeq = 1;
+      for (;;) {
+        const page = await store.load('c1', { fromSeq, limit: 7 });
+        if (page.length === 0) break;
+        seen.push(...page.map((message) => message.seq ?? 0));
+        fromSeq = (page.at(-1)?.seq ?? 0) + 1;
+      }
+      assertConsecutive(seen, 1);
+      assert.equal(seen.length, 25);
+    },
+  },
+  {
+    name: 'bad load options fail with INVALID_ARGUMENT',
+    async run({ open }) {
+      const store = await open();
+      await rejectsWithCode(store.load('c1', { limit: -1 }), 'INVALID_ARGUMENT');
+      await rejectsWithCode(store.load('c1', { fromSeq: 1.5 }), 'INVALID_ARGUMENT');
+      await rejectsWithCode(store.load('c1', { direction: 'sideways' as 'forward' }), 'INVALID_ARGUMENT');
+    },
+  },
+  {
+    name: 'a batch with one invalid message writes nothing (INVALID_MESSAGE)',
+    async run({ open }) {
+      const store = await open();
+      await store.append('c1', [userMessage('m1', 'kept')]);
+      const broken = { ...toolResult('t1', 'call-1', 'lost'), tool_call_id: undefined };
+      await rejectsWithCode(
+        store.append('c1', [assistantToolCalls('a1', ['call-1']), broken]),
+        'INVALID_MESSAGE',
+      );
+      assert.deepEqual(
+        (await store.load('c1')).map((message) => message.id),
+        ['m1'],
+      );
+      assert.deepEqual((await store.append('c1', [userMessage('m2', 'next')])).seqs, [2]);
+    },
+  },
+  {
+    name: 'conversations are independent: seqs, loads and deletes do not leak between them',
+    async run({ open }) {
+      const store = await open();
+      await store.append('a', [userMessage('a1', 'in a')]);
+      await store.append('b', [userMessage('b1', 'in b'), userMessage('b2', 'in b')]);
+      assert.deepEqual((await store.append('a', [userMessage('a2', 'in a')])).seqs, [2]);
+      assert.equal(await store.deleteConversation('b'), true);
+      assert.deepEqual(
+        (await store.load('a')).map((message) => message.id),
+        ['a1', 'a2'],
+      );
+    },
+  },
+  {
+    name: 'fields a newer version wrote survive the round trip',
+    async run({ open }) {
+      const store = await open();
+      const message = { ...userMessage('m1', 'hi'), futureField: { nested: [1, 'two', null] } };
+      await store.append('c1', [message]);
+      const [loaded] = await store.load('c1');
+      assert.deepEqual((loaded as unknown as typeof message).futureField, message.futureField);
+    },
+  },
+];

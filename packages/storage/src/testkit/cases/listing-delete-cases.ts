@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import { listAll, rejectsWithCode } from '../assert-store.js';
+import type { ConformanceCase } from '../conformance-case.js';
+import { assistantText, assistantToolCalls, toolResult, toolTurn, userMessage } from '../test-messages.js';
+
+export const listingDeleteCases: ConformanceCase[] = [
+  {
+    name: 'listConversations reports createdAt, updatedAt, messageCount, lastSeq and a title',
+    async run({ open }) {
+      const store = await open();
+      const before = new Date().toISOString();
+      await store.append('c1', [
+        assistantText('m0', 'Welcome!'),
+        userMessage('m1', '  Fix the\nflaky   test  '),
+      ]);
+      await store.append('c1', toolTurn('t', 2));
+      const after = new Date().toISOString();
+      const { conversations, nextCursor } = await store.listConversations();
+      assert.equal(nextCursor, undefined);
+      assert.equal(conversations.length, 1);
+      const [summary] = conversations;
+      assert.equal(summary?.id, 'c1');
+      assert.equal(summary?.messageCount, 5);
+      assert.equal(summary?.lastSeq, 5);
+      assert.equal(summary?.title, 'Fix the flaky test');
+      assert.ok(summary && summary.createdAt >= before && summary.createdAt <= summary.updatedAt);
+      assert.ok(summary && summary.updatedAt <= after);
+    },
+  },
+  {
+    name: 'listing is most recently updated first and the cursor visits every conversation once',
+    async run({ open }) {
+      const store = await open();
+      for (let index = 0; index < 23; index++)
+        await store.append(`c${index}`, [userMessage('m', `chat ${index}`)]);
+      // Touch one so it moves to the front.
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await store.append('c3', [userMessage('m2', 'again')]);
+      const first = await store.listConversations({ limit: 10 });
+      assert.equal(first.conversations[0]?.id, 'c3');
+      assert.ok(first.nextCursor);
+      const all = await listAll(store, 10);
+      assert.equal(all.length, 23);
+      assert.equal(new Set(all.map((summary) => summary.id)).size, 23);
+      for (let index = 1; index < all.length; index++) {
+        assert.ok((all[index - 1]?.updatedAt ?? '') >= (all[index]?.updatedAt ?? ''), 'newest first');
+      }
+    },
+  },
+  {
+    name: 'bad listing options fail with INVALID_ARGUMENT',
+    async run({ open }) {
+      const store = await open();
+      await rejectsWithCode(store.listConversations({ limit: 0 }), 'INVALID_ARGUMENT');
+      await rejectsWithCode(store.listConversations({ cursor: 'not-a-cursor' }), 'INVALID_ARGUMENT');
+    },
+  },
+  {
+    name: 'deleteConversation removes messages, listing entry and offloaded outputs; false when absent',
+    async run({ open }) {
+      const store = await open();
+      const { messages } = await store.append('c1', [
+        userMessage('m1', 'go'),
+        assistantToolCalls('a1', ['call-1']),
+        toolResult('t1', 'call-1', 'y'.repeat(60 * 1024)),
+      ]);
+      const ref = messages[2]?.fullOutputPath;
+      assert.ok(ref, 'the large output was offloaded');
+      await store.append('keep', [userMessage('k', 'stays')]);
+      assert.equal(await store.deleteConversation('c1'), true);
+      assert.deepEqual(await store.load('c1'), []);
+      assert.deepEqual(
+        (await listAll(store)).map((summary) => summary.id),
+        ['keep'],
+      );
+      await rejectsWithCode(store.getBlob(ref), 'STORE_NOT_FOUND');
+      assert.equal(await store.deleteConversation('c1'), false);
+      assert.deepEqual((await store.append('c1', [userMessage('again', 'fresh start')])).seqs, [1]);
+      assert.equal((await store.load('keep')).length, 1);
+    },
+  },
+];

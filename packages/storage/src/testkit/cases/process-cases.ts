@@ -1,0 +1,127 @@
+import assert from 'node:assert/strict';
+import type { ConversationStore } from '@cairn/core';
+import { assertConsecutive } from '../assert-store.js';
+import type { ConformanceCase } from '../conformance-case.js';
+import { startWorker } from '../process-harness.js';
+import { crashBatch, userMessage } from '../test-messages.js';
+
+function moduleHref(module: string | URL): string {
+  return typeof module === 'string' ? module : module.href;
+}
+
+/** Every acknowledged batch is present, intact, at its acknowledged seqs; no batch is partial. */
+async function checkAfterCrash(
+  store: ConversationStore,
+  writer: string,
+  acked: { n: number; firstSeq: number }[],
+  upTo: number,
+) {
+  const loaded = await store.load('crash');
+  assertConsecutive(
+    loaded.map((message) => message.seq),
+    1,
+  );
+  const byId = new Map(loaded.map((message) => [message.id, message]));
+  for (const { n, firstSeq } of acked) {
+    crashBatch(writer, n).forEach((expected, index) => {
+      const stored = byId.get(expected.id);
+      assert.ok(stored, `acknowledged message ${expected.id} is missing`);
+      assert.equal(stored.seq, firstSeq + index);
+      assert.equal(stored.content, expected.content);
+    });
+  }
+  // The batch in flight at the kill landed whole or not at all.
+  for (let n = 0; n < upTo; n++) {
+    const present = crashBatch(writer, n).map((message) => byId.has(message.id));
+    assert.ok(present.every(Boolean) || !present.some(Boolean), `batch ${n} landed partially`);
+  }
+}
+
+export const processCases: ConformanceCase[] = [
+  {
+    name: 'processes: concurrent writer processes on one conversation lose nothing and keep each writer’s order',
+    requires: ['processes', 'concurrentInstances'],
+    timeoutMs: 300_000,
+    async run({ open, location, processes }) {
+      assert.ok(processes);
+      const writers = processes.writers ?? 8;
+      const perWriter = processes.appendsPerWriter ?? 1000;
+      const handles = Array.from({ length: writers }, (_, index) =>
+        startWorker({
+          factoryModule: moduleHref(processes.factoryModule),
+          location,
+          conversationId: 'shared',
+          writer: `w${index}`,
+          mode: 'writer',
+          start: 0,
+          count: perWriter,
+        }),
+      );
+      const exits = await Promise.all(handles.map((handle) => handle.exited));
+      for (const [index, { code, stderr }] of exits.entries())
+        assert.equal(code, 0, `writer ${index} failed: ${stderr}`);
+      const loaded = await (await open()).load('shared');
+      assert.equal(loaded.length, writers * perWriter);
+      assertConsecutive(
+        loaded.map((message) => message.seq),
+        1,
+      );
+      handles.forEach((handle, index) => {
+        const mine = loaded.filter((message) => message.id.startsWith(`w${index}-`));
+        assert.deepEqual(
+          mine.map((message) => message.id),
+          Array.from({ length: perWriter }, (_, n) => `w${index}-${n}`),
+          `writer ${index}'s order`,
+        );
+        assert.deepEqual(
+          mine.map((message) => message.seq),
+          handle.acks.map((ack) => ack.firstSeq),
+          `writer ${index} was told the seqs it got`,
+        );
+      });
+    },
+  },
+  {
+    name: 'processes: a writer killed with SIGKILL at random moments loses no acknowledged append',
+    requires: ['processes', 'persistent'],
+    timeoutMs: 600_000,
+    async run({ open, location, processes }) {
+      assert.ok(processes);
+      const trials = processes.crashTrials ?? 50;
+      const acked: { n: number; firstSeq: number }[] = [];
+      let next = 0;
+      for (let trial = 0; trial < trials; trial++) {
+        const worker = startWorker({
+          factoryModule: moduleHref(processes.factoryModule),
+          location,
+          conversationId: 'crash',
+          writer: 'crasher',
+          mode: 'crash',
+          start: next,
+          count: 0,
+        });
+        // Kill after a random number of acknowledged appends, plus a random delay inside the next one.
+        await worker.waitForAcks(Math.floor(Math.random() * 20));
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 3));
+        worker.child.kill('SIGKILL');
+        const { code, stderr } = await worker.exited;
+        assert.equal(code, null, `the worker exited by itself: ${stderr}`);
+        acked.push(...worker.acks);
+        next += worker.acks.length + 1;
+        const store = await open();
+        await checkAfterCrash(store, 'crasher', acked, next);
+        const { seqs } = await store.append('crash', [
+          userMessage(`after-${trial}`, 'the conversation still opens'),
+        ]);
+        assert.equal(seqs.length, 1);
+        await store.close();
+        // Batch numbers of the next trial start past anything this one may have half-written.
+        next += 1;
+      }
+      const summary = (await (await open()).listConversations()).conversations.find(
+        (entry) => entry.id === 'crash',
+      );
+      assert.ok(summary && summary.messageCount >= acked.length);
+    },
+  },
+];

@@ -1,0 +1,23 @@
+import { appendLoadCases } from './cases/append-load-cases.js';
+import { blobOffloadCases } from './cases/blob-offload-cases.js';
+import { idempotencyConflictCases } from './cases/idempotency-conflict-cases.js';
+import { instanceCases } from './cases/instance-cases.js';
+import { invalidIdCases } from './cases/invalid-id-cases.js';
+import { largeUnicodeCases } from './cases/large-unicode-cases.js';
+import { listingDeleteCases } from './cases/listing-delete-cases.js';
+import { modelBasedCases } from './cases/model-based-cases.js';
+import { processCases } from './cases/process-cases.js';
+import type { ConformanceCase } from './conformance-case.js';
+
+/** Every check of the kit, grouped as the test report shows them. */
+export const CONFORMANCE_GROUPS: Readonly<Record<string, readonly ConformanceCase[]>> = {
+  'append and load': appendLoadCases,
+  'listing and delete': listingDeleteCases,
+  'blobs and offloading': blobOffloadCases,
+  'idempotency and conflicts': idempotencyConflictCases,
+  'invalid ids': invalidIdCases,
+  'instances and persistence': instanceCases,
+  'unicode and size': largeUnicodeCases,
+  'reference model': modelBasedCases,
+  processes: processCases,
+};

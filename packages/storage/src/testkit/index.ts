@@ -1,0 +1,2 @@
+export { describeConversationStoreConformance } from './describe-conformance.js';
+export * from './runner.js';

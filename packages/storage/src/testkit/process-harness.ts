@@ -1,0 +1,83 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { JsonValue } from '@cairn/core';
+
+export interface AppendWorkerArgs {
+  factoryModule: string;
+  location: JsonValue;
+  conversationId: string;
+  writer: string;
+  /** `writer`: `count` one-message appends. `crash`: alternating single and tool-turn batches until killed. */
+  mode: 'writer' | 'crash';
+  /** First batch number, so batches of successive crash trials have distinct ids. */
+  start: number;
+  count: number;
+}
+
+/** One append a worker reported as returned. */
+export interface Ack {
+  n: number;
+  firstSeq: number;
+  count: number;
+}
+
+export interface WorkerHandle {
+  child: ChildProcess;
+  acks: Ack[];
+  /** Resolves when the process exits (with its code, or null when killed) and stderr. */
+  exited: Promise<{ code: number | null; stderr: string }>;
+  /** Resolves once `count` acks have arrived (or the process exited). */
+  waitForAcks(count: number): Promise<void>;
+}
+
+const workerPath = fileURLToPath(new URL('./append-worker.js', import.meta.url));
+
+/** Starts an append worker (a plain `node` process running the built kit). */
+export function startWorker(args: AppendWorkerArgs): WorkerHandle {
+  const child = spawn(process.execPath, [workerPath, JSON.stringify(args)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const acks: Ack[] = [];
+  const waiters: { count: number; resolve: () => void }[] = [];
+  let pending = '';
+  let stderr = '';
+  let done = false;
+  const wake = () => {
+    for (const waiter of [...waiters]) {
+      if (done || acks.length >= waiter.count) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve();
+      }
+    }
+  };
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    pending += chunk;
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) {
+      const [tag, n, firstSeq, count] = line.split(' ');
+      if (tag === 'ok') acks.push({ n: Number(n), firstSeq: Number(firstSeq), count: Number(count) });
+    }
+    wake();
+  });
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  const exited = new Promise<{ code: number | null; stderr: string }>((resolve) => {
+    child.on('exit', (code) => {
+      done = true;
+      wake();
+      resolve({ code, stderr });
+    });
+  });
+  return {
+    child,
+    acks,
+    exited,
+    waitForAcks: (count) =>
+      new Promise((resolve) => {
+        waiters.push({ count, resolve });
+        wake();
+      }),
+  };
+}

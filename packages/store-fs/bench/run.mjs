@@ -1,0 +1,147 @@
+// pnpm --filter @cairn/store-fs bench [-- --crash-trials N]
+// The issue's three ratios, each measured side by side in one run (interleaved rounds, medians),
+// then the SIGKILL crash test at benchmark scale. Prints a table and one JSON line.
+import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { benchMessage, createSeedJsonArrayStore, interleaved, report } from '@cairn/bench';
+import { CONFORMANCE_GROUPS, runConformanceCase } from '@cairn/storage/testkit/runner';
+import { createFsConversationStore } from '../dist/index.js';
+import * as factory from '../test/store-factory.mjs';
+
+const { values } = parseArgs({ options: { 'crash-trials': { type: 'string', default: '500' } } });
+const LARGE = 10_000;
+const SMALL = 10;
+const ROUNDS = 15;
+const root = await mkdtemp(join(tmpdir(), 'cairn-fs-bench-'));
+// Messages are made before timing starts, so the store is timed, not the test data.
+const premade = Array.from({ length: 60_000 }, (_, index) => benchMessage(`b${index}`));
+let id = 0;
+const nextMessage = () => premade[id++] ?? benchMessage(`b${id}`);
+
+async function prefill(store, conversationId, count) {
+  for (let done = 0; done < count; done += 100) {
+    await store.append(conversationId, Array.from({ length: Math.min(100, count - done) }, nextMessage));
+  }
+}
+
+try {
+  const store = createFsConversationStore({ rootDir: root, durability: 'none' });
+  const seed = createSeedJsonArrayStore(join(root, 'seed'));
+
+  // 1. Append cost at message 10,000 vs at message 10 (a fresh 10-message conversation per round).
+  await prefill(store, 'large', LARGE);
+  for (let round = 0; round < ROUNDS; round++) await prefill(store, `small-${round}`, SMALL);
+  seed.prefill('seed-large', Array.from({ length: LARGE }, nextMessage));
+  for (let round = 0; round < ROUNDS; round++)
+    seed.prefill(`seed-small-${round}`, Array.from({ length: SMALL }, nextMessage));
+  let round = 0;
+  const appends = await interleaved(ROUNDS, {
+    atLarge: { fn: () => store.append('large', [nextMessage()]), iterations: 40 },
+    atSmall: { fn: () => store.append(`small-${round}`, [nextMessage()]), iterations: 40 },
+    seedAtLarge: { fn: () => seed.append('seed-large', nextMessage()), iterations: 2 },
+    seedAtSmall: { fn: () => seed.append(`seed-small-${round++}`, nextMessage()), iterations: 2 },
+  });
+
+  // 2. Loading the 10,000-message conversation vs readFile + JSON.parse of the same messages.
+  const messages = await store.load('large');
+  const arrayFile = join(root, 'same-messages.json');
+  await writeFile(arrayFile, JSON.stringify(messages.slice(0, LARGE)));
+  const loadStore = createFsConversationStore({ rootDir: join(root, 'load'), durability: 'none' });
+  await loadStore.append('ten-thousand', messages.slice(0, LARGE));
+  const { size: logBytes } = await import('node:fs').then((fs) =>
+    fs.statSync(loadStore.layout.logFile('ten-thousand')),
+  );
+  let loadedCount = 0;
+  const logFile = loadStore.layout.logFile('ten-thousand');
+  const loads = await interleaved(ROUNDS, {
+    store: { fn: async () => (loadedCount = (await loadStore.load('ten-thousand')).length), iterations: 1 },
+    // The same bytes: the log's lines, each handed to JSON.parse, nothing checked.
+    bare: {
+      fn: async () => {
+        const lines = (await readFile(logFile, 'utf8')).split('\n');
+        lines.pop();
+        return lines.map((line) => JSON.parse(line).msg);
+      },
+      iterations: 1,
+    },
+    seedArray: { fn: async () => JSON.parse(await readFile(arrayFile, 'utf8')).length, iterations: 1 },
+  });
+  if (loadedCount !== LARGE) throw new Error(`loaded ${loadedCount} messages`);
+
+  // 3. Durable append vs a raw write + fsync of the same bytes.
+  const durable = createFsConversationStore({ rootDir: join(root, 'durable'), durability: 'append' });
+  await durable.append('d', [nextMessage()]);
+  const lineBytes = (await readFile(durable.layout.logFile('d'))).length;
+  const rawFd = openSync(join(root, 'raw.log'), 'a');
+  const rawLine = Buffer.alloc(lineBytes, 'x');
+  const syncs = await interleaved(ROUNDS, {
+    store: { fn: () => durable.append('d', [nextMessage()]), iterations: 30 },
+    rawFsync: {
+      fn: () => {
+        writeSync(rawFd, rawLine);
+        fsyncSync(rawFd);
+      },
+      iterations: 30,
+    },
+  });
+  closeSync(rawFd);
+
+  // The crash test at benchmark scale (the CI suite runs 50 trials).
+  const crashCase = CONFORMANCE_GROUPS.processes.find((testCase) => testCase.name.includes('SIGKILL'));
+  const trials = Number(values['crash-trials']);
+  const crashStarted = performance.now();
+  await runConformanceCase(crashCase, {
+    name: 'fs',
+    factory,
+    processes: { factoryModule: new URL('../test/store-factory.mjs', import.meta.url), crashTrials: trials },
+  });
+  const crashSeconds = (performance.now() - crashStarted) / 1000;
+
+  const ok = report(
+    '@cairn/store-fs',
+    [
+      {
+        name: 'append at message 10,000 ÷ at message 10',
+        value: appends.atLarge / appends.atSmall,
+        goal: 1.3,
+        detail: `${(appends.atLarge * 1000).toFixed(1)} µs vs ${(appends.atSmall * 1000).toFixed(1)} µs per append`,
+      },
+      {
+        name: 'seed rewrite-the-array: append at 10,000 ÷ at 10',
+        value: appends.seedAtLarge / appends.seedAtSmall,
+        detail: `${appends.seedAtLarge.toFixed(1)} ms vs ${(appends.seedAtSmall * 1000).toFixed(1)} µs per append (for comparison)`,
+      },
+      {
+        name: 'load 10,000 messages ÷ readFile + JSON.parse of the same bytes',
+        value: loads.store / loads.bare,
+        goal: 1.5,
+        detail: `${loads.store.toFixed(1)} ms vs ${loads.bare.toFixed(1)} ms; ${(logBytes / 1e6).toFixed(1)} MB log, every checksum verified`,
+      },
+      {
+        name: 'load 10,000 messages ÷ readFile + JSON.parse of a JSON array',
+        value: loads.store / loads.seedArray,
+        detail: `${loads.store.toFixed(1)} ms vs ${loads.seedArray.toFixed(1)} ms for the seed's messages.json of the same messages`,
+      },
+      {
+        name: "durable append ('append') ÷ raw write + fsync",
+        value: syncs.store / syncs.rawFsync,
+        goal: 1.2,
+        detail: `${(syncs.store * 1000).toFixed(0)} µs vs ${(syncs.rawFsync * 1000).toFixed(0)} µs (${lineBytes}-byte line; both synchronous calls)`,
+      },
+      {
+        name: 'SIGKILL crash trials, every acknowledged append intact',
+        value: trials,
+        unit: 'trials',
+        detail: `${crashSeconds.toFixed(0)} s`,
+      },
+    ],
+    { rounds: ROUNDS },
+  );
+  await Promise.all([store.close(), loadStore.close(), durable.close()]);
+  process.exitCode = ok ? 0 : 1;
+} finally {
+  await rm(root, { recursive: true, force: true });
+}

@@ -1,0 +1,181 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, readlinkSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { dirname } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CairnError } from '@cairn/core';
+
+export interface LockOptions {
+  /** A lock older than this is taken over even if its owner looks alive (a hung or remote owner). */
+  staleMs: number;
+  /** How long to wait for the lock before failing with a retryable `STORE_UNAVAILABLE`. */
+  timeoutMs: number;
+}
+
+/** Who holds a lock: `host pid acquiredAtMs token`. */
+interface Owner {
+  host: string;
+  pid: number;
+  acquiredAt: number;
+  raw: string;
+}
+
+const HOST = hostname();
+// Tokens only need to be unique: a random per-process prefix and a counter (no syscall per lock).
+const PROCESS_TOKEN = randomBytes(6).toString('hex');
+let lockCount = 0;
+
+function newOwner(): string {
+  return `${HOST} ${process.pid} ${Date.now()} ${PROCESS_TOKEN}-${++lockCount}`;
+}
+
+function parseOwner(raw: string): Owner | undefined {
+  const [host, pid, acquiredAt] = raw.split(' ');
+  if (host === undefined || pid === undefined || acquiredAt === undefined) return undefined;
+  return { host, pid: Number(pid), acquiredAt: Number(acquiredAt), raw };
+}
+
+// The lock is a symlink whose target names the owner: creating it is one atomic syscall that
+// fails if it exists (the technique Mercurial uses). Where symlinks are not allowed (Windows
+// without the privilege), an exclusively created file holds the owner instead.
+function tryCreate(path: string, owner: string): boolean {
+  try {
+    symlinkSync(owner, path);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (code === 'ENOENT') {
+      mkdirSync(dirname(path), { recursive: true });
+      return tryCreate(path, owner);
+    }
+    if (code !== 'EPERM' && code !== 'ENOSYS') throw error;
+  }
+  try {
+    writeFileSync(path, owner, { flag: 'wx' });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+}
+
+function readOwner(path: string): Owner | undefined {
+  try {
+    return parseOwner(readlinkSync(path));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code !== 'EINVAL') throw error;
+  }
+  try {
+    return parseOwner(readFileSync(path, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function isStale(owner: Owner | undefined, staleMs: number): boolean {
+  if (owner === undefined) return false;
+  if (Date.now() - owner.acquiredAt > staleMs) return true;
+  return owner.host === HOST && !isAlive(owner.pid);
+}
+
+function readRawOwner(path: string): string | undefined {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return readOwner(path)?.raw;
+  }
+}
+
+function removeIfOwnedBy(path: string, raw: string): void {
+  if (readRawOwner(path) !== raw) return;
+  try {
+    unlinkSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
+
+// Breaking a stale lock is itself serialised by a second lock, so two processes that both saw the
+// stale owner cannot both remove it (the second would remove the first one's fresh lock).
+function breakStaleLock(path: string, stale: Owner, staleMs: number): void {
+  const breaker = `${path}.break`;
+  const me = newOwner();
+  if (!tryCreate(breaker, me)) {
+    const other = readOwner(breaker);
+    if (other !== undefined && isStale(other, Math.min(staleMs, 5_000))) removeIfOwnedBy(breaker, other.raw);
+    return;
+  }
+  try {
+    removeIfOwnedBy(path, stale.raw);
+  } finally {
+    removeIfOwnedBy(breaker, me);
+  }
+}
+
+/** The marker a waiting process leaves so that a holder keeping the lock between appends lets go. */
+export function wantFile(path: string): string {
+  return `${path}.want`;
+}
+
+function requestRelease(path: string): void {
+  try {
+    writeFileSync(wantFile(path), '');
+  } catch {
+    // The directory may be gone (a delete in progress); the next attempt recreates it.
+  }
+}
+
+/** A held lock; `release()` is idempotent. */
+export interface HeldLock {
+  release(): void;
+}
+
+/**
+ * Takes the lock file at `path` (creating its directory), waiting with capped exponential backoff
+ * and taking over locks whose owner died (same host) or that are older than `staleMs`.
+ */
+export async function acquireLock(path: string, options: LockOptions): Promise<HeldLock> {
+  const deadline = Date.now() + options.timeoutMs;
+  const me = newOwner();
+  for (let attempt = 0; ; attempt++) {
+    if (tryCreate(path, me)) {
+      let held = true;
+      return {
+        release() {
+          if (!held) return;
+          held = false;
+          removeIfOwnedBy(path, me);
+        },
+      };
+    }
+    requestRelease(path);
+    const owner = readOwner(path);
+    if (isStale(owner, options.staleMs) && owner !== undefined) {
+      breakStaleLock(path, owner, options.staleMs);
+      continue;
+    }
+    if (Date.now() > deadline) {
+      throw new CairnError(
+        'STORE_UNAVAILABLE',
+        `Timed out after ${options.timeoutMs} ms waiting for the lock ${path}`,
+        {
+          retryable: true,
+          details: { path, owner: owner?.raw },
+        },
+      );
+    }
+    await sleep(Math.min(2 ** Math.min(attempt, 5), 20) * (0.5 + Math.random()));
+  }
+}

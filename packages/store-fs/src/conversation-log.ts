@@ -1,0 +1,281 @@
+import {
+  closeSync,
+  constants,
+  fdatasyncSync,
+  fstatSync,
+  ftruncateSync,
+  openSync,
+  readSync,
+  type Stats,
+  statSync,
+  writeSync,
+} from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { CairnError, type ConversationMessage } from '@cairn/core';
+import { deriveConversationTitle } from '@cairn/storage';
+import type { FsLayout } from './fs-layout.js';
+import { type DecodedLog, decodeLog, type LogRecord } from './log-record.js';
+import { migrateLegacyConversation } from './migrate-legacy-conversation.js';
+import { type QuarantineReport, writeQuarantine } from './quarantine.js';
+import { writeFileAtomic } from './write-file-atomic.js';
+
+/** What the store knows about a conversation's log without reading it again. */
+export interface LogSummary {
+  createdAt: string;
+  updatedAt: string;
+  messageCount: number;
+  lastSeq: number;
+  title?: string;
+  /** Identity and length of the file the summary describes. */
+  ino: number;
+  birthtimeMs: number;
+  size: number;
+}
+
+interface LogState extends LogSummary {
+  fd: number;
+  /** idempotencyKey → the first seq and length of the append that used it. */
+  keys: Map<string, { firstSeq: number; count: number }>;
+}
+
+export interface ConversationLogOptions {
+  layout: FsLayout;
+  syncDirectories: boolean;
+  /** Open logs with O_DSYNC: every write() returns only once durable (durability 'append'). */
+  syncEveryWrite: boolean;
+  onQuarantine: (report: QuarantineReport) => void;
+}
+
+function statOrUndefined(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+function sameFile(summary: Pick<LogSummary, 'ino' | 'birthtimeMs'>, stats: FileFacts): boolean {
+  return summary.ino === stats.ino && summary.birthtimeMs === stats.birthtimeMs;
+}
+
+/** The file facts a summary keeps. */
+type FileFacts = Pick<Stats, 'ino' | 'birthtimeMs' | 'size' | 'mtimeMs'>;
+
+/** Folds records into a summary (a fresh one, or one being extended by a tail). */
+export function summarize(
+  records: readonly LogRecord[],
+  stats: FileFacts,
+  previous?: LogSummary,
+): LogSummary {
+  const first = records[0];
+  const last = records.at(-1);
+  const title = previous?.title ?? deriveConversationTitle(records.map((record) => record.msg));
+  return {
+    // An empty log's placeholder time gives way to its first record's.
+    createdAt:
+      (previous?.messageCount ? previous.createdAt : first?.at) ?? new Date(stats.mtimeMs).toISOString(),
+    updatedAt: last?.at ?? previous?.updatedAt ?? new Date(stats.mtimeMs).toISOString(),
+    messageCount: (previous?.messageCount ?? 0) + records.length,
+    lastSeq: last?.seq ?? previous?.lastSeq ?? 0,
+    ...(title === undefined ? {} : { title }),
+    ino: stats.ino,
+    birthtimeMs: stats.birthtimeMs,
+    size: stats.size,
+  };
+}
+
+function addKeys(keys: LogState['keys'], records: readonly LogRecord[]): void {
+  for (const record of records) {
+    if (record.key !== undefined)
+      keys.set(record.key, { firstSeq: record.seq, count: (record.last ?? record.seq) - record.seq + 1 });
+  }
+}
+
+/** Reads `length` bytes at `position` of an open file. */
+function readAt(fd: number, position: number, length: number): Buffer {
+  const buffer = Buffer.allocUnsafe(length);
+  let done = 0;
+  while (done < length) {
+    const read = readSync(fd, buffer, done, length - done, position + done);
+    if (read === 0) break;
+    done += read;
+  }
+  return buffer.subarray(0, done);
+}
+
+/**
+ * One conversation's append-only log, as seen by one store instance. Every method that changes or
+ * trusts the cached state runs under the conversation's cross-process lock (the store takes it);
+ * another process may have appended, repaired or deleted the file since, so `refresh` re-checks
+ * the file's identity and length and reads only what is new.
+ */
+export class ConversationLog {
+  #state: LogState | undefined;
+  readonly #file: string;
+
+  constructor(
+    readonly conversationId: string,
+    private readonly options: ConversationLogOptions,
+  ) {
+    this.#file = options.layout.logFile(conversationId);
+  }
+
+  /** The state as of the last refresh or write (valid while the lock has been held since). */
+  get cached(): LogState | undefined {
+    return this.#state;
+  }
+
+  /** The cached summary if it still describes the file on disk (no lock needed to use it for listing). */
+  cachedSummary(stats: Stats): LogSummary | undefined {
+    const state = this.#state;
+    return state && sameFile(state, stats) && state.size === stats.size ? state : undefined;
+  }
+
+  /** Brings the state up to date with the file (migrating a legacy array, quarantining bad bytes). Under the lock. */
+  async refresh(): Promise<LogState | undefined> {
+    let stats = statOrUndefined(this.#file);
+    if (stats === undefined) {
+      this.close();
+      const migrated = await migrateLegacyConversation(this.conversationId, this.options);
+      if (!migrated) return undefined;
+      stats = statSync(this.#file);
+    }
+    const state = this.#state;
+    if (state !== undefined && sameFile(state, stats)) {
+      if (stats.size === state.size) return state;
+      if (stats.size > state.size) {
+        const tail = decodeLog(
+          readAt(state.fd, state.size, stats.size - state.size),
+          state.size,
+          state.lastSeq,
+        );
+        if (tail.corrupt.length === 0) {
+          addKeys(state.keys, tail.records);
+          Object.assign(state, summarize(tail.records, stats, state));
+          return state;
+        }
+      }
+    }
+    return this.#load();
+  }
+
+  async #load(): Promise<LogState> {
+    this.close();
+    const buffer = await readFile(this.#file);
+    let decoded = decodeLog(buffer);
+    if (decoded.corrupt.length > 0) {
+      await this.#quarantine(buffer, decoded);
+      decoded = decodeLog(await readFile(this.#file));
+    }
+    const fd = openSync(this.#file, this.#openFlags());
+    const stats = fstatSync(fd);
+    const keys: LogState['keys'] = new Map();
+    addKeys(keys, decoded.records);
+    this.#state = { ...summarize(decoded.records, stats), fd, keys };
+    return this.#state;
+  }
+
+  /**
+   * Moves corrupt spans to the side file, then removes them from the log: a corrupt tail by
+   * truncation, a corrupt line in the middle by rewriting the log without it (temp file + rename).
+   * Under the lock.
+   */
+  async #quarantine(buffer: Buffer, current: DecodedLog): Promise<void> {
+    const quarantineFile = this.options.layout.quarantineFile(this.conversationId);
+    const at = new Date().toISOString();
+    await writeQuarantine(
+      quarantineFile,
+      current.corrupt.map((span) => ({
+        header: { at, offset: span.offset, length: span.length, reason: span.reason },
+        bytes: buffer.subarray(span.offset, span.offset + span.length),
+      })),
+    );
+    const firstBad = current.corrupt[0]?.offset ?? buffer.length;
+    if (current.offsets.every((offset) => offset < firstBad)) {
+      const fd = openSync(this.#file, 'r+');
+      try {
+        ftruncateSync(fd, firstBad);
+        fdatasyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    } else {
+      // Good records are whole lines: each runs to its newline.
+      const kept = current.offsets.map((offset) => buffer.subarray(offset, buffer.indexOf(0x0a, offset) + 1));
+      await writeFileAtomic(this.#file, Buffer.concat(kept), true);
+    }
+    for (const span of current.corrupt) {
+      this.options.onQuarantine({ conversationId: this.conversationId, quarantineFile, ...span });
+    }
+  }
+
+  // O_DSYNC makes the write itself durable: one syscall instead of write + fdatasync.
+  #openFlags(): number {
+    return constants.O_RDWR | constants.O_APPEND | (this.options.syncEveryWrite ? constants.O_DSYNC : 0);
+  }
+
+  /** Creates the log file (and its directory entry, durably when asked). Under the lock. */
+  async create(): Promise<LogState> {
+    const fd = openSync(this.#file, this.#openFlags() | constants.O_CREAT, 0o644);
+    if (this.options.syncDirectories) {
+      const dir = openSync(this.options.layout.conversationDir(this.conversationId), 'r');
+      try {
+        fdatasyncSync(dir);
+      } finally {
+        closeSync(dir);
+      }
+    }
+    const stats = fstatSync(fd);
+    this.#state = { ...summarize([], stats), fd, keys: new Map() };
+    return this.#state;
+  }
+
+  /**
+   * Appends encoded records with one `write()` on the `O_APPEND` descriptor. A failed or short
+   * write is cut back off, so the log never keeps part of a batch. Under the lock.
+   */
+  write(state: LogState, bytes: Buffer, records: readonly LogRecord[], sync: boolean): void {
+    let written = 0;
+    try {
+      written = writeSync(state.fd, bytes);
+      if (written !== bytes.length) throw new Error(`short write: ${written} of ${bytes.length} bytes`);
+      if (sync && !this.options.syncEveryWrite) fdatasyncSync(state.fd);
+    } catch (error) {
+      try {
+        ftruncateSync(state.fd, state.size);
+      } catch {
+        // The lock is still held: the next refresh finds and quarantines the torn tail.
+      }
+      throw new CairnError('STORE_UNAVAILABLE', `Could not append to ${this.#file}: ${String(error)}`, {
+        cause: error,
+        retryable: true,
+      });
+    }
+    addKeys(state.keys, records);
+    const facts = {
+      ino: state.ino,
+      birthtimeMs: state.birthtimeMs,
+      size: state.size + bytes.length,
+      mtimeMs: Date.now(),
+    };
+    Object.assign(state, summarize(records, facts, state));
+  }
+
+  /** The messages of an earlier append, for an idempotent replay. Under the lock. */
+  async readAppend(state: LogState, key: string): Promise<ConversationMessage[] | undefined> {
+    const append = state.keys.get(key);
+    if (append === undefined) return undefined;
+    const { records } = decodeLog(readAt(state.fd, 0, state.size));
+    return records
+      .filter((record) => record.seq >= append.firstSeq && record.seq < append.firstSeq + append.count)
+      .map((record) => record.msg);
+  }
+
+  /** Closes the descriptor and forgets the state. */
+  close(): void {
+    if (this.#state === undefined) return;
+    closeSync(this.#state.fd);
+    this.#state = undefined;
+  }
+}

@@ -1,0 +1,262 @@
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CairnError, type ConversationMessage } from '@cairn/core';
+import { rejectsWithCode, toolTurn, userMessage } from '@cairn/storage/testkit';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createFsConversationStore } from './fs-conversation-store.js';
+import type { FsConversationStoreOptions } from './fs-store-options.js';
+import type { QuarantineReport } from './quarantine.js';
+
+let rootDir: string;
+let reports: QuarantineReport[];
+
+beforeEach(async () => {
+  rootDir = await mkdtemp(join(tmpdir(), 'cairn-fs-test-'));
+  reports = [];
+});
+afterEach(async () => {
+  await rm(rootDir, { recursive: true, force: true });
+});
+
+function openStore(options: Partial<FsConversationStoreOptions> = {}) {
+  return createFsConversationStore({ rootDir, onQuarantine: (report) => reports.push(report), ...options });
+}
+
+const conversationDir = (id: string) => join(rootDir, 'projects', 'default', 'conversations', id);
+const logFile = (id: string) => join(conversationDir(id), 'messages.jsonl');
+
+async function seed(id: string, count: number) {
+  const store = openStore();
+  for (let index = 1; index <= count; index++)
+    await store.append(id, [userMessage(`m${index}`, `message ${index}`)]);
+  await store.close();
+}
+
+describe('layout', () => {
+  it('keeps the seed layout: a JSONL log per conversation and offloaded outputs under state/logs', async () => {
+    const store = openStore();
+    await store.append('c1', toolTurn('t', 1));
+    await store.append('c1', [
+      {
+        id: 'big',
+        role: 'tool',
+        tool_call_id: 't-call-0',
+        content: 'z'.repeat(60_000),
+        createdAt: new Date().toISOString(),
+      },
+    ]);
+    const lines = readFileSync(logFile('c1'), 'utf8').trimEnd().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(JSON.parse(lines[0] ?? '')).toMatchObject({ seq: 1, last: 2, msg: { id: 't-a', seq: 1 } });
+    expect(lines[0]).toMatch(/,"crc":"[0-9a-f]{8}"\}$/);
+    const blob = join(rootDir, 'projects', 'default', 'state', 'logs', 'tool-results', 'c1', 'big.txt');
+    expect(readFileSync(blob, 'utf8')).toBe('z'.repeat(60_000));
+  });
+
+  it('refuses an unsafe projectId and a bad durability', () => {
+    expect(() => createFsConversationStore({ rootDir, projectId: '../other' })).toThrow(CairnError);
+    expect(() => createFsConversationStore({ rootDir, durability: 'sometimes' as 'none' })).toThrow(
+      /durability/,
+    );
+  });
+
+  it('every durability level stores and reloads the same messages', async () => {
+    for (const durability of ['none', 'turn', 'append'] as const) {
+      const store = openStore({ durability, projectId: durability });
+      await store.append('c1', [
+        userMessage('u', 'q'),
+        { id: 'a', role: 'assistant', content: 'done', createdAt: new Date().toISOString() },
+      ]);
+      await store.close();
+      expect(
+        (await openStore({ durability, projectId: durability }).load('c1')).map((message) => message.id),
+      ).toEqual(['u', 'a']);
+    }
+  });
+});
+
+describe('quarantine', () => {
+  it('a torn final line is moved to messages.jsonl.corrupt, reported, and the conversation goes on', async () => {
+    await seed('c1', 3);
+    const torn = '{"seq":4,"at":"2026-01-01T00:00:00.000Z","msg":{"id":"m4","ro';
+    appendFileSync(logFile('c1'), torn);
+    const store = openStore();
+    expect((await store.load('c1')).map((message) => message.id)).toEqual(['m1', 'm2', 'm3']);
+    expect(reports).toEqual([
+      expect.objectContaining({ conversationId: 'c1', reason: 'torn', length: torn.length }),
+    ]);
+    const quarantined = readFileSync(`${logFile('c1')}.corrupt`, 'utf8');
+    expect(quarantined).toContain(torn);
+    expect(quarantined).toMatch(/^# quarantined \{.*"reason":"torn"/);
+    expect((await store.append('c1', [userMessage('m4', 'again')])).seqs).toEqual([4]);
+    expect((await openStore().load('c1')).map((message) => message.seq)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('a corrupt line in the middle is quarantined and the messages after it still load', async () => {
+    await seed('c1', 5);
+    const lines = readFileSync(logFile('c1'), 'utf8').split('\n');
+    const damaged = (lines[2] ?? '').replace('message 3', 'message X');
+    lines[2] = damaged;
+    writeFileSync(logFile('c1'), lines.join('\n'));
+    const store = openStore();
+    expect((await store.load('c1')).map((message) => message.id)).toEqual(['m1', 'm2', 'm4', 'm5']);
+    expect(reports).toEqual([expect.objectContaining({ reason: 'checksum' })]);
+    expect(readFileSync(`${logFile('c1')}.corrupt`, 'utf8')).toContain(damaged);
+    // The log itself no longer holds the bad line, so the warning is given once.
+    expect(readFileSync(logFile('c1'), 'utf8')).not.toContain('message X');
+    await openStore().load('c1');
+    expect(reports).toHaveLength(1);
+    expect((await store.append('c1', [userMessage('m6', 'next')])).seqs).toEqual([6]);
+  });
+
+  it('a batch cut short by a crash never half-appears', async () => {
+    const store = openStore();
+    await store.append('c1', [userMessage('m1', 'start')]);
+    const before = readFileSync(logFile('c1'));
+    await store.append('c1', toolTurn('t', 2));
+    const full = readFileSync(logFile('c1'));
+    await store.close();
+    // Keep the batch's first two of three lines, as if the write had been cut there.
+    const batch = full.subarray(before.length);
+    const twoLines = batch.subarray(0, batch.indexOf(0x0a, batch.indexOf(0x0a) + 1) + 1);
+    writeFileSync(logFile('c1'), Buffer.concat([before, twoLines]));
+    const reopened = openStore();
+    expect((await reopened.load('c1')).map((message) => message.id)).toEqual(['m1']);
+    expect(reports).toEqual([
+      expect.objectContaining({ reason: 'incomplete-batch', length: twoLines.length }),
+    ]);
+  });
+});
+
+describe('legacy messages.json', () => {
+  const legacy: unknown[] = [
+    { id: 'u1', role: 'user', content: 'read it', createdAt: '2025-01-01T00:00:00.000Z', timestamp: 1 },
+    {
+      id: 'a1',
+      role: 'assistant',
+      content: null,
+      createdAt: '2025-01-01T00:00:01.000Z',
+      tool_calls: [{ id: 'call-1', type: 'function', function: { name: 'read_file', arguments: '{}' } }],
+    },
+    // Same timestamp as its call: order must come from the array, not the clock.
+    {
+      id: 't1',
+      role: 'tool',
+      tool_call_id: 'call-1',
+      content: 'file text',
+      createdAt: '2025-01-01T00:00:01.000Z',
+    },
+    { role: 'user', content: 'no id, not a valid message' },
+  ];
+
+  it('is migrated once to JSONL in array order, invalid elements quarantined, the original kept', async () => {
+    await mkdir(conversationDir('old'), { recursive: true });
+    const original = JSON.stringify(legacy, null, 2);
+    await writeFile(join(conversationDir('old'), 'messages.json'), original);
+    const store = openStore();
+    const loaded = await store.load('old');
+    expect(loaded.map((message) => [message.id, message.seq])).toEqual([
+      ['u1', 1],
+      ['a1', 2],
+      ['t1', 3],
+    ]);
+    expect((loaded[0] as ConversationMessage & { timestamp?: number }).timestamp).toBe(1);
+    expect(await readFile(join(conversationDir('old'), 'messages.json'), 'utf8')).toBe(original);
+    expect(existsSync(logFile('old'))).toBe(true);
+    expect(reports).toEqual([expect.objectContaining({ reason: 'invalid-legacy-message' })]);
+    expect(readFileSync(`${logFile('old')}.corrupt`, 'utf8')).toContain('no id, not a valid message');
+    expect((await store.append('old', [userMessage('u2', 'more')])).seqs).toEqual([4]);
+    const summary = (await store.listConversations()).conversations[0];
+    expect(summary).toMatchObject({
+      id: 'old',
+      messageCount: 4,
+      title: 'read it',
+      createdAt: '2025-01-01T00:00:00.000Z',
+    });
+  });
+
+  it('a legacy conversation is listed before it was ever loaded', async () => {
+    await mkdir(conversationDir('old'), { recursive: true });
+    await writeFile(join(conversationDir('old'), 'messages.json'), JSON.stringify(legacy.slice(0, 3)));
+    expect((await openStore().listConversations()).conversations).toEqual([
+      expect.objectContaining({ id: 'old', messageCount: 3 }),
+    ]);
+  });
+
+  it('a legacy file that is not an array fails with STORE_CORRUPT and is left alone', async () => {
+    await mkdir(conversationDir('old'), { recursive: true });
+    await writeFile(join(conversationDir('old'), 'messages.json'), '{"not": "an array"');
+    await rejectsWithCode(openStore().load('old'), 'STORE_CORRUPT');
+    expect(await readFile(join(conversationDir('old'), 'messages.json'), 'utf8')).toBe('{"not": "an array"');
+  });
+});
+
+describe('lock', () => {
+  const lockFile = (id: string) => join(conversationDir(id), 'lock');
+
+  it('takes over a lock whose owner process is gone', async () => {
+    await seed('c1', 1);
+    const { symlinkSync } = await import('node:fs');
+    const { hostname } = await import('node:os');
+    // PID 2^22 + 1 is above Linux's pid_max default, so no such process exists.
+    symlinkSync(`${hostname()} 4194305 ${Date.now()} dead`, lockFile('c1'));
+    expect((await openStore().append('c1', [userMessage('m2', 'x')])).seqs).toEqual([2]);
+    expect(existsSync(lockFile('c1'))).toBe(false);
+  });
+
+  it('waits for a live owner, then fails with a retryable STORE_UNAVAILABLE', async () => {
+    await seed('c1', 1);
+    const { symlinkSync } = await import('node:fs');
+    const { hostname } = await import('node:os');
+    symlinkSync(`${hostname()} ${process.pid} ${Date.now()} alive`, lockFile('c1'));
+    const error = await openStore({ lockTimeoutMs: 200 })
+      .append('c1', [userMessage('m2', 'x')])
+      .catch((caught: unknown) => caught);
+    expect(CairnError.is(error, 'STORE_UNAVAILABLE')).toBe(true);
+    expect((error as CairnError).retryable).toBe(true);
+  });
+
+  it('takes over a lock older than lockStaleMs even if its owner looks alive', async () => {
+    await seed('c1', 1);
+    const { symlinkSync } = await import('node:fs');
+    symlinkSync(`other-host 1 ${Date.now() - 60_000} hung`, lockFile('c1'));
+    expect((await openStore({ lockStaleMs: 30_000 }).append('c1', [userMessage('m2', 'x')])).seqs).toEqual([
+      2,
+    ]);
+  });
+});
+
+describe('conversation index', () => {
+  it('is written by listing, rebuilt when missing or corrupt, and follows appends from other instances', async () => {
+    await seed('a', 2);
+    await seed('b', 1);
+    const store = openStore();
+    const first = await store.listConversations();
+    const indexFile = join(rootDir, 'projects', 'default', 'conversations', 'index.json');
+    expect(JSON.parse(readFileSync(indexFile, 'utf8')).conversations.a).toMatchObject({
+      messageCount: 2,
+      lastSeq: 2,
+    });
+    writeFileSync(indexFile, '{ torn');
+    expect(await openStore().listConversations()).toEqual(first);
+    await rm(indexFile);
+    expect(await openStore().listConversations()).toEqual(first);
+    const other = openStore();
+    await other.append('a', [userMessage('m3', 'from another instance')]);
+    const after = await store.listConversations();
+    expect(after.conversations.find((summary) => summary.id === 'a')).toMatchObject({
+      messageCount: 3,
+      lastSeq: 3,
+    });
+    expect(after.conversations[0]?.id).toBe('a');
+  });
+
+  it('ignores directories that are not conversations', async () => {
+    await seed('a', 1);
+    await mkdir(join(rootDir, 'projects', 'default', 'conversations', '.deleted-x-123'), { recursive: true });
+    await mkdir(join(rootDir, 'projects', 'default', 'conversations', 'empty'), { recursive: true });
+    expect((await openStore().listConversations()).conversations.map((summary) => summary.id)).toEqual(['a']);
+  });
+});

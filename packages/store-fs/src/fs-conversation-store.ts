@@ -1,0 +1,342 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import {
+  type AppendOptions,
+  type AppendResult,
+  assertSafeId,
+  type BlobRange,
+  CairnError,
+  type ConversationMessage,
+  type ConversationPage,
+  type ConversationStore,
+  type ConversationSummary,
+  isSafeId,
+  isToolCallMessage,
+  type LoadOptions,
+  type StoreCapabilities,
+} from '@cairn/core';
+import {
+  assertExpectedSeq,
+  assignSeqs,
+  normalizeBlobRange,
+  normalizeLoadOptions,
+  type PreparedMessage,
+  paginateSummaries,
+  prepareAppend,
+  replayIdempotentAppend,
+  selectRange,
+  toBlobBytes,
+} from '@cairn/storage';
+import { readConversationIndex, writeConversationIndex } from './conversation-index.js';
+import { ConversationLog, type LogSummary, summarize } from './conversation-log.js';
+import { FsLayout } from './fs-layout.js';
+import type { FsConversationStoreOptions, FsDurability } from './fs-store-options.js';
+import { LockLeases } from './lock-leases.js';
+import { decodeCleanLog, decodeLog, encodeRecords } from './log-record.js';
+import { type QuarantineReport, warnQuarantine } from './quarantine.js';
+import { writeFileAtomic } from './write-file-atomic.js';
+
+// Open descriptors are bounded: idle logs beyond this are closed (and re-read on next use).
+const MAX_OPEN_LOGS = 256;
+
+function isMissing(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
+}
+
+/** The end of a model turn: a final assistant answer or a persisted error. */
+function endsTurn(messages: readonly PreparedMessage[]): boolean {
+  const last = messages.at(-1);
+  if (last === undefined) return false;
+  return (
+    last.partType === 'error' ||
+    (last.role === 'assistant' && !isToolCallMessage(last as ConversationMessage))
+  );
+}
+
+function toSummary(id: string, summary: LogSummary): ConversationSummary {
+  const { createdAt, updatedAt, messageCount, lastSeq, title } = summary;
+  return { id, createdAt, updatedAt, messageCount, lastSeq, ...(title === undefined ? {} : { title }) };
+}
+
+/**
+ * The embedded default store: one append-only JSONL log per conversation (each line carries its
+ * `seq` and a CRC-32), appended with one `write()` to an `O_APPEND` descriptor under a
+ * per-conversation lock file, so several processes can share a data directory. Torn or corrupt
+ * lines are moved to a `.corrupt` side file and reported, never deleted.
+ */
+export class FsConversationStore implements ConversationStore {
+  readonly capabilities: StoreCapabilities = { persistent: true, concurrentInstances: true };
+  readonly layout: FsLayout;
+  readonly #durability: FsDurability;
+  readonly #locks: LockLeases;
+  readonly #onQuarantine: (report: QuarantineReport) => void;
+  readonly #logs = new Map<string, ConversationLog>();
+  readonly #queues = new Map<string, Promise<unknown>>();
+  #closed = false;
+
+  constructor(options: FsConversationStoreOptions) {
+    this.layout = new FsLayout(options.rootDir, options.projectId ?? 'default');
+    this.#durability = options.durability ?? 'turn';
+    if (!['none', 'turn', 'append'].includes(this.#durability)) {
+      throw new CairnError(
+        'INVALID_ARGUMENT',
+        `durability must be none, turn or append, got ${String(this.#durability)}`,
+      );
+    }
+    this.#locks = new LockLeases({
+      staleMs: options.lockStaleMs ?? 30_000,
+      timeoutMs: options.lockTimeoutMs ?? 10_000,
+    });
+    this.#onQuarantine = options.onQuarantine ?? warnQuarantine;
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new CairnError('STORE_UNAVAILABLE', 'The store is closed', { retryable: false });
+  }
+
+  #log(conversationId: string): ConversationLog {
+    let log = this.#logs.get(conversationId);
+    if (log === undefined) {
+      log = new ConversationLog(conversationId, {
+        layout: this.layout,
+        syncDirectories: this.#durability !== 'none',
+        syncEveryWrite: this.#durability === 'append',
+        onQuarantine: this.#onQuarantine,
+      });
+      this.#evictIdleLogs();
+    } else {
+      this.#logs.delete(conversationId);
+    }
+    this.#logs.set(conversationId, log);
+    return log;
+  }
+
+  #evictIdleLogs(): void {
+    for (const [id, log] of this.#logs) {
+      if (this.#logs.size < MAX_OPEN_LOGS) return;
+      if (this.#queues.has(id)) continue;
+      log.close();
+      this.#logs.delete(id);
+    }
+  }
+
+  /**
+   * Runs `work` with the conversation to itself: after this instance's earlier work on it (an
+   * in-process queue, so the instance never contends with itself) and under the lock file that
+   * keeps other processes out.
+   */
+  #exclusive<T>(
+    conversationId: string,
+    work: (log: ConversationLog, continued: boolean) => Promise<T>,
+  ): Promise<T> {
+    const lockFile = this.layout.lockFile(conversationId);
+    const locked = () => this.#locks.run(lockFile, (continued) => work(this.#log(conversationId), continued));
+    const previous = this.#queues.get(conversationId);
+    const run = previous === undefined ? locked() : previous.then(locked);
+    const settled = run.catch(() => undefined);
+    this.#queues.set(conversationId, settled);
+    void settled.then(() => {
+      if (this.#queues.get(conversationId) === settled) this.#queues.delete(conversationId);
+    });
+    return run;
+  }
+
+  async append(
+    conversationId: string,
+    messages: ConversationMessage[],
+    options: AppendOptions = {},
+  ): Promise<AppendResult> {
+    this.#assertOpen();
+    const prepared = await prepareAppend(this, conversationId, messages, options);
+    return this.#exclusive(conversationId, async (log, continued) => {
+      // Holding the lock since our last look means the cached state is still the file's.
+      const existing = continued ? (log.cached ?? (await log.refresh())) : await log.refresh();
+      const { idempotencyKey, expectedSeq } = options;
+      if (existing !== undefined && idempotencyKey !== undefined) {
+        const previous = await log.readAppend(existing, idempotencyKey);
+        if (previous !== undefined)
+          return replayIdempotentAppend(conversationId, idempotencyKey, previous, prepared);
+      }
+      assertExpectedSeq(conversationId, expectedSeq, existing?.lastSeq ?? 0);
+      if (prepared.length === 0) return { seqs: [], messages: [] };
+      const state = existing ?? (await log.create());
+      const stored = assignSeqs(prepared, state.lastSeq);
+      const at = new Date().toISOString();
+      const { bytes, records } = encodeRecords(stored, at, idempotencyKey);
+      const sync = this.#durability === 'append' || (this.#durability === 'turn' && endsTurn(prepared));
+      log.write(state, bytes, records, sync);
+      return { seqs: stored.map((message) => message.seq ?? 0), messages: stored };
+    });
+  }
+
+  async load(conversationId: string, options?: LoadOptions): Promise<ConversationMessage[]> {
+    this.#assertOpen();
+    const window = normalizeLoadOptions(options);
+    const file = this.layout.logFile(conversationId);
+    const text = await readFile(file, 'utf8').catch((error: unknown) => {
+      if (isMissing(error)) return undefined;
+      throw error;
+    });
+    let records = text === undefined ? undefined : decodeCleanLog(text);
+    // A torn tail may be another process's append in flight: re-read under the lock, which waits
+    // for it, and quarantines what is really corrupt. A missing log may be a legacy array.
+    if (records === undefined) {
+      if (text === undefined && !(await this.#exists(this.layout.legacyFile(conversationId)))) return [];
+      const buffer = await this.#exclusive(conversationId, async (log) =>
+        (await log.refresh()) === undefined ? undefined : readFile(file),
+      );
+      if (buffer === undefined) return [];
+      records = decodeLog(buffer).records;
+    }
+    return selectRange(
+      records.map((record) => record.msg),
+      window,
+    );
+  }
+
+  async #exists(path: string): Promise<boolean> {
+    return stat(path).then(
+      () => true,
+      (error: unknown) => {
+        if (isMissing(error)) return false;
+        throw error;
+      },
+    );
+  }
+
+  async listConversations(options?: { cursor?: string; limit?: number }): Promise<ConversationPage> {
+    this.#assertOpen();
+    const entries = await readdir(this.layout.conversationsDir, { withFileTypes: true }).catch(
+      (error: unknown) => {
+        if (isMissing(error)) return [];
+        throw error;
+      },
+    );
+    const index = await readConversationIndex(this.layout.indexFile);
+    let changed = false;
+    const summaries: ConversationSummary[] = [];
+    const seen = new Set<string>();
+    for (const entry of entries) {
+      if (!entry.isDirectory() || !isSafeId(entry.name)) continue;
+      const summary = await this.#summary(entry.name, index.get(entry.name));
+      if (summary === undefined) continue;
+      seen.add(entry.name);
+      if (index.get(entry.name) !== summary) {
+        index.set(entry.name, summary);
+        changed = true;
+      }
+      summaries.push(toSummary(entry.name, summary));
+    }
+    for (const id of index.keys()) {
+      if (!seen.has(id)) {
+        index.delete(id);
+        changed = true;
+      }
+    }
+    if (changed) await writeConversationIndex(this.layout.indexFile, index);
+    return paginateSummaries(summaries, options);
+  }
+
+  /** A conversation's summary from the index, this instance's state, or the log (only what is new). */
+  async #summary(conversationId: string, indexed: LogSummary | undefined): Promise<LogSummary | undefined> {
+    const file = this.layout.logFile(conversationId);
+    let stats = await stat(file).catch((error: unknown) => {
+      if (isMissing(error)) return undefined;
+      throw error;
+    });
+    if (stats === undefined) {
+      if (!(await this.#exists(this.layout.legacyFile(conversationId)))) return undefined;
+      await this.#exclusive(conversationId, (log) => log.refresh());
+      stats = await stat(file);
+    }
+    if (
+      indexed &&
+      indexed.ino === stats.ino &&
+      indexed.birthtimeMs === stats.birthtimeMs &&
+      indexed.size === stats.size
+    ) {
+      return indexed;
+    }
+    const cached = this.#logs.get(conversationId)?.cachedSummary(stats);
+    if (cached !== undefined) return { ...cached };
+    const extendable =
+      indexed &&
+      indexed.ino === stats.ino &&
+      indexed.birthtimeMs === stats.birthtimeMs &&
+      indexed.size < stats.size;
+    const start = extendable ? indexed.size : 0;
+    const handle = await open(file, 'r');
+    try {
+      const bytes = Buffer.alloc(stats.size - start);
+      await handle.read(bytes, 0, bytes.length, start);
+      const { records } = decodeLog(bytes, start, extendable ? indexed.lastSeq : 0);
+      return summarize(records, stats, extendable ? indexed : undefined);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async deleteConversation(conversationId: string): Promise<boolean> {
+    this.#assertOpen();
+    assertSafeId('conversationId', conversationId);
+    return this.#exclusive(conversationId, async (log) => {
+      log.close();
+      this.#logs.delete(conversationId);
+      const existed =
+        (await this.#exists(this.layout.logFile(conversationId))) ||
+        (await this.#exists(this.layout.legacyFile(conversationId)));
+      // Renaming first makes the delete atomic for readers; the lock file moves with the directory.
+      const trash = join(
+        this.layout.conversationsDir,
+        `.deleted-${conversationId}-${randomBytes(6).toString('hex')}`,
+      );
+      await rename(this.layout.conversationDir(conversationId), trash);
+      this.#locks.forget(this.layout.lockFile(conversationId));
+      await rm(trash, { recursive: true, force: true });
+      await rm(this.layout.toolResultsDir(conversationId), { recursive: true, force: true });
+      return existed;
+    });
+  }
+
+  async putBlob(ref: string, data: string | Uint8Array): Promise<void> {
+    this.#assertOpen();
+    const file = this.layout.blobFile(ref);
+    const bytes = toBlobBytes(data);
+    await mkdir(dirname(file), { recursive: true });
+    await writeFileAtomic(file, bytes, this.#durability !== 'none');
+  }
+
+  async getBlob(ref: string, range?: BlobRange): Promise<Uint8Array> {
+    this.#assertOpen();
+    const file = this.layout.blobFile(ref);
+    const { offset, length } = normalizeBlobRange(range);
+    const handle = await open(file, 'r').catch((error: unknown) => {
+      if (isMissing(error)) throw new CairnError('STORE_NOT_FOUND', `No blob ${ref}`, { details: { ref } });
+      throw error;
+    });
+    try {
+      const size = (await handle.stat()).size;
+      const wanted = Math.max(0, Math.min(length ?? size, size - offset));
+      const bytes = Buffer.alloc(wanted);
+      if (wanted > 0) await handle.read(bytes, 0, wanted, offset);
+      return bytes;
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await Promise.allSettled([...this.#queues.values()]);
+    this.#locks.releaseAll();
+    for (const log of this.#logs.values()) log.close();
+    this.#logs.clear();
+  }
+}
+
+/** The file store over `options.rootDir` (created on first write). */
+export function createFsConversationStore(options: FsConversationStoreOptions): FsConversationStore {
+  return new FsConversationStore(options);
+}

@@ -1,0 +1,61 @@
+import { join } from 'node:path';
+import { assertSafeId, assertSafeRef } from '@cairn/core';
+
+/**
+ * Where everything lives (the seed's layout, JSONL instead of a rewritten JSON array):
+ *
+ *   <rootDir>/projects/<projectId>/conversations/index.json                       listing cache
+ *   <rootDir>/projects/<projectId>/conversations/<conversationId>/messages.jsonl  the log
+ *   …/<conversationId>/messages.jsonl.corrupt   quarantined bytes, never deleted
+ *   …/<conversationId>/messages.json            a legacy array, migrated once and kept
+ *   …/<conversationId>/lock                     the cross-process lock
+ *   <rootDir>/projects/<projectId>/state/logs/<ref>                              blobs, e.g.
+ *   <rootDir>/projects/<projectId>/state/logs/tool-results/<conversationId>/<messageId>.txt
+ *
+ * Every id and ref is checked before it is joined into a path.
+ */
+export class FsLayout {
+  readonly projectDir: string;
+  readonly conversationsDir: string;
+  readonly blobsDir: string;
+  readonly indexFile: string;
+
+  constructor(rootDir: string, projectId: string) {
+    assertSafeId('projectId', projectId);
+    this.projectDir = join(rootDir, 'projects', projectId);
+    this.conversationsDir = join(this.projectDir, 'conversations');
+    this.blobsDir = join(this.projectDir, 'state', 'logs');
+    this.indexFile = join(this.conversationsDir, 'index.json');
+  }
+
+  conversationDir(conversationId: string): string {
+    assertSafeId('conversationId', conversationId);
+    return join(this.conversationsDir, conversationId);
+  }
+
+  logFile(conversationId: string): string {
+    return join(this.conversationDir(conversationId), 'messages.jsonl');
+  }
+
+  quarantineFile(conversationId: string): string {
+    return `${this.logFile(conversationId)}.corrupt`;
+  }
+
+  legacyFile(conversationId: string): string {
+    return join(this.conversationDir(conversationId), 'messages.json');
+  }
+
+  lockFile(conversationId: string): string {
+    return join(this.conversationDir(conversationId), 'lock');
+  }
+
+  blobFile(ref: string): string {
+    assertSafeRef('blob ref', ref);
+    return join(this.blobsDir, ...ref.split('/'));
+  }
+
+  toolResultsDir(conversationId: string): string {
+    assertSafeId('conversationId', conversationId);
+    return join(this.blobsDir, 'tool-results', conversationId);
+  }
+}

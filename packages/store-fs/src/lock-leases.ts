@@ -1,0 +1,86 @@
+import { existsSync, unlinkSync } from 'node:fs';
+import { acquireLock, type HeldLock, type LockOptions, wantFile } from './conversation-lock.js';
+
+interface Lease {
+  lock: HeldLock;
+  acquiredAt: number;
+}
+
+const liveLeases = new Set<LockLeases>();
+// A process that exits without close() still leaves no lock behind.
+process.once('exit', () => {
+  for (const leases of liveLeases) leases.releaseAll();
+});
+
+/**
+ * Keeps a conversation's lock file between consecutive appends of one store instance, so a run of
+ * appends pays for one lock instead of one per append. The lease ends as soon as the event loop
+ * goes idle (a timer), when another process leaves a "want" marker, and well before it could look
+ * stale to others; so other processes wait no longer than for an ordinary append.
+ */
+export class LockLeases {
+  readonly #leases = new Map<string, Lease>();
+  #releaseTimer: NodeJS.Timeout | undefined;
+  // Runs in progress: an idle release must never pull a lock from under one.
+  #active = 0;
+
+  constructor(private readonly options: LockOptions) {}
+
+  /**
+   * Runs `work` holding the lock at `path`. `work` learns whether the lock was held without a break
+   * since the previous `run` on this path: if so, no other process can have touched the data.
+   */
+  async run<T>(path: string, work: (continued: boolean) => Promise<T>): Promise<T> {
+    this.#active++;
+    try {
+      let lease = this.#leases.get(path);
+      const stale = lease !== undefined && Date.now() - lease.acquiredAt > this.options.staleMs / 3;
+      if (lease !== undefined && (stale || existsSync(wantFile(path)))) {
+        this.release(path);
+        lease = undefined;
+      }
+      const continued = lease !== undefined;
+      if (lease === undefined) {
+        lease = { lock: await acquireLock(path, this.options), acquiredAt: Date.now() };
+        this.#leases.set(path, lease);
+        liveLeases.add(this);
+      }
+      return await work(continued);
+    } finally {
+      this.#active--;
+      this.#releaseWhenIdle();
+    }
+  }
+
+  #releaseWhenIdle(): void {
+    if (this.#releaseTimer !== undefined) return;
+    this.#releaseTimer = setTimeout(() => {
+      this.#releaseTimer = undefined;
+      if (this.#active === 0) this.releaseAll();
+    }, 0);
+    this.#releaseTimer.unref();
+  }
+
+  /** Gives the lock at `path` back (a waiter's marker is cleared first, so it is not honoured twice). */
+  release(path: string): void {
+    const lease = this.#leases.get(path);
+    if (lease === undefined) return;
+    this.#leases.delete(path);
+    try {
+      unlinkSync(wantFile(path));
+    } catch {
+      // No one was waiting.
+    }
+    lease.lock.release();
+  }
+
+  /** Forgets a lease whose lock file went away with its directory (a deleted conversation). */
+  forget(path: string): void {
+    this.#leases.delete(path);
+  }
+
+  releaseAll(): void {
+    for (const path of [...this.#leases.keys()]) this.release(path);
+    liveLeases.delete(this);
+  }
+}

@@ -1,0 +1,186 @@
+import { crc32 } from 'node:zlib';
+import type { ConversationMessage } from '@cairn/core';
+
+// A record is one JSON line: {"seq":7,"at":"…","last":9,"key":"…","msg":{…},"crc":"0a1b2c3d"}.
+// The checksum covers every byte before `,"crc":"`, so it is checked on the raw bytes, before
+// parsing. `last` (the batch's final seq) appears on the records of multi-message appends, so a
+// batch cut short by a crash is recognisable; `key` is the idempotency key, on the batch's first record.
+const CRC_PREFIX = ',"crc":"';
+const CRC_SUFFIX_LENGTH = CRC_PREFIX.length + 8 + 2; // ,"crc":"xxxxxxxx"}
+const NEWLINE = 0x0a;
+const CRC_PREFIX_BYTES = Buffer.from(CRC_PREFIX);
+
+/** A decoded record. `msg.seq` equals `seq`: loads return `msg` as is. */
+export interface LogRecord {
+  seq: number;
+  /** The store's clock when the record was appended. */
+  at: string;
+  last?: number;
+  key?: string;
+  msg: ConversationMessage;
+}
+
+/** Why a span of bytes could not be used. */
+export type CorruptReason = 'torn' | 'checksum' | 'unparsable' | 'out-of-order' | 'incomplete-batch';
+
+export interface CorruptSpan {
+  offset: number;
+  length: number;
+  reason: CorruptReason;
+}
+
+export interface DecodedLog {
+  records: LogRecord[];
+  /** Byte offset of each record's line, parallel to `records`. */
+  offsets: number[];
+  corrupt: CorruptSpan[];
+  /** Bytes decoded: the buffer length. */
+  size: number;
+}
+
+/** Encodes messages (seqs already assigned) as the records and bytes of one append. */
+export function encodeRecords(
+  messages: readonly ConversationMessage[],
+  at: string,
+  key?: string,
+): { bytes: Buffer; records: LogRecord[] } {
+  const last = messages.length > 1 ? messages.at(-1)?.seq : undefined;
+  const lines: Buffer[] = [];
+  const records = messages.map((msg, index): LogRecord => {
+    const seq = msg.seq ?? 0;
+    const record: LogRecord = {
+      seq,
+      at,
+      ...(last === undefined ? {} : { last }),
+      ...(index === 0 && key !== undefined ? { key } : {}),
+      msg,
+    };
+    // JSON.stringify keeps insertion order, so the line is seq, at, last, key, msg: then the crc,
+    // in place of the closing brace.
+    const json = Buffer.from(JSON.stringify(record));
+    const body = json.subarray(0, json.length - 1);
+    lines.push(body, Buffer.from(`${CRC_PREFIX}${crc32(body).toString(16).padStart(8, '0')}"}\n`));
+    return record;
+  });
+  return { bytes: Buffer.concat(lines), records };
+}
+
+function checksumMatches(buffer: Buffer, start: number, end: number): boolean {
+  const bodyEnd = end - CRC_SUFFIX_LENGTH;
+  if (bodyEnd <= start) return false;
+  if (
+    buffer.compare(
+      CRC_PREFIX_BYTES,
+      0,
+      CRC_PREFIX_BYTES.length,
+      bodyEnd,
+      bodyEnd + CRC_PREFIX_BYTES.length,
+    ) !== 0
+  ) {
+    return false;
+  }
+  const stored = Number.parseInt(buffer.toString('latin1', bodyEnd + CRC_PREFIX.length, end - 2), 16);
+  return (
+    buffer[end - 2] === 0x22 && buffer[end - 1] === 0x7d && crc32(buffer.subarray(start, bodyEnd)) === stored
+  );
+}
+
+function parseRecord(buffer: Buffer, start: number, end: number): LogRecord | undefined {
+  try {
+    const record = JSON.parse(buffer.toString('utf8', start, end)) as Partial<LogRecord>;
+    const { seq, at, msg } = record;
+    if (!Number.isSafeInteger(seq) || typeof at !== 'string' || typeof msg !== 'object' || msg === null)
+      return undefined;
+    return msg.seq === seq ? (record as LogRecord) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Splits and verifies a log. Every line's checksum is checked; a line that is torn (no newline at
+ * the end of the buffer), fails its checksum, does not parse, or does not continue the seq order is
+ * reported as corrupt and skipped; the trailing records of a batch the buffer does not hold whole
+ * are too. `baseSeq` is the last seq before this buffer (when decoding a tail).
+ */
+export function decodeLog(buffer: Buffer, baseOffset = 0, baseSeq = 0): DecodedLog {
+  const records: LogRecord[] = [];
+  const offsets: number[] = [];
+  const corrupt: CorruptSpan[] = [];
+  let lastSeq = baseSeq;
+  let start = 0;
+  while (start < buffer.length) {
+    const newline = buffer.indexOf(NEWLINE, start);
+    if (newline === -1) {
+      corrupt.push({ offset: baseOffset + start, length: buffer.length - start, reason: 'torn' });
+      break;
+    }
+    const reason = !checksumMatches(buffer, start, newline) ? 'checksum' : undefined;
+    const record = reason === undefined ? parseRecord(buffer, start, newline) : undefined;
+    if (record === undefined || record.seq <= lastSeq) {
+      const why = reason ?? (record === undefined ? 'unparsable' : 'out-of-order');
+      corrupt.push({ offset: baseOffset + start, length: newline + 1 - start, reason: why });
+    } else {
+      records.push(record);
+      offsets.push(baseOffset + start);
+      lastSeq = record.seq;
+    }
+    start = newline + 1;
+  }
+  dropIncompleteFinalBatch(records, offsets, corrupt, baseOffset + buffer.length);
+  return { records, offsets, corrupt, size: buffer.length };
+}
+
+// A batch is written with one write(); if a crash cut it short, its first records are intact but
+// the batch never returned, so it must not half-appear. Its records join the corrupt tail.
+function dropIncompleteFinalBatch(
+  records: LogRecord[],
+  offsets: number[],
+  corrupt: CorruptSpan[],
+  end: number,
+): void {
+  const final = records.at(-1);
+  if (final?.last === undefined || final.last === final.seq) return;
+  let first = records.length - 1;
+  while (first > 0 && records[first - 1]?.last === final.last) first--;
+  const offset = offsets[first] ?? end;
+  records.splice(first);
+  offsets.splice(first);
+  const tail = corrupt.filter((span) => span.offset >= offset);
+  corrupt.splice(corrupt.length - tail.length, tail.length, {
+    offset,
+    length: end - offset,
+    reason: 'incomplete-batch',
+  });
+}
+
+/**
+ * The fast path of a load: a log read as text, every line's checksum checked on the string (the
+ * CRC of its UTF-8 bytes) and parsed. Returns undefined on the first problem of any kind; the
+ * caller then decodes the bytes with `decodeLog`, which locates and reports each corrupt span.
+ */
+export function decodeCleanLog(text: string): LogRecord[] | undefined {
+  if (text.length > 0 && text.charCodeAt(text.length - 1) !== NEWLINE) return undefined;
+  const lines = text.split('\n');
+  lines.pop();
+  const records: LogRecord[] = new Array(lines.length);
+  let lastSeq = 0;
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index] as string;
+    const bodyEnd = line.length - CRC_SUFFIX_LENGTH;
+    if (bodyEnd <= 0 || !line.startsWith(CRC_PREFIX, bodyEnd) || !line.endsWith('"}')) return undefined;
+    if (crc32(line.slice(0, bodyEnd)) !== Number.parseInt(line.slice(bodyEnd + CRC_PREFIX.length, -2), 16))
+      return undefined;
+    let record: LogRecord;
+    try {
+      record = JSON.parse(line) as LogRecord;
+    } catch {
+      return undefined;
+    }
+    if (!(record.seq > lastSeq) || record.msg?.seq !== record.seq) return undefined;
+    lastSeq = record.seq;
+    records[index] = record;
+  }
+  const final = records.at(-1);
+  return final?.last === undefined || final.last === final.seq ? records : undefined;
+}

@@ -1,0 +1,18 @@
+// The StoreFactory of the conformance kit for the file store. Plain JavaScript over the built
+// package, because the kit's multi-process tests import it in child processes.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createFsConversationStore } from '../dist/index.js';
+
+export async function createLocation() {
+  return { rootDir: await mkdtemp(join(tmpdir(), 'cairn-store-fs-')) };
+}
+
+export async function openStore(location) {
+  return createFsConversationStore({ rootDir: location.rootDir, durability: 'none' });
+}
+
+export async function destroyLocation(location) {
+  await rm(location.rootDir, { recursive: true, force: true });
+}

@@ -1,0 +1,177 @@
+// Benchmarks of @cairn/store-sqlite against simple baselines, measured side by side in one run
+// (interleaved rounds, medians, ~1 KB messages). Run: pnpm --filter @cairn/store-sqlite bench
+// (builds nothing: run `pnpm build` first).
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { benchMessage, createSeedJsonArrayStore, interleaved, report } from '@cairn/bench';
+import { createSqliteConversationStore } from '../dist/index.js';
+
+const LONG = 10_000;
+const SHORT = 10;
+const APPEND_ROUNDS = 15;
+const APPENDS_PER_ROUND = 20;
+
+const dir = mkdtempSync(join(tmpdir(), 'cairn-store-sqlite-bench-'));
+const messages = (prefix, count) =>
+  Array.from({ length: count }, (_, index) => benchMessage(`${prefix}-${index}`));
+
+async function fill(store, conversationId, count) {
+  for (let start = 0; start < count; start += 100) {
+    await store.append(conversationId, messages(`${conversationId}-${start}`, Math.min(100, count - start)));
+  }
+}
+
+/**
+ * Figure 1: the cost of one append to a short conversation and to a 10,000-message one, ours and
+ * the seed's. Both sides append to one conversation per round, so they touch the same number of
+ * hot pages: the short one is a fresh conversation of SHORT messages each round (it grows to
+ * SHORT + APPENDS_PER_ROUND), the long one grows from LONG.
+ */
+async function appendCostByLength() {
+  const store = createSqliteConversationStore({ filename: join(dir, 'append.db') });
+  const seed = createSeedJsonArrayStore(join(dir, 'seed'));
+  for (let round = 0; round < APPEND_ROUNDS; round++) {
+    await store.append(`short-${round}`, messages(`short-${round}`, SHORT));
+    for (const message of messages(`short-${round}`, SHORT)) seed.append(`short-${round}`, message);
+  }
+  await fill(store, 'long', LONG);
+  // The seed store's own format (one pretty-printed array): appending 10,000 times through it
+  // would take minutes, which is what this figure is about.
+  mkdirSync(join(dir, 'seed', 'long'), { recursive: true });
+  writeFileSync(join(dir, 'seed', 'long', 'messages.json'), JSON.stringify(messages('long', LONG), null, 2));
+  const rounds = { short: -1, seedShort: -1 };
+  let next = 0;
+  const timed = await interleaved(APPEND_ROUNDS, {
+    short: {
+      iterations: APPENDS_PER_ROUND,
+      fn: (index) => {
+        if (index === 0) rounds.short++;
+        return store.append(`short-${rounds.short}`, [benchMessage(`x${next++}`)]);
+      },
+    },
+    long: { iterations: APPENDS_PER_ROUND, fn: () => store.append('long', [benchMessage(`x${next++}`)]) },
+    seedShort: {
+      iterations: APPENDS_PER_ROUND,
+      fn: (index) => {
+        if (index === 0) rounds.seedShort++;
+        seed.append(`short-${rounds.seedShort}`, benchMessage(`x${next++}`));
+      },
+    },
+    seedLong: { iterations: 1, fn: () => seed.append('long', benchMessage(`x${next++}`)) },
+  });
+  await store.close();
+  return timed;
+}
+
+/** Figure 2: loading a 10,000-message conversation against reading the same messages as one JSON array. */
+async function loadCost() {
+  const store = createSqliteConversationStore({ filename: join(dir, 'load.db') });
+  await fill(store, 'long', LONG);
+  const loaded = await store.load('long');
+  const arrayFile = join(dir, 'long.json');
+  writeFileSync(arrayFile, JSON.stringify(loaded));
+  const timed = await interleaved(15, {
+    load: { iterations: 1, fn: () => store.load('long') },
+    readParse: { iterations: 1, fn: () => JSON.parse(readFileSync(arrayFile, 'utf8')) },
+  });
+  await store.close();
+  return { ...timed, megabytes: Buffer.byteLength(JSON.stringify(loaded)) / 1e6 };
+}
+
+// What a one-message commit writes to the WAL (seen with strace): 4 pages (the message row, its
+// index entry, the conversation row, its updated_at index entry), each a 24-byte frame header and
+// a 4 KiB page, then one fsync.
+const WAL_COMMIT_BYTES = 4 * (24 + 4096);
+
+/**
+ * Figure 3: a durable append against writing and fsyncing the same bytes to a file. The baselines
+ * do synchronously what the store's call does underneath (better-sqlite3 is synchronous): append
+ * the message's stored JSON line with one writeSync, then fsyncSync. A second baseline writes the
+ * WAL's page-sized bytes instead, to show where the difference goes.
+ */
+async function durableAppendCost() {
+  const store = createSqliteConversationStore({ filename: join(dir, 'durable.db'), durability: 'append' });
+  const fd = openSync(join(dir, 'raw.log'), 'a');
+  const pagesFd = openSync(join(dir, 'pages.log'), 'a');
+  const pages = Buffer.alloc(WAL_COMMIT_BYTES, 'x');
+  let seq = 0;
+  let rawSeq = 0;
+  try {
+    return await interleaved(25, {
+      durable: { iterations: 20, fn: () => store.append('durable', [benchMessage(`d${seq++}`)]) },
+      writeFsync: {
+        iterations: 20,
+        fn: () => {
+          writeSync(fd, `${JSON.stringify({ ...benchMessage(`d${rawSeq}`), seq: ++rawSeq })}\n`);
+          fsyncSync(fd);
+        },
+      },
+      writePagesFsync: {
+        iterations: 20,
+        fn: () => {
+          writeSync(pagesFd, pages);
+          fsyncSync(pagesFd);
+        },
+      },
+    });
+  } finally {
+    closeSync(fd);
+    closeSync(pagesFd);
+    await store.close();
+  }
+}
+
+const ms = (value) => `${value.toFixed(3)} ms`;
+try {
+  const append = await appendCostByLength();
+  const load = await loadCost();
+  const durable = await durableAppendCost();
+  const ok = report(
+    '@cairn/store-sqlite',
+    [
+      {
+        name: `append at message ${LONG} ÷ at message ${SHORT}`,
+        value: append.long / append.short,
+        goal: 1.3,
+        detail: `durability 'turn': ${ms(append.long)} vs ${ms(append.short)} per ~1 KB append (${LONG}+ vs ${SHORT}-${SHORT + APPENDS_PER_ROUND} messages)`,
+      },
+      {
+        name: `seed JSON array: append at ${LONG} ÷ at ${SHORT}`,
+        value: append.seedLong / append.seedShort,
+        detail: `rewrite the whole array: ${ms(append.seedLong)} vs ${ms(append.seedShort)}`,
+      },
+      {
+        name: `load ${LONG} messages ÷ readFile + JSON.parse`,
+        value: load.load / load.readParse,
+        goal: 1.5,
+        detail: `${ms(load.load)} vs ${ms(load.readParse)} (readFileSync + one JSON.parse of a ${load.megabytes.toFixed(1)} MB array)`,
+      },
+      {
+        name: "durable append ('append') ÷ write + fsync",
+        value: durable.durable / durable.writeFsync,
+        goal: 1.2,
+        detail: `${ms(durable.durable)} vs ${ms(durable.writeFsync)} (writeSync of the message's stored JSON line + fsyncSync)`,
+      },
+      {
+        name: 'durable append ÷ write + fsync of WAL-sized bytes',
+        value: durable.durable / durable.writePagesFsync,
+        detail: `${ms(durable.durable)} vs ${ms(durable.writePagesFsync)} (writeSync of ${WAL_COMMIT_BYTES} bytes, the 4 pages a commit writes, + fsyncSync)`,
+      },
+    ],
+    { milliseconds: { append, load, durable } },
+  );
+  process.exitCode = ok ? 0 : 1;
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,276 @@
+import {
+  type AppendOptions,
+  type AppendResult,
+  assertSafeId,
+  assertSafeRef,
+  type BlobRange,
+  CairnError,
+  type ConversationMessage,
+  type ConversationPage,
+  type ConversationStore,
+  type ConversationSummary,
+  type LoadOptions,
+  type StoreCapabilities,
+} from '@cairn/core';
+import {
+  assertExpectedSeq,
+  assignSeqs,
+  deriveConversationTitle,
+  encodeListCursor,
+  normalizeBlobRange,
+  normalizeListOptions,
+  normalizeLoadOptions,
+  type PreparedMessage,
+  prepareAppend,
+  replayIdempotentAppend,
+  toBlobBytes,
+} from '@cairn/storage';
+import Database, { type Database as SqliteDatabase } from 'better-sqlite3';
+import { migrate } from './schema/migrate.js';
+import { toStoreError } from './sqlite-error.js';
+import { type ConversationRow, prepareStatements, type SqliteStatements } from './sqlite-statements.js';
+import { normalizeSqliteOptions, type SqliteConversationStoreOptions } from './sqlite-store-options.js';
+
+/** What one append writes, worked out before the write lock is taken. */
+interface PendingAppend {
+  conversationId: string;
+  prepared: PreparedMessage[];
+  /** Each prepared message as JSON, without its seq. */
+  json: string[];
+  title: string | null;
+  options: AppendOptions;
+}
+
+// Serialising before the lock keeps big messages from holding it; the seq is spliced in after.
+// Every prepared message has an `id`, so its JSON never is `{}`.
+function jsonWithSeq(json: string, seq: number): string {
+  return `${json.slice(0, -1)},"seq":${seq}}`;
+}
+
+// Each row is replaced by its message in place, so a row's text is garbage as soon as it is parsed
+// and the garbage collector does not copy it again (about 10% faster than map() on 10,000 rows).
+function parseMessages(rows: string[], conversationId: string): ConversationMessage[] {
+  const messages: unknown[] = rows;
+  try {
+    for (let index = 0; index < rows.length; index++) messages[index] = JSON.parse(rows[index] as string);
+  } catch (error) {
+    throw new CairnError(
+      'STORE_CORRUPT',
+      `A stored message of conversation ${conversationId} is not valid JSON`,
+      {
+        cause: error,
+        retryable: false,
+        details: { conversationId },
+      },
+    );
+  }
+  return messages as ConversationMessage[];
+}
+
+function toSummary(row: ConversationRow): ConversationSummary {
+  return {
+    id: row.id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    messageCount: row.message_count,
+    lastSeq: row.last_seq,
+    ...(row.title === null ? {} : { title: row.title }),
+  };
+}
+
+function openDatabase(options: SqliteConversationStoreOptions, busyTimeoutMs: number): SqliteDatabase {
+  if (options.database !== undefined) return options.database;
+  try {
+    return new Database(options.filename, { timeout: busyTimeoutMs });
+  } catch (error) {
+    throw toStoreError(error, `opening ${options.filename}`);
+  }
+}
+
+/**
+ * A `ConversationStore` in one SQLite file (better-sqlite3): WAL, one `BEGIN IMMEDIATE`
+ * transaction per append, several processes over one file. Calls are synchronous underneath;
+ * the methods are async to fit the interface.
+ */
+export class SqliteConversationStore implements ConversationStore {
+  readonly capabilities: StoreCapabilities;
+  readonly #db: SqliteDatabase;
+  readonly #ownsDatabase: boolean;
+  readonly #statements: SqliteStatements;
+  readonly #appendTransaction: (pending: PendingAppend) => AppendResult;
+  readonly #deleteTransaction: (conversationId: string) => boolean;
+  #closed = false;
+
+  constructor(options: SqliteConversationStoreOptions) {
+    const { synchronous, busyTimeoutMs } = normalizeSqliteOptions(options);
+    const db = openDatabase(options, busyTimeoutMs);
+    this.#db = db;
+    this.#ownsDatabase = options.database === undefined;
+    try {
+      db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+      db.pragma('journal_mode = WAL');
+      db.pragma(`synchronous = ${synchronous}`);
+      db.pragma('foreign_keys = ON');
+      migrate(db);
+      this.#statements = prepareStatements(db);
+    } catch (error) {
+      if (this.#ownsDatabase) db.close();
+      throw toStoreError(error, 'opening the database');
+    }
+    // An in-memory database is private to its connection and gone with it.
+    const onDisk = !db.memory;
+    this.capabilities = { persistent: onDisk, concurrentInstances: onDisk };
+    const appendTransaction = db.transaction((pending: PendingAppend) => this.#appendLocked(pending));
+    this.#appendTransaction = (pending) => appendTransaction.immediate(pending);
+    const deleteTransaction = db.transaction((conversationId: string) => this.#deleteLocked(conversationId));
+    this.#deleteTransaction = (conversationId) => deleteTransaction.immediate(conversationId);
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new CairnError('STORE_UNAVAILABLE', 'The store is closed', { retryable: false });
+  }
+
+  #run<T>(action: string, work: () => T): T {
+    try {
+      return work();
+    } catch (error) {
+      throw toStoreError(error, action);
+    }
+  }
+
+  async append(
+    conversationId: string,
+    messages: ConversationMessage[],
+    options: AppendOptions = {},
+  ): Promise<AppendResult> {
+    this.#assertOpen();
+    // Validation and blob offloading happen before the write lock, which is held only for SQL.
+    const prepared = await prepareAppend(this, conversationId, messages, options);
+    this.#assertOpen();
+    const pending: PendingAppend = {
+      conversationId,
+      prepared,
+      json: prepared.map((message) => JSON.stringify(message)),
+      title: deriveConversationTitle(prepared) ?? null,
+      options,
+    };
+    return this.#run('append', () => this.#appendTransaction(pending));
+  }
+
+  // Runs inside BEGIN IMMEDIATE: no other connection writes until it returns.
+  #appendLocked({ conversationId, prepared, json, title, options }: PendingAppend): AppendResult {
+    const statements = this.#statements;
+    const { expectedSeq, idempotencyKey } = options;
+    if (idempotencyKey !== undefined) {
+      const first = statements.findAppend.get(conversationId, idempotencyKey);
+      if (first !== undefined) {
+        const rows = statements.loadForward.all(
+          conversationId,
+          first.first_seq,
+          first.first_seq + first.count - 1,
+          first.count,
+        );
+        return replayIdempotentAppend(
+          conversationId,
+          idempotencyKey,
+          parseMessages(rows, conversationId),
+          prepared,
+        );
+      }
+    }
+    const lastSeq = statements.lastSeq.get(conversationId) ?? 0;
+    assertExpectedSeq(conversationId, expectedSeq, lastSeq);
+    if (prepared.length === 0) return { seqs: [], messages: [] };
+    const now = new Date().toISOString();
+    // The conversation row first: the message rows reference it.
+    statements.upsertConversation.run(
+      conversationId,
+      now,
+      now,
+      prepared.length,
+      lastSeq + prepared.length,
+      title,
+    );
+    const seqs = json.map((text, index) => {
+      const seq = lastSeq + index + 1;
+      statements.insertMessage.run(conversationId, seq, jsonWithSeq(text, seq));
+      return seq;
+    });
+    if (idempotencyKey !== undefined) {
+      statements.insertAppend.run(conversationId, idempotencyKey, lastSeq + 1, prepared.length);
+    }
+    return { seqs, messages: assignSeqs(prepared, lastSeq) };
+  }
+
+  async load(conversationId: string, options?: LoadOptions): Promise<ConversationMessage[]> {
+    this.#assertOpen();
+    assertSafeId('conversationId', conversationId);
+    const { fromSeq, toSeq, limit, direction } = normalizeLoadOptions(options);
+    const statement = direction === 'forward' ? this.#statements.loadForward : this.#statements.loadBackward;
+    const rows = this.#run('load', () => statement.all(conversationId, fromSeq, toSeq, limit));
+    return parseMessages(rows, conversationId);
+  }
+
+  async listConversations(options?: { cursor?: string; limit?: number }): Promise<ConversationPage> {
+    this.#assertOpen();
+    const { cursor, limit } = normalizeListOptions(options);
+    // One row more than the page tells whether another page exists.
+    const rows = this.#run('listConversations', () =>
+      cursor === undefined
+        ? this.#statements.listFirst.all(limit + 1)
+        : this.#statements.listAfter.all(cursor.updatedAt, cursor.updatedAt, cursor.id, limit + 1),
+    );
+    const conversations = rows.slice(0, limit).map(toSummary);
+    const last = conversations.at(-1);
+    return rows.length > limit && last !== undefined
+      ? { conversations, nextCursor: encodeListCursor(last) }
+      : { conversations };
+  }
+
+  async deleteConversation(conversationId: string): Promise<boolean> {
+    this.#assertOpen();
+    assertSafeId('conversationId', conversationId);
+    return this.#run('deleteConversation', () => this.#deleteTransaction(conversationId));
+  }
+
+  // Messages and idempotency keys go with the conversation row (ON DELETE CASCADE); offloaded
+  // outputs live under `tool-results/<id>/` (see toolOutputRef): '0' is the character after '/'.
+  #deleteLocked(conversationId: string): boolean {
+    this.#statements.deleteBlobsUnder.run(
+      `tool-results/${conversationId}/`,
+      `tool-results/${conversationId}0`,
+    );
+    return this.#statements.deleteConversation.run(conversationId).changes > 0;
+  }
+
+  async putBlob(ref: string, data: string | Uint8Array): Promise<void> {
+    this.#assertOpen();
+    assertSafeRef('blob ref', ref);
+    const bytes = toBlobBytes(data);
+    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.#run('putBlob', () => this.#statements.putBlob.run(ref, buffer));
+  }
+
+  async getBlob(ref: string, range?: BlobRange): Promise<Uint8Array> {
+    this.#assertOpen();
+    assertSafeRef('blob ref', ref);
+    const { offset, length = Number.MAX_SAFE_INTEGER } = normalizeBlobRange(range);
+    const data = this.#run('getBlob', () => this.#statements.getBlob.get(offset + 1, length, ref));
+    if (data === undefined) throw new CairnError('STORE_NOT_FOUND', `No blob ${ref}`, { details: { ref } });
+    // SQLite gives NULL for an empty slice (or an empty blob).
+    return data ?? new Uint8Array(0);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#ownsDatabase) this.#run('close', () => this.#db.close());
+  }
+}
+
+/** A store over a SQLite file (created with its schema if missing) or over a connection you opened. */
+export function createSqliteConversationStore(
+  options: SqliteConversationStoreOptions,
+): SqliteConversationStore {
+  return new SqliteConversationStore(options);
+}

@@ -1,0 +1,30 @@
+export interface Figure {
+  name: string;
+  value: number;
+  /** A ratio's ceiling: the figure passes when `value <= goal`. */
+  goal?: number;
+  unit?: string;
+  detail?: string;
+}
+export declare function median(values: readonly number[]): number;
+export declare function timePerCall(fn: (index: number) => unknown, iterations: number): Promise<number>;
+export declare function interleaved<K extends string>(
+  rounds: number,
+  cases: Record<K, { fn: (index: number) => unknown; iterations: number }>,
+): Promise<Record<K, number>>;
+export declare function report(
+  bench: string,
+  figures: readonly Figure[],
+  extra?: Record<string, unknown>,
+): boolean;
+export interface SeedJsonArrayStore {
+  load(conversationId: string): unknown[];
+  append(conversationId: string, message: unknown): void;
+  /** Writes a whole conversation at once (setting up a benchmark, not the seed's behaviour). */
+  prefill(conversationId: string, messages: readonly unknown[]): void;
+}
+export declare function createSeedJsonArrayStore(root: string): SeedJsonArrayStore;
+export declare function benchMessage(
+  id: string,
+  bytes?: number,
+): { id: string; role: 'tool'; tool_call_id: string; toolName: string; createdAt: string; content: string };

@@ -1,0 +1,102 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Median of numbers (the middle one, or the mean of the two middle ones). */
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/** Milliseconds per call of `fn`, averaged over `iterations` calls made one after another. */
+export async function timePerCall(fn, iterations) {
+  const started = process.hrtime.bigint();
+  for (let index = 0; index < iterations; index++) await fn(index);
+  return Number(process.hrtime.bigint() - started) / 1e6 / iterations;
+}
+
+/**
+ * Runs every case once per round, in turn, for `rounds` rounds, and returns each case's median
+ * milliseconds per call. Interleaving puts the compared cases under the same machine noise.
+ */
+export async function interleaved(rounds, cases) {
+  const samples = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const [name, { fn, iterations }] of Object.entries(cases)) {
+      globalThis.gc?.();
+      samples[name].push(await timePerCall(fn, iterations));
+    }
+  }
+  return Object.fromEntries(Object.entries(samples).map(([name, values]) => [name, median(values)]));
+}
+
+const format = (value, digits = 3) => (Number.isFinite(value) ? value.toFixed(digits) : String(value));
+
+/**
+ * Prints a benchmark's figures as a table and then one JSON line (`{"bench": …, "figures": […]}`).
+ * Each figure: `{ name, value, goal?, unit?, detail? }`; a figure with a goal is a ratio that must
+ * be at most the goal. Returns true when every goal is met.
+ */
+export function report(bench, figures, extra = {}) {
+  const rows = figures.map((figure) => ({
+    figure: figure.name,
+    value: `${format(figure.value)}${figure.unit ? ` ${figure.unit}` : ''}`,
+    goal: figure.goal === undefined ? '' : `≤ ${figure.goal}`,
+    ok: figure.goal === undefined ? '' : figure.value <= figure.goal ? 'yes' : 'NO',
+    detail: figure.detail ?? '',
+  }));
+  const widths = Object.keys(rows[0] ?? {}).map((key) =>
+    Math.max(key.length, ...rows.map((row) => String(row[key]).length)),
+  );
+  const line = (cells) => `| ${cells.map((cell, index) => String(cell).padEnd(widths[index])).join(' | ')} |`;
+  console.log(`\n${bench}`);
+  console.log(line(Object.keys(rows[0] ?? {})));
+  console.log(line(widths.map((width) => '-'.repeat(width))));
+  for (const row of rows) console.log(line(Object.values(row)));
+  const ok = figures.every((figure) => figure.goal === undefined || figure.value <= figure.goal);
+  console.log(JSON.stringify({ bench, ok, figures, ...extra, node: process.version }));
+  return ok;
+}
+
+/**
+ * The seed design's storage (story 7-2): one `messages.json` array per conversation, read, parsed,
+ * extended and rewritten whole on every append. Kept only as the baseline the stores are compared to.
+ */
+export function createSeedJsonArrayStore(root) {
+  const fileOf = (conversationId) => join(root, conversationId, 'messages.json');
+  const load = (conversationId) => {
+    try {
+      return JSON.parse(readFileSync(fileOf(conversationId), 'utf8'));
+    } catch (error) {
+      if (error.code === 'ENOENT') return [];
+      throw error;
+    }
+  };
+  const save = (conversationId, messages) => {
+    mkdirSync(join(root, conversationId), { recursive: true });
+    writeFileSync(fileOf(conversationId), JSON.stringify(messages, null, 2));
+  };
+  return {
+    load,
+    append(conversationId, message) {
+      const messages = load(conversationId);
+      messages.push(message);
+      save(conversationId, messages);
+    },
+    /** Writes a whole conversation at once (setting up a benchmark, not the seed's behaviour). */
+    prefill: save,
+  };
+}
+
+/** A realistic message of about `bytes` bytes (a tool result with code-like text). */
+export function benchMessage(id, bytes = 1000) {
+  const line = 'const value = compute(input) // some tool output\n';
+  return {
+    id,
+    role: 'tool',
+    tool_call_id: `call-${id}`,
+    toolName: 'read_file',
+    createdAt: new Date(0).toISOString(),
+    content: line.repeat(Math.ceil(bytes / line.length)).slice(0, bytes),
+  };
+}
