@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchMessage, createSeedJsonArrayStore, interleaved, report } from '@cairn/bench';
-import { CONFORMANCE_GROUPS, runConformanceCase } from '@cairn/storage/testkit/runner';
+import { runCrashTrials } from '@cairn/storage/testkit/runner';
 import { createFsConversationStore } from '../dist/index.js';
 import * as factory from '../test/store-factory.mjs';
 
@@ -90,15 +90,12 @@ try {
   closeSync(rawFd);
 
   // The crash test at benchmark scale (the CI suite runs 50 trials).
-  const crashCase = CONFORMANCE_GROUPS.processes.find((testCase) => testCase.name.includes('SIGKILL'));
   const trials = Number(values['crash-trials']);
-  const crashStarted = performance.now();
-  await runConformanceCase(crashCase, {
-    name: 'fs',
+  const crashSeconds = await runCrashTrials({
     factory,
-    processes: { factoryModule: new URL('../test/store-factory.mjs', import.meta.url), crashTrials: trials },
+    factoryModule: new URL('../test/store-factory.mjs', import.meta.url),
+    trials,
   });
-  const crashSeconds = (performance.now() - crashStarted) / 1000;
 
   const ok = report(
     '@cairn/store-fs',

@@ -70,7 +70,12 @@ export function summarize(
 ): LogSummary {
   const first = records[0];
   const last = records.at(-1);
-  const title = previous?.title ?? deriveConversationTitle(records.map((record) => record.msg));
+  // Only user messages can give a title; most appends (assistant and tool messages) skip the work.
+  const title =
+    previous?.title ??
+    (records.some((record) => record.msg.role === 'user')
+      ? deriveConversationTitle(records.map((record) => record.msg))
+      : undefined);
   return {
     // An empty log's placeholder time gives way to its first record's.
     createdAt:

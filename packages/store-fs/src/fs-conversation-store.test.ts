@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, lstatSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -195,6 +195,15 @@ describe('legacy messages.json', () => {
 
 describe('lock', () => {
   const lockFile = (id: string) => join(conversationDir(id), 'lock');
+  // The lock is a symlink to a name that is no file: existsSync would follow it and say false.
+  const lockExists = (id: string) => {
+    try {
+      lstatSync(lockFile(id));
+      return true;
+    } catch {
+      return false;
+    }
+  };
 
   it('takes over a lock whose owner process is gone', async () => {
     await seed('c1', 1);
@@ -203,7 +212,9 @@ describe('lock', () => {
     // PID 2^22 + 1 is above Linux's pid_max default, so no such process exists.
     symlinkSync(`${hostname()} 4194305 ${Date.now()} dead`, lockFile('c1'));
     expect((await openStore().append('c1', [userMessage('m2', 'x')])).seqs).toEqual([2]);
-    expect(existsSync(lockFile('c1'))).toBe(false);
+    // The new owner keeps it only until the event loop is idle.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(lockExists('c1')).toBe(false);
   });
 
   it('waits for a live owner, then fails with a retryable STORE_UNAVAILABLE', async () => {
@@ -216,6 +227,30 @@ describe('lock', () => {
       .catch((caught: unknown) => caught);
     expect(CairnError.is(error, 'STORE_UNAVAILABLE')).toBe(true);
     expect((error as CairnError).retryable).toBe(true);
+  });
+
+  it('keeps the lock across a run of appends and gives it back once the event loop is idle', async () => {
+    const store = openStore();
+    const appends = Array.from({ length: 20 }, (_, index) =>
+      store.append('c1', [userMessage(`m${index}`, 'x')]),
+    );
+    await Promise.all(appends);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(lockExists('c1')).toBe(false);
+    expect((await store.load('c1')).length).toBe(20);
+  });
+
+  it('a process that exits without close() leaves no lock behind', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const script = `import { createFsConversationStore } from '@cairn/store-fs';
+      const store = createFsConversationStore({ rootDir: process.argv[1] });
+      await store.append('c1', [{ id: 'm1', role: 'user', content: 'hi', createdAt: new Date().toISOString() }]);
+      process.exit(0);`;
+    execFileSync(process.execPath, ['--input-type=module', '-e', script, rootDir], {
+      cwd: new URL('..', import.meta.url),
+    });
+    expect(lockExists('c1')).toBe(false);
+    expect((await openStore().load('c1')).map((message) => message.id)).toEqual(['m1']);
   });
 
   it('takes over a lock older than lockStaleMs even if its owner looks alive', async () => {

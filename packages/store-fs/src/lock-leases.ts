@@ -4,7 +4,12 @@ import { acquireLock, type HeldLock, type LockOptions, wantFile } from './conver
 interface Lease {
   lock: HeldLock;
   acquiredAt: number;
+  /** When the "want" marker was last looked for. */
+  checkedAt: number;
 }
+
+// How often a holder looks for a waiter's marker: a waiter waits at most this much longer.
+const WANT_CHECK_INTERVAL_MS = 2;
 
 const liveLeases = new Set<LockLeases>();
 // A process that exits without close() still leaves no lock behind.
@@ -35,13 +40,14 @@ export class LockLeases {
     try {
       let lease = this.#leases.get(path);
       const stale = lease !== undefined && Date.now() - lease.acquiredAt > this.options.staleMs / 3;
-      if (lease !== undefined && (stale || existsSync(wantFile(path)))) {
+      if (lease !== undefined && (stale || this.#wanted(path, lease))) {
         this.release(path);
         lease = undefined;
       }
       const continued = lease !== undefined;
       if (lease === undefined) {
-        lease = { lock: await acquireLock(path, this.options), acquiredAt: Date.now() };
+        const acquiredAt = Date.now();
+        lease = { lock: await acquireLock(path, this.options), acquiredAt, checkedAt: acquiredAt };
         this.#leases.set(path, lease);
         liveLeases.add(this);
       }
@@ -50,6 +56,13 @@ export class LockLeases {
       this.#active--;
       this.#releaseWhenIdle();
     }
+  }
+
+  #wanted(path: string, lease: Lease): boolean {
+    const now = Date.now();
+    if (now - lease.checkedAt < WANT_CHECK_INTERVAL_MS) return false;
+    lease.checkedAt = now;
+    return existsSync(wantFile(path));
   }
 
   #releaseWhenIdle(): void {

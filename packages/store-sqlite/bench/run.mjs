@@ -15,7 +15,9 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchMessage, createSeedJsonArrayStore, interleaved, report } from '@cairn/bench';
+import { runCrashTrials } from '@cairn/storage/testkit/runner';
 import { createSqliteConversationStore } from '../dist/index.js';
+import * as factory from '../test/store-factory.mjs';
 
 const LONG = 10_000;
 const SHORT = 10;
@@ -137,6 +139,13 @@ try {
   const append = await appendCostByLength();
   const load = await loadCost();
   const durable = await durableAppendCost();
+  // The crash test at benchmark scale (the CI suite runs 50 trials).
+  const trials = Number(process.argv[2] ?? 500);
+  const crashSeconds = await runCrashTrials({
+    factory,
+    factoryModule: new URL('../test/store-factory.mjs', import.meta.url),
+    trials,
+  });
   const ok = report(
     '@cairn/store-sqlite',
     [
@@ -167,6 +176,12 @@ try {
         name: 'durable append ÷ write + fsync of WAL-sized bytes',
         value: durable.durable / durable.writePagesFsync,
         detail: `${ms(durable.durable)} vs ${ms(durable.writePagesFsync)} (writeSync of ${WAL_COMMIT_BYTES} bytes, the 4 pages a commit writes, + fsyncSync)`,
+      },
+      {
+        name: 'SIGKILL crash trials, every acknowledged append intact',
+        value: trials,
+        unit: 'trials',
+        detail: `${crashSeconds.toFixed(0)} s`,
       },
     ],
     { milliseconds: { append, load, durable } },
