@@ -139,6 +139,8 @@ function requestRelease(path: string): void {
 
 /** A held lock; `release()` is idempotent. */
 export interface HeldLock {
+  /** When it was taken: the time its owner stamp carries, which others judge staleness by. */
+  acquiredAt: number;
   release(): void;
 }
 
@@ -148,11 +150,14 @@ export interface HeldLock {
  */
 export async function acquireLock(path: string, options: LockOptions): Promise<HeldLock> {
   const deadline = Date.now() + options.timeoutMs;
-  const me = newOwner();
   for (let attempt = 0; ; attempt++) {
+    // A fresh stamp per attempt: the lock's age must count from when it was taken, not from when
+    // the wait began, or a long wait would make it look stale to others at once.
+    const me = newOwner();
     if (tryCreate(path, me)) {
       let held = true;
       return {
+        acquiredAt: parseOwner(me)?.acquiredAt ?? Date.now(),
         release() {
           if (!held) return;
           held = false;
@@ -164,7 +169,8 @@ export async function acquireLock(path: string, options: LockOptions): Promise<H
     const owner = readOwner(path);
     if (isStale(owner, options.staleMs) && owner !== undefined) {
       breakStaleLock(path, owner, options.staleMs);
-      continue;
+      // Retry at once only if the stale lock is gone; if another process is breaking it, wait.
+      if (readOwner(path)?.raw !== owner.raw) continue;
     }
     if (Date.now() > deadline) {
       throw new CairnError(

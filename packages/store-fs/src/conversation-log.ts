@@ -250,7 +250,9 @@ export class ConversationLog {
       try {
         ftruncateSync(state.fd, state.size);
       } catch {
-        // The lock is still held: the next refresh finds and quarantines the torn tail.
+        // Cut-back failed too: forget the state so the next append re-reads the file and
+        // quarantines the torn tail instead of writing after it.
+        this.close();
       }
       throw new CairnError('STORE_UNAVAILABLE', `Could not append to ${this.#file}: ${String(error)}`, {
         cause: error,

@@ -240,6 +240,16 @@ describe('lock', () => {
     expect((await store.load('c1')).length).toBe(20);
   });
 
+  it('two instances appending to two conversations in opposite orders both finish (no lock cycle)', async () => {
+    const [x, y] = [openStore({ lockTimeoutMs: 3000 }), openStore({ lockTimeoutMs: 3000 })];
+    const results = await Promise.allSettled([
+      x.append('a', [userMessage('x1', 'x')]).then(() => x.append('b', [userMessage('x2', 'x')])),
+      y.append('b', [userMessage('y1', 'y')]).then(() => y.append('a', [userMessage('y2', 'y')])),
+    ]);
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled']);
+    expect((await x.load('a')).length + (await x.load('b')).length).toBe(4);
+  });
+
   it('a process that exits without close() leaves no lock behind', async () => {
     const { execFileSync } = await import('node:child_process');
     const script = `import { createFsConversationStore } from '@cairn/store-fs';
@@ -269,7 +279,7 @@ describe('conversation index', () => {
     await seed('b', 1);
     const store = openStore();
     const first = await store.listConversations();
-    const indexFile = join(rootDir, 'projects', 'default', 'conversations', 'index.json');
+    const indexFile = join(rootDir, 'projects', 'default', 'conversations.index.json');
     expect(JSON.parse(readFileSync(indexFile, 'utf8')).conversations.a).toMatchObject({
       messageCount: 2,
       lastSeq: 2,
@@ -286,6 +296,28 @@ describe('conversation index', () => {
       lastSeq: 3,
     });
     expect(after.conversations[0]?.id).toBe('a');
+  });
+
+  it('does not cache a count past a torn tail: the count is right once the tail is repaired', async () => {
+    await seed('c1', 2);
+    appendFileSync(logFile('c1'), '{"seq":3,"at":"2026-01-01T00:00:00.000Z","msg":{"id":"half');
+    const lister = openStore();
+    expect((await lister.listConversations()).conversations[0]).toMatchObject({ messageCount: 2 });
+    await openStore().append('c1', [userMessage('m3', 'after the repair')]);
+    expect((await lister.listConversations()).conversations[0]).toMatchObject({
+      messageCount: 3,
+      lastSeq: 3,
+    });
+    expect((await openStore().listConversations()).conversations[0]).toMatchObject({ messageCount: 3 });
+  });
+
+  it('a conversation may be called index.json, and one unreadable conversation does not hide the rest', async () => {
+    await seed('index.json', 1);
+    await seed('good', 1);
+    await mkdir(conversationDir('broken'), { recursive: true });
+    await writeFile(join(conversationDir('broken'), 'messages.json'), '[{"truncated"');
+    const listed = await openStore().listConversations();
+    expect(listed.conversations.map((summary) => summary.id).sort()).toEqual(['good', 'index.json']);
   });
 
   it('ignores directories that are not conversations', async () => {

@@ -148,8 +148,11 @@ export class FsConversationStore implements ConversationStore {
     options: AppendOptions = {},
   ): Promise<AppendResult> {
     this.#assertOpen();
-    const prepared = await prepareAppend(this, conversationId, messages, options);
+    assertSafeId('conversationId', conversationId);
     return this.#exclusive(conversationId, async (log, continued) => {
+      this.#assertOpen();
+      // Offloading under the lock: a delete cannot remove these blobs before the messages land.
+      const prepared = await prepareAppend(this, conversationId, messages, options);
       // Holding the lock since our last look means the cached state is still the file's.
       const existing = continued ? (log.cached ?? (await log.refresh())) : await log.refresh();
       const { idempotencyKey, expectedSeq } = options;
@@ -219,7 +222,13 @@ export class FsConversationStore implements ConversationStore {
     const seen = new Set<string>();
     for (const entry of entries) {
       if (!entry.isDirectory() || !isSafeId(entry.name)) continue;
-      const summary = await this.#summary(entry.name, index.get(entry.name));
+      // One unreadable conversation must not hide the others: warn and list the rest.
+      const summary = await this.#summary(entry.name, index.get(entry.name)).catch((error: unknown) => {
+        process.emitWarning(`Cairn could not list conversation ${entry.name}: ${String(error)}`, {
+          code: 'CAIRN_STORE_LIST',
+        });
+        return undefined;
+      });
       if (summary === undefined) continue;
       seen.add(entry.name);
       if (index.get(entry.name) !== summary) {
@@ -260,8 +269,10 @@ export class FsConversationStore implements ConversationStore {
     }
     const cached = this.#logs.get(conversationId)?.cachedSummary(stats);
     if (cached !== undefined) return { ...cached };
+    // Without a birth time (some filesystems) a recreated file could pass for the old one.
     const extendable =
       indexed &&
+      indexed.birthtimeMs !== 0 &&
       indexed.ino === stats.ino &&
       indexed.birthtimeMs === stats.birthtimeMs &&
       indexed.size < stats.size;
@@ -269,9 +280,13 @@ export class FsConversationStore implements ConversationStore {
     const handle = await open(file, 'r');
     try {
       const bytes = Buffer.alloc(stats.size - start);
-      await handle.read(bytes, 0, bytes.length, start);
-      const { records } = decodeLog(bytes, start, extendable ? indexed.lastSeq : 0);
-      return summarize(records, stats, extendable ? indexed : undefined);
+      const { bytesRead } = await handle.read(bytes, 0, bytes.length, start);
+      const decoded = decodeLog(bytes.subarray(0, bytesRead), start, extendable ? indexed.lastSeq : 0);
+      // Summarise only up to the first bad byte (a torn tail may be an append in flight), so the
+      // next listing continues from there instead of from the middle of a line.
+      const end = decoded.corrupt[0]?.offset ?? start + bytesRead;
+      const records = decoded.records.filter((_, index) => (decoded.offsets[index] ?? 0) < end);
+      return summarize(records, { ...stats, size: end }, extendable ? indexed : undefined);
     } finally {
       await handle.close();
     }

@@ -4,7 +4,7 @@ import { assertSafeId, assertSafeRef } from '@cairn/core';
 /**
  * Where everything lives (the seed's layout, JSONL instead of a rewritten JSON array):
  *
- *   <rootDir>/projects/<projectId>/conversations/index.json                       listing cache
+ *   <rootDir>/projects/<projectId>/conversations.index.json                       listing cache
  *   <rootDir>/projects/<projectId>/conversations/<conversationId>/messages.jsonl  the log
  *   …/<conversationId>/messages.jsonl.corrupt   quarantined bytes, never deleted
  *   …/<conversationId>/messages.json            a legacy array, migrated once and kept
@@ -25,7 +25,8 @@ export class FsLayout {
     this.projectDir = join(rootDir, 'projects', projectId);
     this.conversationsDir = join(this.projectDir, 'conversations');
     this.blobsDir = join(this.projectDir, 'state', 'logs');
-    this.indexFile = join(this.conversationsDir, 'index.json');
+    // Beside, not inside, the conversations directory: every name in there is a conversation id.
+    this.indexFile = join(this.projectDir, 'conversations.index.json');
   }
 
   conversationDir(conversationId: string): string {

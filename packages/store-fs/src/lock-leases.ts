@@ -26,8 +26,8 @@ process.once('exit', () => {
 export class LockLeases {
   readonly #leases = new Map<string, Lease>();
   #releaseTimer: NodeJS.Timeout | undefined;
-  // Runs in progress: an idle release must never pull a lock from under one.
-  #active = 0;
+  // Runs in progress per lock: an idle release must never pull a lock from under one.
+  readonly #active = new Map<string, number>();
 
   constructor(private readonly options: LockOptions) {}
 
@@ -36,7 +36,7 @@ export class LockLeases {
    * since the previous `run` on this path: if so, no other process can have touched the data.
    */
   async run<T>(path: string, work: (continued: boolean) => Promise<T>): Promise<T> {
-    this.#active++;
+    this.#active.set(path, (this.#active.get(path) ?? 0) + 1);
     try {
       let lease = this.#leases.get(path);
       const stale = lease !== undefined && Date.now() - lease.acquiredAt > this.options.staleMs / 3;
@@ -46,14 +46,19 @@ export class LockLeases {
       }
       const continued = lease !== undefined;
       if (lease === undefined) {
-        const acquiredAt = Date.now();
-        lease = { lock: await acquireLock(path, this.options), acquiredAt, checkedAt: acquiredAt };
+        // Never wait for one lock while idly holding others: two processes doing that to each
+        // other would both time out.
+        this.#releaseIdle();
+        const lock = await acquireLock(path, this.options);
+        lease = { lock, acquiredAt: lock.acquiredAt, checkedAt: lock.acquiredAt };
         this.#leases.set(path, lease);
         liveLeases.add(this);
       }
       return await work(continued);
     } finally {
-      this.#active--;
+      const active = (this.#active.get(path) ?? 1) - 1;
+      if (active === 0) this.#active.delete(path);
+      else this.#active.set(path, active);
       this.#releaseWhenIdle();
     }
   }
@@ -69,9 +74,15 @@ export class LockLeases {
     if (this.#releaseTimer !== undefined) return;
     this.#releaseTimer = setTimeout(() => {
       this.#releaseTimer = undefined;
-      if (this.#active === 0) this.releaseAll();
+      this.#releaseIdle();
     }, 0);
     this.#releaseTimer.unref();
+  }
+
+  /** Gives back every lease no run is using. */
+  #releaseIdle(): void {
+    for (const path of [...this.#leases.keys()]) if (!this.#active.has(path)) this.release(path);
+    if (this.#leases.size === 0) liveLeases.delete(this);
   }
 
   /** Gives the lock at `path` back (a waiter's marker is cleared first, so it is not honoured twice). */

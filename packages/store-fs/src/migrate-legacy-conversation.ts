@@ -55,7 +55,8 @@ export async function migrateLegacyConversation(
     );
   }
   const lines = valid.map(
-    (message, index) => encodeRecords([{ ...message, seq: index + 1 }], message.createdAt).bytes,
+    (message, index) =>
+      encodeRecords([{ ...message, seq: index + 1 }], new Date(message.createdAt).toISOString()).bytes,
   );
   await writeFileAtomic(layout.logFile(conversationId), Buffer.concat(lines), true);
   for (const { index } of invalid) {

@@ -1,4 +1,5 @@
 import { appendFile, open } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { CorruptReason } from './log-record.js';
 
 /** What the store moved out of a log (or a legacy file) into its `.corrupt` side file. */
@@ -33,10 +34,13 @@ export async function writeQuarantine(
     return [Buffer.from(`# quarantined ${JSON.stringify(header)}\n`), Buffer.from(bytes), ...newline];
   });
   await appendFile(quarantineFile, Buffer.concat(parts));
-  const handle = await open(quarantineFile, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
+  // The file's data and its directory entry must be on disk before the bytes leave the log.
+  for (const path of [quarantineFile, dirname(quarantineFile)]) {
+    const handle = await open(path, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
   }
 }

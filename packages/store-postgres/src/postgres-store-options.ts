@@ -43,7 +43,9 @@ function checkMaxConnections(value: number | undefined): void {
 }
 
 function createPool(config: PoolConfig, maxConnections: number | undefined): Pool {
-  const pool = new Pool(maxConnections === undefined ? config : { ...config, max: maxConnections });
+  // An unreachable host fails in seconds, not after the OS's TCP timeout.
+  const withTimeout = { connectionTimeoutMillis: 10_000, ...config };
+  const pool = new Pool(maxConnections === undefined ? withTimeout : { ...withTimeout, max: maxConnections });
   // An idle client whose connection drops (server restart, admin shutdown) is emitted as 'error' on the
   // pool, and an unhandled 'error' event would crash the process. The pool already discards that
   // client and the next query reconnects, so there is nothing else to do here.

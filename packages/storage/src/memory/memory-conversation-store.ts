@@ -55,12 +55,21 @@ export class MemoryConversationStore implements ConversationStore {
     options: AppendOptions = {},
   ): Promise<AppendResult> {
     this.#assertOpen();
-    const prepared = await prepareAppend(this, conversationId, messages, options);
+    // Offloading inside the queue, like the persistent stores under their lock: a delete cannot
+    // remove the blobs of an append that has not landed yet.
     const previous = this.#queues.get(conversationId) ?? Promise.resolve();
     const run = previous
       .catch(() => undefined)
-      .then(() => this.#appendPrepared(conversationId, prepared, options));
+      .then(async () => {
+        const prepared = await prepareAppend(this, conversationId, messages, options);
+        return this.#appendPrepared(conversationId, prepared, options);
+      });
     this.#queues.set(conversationId, run);
+    // Forget the queue once it drains, so finished appends are not kept alive.
+    const forget = () => {
+      if (this.#queues.get(conversationId) === run) this.#queues.delete(conversationId);
+    };
+    void run.then(forget, forget);
     return run;
   }
 

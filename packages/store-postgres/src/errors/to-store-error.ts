@@ -15,7 +15,8 @@ const CONNECTION_ERROR_CODES = new Set([
 
 // SQLSTATEs worth retrying: class 08 (connection exception) and 53 (insufficient resources, e.g. too
 // many connections), server shutdown or recovery, and transaction failures a retry resolves.
-const RETRYABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '40001', '40P01']);
+// 55P03: lock_timeout expired.
+const RETRYABLE_SQLSTATES = new Set(['55P03', '57P01', '57P02', '57P03', '40001', '40P01']);
 const RETRYABLE_SQLSTATE_CLASSES = new Set(['08', '53']);
 
 // pg and pg-pool report a lost or never-made connection with a plain Error and no code.

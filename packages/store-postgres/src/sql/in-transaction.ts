@@ -1,5 +1,8 @@
 import type { Pool, PoolClient } from 'pg';
 
+/** How long a transaction waits for a row or advisory lock. */
+export const LOCK_TIMEOUT_MS = 10_000;
+
 /**
  * Runs `work` in one transaction on one pooled client: COMMIT when it returns, ROLLBACK when it
  * throws, and the client always goes back to the pool (destroyed if ROLLBACK failed, since its
@@ -12,6 +15,9 @@ export async function inTransaction<T>(pool: Pool, work: (client: PoolClient) =>
   let result: T;
   try {
     await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
+    // A holder that hangs (a paused instance) must not block every other writer and pool client
+    // for ever: lock waits give up with 55P03, a retryable STORE_UNAVAILABLE.
+    await client.query(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT_MS}ms'`);
     result = await work(client);
     await client.query('COMMIT');
   } catch (error) {
