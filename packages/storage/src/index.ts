@@ -27,6 +27,7 @@ export {
   createMemoryConversationStore,
   MemoryConversationStore,
 } from './memory/memory-conversation-store.js';
+export { collectBlobs, type PendingBlob } from './offload/collect-blobs.js';
 export {
   type BlobWriter,
   fullOutputMarker,

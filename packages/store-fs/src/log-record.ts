@@ -10,6 +10,11 @@ const CRC_SUFFIX_LENGTH = CRC_PREFIX.length + 8 + 2; // ,"crc":"xxxxxxxx"}
 const NEWLINE = 0x0a;
 const CRC_PREFIX_BYTES = Buffer.from(CRC_PREFIX);
 
+// Compared as exact text, not parsed: "0A1B" must not pass for "0a1b", so no changed byte goes unseen.
+function crcHex(crc: number): string {
+  return crc.toString(16).padStart(8, '0');
+}
+
 /** A decoded record. `msg.seq` equals `seq`: loads return `msg` as is. */
 export interface LogRecord {
   seq: number;
@@ -59,7 +64,7 @@ export function encodeRecords(
     // in place of the closing brace.
     const json = Buffer.from(JSON.stringify(record));
     const body = json.subarray(0, json.length - 1);
-    lines.push(body, Buffer.from(`${CRC_PREFIX}${crc32(body).toString(16).padStart(8, '0')}"}\n`));
+    lines.push(body, Buffer.from(`${CRC_PREFIX}${crcHex(crc32(body))}"}\n`));
     return record;
   });
   return { bytes: Buffer.concat(lines), records };
@@ -79,9 +84,11 @@ function checksumMatches(buffer: Buffer, start: number, end: number): boolean {
   ) {
     return false;
   }
-  const stored = Number.parseInt(buffer.toString('latin1', bodyEnd + CRC_PREFIX.length, end - 2), 16);
+  const stored = buffer.toString('latin1', bodyEnd + CRC_PREFIX.length, end - 2);
   return (
-    buffer[end - 2] === 0x22 && buffer[end - 1] === 0x7d && crc32(buffer.subarray(start, bodyEnd)) === stored
+    buffer[end - 2] === 0x22 &&
+    buffer[end - 1] === 0x7d &&
+    crcHex(crc32(buffer.subarray(start, bodyEnd))) === stored
   );
 }
 
@@ -169,7 +176,7 @@ export function decodeCleanLog(text: string): LogRecord[] | undefined {
     const line = lines[index] as string;
     const bodyEnd = line.length - CRC_SUFFIX_LENGTH;
     if (bodyEnd <= 0 || !line.startsWith(CRC_PREFIX, bodyEnd) || !line.endsWith('"}')) return undefined;
-    if (crc32(line.slice(0, bodyEnd)) !== Number.parseInt(line.slice(bodyEnd + CRC_PREFIX.length, -2), 16))
+    if (crcHex(crc32(line.slice(0, bodyEnd))) !== line.slice(bodyEnd + CRC_PREFIX.length, -2))
       return undefined;
     let record: LogRecord;
     try {

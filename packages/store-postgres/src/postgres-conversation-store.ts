@@ -11,7 +11,13 @@ import {
   type LoadOptions,
   type StoreCapabilities,
 } from '@cairn/core';
-import { normalizeBlobRange, normalizeLoadOptions, prepareAppend, toBlobBytes } from '@cairn/storage';
+import {
+  collectBlobs,
+  normalizeBlobRange,
+  normalizeLoadOptions,
+  prepareAppend,
+  toBlobBytes,
+} from '@cairn/storage';
 import type { Pool } from 'pg';
 import { appendBatch } from './append/append-batch.js';
 import { deleteToolOutputs, selectBlob, upsertBlob } from './blob/blob-queries.js';
@@ -76,11 +82,13 @@ export class PostgresConversationStore implements ConversationStore {
     options: AppendOptions = {},
   ): Promise<AppendResult> {
     return this.#run('append', async () => {
-      // Validation and blob offloading happen before the transaction: no lock is held meanwhile.
-      const prepared = await prepareAppend(this, conversationId, messages, options);
+      // Validation happens before the transaction; offloaded outputs are collected and written
+      // under the conversation's lock, so a concurrent delete cannot orphan them.
+      const offloads = collectBlobs();
+      const prepared = await prepareAppend(offloads.writer, conversationId, messages, options);
       await this.#ready();
       return inTransaction(this.#pool, (client) =>
-        appendBatch(client, this.#tables, conversationId, prepared, options),
+        appendBatch(client, this.#tables, conversationId, prepared, options, offloads.blobs),
       );
     });
   }

@@ -15,11 +15,13 @@ import {
 import {
   assertExpectedSeq,
   assignSeqs,
+  collectBlobs,
   deriveConversationTitle,
   encodeListCursor,
   normalizeBlobRange,
   normalizeListOptions,
   normalizeLoadOptions,
+  type PendingBlob,
   type PreparedMessage,
   prepareAppend,
   replayIdempotentAppend,
@@ -35,6 +37,8 @@ import { normalizeSqliteOptions, type SqliteConversationStoreOptions } from './s
 interface PendingAppend {
   conversationId: string;
   prepared: PreparedMessage[];
+  /** Offloaded outputs, written in the same transaction. */
+  blobs: PendingBlob[];
   /** Each prepared message as JSON, without its seq. */
   json: string[];
   title: string | null;
@@ -144,12 +148,15 @@ export class SqliteConversationStore implements ConversationStore {
     options: AppendOptions = {},
   ): Promise<AppendResult> {
     this.#assertOpen();
-    // Validation and blob offloading happen before the write lock, which is held only for SQL.
-    const prepared = await prepareAppend(this, conversationId, messages, options);
+    // Validation and serialisation happen before the write lock; offloaded outputs are collected
+    // and written in the append's transaction, so a concurrent delete cannot orphan them.
+    const offloads = collectBlobs();
+    const prepared = await prepareAppend(offloads.writer, conversationId, messages, options);
     this.#assertOpen();
     const pending: PendingAppend = {
       conversationId,
       prepared,
+      blobs: offloads.blobs,
       json: prepared.map((message) => JSON.stringify(message)),
       title: deriveConversationTitle(prepared) ?? null,
       options,
@@ -158,7 +165,7 @@ export class SqliteConversationStore implements ConversationStore {
   }
 
   // Runs inside BEGIN IMMEDIATE: no other connection writes until it returns.
-  #appendLocked({ conversationId, prepared, json, title, options }: PendingAppend): AppendResult {
+  #appendLocked({ conversationId, prepared, blobs, json, title, options }: PendingAppend): AppendResult {
     const statements = this.#statements;
     const { expectedSeq, idempotencyKey } = options;
     if (idempotencyKey !== undefined) {
@@ -181,6 +188,9 @@ export class SqliteConversationStore implements ConversationStore {
     const lastSeq = statements.lastSeq.get(conversationId) ?? 0;
     assertExpectedSeq(conversationId, expectedSeq, lastSeq);
     if (prepared.length === 0) return { seqs: [], messages: [] };
+    for (const { ref, bytes } of blobs) {
+      statements.putBlob.run(ref, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    }
     const now = new Date().toISOString();
     // The conversation row first: the message rows reference it.
     statements.upsertConversation.run(

@@ -3,10 +3,12 @@ import {
   assertExpectedSeq,
   assignSeqs,
   deriveConversationTitle,
+  type PendingBlob,
   type PreparedMessage,
   replayIdempotentAppend,
 } from '@cairn/storage';
 import type { PoolClient } from 'pg';
+import { upsertBlob } from '../blob/blob-queries.js';
 import { selectMessages } from '../load/select-messages.js';
 import { conversationLockName, type SchemaTables } from '../schema/schema-tables.js';
 import { lockTransaction } from '../sql/in-transaction.js';
@@ -64,6 +66,7 @@ export async function appendBatch(
   conversationId: string,
   prepared: readonly PreparedMessage[],
   { expectedSeq, idempotencyKey }: AppendOptions,
+  blobs: readonly PendingBlob[] = [],
 ): Promise<AppendResult> {
   await lockTransaction(client, conversationLockName(tables, conversationId));
   if (idempotencyKey !== undefined) {
@@ -77,6 +80,7 @@ export async function appendBatch(
   const lastSeq = Number(rows[0]?.last_seq ?? 0);
   assertExpectedSeq(conversationId, expectedSeq, lastSeq);
   if (prepared.length === 0) return { seqs: [], messages: [] };
+  for (const { ref, bytes } of blobs) await upsertBlob(client, tables, ref, bytes);
 
   const texts = assignSeqs(prepared, lastSeq).map(serialize);
   const title = deriveConversationTitle(prepared);

@@ -5,6 +5,27 @@ import { assistantText, assistantToolCalls, toolResult, toolTurn, userMessage } 
 
 export const listingDeleteCases: ConformanceCase[] = [
   {
+    name: 'an append racing a delete never leaves a message whose offloaded output is gone',
+    async run({ open }) {
+      const writer = await open();
+      const deleter = writer.capabilities.concurrentInstances ? await open() : writer;
+      for (let round = 0; round < 20; round++) {
+        await Promise.allSettled([
+          writer.append('race', [
+            assistantToolCalls(`a${round}`, [`call-${round}`]),
+            toolResult(`t${round}`, `call-${round}`, 'r'.repeat(60 * 1024)),
+          ]),
+          deleter.deleteConversation('race'),
+        ]);
+        for (const message of await writer.load('race')) {
+          if (message.fullOutputPath !== undefined) {
+            assert.equal((await writer.getBlob(message.fullOutputPath)).length, 60 * 1024, `round ${round}`);
+          }
+        }
+      }
+    },
+  },
+  {
     name: 'listConversations reports createdAt, updatedAt, messageCount, lastSeq and a title',
     async run({ open }) {
       const store = await open();
