@@ -1,25 +1,11 @@
-import { CairnError, type ConversationMessage } from '@cairn/core';
 import { findFreePort, startPostgres } from '@cairn/postgres-test-server';
+import { caughtCairnError, userMessage } from '@cairn/storage/testkit';
 import pg from 'pg';
 import { describe, expect, it, vi } from 'vitest';
 import { useTestSchema } from '../test/test-schema.js';
 import { createPostgresConversationStore } from './postgres-conversation-store.js';
 
-const message = (id: string, content = id): ConversationMessage => ({
-  id,
-  role: 'user',
-  content,
-  createdAt: '2026-01-01T00:00:00.000Z',
-});
-
-async function failure(action: Promise<unknown>): Promise<CairnError> {
-  const error = await action.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!CairnError.is(error)) throw new Error(`expected a CairnError, got ${String(error)}`);
-  return error;
-}
+const message = (id: string, content = id) => userMessage(id, content);
 
 describe('PostgresConversationStore', () => {
   it('leaves a caller-owned pool open on close() and ends its own', async () => {
@@ -30,14 +16,14 @@ describe('PostgresConversationStore', () => {
     await borrowed.close();
     expect(pool.ended).toBe(false);
     expect((await pool.query(`SELECT count(*)::int AS n FROM "${schema}".cairn_messages`)).rows[0].n).toBe(1);
-    expect((await failure(borrowed.load('c1'))).code).toBe('STORE_UNAVAILABLE');
+    expect((await caughtCairnError(borrowed.load('c1'))).code).toBe('STORE_UNAVAILABLE');
     await pool.end();
 
     const own = createPostgresConversationStore({ connectionString: url, schema, maxConnections: 2 });
     expect((await own.load('c1')).map((stored) => stored.id)).toEqual(['m1']);
     await own.close();
     await own.close();
-    const closed = await failure(own.load('c1'));
+    const closed = await caughtCairnError(own.load('c1'));
     expect(closed.code).toBe('STORE_UNAVAILABLE');
     expect(closed.retryable).toBe(false);
   });
@@ -47,7 +33,7 @@ describe('PostgresConversationStore', () => {
     const store = createPostgresConversationStore({
       connectionString: `postgres://postgres@127.0.0.1:${port}/postgres`,
     });
-    const error = await failure(store.load('c1'));
+    const error = await caughtCairnError(store.load('c1'));
     expect(error.code).toBe('STORE_UNAVAILABLE');
     expect(error.retryable).toBe(true);
     expect(error.message).toMatch(/ECONNREFUSED|connect/);
@@ -65,11 +51,11 @@ describe('PostgresConversationStore', () => {
     const store = createPostgresConversationStore({ connectionString: url, schema });
     await store.append('c1', [message('m1')]);
     await admin.query(`DROP TABLE "${schema}".cairn_messages`);
-    const error = await failure(store.load('c1'));
+    const error = await caughtCairnError(store.load('c1'));
     expect(error.code).toBe('STORE_UNAVAILABLE');
     expect(error.retryable).toBe(false);
     expect((error.cause as { code?: string }).code).toBe('42P01');
-    expect((await failure(store.append('c1', [message('m2')]))).code).toBe('STORE_UNAVAILABLE');
+    expect((await caughtCairnError(store.append('c1', [message('m2')]))).code).toBe('STORE_UNAVAILABLE');
     await store.close();
   });
 
@@ -87,17 +73,21 @@ describe('PostgresConversationStore', () => {
       'x'.repeat(200),
       'white space',
     ]) {
-      expect((await failure(store.append(id, [message('m')]))).code).toBe('INVALID_ID');
-      expect((await failure(store.load(id))).code).toBe('INVALID_ID');
-      expect((await failure(store.deleteConversation(id))).code).toBe('INVALID_ID');
-      expect((await failure(store.putBlob(`tool-results/${id}/x`, 'x'))).code).toBe('INVALID_ID');
-      expect((await failure(store.getBlob(`tool-results/${id}/x`))).code).toBe('INVALID_ID');
+      expect((await caughtCairnError(store.append(id, [message('m')]))).code).toBe('INVALID_ID');
+      expect((await caughtCairnError(store.load(id))).code).toBe('INVALID_ID');
+      expect((await caughtCairnError(store.deleteConversation(id))).code).toBe('INVALID_ID');
+      expect((await caughtCairnError(store.putBlob(`tool-results/${id}/x`, 'x'))).code).toBe('INVALID_ID');
+      expect((await caughtCairnError(store.getBlob(`tool-results/${id}/x`))).code).toBe('INVALID_ID');
     }
-    expect((await failure(store.load('c1', { limit: -1 }))).code).toBe('INVALID_ARGUMENT');
-    expect((await failure(store.listConversations({ cursor: 'nope' }))).code).toBe('INVALID_ARGUMENT');
+    expect((await caughtCairnError(store.load('c1', { limit: -1 }))).code).toBe('INVALID_ARGUMENT');
+    expect((await caughtCairnError(store.listConversations({ cursor: 'nope' }))).code).toBe(
+      'INVALID_ARGUMENT',
+    );
     const forged = Buffer.from(JSON.stringify(['yesterday', 'c1'])).toString('base64url');
-    expect((await failure(store.listConversations({ cursor: forged }))).code).toBe('INVALID_ARGUMENT');
-    expect((await failure(store.getBlob('a', { offset: 1.5 }))).code).toBe('INVALID_ARGUMENT');
+    expect((await caughtCairnError(store.listConversations({ cursor: forged }))).code).toBe(
+      'INVALID_ARGUMENT',
+    );
+    expect((await caughtCairnError(store.getBlob('a', { offset: 1.5 }))).code).toBe('INVALID_ARGUMENT');
     expect(query).not.toHaveBeenCalled();
     expect(connect).not.toHaveBeenCalled();
     await store.close();
@@ -146,7 +136,7 @@ describe('PostgresConversationStore', () => {
     }
     await store.append('a_b', [message('m1')]);
     expect(await store.deleteConversation('a_b')).toBe(true);
-    expect((await failure(store.getBlob('tool-results/a_b/t1.txt'))).code).toBe('STORE_NOT_FOUND');
+    expect((await caughtCairnError(store.getBlob('tool-results/a_b/t1.txt'))).code).toBe('STORE_NOT_FOUND');
     for (const ref of ['tool-results/axb/t1.txt', 'tool-results/a_b0/t1.txt', 'notes/a_b']) {
       expect(Buffer.from(await store.getBlob(ref)).toString()).toBe(ref);
     }

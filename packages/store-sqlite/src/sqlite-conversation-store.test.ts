@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CairnError, type ConversationMessage } from '@cairn/core';
+import { caughtCairnError, userMessage } from '@cairn/storage/testkit';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSqliteConversationStore } from './sqlite-conversation-store.js';
@@ -18,21 +18,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const message = (id: string, content: string): ConversationMessage => ({
-  id,
-  role: 'user',
-  content,
-  createdAt: '2026-01-01T00:00:00.000Z',
-});
-
-async function failure(action: Promise<unknown>): Promise<CairnError> {
-  const error = await action.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  if (!CairnError.is(error)) throw new Error(`expected a CairnError, got ${String(error)}`);
-  return error;
-}
+const message = (id: string, content: string) => userMessage(id, content);
 
 const UNSAFE_IDS = [
   "x'; DROP TABLE cairn_messages; --",
@@ -59,7 +45,7 @@ describe('SqliteConversationStore', () => {
         store.putBlob(`tool-results/${id}/x.txt`, 'x'),
         store.getBlob(`tool-results/${id}/x.txt`),
       ]) {
-        expect((await failure(action)).code).toBe('INVALID_ID');
+        expect((await caughtCairnError(action)).code).toBe('INVALID_ID');
       }
     }
     expect(executed).toEqual([]);
@@ -89,7 +75,7 @@ describe('SqliteConversationStore', () => {
     const store = createSqliteConversationStore({ filename, busyTimeoutMs: 50 });
     const other = new Database(filename);
     other.exec('BEGIN IMMEDIATE');
-    const error = await failure(store.append('c1', [message('m1', 'blocked')]));
+    const error = await caughtCairnError(store.append('c1', [message('m1', 'blocked')]));
     expect(error.code).toBe('STORE_UNAVAILABLE');
     expect(error.retryable).toBe(true);
     other.exec('ROLLBACK');
@@ -104,7 +90,7 @@ describe('SqliteConversationStore', () => {
     const other = new Database(filename);
     other.prepare("UPDATE cairn_messages SET message = '{torn' WHERE seq = 1").run();
     other.close();
-    expect((await failure(store.load('c1'))).code).toBe('STORE_CORRUPT');
+    expect((await caughtCairnError(store.load('c1'))).code).toBe('STORE_CORRUPT');
     await store.close();
   });
 

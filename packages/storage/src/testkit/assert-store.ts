@@ -16,6 +16,16 @@ export async function rejectsWithCode(
   assert.fail(`expected a CairnError ${code}, but it succeeded`);
 }
 
+/** Awaits `action`, which must fail with a `CairnError`, and returns the error for closer checks. */
+export async function caughtCairnError(action: Promise<unknown>): Promise<CairnError> {
+  const outcome = await action.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  assert.ok(CairnError.is(outcome), `expected a CairnError, got ${String(outcome)}`);
+  return outcome;
+}
+
 /** Asserts `seqs` are exactly `first, first + 1, …`. */
 export function assertConsecutive(seqs: readonly (number | undefined)[], first: number): void {
   assert.deepEqual(

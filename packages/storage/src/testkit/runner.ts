@@ -1,5 +1,5 @@
 // The kit without a test framework: for the CLI, benchmark scripts and other runners.
-export { assertConsecutive, listAll, rejectsWithCode } from './assert-store.js';
+export { assertConsecutive, caughtCairnError, listAll, rejectsWithCode } from './assert-store.js';
 export type { CaseContext, CaseRequirement, ConformanceCase } from './conformance-case.js';
 export { CONFORMANCE_GROUPS } from './conformance-cases.js';
 export { type CaseOutcome, runConformanceCase } from './run-conformance-case.js';
