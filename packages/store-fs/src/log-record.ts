@@ -39,8 +39,6 @@ export interface DecodedLog {
   /** Byte offset of each record's line, parallel to `records`. */
   offsets: number[];
   corrupt: CorruptSpan[];
-  /** Bytes decoded: the buffer length. */
-  size: number;
 }
 
 /** Encodes messages (seqs already assigned) as the records and bytes of one append. */
@@ -135,7 +133,7 @@ export function decodeLog(buffer: Buffer, baseOffset = 0, baseSeq = 0): DecodedL
     start = newline + 1;
   }
   dropIncompleteFinalBatch(records, offsets, corrupt, baseOffset + buffer.length);
-  return { records, offsets, corrupt, size: buffer.length };
+  return { records, offsets, corrupt };
 }
 
 // A batch is written with one write(); if a crash cut it short, its first records are intact but

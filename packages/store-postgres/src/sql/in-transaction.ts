@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 
 /** How long a transaction waits for a row or advisory lock. */
-export const LOCK_TIMEOUT_MS = 10_000;
+const LOCK_TIMEOUT_MS = 10_000;
 
 /**
  * Runs `work` in one transaction on one pooled client: COMMIT when it returns, ROLLBACK when it
