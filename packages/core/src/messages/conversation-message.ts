@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ToolExecutionMetadataSchema } from '../tools/tool-execution-metadata.js';
 import { assertValid, validationIssues } from '../validation/validate.js';
+import { conversationMessageFastCheck } from './conversation-message-fast-check.js';
 import { JsonValueSchema } from './json-value.js';
 import { DISPLAY_ONLY_PART_TYPES, MessagePartTypeSchema } from './message-part-type.js';
 import { type OpenAIToolCall, OpenAIToolCallSchema } from './openai-chat-message.js';
@@ -71,9 +72,11 @@ export const ConversationMessageSchema = z
 
 export type ConversationMessage = z.infer<typeof ConversationMessageSchema>;
 
+const passesFastCheck = conversationMessageFastCheck(Object.keys(ConversationMessageSchema.shape));
+
 /** True when `value` is a valid conversation message (legacy messages without new fields included). */
 export function isValidConversationMessage(value: unknown): value is ConversationMessage {
-  return validationIssues(ConversationMessageSchema, value).length === 0;
+  return passesFastCheck(value) || validationIssues(ConversationMessageSchema, value).length === 0;
 }
 
 /**
@@ -81,6 +84,7 @@ export function isValidConversationMessage(value: unknown): value is Conversatio
  * The value itself is returned, not a stripped copy: fields written by a newer version survive.
  */
 export function parseConversationMessage(value: unknown): ConversationMessage {
+  if (passesFastCheck(value)) return value as ConversationMessage;
   return assertValid(ConversationMessageSchema, value, 'conversation message');
 }
 

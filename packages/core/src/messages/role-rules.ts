@@ -20,6 +20,9 @@ const REQUIRED_BY_ROLE: Partial<Record<ConversationMessageRole, string[]>> = { t
 /** Roles whose `content` must be a string; an assistant may have `null` or none (tool calls only). */
 const TEXT_ROLES: readonly ConversationMessageRole[] = ['user', 'system', 'tool'];
 
+// Every stored message passes through this check: the table is walked without allocating.
+const ROLE_ONLY_ENTRIES = Object.entries(ROLE_ONLY_FIELDS);
+
 type RoleRuleSubject = Record<string, unknown> & {
   role: ConversationMessageRole;
   tool_calls?: ReadonlyArray<{ id: string }>;
@@ -28,7 +31,7 @@ type RoleRuleSubject = Record<string, unknown> & {
 /** zod refinement: runs only once every field has passed its own check. */
 export function checkRoleRules(message: RoleRuleSubject, ctx: z.RefinementCtx): void {
   const { role } = message;
-  for (const [field, owner] of Object.entries(ROLE_ONLY_FIELDS)) {
+  for (const [field, owner] of ROLE_ONLY_ENTRIES) {
     if (message[field] !== undefined && owner !== role) {
       ctx.addIssue({ code: 'custom', path: [field], message: `only ${owner} messages have ${field}` });
     }
@@ -41,8 +44,10 @@ export function checkRoleRules(message: RoleRuleSubject, ctx: z.RefinementCtx): 
   if (TEXT_ROLES.includes(role) && typeof message.content !== 'string') {
     ctx.addIssue({ code: 'custom', path: ['content'], message: `a ${role} message needs string content` });
   }
+  const calls = message.tool_calls;
+  if (calls === undefined || calls.length < 2) return;
   const seen = new Set<string>();
-  message.tool_calls?.forEach((call, index) => {
+  calls.forEach((call, index) => {
     if (seen.has(call.id)) {
       ctx.addIssue({
         code: 'custom',

@@ -1,0 +1,143 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { conversationMessageArb, mutationArb, nearMissMessageArb } from '../../test/arbitraries.js';
+import { ConversationMessageSchema } from './conversation-message.js';
+import { conversationMessageFastCheck } from './conversation-message-fast-check.js';
+
+const fastCheck = conversationMessageFastCheck(Object.keys(ConversationMessageSchema.shape));
+const schemaAccepts = (value: unknown) => ConversationMessageSchema.safeParse(value).success;
+
+const at = '2026-11-22T10:00:00.000Z';
+const call = (id: string, name = 'read_file') => ({
+  id,
+  type: 'function',
+  function: { name, arguments: '{"path":"a"}' },
+});
+/** Messages of the shapes a store appends most. */
+const COMMON: Record<string, unknown>[] = [
+  { id: 'u1', role: 'user', content: 'Hello', createdAt: at, seq: 1, mode: 'chat' },
+  { id: 's1', role: 'system', content: 'Be brief', createdAt: at },
+  {
+    id: 'a1',
+    role: 'assistant',
+    content: null,
+    createdAt: at,
+    partType: 'tool_call',
+    tool_calls: [call('c1')],
+  },
+  {
+    id: 't1',
+    role: 'tool',
+    content: 'file text',
+    tool_call_id: 'c1',
+    toolName: 'read_file',
+    duration: 12,
+    isError: false,
+    createdAt: at,
+    fullOutputPath: 'tool-results/c/t1.txt',
+    runId: 'r1',
+    agentId: 'dev',
+    includeInContext: true,
+    isCollapsed: true,
+    aFieldFromANewerVersion: { kept: true },
+  },
+  { id: 'a2', role: 'assistant', content: 'Done.', createdAt: '2026-11-22T11:00:00+01:00' },
+];
+
+const FIELDS = [
+  ...new Set(COMMON.flatMap((message) => Object.keys(message))),
+  'reasoning',
+  'providerMetadata',
+  'somethingNew',
+];
+// Values aimed at the edges of each field check: empty, wrong type, out of range, almost a date.
+const EDGE_VALUES: unknown[] = [
+  undefined,
+  null,
+  '',
+  'x',
+  0,
+  -1,
+  1.5,
+  2 ** 53,
+  Number.NaN,
+  Number.POSITIVE_INFINITY,
+  true,
+  [],
+  {},
+  'user',
+  'assistant',
+  'tool',
+  'agent',
+  '2024-02-29T10:00:00Z',
+  '2023-02-29T10:00:00Z',
+  '2026-11-22T10:00:00',
+  '2026-13-01T10:00:00Z',
+  [call('c1')],
+  [call('c1'), call('c1', 'other')],
+  [call('c1', '')],
+  [{ ...call('c1'), type: 'fn' }],
+  [{ ...call(''), id: '' }],
+  [{ ...call('c1'), function: { name: 'f', arguments: {} } }],
+  [{ ...call('c1'), extra: 1 }],
+];
+
+describe('the conversation message fast check', () => {
+  it('accepts the common messages itself', () => {
+    for (const message of COMMON) {
+      expect(schemaAccepts(message)).toBe(true);
+      expect(fastCheck(message), String(message.id)).toBe(true);
+    }
+  });
+
+  it('never accepts what the schema refuses: each common message with any one field set to any edge value', () => {
+    for (const message of COMMON) {
+      for (const field of FIELDS) {
+        for (const value of EDGE_VALUES) {
+          const changed = { ...message, [field]: value };
+          if (fastCheck(changed)) expect(schemaAccepts(changed), `${field}: ${String(value)}`).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('never accepts what the schema refuses: random changes, near misses, broken messages, anything', () => {
+    const edgeMessage = fc
+      .tuple(
+        fc.constantFrom(...COMMON),
+        fc.array(fc.tuple(fc.constantFrom(...FIELDS), fc.constantFrom(...EDGE_VALUES)), {
+          minLength: 2,
+          maxLength: 4,
+        }),
+      )
+      .map(([message, changes]) => Object.assign({ ...message }, Object.fromEntries(changes)));
+    const broken = fc
+      .tuple(conversationMessageArb, mutationArb)
+      .map(([message, mutation]) => mutation.apply({ ...message }));
+    fc.assert(
+      fc.property(
+        fc.oneof(edgeMessage, nearMissMessageArb, broken, conversationMessageArb, fc.anything()),
+        (value) => {
+          if (fastCheck(value)) expect(schemaAccepts(value)).toBe(true);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('leaves nested fields and objects that are not plain to the schema', () => {
+    expect(fastCheck({ id: 'a', role: 'assistant', createdAt: at, reasoning: [{ text: 'hm' }] })).toBe(false);
+    const inherited = Object.assign(Object.create({ inherited: 1 }), {
+      id: 'u',
+      role: 'user',
+      createdAt: at,
+      content: 'x',
+    });
+    expect(fastCheck(inherited)).toBe(false);
+    expect(fastCheck([])).toBe(false);
+  });
+
+  it('refuses to be built for a schema that lacks a field it tests', () => {
+    expect(() => conversationMessageFastCheck(['id', 'role', 'createdAt'])).toThrow(/schema lacks/);
+  });
+});
