@@ -17,12 +17,16 @@ export async function timePerCall(fn, iterations) {
 
 /**
  * Runs every case once per round, in turn, for `rounds` rounds, and returns each case's median
- * milliseconds per call. Interleaving puts the compared cases under the same machine noise.
+ * milliseconds per call. Interleaving puts the compared cases under the same machine noise; the
+ * order flips every round, so the aftermath of a heavy case (garbage, dirty pages) does not always
+ * fall on the same neighbour.
  */
 export async function interleaved(rounds, cases) {
   const samples = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));
+  const forward = Object.entries(cases);
+  const backward = [...forward].reverse();
   for (let round = 0; round < rounds; round++) {
-    for (const [name, { fn, iterations }] of Object.entries(cases)) {
+    for (const [name, { fn, iterations }] of round % 2 === 0 ? forward : backward) {
       globalThis.gc?.();
       samples[name].push(await timePerCall(fn, iterations));
     }

@@ -7,6 +7,7 @@ import {
 } from '@cairn/core';
 import {
   type BlobWriter,
+  needsOffloading,
   prepareToolMessageForStorage,
 } from '../offload/prepare-tool-message-for-storage.js';
 
@@ -57,15 +58,23 @@ export async function prepareAppend(
   for (const message of messages) parseConversationMessage(message);
   const prepared: PreparedMessage[] = [];
   for (const message of messages) {
-    const { seq: _ignored, ...stored } = await prepareToolMessageForStorage(blobs, conversationId, message);
+    const { seq: _ignored, ...stored } = needsOffloading(message)
+      ? await prepareToolMessageForStorage(blobs, conversationId, message)
+      : message;
     prepared.push(stored);
   }
   return prepared;
 }
 
-/** The prepared messages with consecutive `seq`s after `lastSeq`. */
+/**
+ * Gives the prepared messages consecutive `seq`s after `lastSeq`, in place (they are the append's
+ * own copies, made by `prepareAppend`), and returns them as stored messages.
+ */
 export function assignSeqs(prepared: readonly PreparedMessage[], lastSeq: number): ConversationMessage[] {
-  return prepared.map((message, index) => ({ ...message, seq: lastSeq + index + 1 }));
+  const stored = prepared as ConversationMessage[];
+  for (let index = 0; index < stored.length; index++)
+    (stored[index] as ConversationMessage).seq = lastSeq + index + 1;
+  return stored;
 }
 
 /** Throws `STORE_CONFLICT` when an optimistic append's `expectedSeq` is not the current last `seq`. */

@@ -28,6 +28,16 @@ function previewOf(content: string): string {
   return last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut;
 }
 
+/** Whether `message` is a tool output over `TOOL_OUTPUT_THRESHOLD` UTF-8 bytes (to be offloaded). */
+export function needsOffloading(message: ConversationMessage): boolean {
+  if (message.role !== 'tool' || typeof message.content !== 'string') return false;
+  // A UTF-16 unit is at most 3 UTF-8 bytes: most outputs are known to fit without counting.
+  const { content } = message;
+  return (
+    content.length * 3 > TOOL_OUTPUT_THRESHOLD && Buffer.byteLength(content, 'utf8') > TOOL_OUTPUT_THRESHOLD
+  );
+}
+
 /**
  * Seed 7-2: a `tool` message whose content is over `TOOL_OUTPUT_THRESHOLD` UTF-8 bytes has its
  * full content written to the blob store first; the message keeps a preview, a marker naming the
@@ -39,13 +49,13 @@ export async function prepareToolMessageForStorage(
   conversationId: string,
   message: ConversationMessage,
 ): Promise<ConversationMessage> {
-  if (message.role !== 'tool' || typeof message.content !== 'string') return message;
-  if (Buffer.byteLength(message.content, 'utf8') <= TOOL_OUTPUT_THRESHOLD) return message;
+  if (!needsOffloading(message)) return message;
+  const content = message.content as string;
   const ref = toolOutputRef(conversationId, message.id);
-  await blobs.putBlob(ref, message.content);
+  await blobs.putBlob(ref, content);
   return {
     ...message,
-    content: previewOf(message.content) + fullOutputMarker(ref),
+    content: previewOf(content) + fullOutputMarker(ref),
     fullOutputPath: ref,
   };
 }
