@@ -14,6 +14,7 @@ import { readFile } from 'node:fs/promises';
 import { CairnError, type ConversationMessage } from '@cairn/core';
 import { deriveConversationTitle } from '@cairn/storage';
 import type { FsLayout } from './fs-layout.js';
+import { preallocatedSize, recordsStillEndAt, zeros } from './log-padding.js';
 import { type DecodedLog, decodeLog, type LogRecord } from './log-record.js';
 import { migrateLegacyConversation } from './migrate-legacy-conversation.js';
 import { type QuarantineReport, writeQuarantine } from './quarantine.js';
@@ -26,7 +27,7 @@ export interface LogSummary {
   messageCount: number;
   lastSeq: number;
   title?: string;
-  /** Identity and length of the file the summary describes. */
+  /** Identity of the file the summary describes, and where its records end (its padding excluded). */
   ino: number;
   birthtimeMs: number;
   size: number;
@@ -34,6 +35,8 @@ export interface LogSummary {
 
 interface LogState extends LogSummary {
   fd: number;
+  /** The file's size as last seen: `size` plus its zero padding. */
+  allocated: number;
   /** idempotencyKey → the first seq and length of the append that used it. */
   keys: Map<string, { firstSeq: number; count: number }>;
 }
@@ -59,8 +62,12 @@ function sameFile(summary: Pick<LogSummary, 'ino' | 'birthtimeMs'>, stats: FileF
   return summary.ino === stats.ino && summary.birthtimeMs === stats.birthtimeMs;
 }
 
-/** The file facts a summary keeps. */
+/** The file facts a summary keeps (`size`: where the records end). */
 type FileFacts = Pick<Stats, 'ino' | 'birthtimeMs' | 'size' | 'mtimeMs'>;
+
+function factsOf(stats: Stats): FileFacts {
+  return { ino: stats.ino, birthtimeMs: stats.birthtimeMs, size: stats.size, mtimeMs: stats.mtimeMs };
+}
 
 /** Folds records into a summary (a fresh one, or one being extended by a tail). */
 export function summarize(
@@ -118,12 +125,15 @@ function readAt(fd: number, position: number, length: number): Buffer {
 export class ConversationLog {
   #state: LogState | undefined;
   readonly #file: string;
+  /** The conversation's lock file (the store takes the lock; the path is kept here, worked out once). */
+  readonly lockFile: string;
 
   constructor(
     readonly conversationId: string,
     private readonly options: ConversationLogOptions,
   ) {
     this.#file = options.layout.logFile(conversationId);
+    this.lockFile = options.layout.lockFile(conversationId);
   }
 
   /** The state as of the last refresh or write (valid while the lock has been held since). */
@@ -134,7 +144,9 @@ export class ConversationLog {
   /** The cached summary if it still describes the file on disk (no lock needed to use it for listing). */
   cachedSummary(stats: Stats): LogSummary | undefined {
     const state = this.#state;
-    return state && sameFile(state, stats) && state.size === stats.size ? state : undefined;
+    return state && sameFile(state, stats) && recordsStillEndAt(state.fd, state.size, stats.size)
+      ? state
+      : undefined;
   }
 
   /** Brings the state up to date with the file (migrating a legacy array, quarantining bad bytes). Under the lock. */
@@ -148,7 +160,8 @@ export class ConversationLog {
     }
     const state = this.#state;
     if (state !== undefined && sameFile(state, stats)) {
-      if (stats.size === state.size) return state;
+      state.allocated = stats.size;
+      if (recordsStillEndAt(state.fd, state.size, stats.size)) return state;
       if (stats.size > state.size) {
         const tail = decodeLog(
           readAt(state.fd, state.size, stats.size - state.size),
@@ -157,7 +170,7 @@ export class ConversationLog {
         );
         if (tail.corrupt.length === 0) {
           addKeys(state.keys, tail.records);
-          Object.assign(state, summarize(tail.records, stats, state));
+          Object.assign(state, summarize(tail.records, { ...factsOf(stats), size: tail.end }, state));
           return state;
         }
       }
@@ -177,7 +190,8 @@ export class ConversationLog {
     const stats = fstatSync(fd);
     const keys: LogState['keys'] = new Map();
     addKeys(keys, decoded.records);
-    this.#state = { ...summarize(decoded.records, stats), fd, keys };
+    const summary = summarize(decoded.records, { ...factsOf(stats), size: decoded.end });
+    this.#state = { ...summary, fd, allocated: stats.size, keys };
     return this.#state;
   }
 
@@ -215,9 +229,10 @@ export class ConversationLog {
     }
   }
 
-  // O_DSYNC makes the write itself durable: one syscall instead of write + fdatasync.
+  // O_DSYNC makes the write itself durable: one syscall instead of write + fdatasync. No O_APPEND:
+  // records go where the records end, which is before the padding.
   #openFlags(): number {
-    return constants.O_RDWR | constants.O_APPEND | (this.options.syncEveryWrite ? constants.O_DSYNC : 0);
+    return constants.O_RDWR | (this.options.syncEveryWrite ? constants.O_DSYNC : 0);
   }
 
   /** Creates the log file (and its directory entry, durably when asked). Under the lock. */
@@ -232,23 +247,27 @@ export class ConversationLog {
       }
     }
     const stats = fstatSync(fd);
-    this.#state = { ...summarize([], stats), fd, keys: new Map() };
+    this.#state = { ...summarize([], stats), fd, allocated: stats.size, keys: new Map() };
     return this.#state;
   }
 
   /**
-   * Appends encoded records with one `write()` on the `O_APPEND` descriptor. A failed or short
-   * write is cut back off, so the log never keeps part of a batch. Under the lock.
+   * Appends encoded records with one `write()` where the records end. A failed or short write is
+   * cut back off, so the log never keeps part of a batch. Under the lock.
    */
   write(state: LogState, bytes: Buffer, records: readonly LogRecord[], sync: boolean): void {
+    if (this.options.syncEveryWrite && state.size + bytes.length > state.allocated) {
+      this.#preallocate(state, state.size + bytes.length);
+    }
     let written = 0;
     try {
-      written = writeSync(state.fd, bytes);
+      written = writeSync(state.fd, bytes, 0, bytes.length, state.size);
       if (written !== bytes.length) throw new Error(`short write: ${written} of ${bytes.length} bytes`);
       if (sync && !this.options.syncEveryWrite) fdatasyncSync(state.fd);
     } catch (error) {
       try {
         ftruncateSync(state.fd, state.size);
+        state.allocated = state.size;
       } catch {
         // Cut-back failed too: forget the state so the next append re-reads the file and
         // quarantines the torn tail instead of writing after it.
@@ -267,6 +286,28 @@ export class ConversationLog {
       mtimeMs: Date.now(),
     };
     Object.assign(state, summarize(records, facts, state));
+  }
+
+  /**
+   * Pads the file with zeros past `needed` bytes (durably: the descriptor is O_DSYNC). Another
+   * process may have padded it already. Padding only saves time: if it fails (a full disk), the
+   * append goes on and reports its own error.
+   */
+  #preallocate(state: LogState, needed: number): void {
+    try {
+      const current = fstatSync(state.fd).size;
+      state.allocated = current;
+      if (current >= needed) return;
+      const target = preallocatedSize(needed);
+      const padding = zeros(target - current);
+      let done = 0;
+      while (done < padding.length) {
+        done += writeSync(state.fd, padding, done, padding.length - done, current + done);
+      }
+      state.allocated = target;
+    } catch {
+      // The append's own write reports a real problem.
+    }
   }
 
   /** The messages of an earlier append, for an idempotent replay. Under the lock. */

@@ -1,4 +1,13 @@
-import { appendFileSync, existsSync, lstatSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  existsSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -270,6 +279,67 @@ describe('lock', () => {
     expect((await openStore({ lockStaleMs: 30_000 }).append('c1', [userMessage('m2', 'x')])).seqs).toEqual([
       2,
     ]);
+  });
+});
+
+describe("durability 'append': preallocated logs", () => {
+  const recordBytes = (id: string) => {
+    const bytes = readFileSync(logFile(id));
+    return { size: bytes.length, records: bytes.subarray(0, bytes.indexOf(0)) };
+  };
+
+  it('pads the log with zeros ahead of its records; loads, lists and reopens see only the records', async () => {
+    const store = openStore({ durability: 'append' });
+    await store.append('c1', [userMessage('m1', 'first')]);
+    await store.append('c1', toolTurn('t', 2));
+    const { size, records } = recordBytes('c1');
+    expect(size).toBeGreaterThanOrEqual(records.length + 64 * 1024);
+    expect(records.toString('utf8').split('\n')).toHaveLength(5);
+    const reopened = openStore();
+    expect((await reopened.load('c1')).map((message) => message.seq)).toEqual([1, 2, 3, 4]);
+    expect((await reopened.listConversations()).conversations[0]).toMatchObject({
+      messageCount: 4,
+      lastSeq: 4,
+    });
+    await store.close();
+  });
+
+  it('another instance appends into the padding: the file keeps its size, and every reader notices', async () => {
+    const writer = openStore({ durability: 'append' });
+    const reader = openStore();
+    await writer.append('c1', [userMessage('m1', 'first')]);
+    expect((await reader.listConversations()).conversations[0]).toMatchObject({ messageCount: 1 });
+    expect(await reader.load('c1')).toHaveLength(1);
+    const before = recordBytes('c1').size;
+    // A plain instance appends where the records end, not after the padding.
+    await reader.append('c1', [userMessage('m2', 'second')]);
+    await writer.append('c1', [userMessage('m3', 'third')]);
+    expect(recordBytes('c1').size).toBe(before);
+    expect(recordBytes('c1').records.toString('utf8').trimEnd().split('\n')).toHaveLength(3);
+    for (const store of [reader, writer, openStore()]) {
+      expect((await store.load('c1')).map((message) => message.id)).toEqual(['m1', 'm2', 'm3']);
+      expect((await store.listConversations()).conversations[0]).toMatchObject({
+        messageCount: 3,
+        lastSeq: 3,
+      });
+    }
+    await Promise.all([writer.close(), reader.close()]);
+  });
+
+  it('a torn record inside the padding is quarantined, and the next append lands where the records end', async () => {
+    const store = openStore({ durability: 'append' });
+    await store.append('c1', [userMessage('m1', 'first')]);
+    await store.close();
+    const { records } = recordBytes('c1');
+    const fd = openSync(logFile('c1'), 'r+');
+    writeSync(fd, Buffer.from('{"seq":2,"at":"torn'), 0, 19, records.length);
+    closeSync(fd);
+    const next = openStore({ durability: 'append' });
+    await next.append('c1', [userMessage('m2', 'second')]);
+    expect((await openStore().load('c1')).map((message) => message.id)).toEqual(['m1', 'm2']);
+    expect(reports).toMatchObject([{ reason: 'torn', offset: records.length, length: 19 }]);
+    expect(readFileSync(`${logFile('c1')}.corrupt`, 'utf8')).toContain('{"seq":2,"at":"torn');
+    await next.close();
   });
 });
 

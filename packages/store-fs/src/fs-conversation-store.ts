@@ -33,6 +33,7 @@ import { ConversationLog, type LogSummary, summarize } from './conversation-log.
 import { FsLayout } from './fs-layout.js';
 import type { FsConversationStoreOptions, FsDurability } from './fs-store-options.js';
 import { LockLeases } from './lock-leases.js';
+import { recordsEnd, recordsStillEndAt } from './log-padding.js';
 import { decodeCleanLog, decodeLog, encodeRecords } from './log-record.js';
 import { type QuarantineReport, warnQuarantine } from './quarantine.js';
 import { writeFileAtomic } from './write-file-atomic.js';
@@ -61,8 +62,8 @@ function toSummary(id: string, summary: LogSummary): ConversationSummary {
 
 /**
  * The embedded default store: one append-only JSONL log per conversation (each line carries its
- * `seq` and a CRC-32), appended with one `write()` to an `O_APPEND` descriptor under a
- * per-conversation lock file, so several processes can share a data directory. Torn or corrupt
+ * `seq` and a CRC-32; with durability 'append' the log is followed by preallocated zero bytes),
+ * appended with one `write()` where its records end, under a per-conversation lock file, so several processes can share a data directory. Torn or corrupt
  * lines are moved to a `.corrupt` side file and reported, never deleted.
  */
 export class FsConversationStore implements ConversationStore {
@@ -130,8 +131,10 @@ export class FsConversationStore implements ConversationStore {
     conversationId: string,
     work: (log: ConversationLog, continued: boolean) => Promise<T>,
   ): Promise<T> {
-    const lockFile = this.layout.lockFile(conversationId);
-    const locked = () => this.#locks.run(lockFile, (continued) => work(this.#log(conversationId), continued));
+    const locked = () => {
+      const log = this.#log(conversationId);
+      return this.#locks.run(log.lockFile, (continued) => work(log, continued));
+    };
     const previous = this.#queues.get(conversationId);
     const run = previous === undefined ? locked() : previous.then(locked);
     const settled = run.catch(() => undefined);
@@ -177,15 +180,16 @@ export class FsConversationStore implements ConversationStore {
     this.#assertOpen();
     const window = normalizeLoadOptions(options);
     const file = this.layout.logFile(conversationId);
-    const text = await readFile(file, 'utf8').catch((error: unknown) => {
+    const bytes = await readFile(file).catch((error: unknown) => {
       if (isMissing(error)) return undefined;
       throw error;
     });
-    let records = text === undefined ? undefined : decodeCleanLog(text);
+    let records =
+      bytes === undefined ? undefined : decodeCleanLog(bytes.toString('utf8', 0, recordsEnd(bytes)));
     // A torn tail may be another process's append in flight: re-read under the lock, which waits
     // for it, and quarantines what is really corrupt. A missing log may be a legacy array.
     if (records === undefined) {
-      if (text === undefined && !(await this.#exists(this.layout.legacyFile(conversationId)))) return [];
+      if (bytes === undefined && !(await this.#exists(this.layout.legacyFile(conversationId)))) return [];
       const buffer = await this.#exclusive(conversationId, async (log) =>
         (await log.refresh()) === undefined ? undefined : readFile(file),
       );
@@ -259,32 +263,23 @@ export class FsConversationStore implements ConversationStore {
       await this.#exclusive(conversationId, (log) => log.refresh());
       stats = await stat(file);
     }
-    if (
-      indexed &&
-      indexed.ino === stats.ino &&
-      indexed.birthtimeMs === stats.birthtimeMs &&
-      indexed.size === stats.size
-    ) {
-      return indexed;
-    }
+    const sameFile = indexed && indexed.ino === stats.ino && indexed.birthtimeMs === stats.birthtimeMs;
+    if (sameFile && indexed.size === stats.size) return indexed;
     const cached = this.#logs.get(conversationId)?.cachedSummary(stats);
     if (cached !== undefined) return { ...cached };
-    // Without a birth time (some filesystems) a recreated file could pass for the old one.
-    const extendable =
-      indexed &&
-      indexed.birthtimeMs !== 0 &&
-      indexed.ino === stats.ino &&
-      indexed.birthtimeMs === stats.birthtimeMs &&
-      indexed.size < stats.size;
-    const start = extendable ? indexed.size : 0;
     const handle = await open(file, 'r');
     try {
+      // A longer file may only have more padding.
+      if (sameFile && recordsStillEndAt(handle.fd, indexed.size, stats.size)) return indexed;
+      // Without a birth time (some filesystems) a recreated file could pass for the old one.
+      const extendable = sameFile && indexed.birthtimeMs !== 0 && indexed.size < stats.size;
+      const start = extendable ? indexed.size : 0;
       const bytes = Buffer.alloc(stats.size - start);
       const { bytesRead } = await handle.read(bytes, 0, bytes.length, start);
       const decoded = decodeLog(bytes.subarray(0, bytesRead), start, extendable ? indexed.lastSeq : 0);
       // Summarise only up to the first bad byte (a torn tail may be an append in flight), so the
       // next listing continues from there instead of from the middle of a line.
-      const end = decoded.corrupt[0]?.offset ?? start + bytesRead;
+      const end = decoded.corrupt[0]?.offset ?? decoded.end;
       const records = decoded.records.filter((_, index) => (decoded.offsets[index] ?? 0) < end);
       return summarize(records, { ...stats, size: end }, extendable ? indexed : undefined);
     } finally {

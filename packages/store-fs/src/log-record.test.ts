@@ -1,6 +1,7 @@
 import type { ConversationMessage } from '@cairn/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { recordsEnd } from './log-padding.js';
 import { decodeCleanLog, decodeLog, encodeRecords } from './log-record.js';
 
 const AT = '2026-01-01T00:00:00.000Z';
@@ -92,9 +93,25 @@ describe('encodeRecords / decodeLog', () => {
         damaged[position] = ((damaged[position] ?? 0) + delta) % 256;
         const cut = damaged.subarray(0, damaged.length - (positionSeed % 3));
         const slow = decodeLog(cut);
-        const fast = decodeCleanLog(cut.toString('utf8'));
+        const fast = decodeCleanLog(cut.toString('utf8', 0, recordsEnd(cut)));
         if (slow.corrupt.length === 0) expect(fast).toEqual(slow.records);
         else expect(fast).toBeUndefined();
+      }),
+    );
+  });
+
+  it('zero padding after the records is not part of the log, whatever its length', () => {
+    fc.assert(
+      fc.property(batches, fc.nat({ max: 20_000 }), fc.nat(), (all, padding, cutSeed) => {
+        const { buffer } = encodeAll(all);
+        const cut = cutSeed % (buffer.length + 1);
+        const unpadded = decodeLog(buffer.subarray(0, cut));
+        const padded = decodeLog(Buffer.concat([buffer.subarray(0, cut), Buffer.alloc(padding)]), 100, 0);
+        expect(padded.records).toEqual(unpadded.records);
+        expect(padded.end).toBe(100 + cut);
+        expect(padded.corrupt).toEqual(
+          unpadded.corrupt.map((span) => ({ ...span, offset: span.offset + 100 })),
+        );
       }),
     );
   });

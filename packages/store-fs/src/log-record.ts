@@ -1,5 +1,6 @@
 import { crc32 } from 'node:zlib';
 import type { ConversationMessage } from '@cairn/core';
+import { recordsEnd } from './log-padding.js';
 
 // A record is one JSON line: {"seq":7,"at":"…","last":9,"key":"…","msg":{…},"crc":"0a1b2c3d"}.
 // The checksum covers every byte before `,"crc":"`, so it is checked on the raw bytes, before
@@ -39,6 +40,8 @@ export interface DecodedLog {
   /** Byte offset of each record's line, parallel to `records`. */
   offsets: number[];
   corrupt: CorruptSpan[];
+  /** Offset just past the records (and any corrupt bytes), where the zero padding begins. */
+  end: number;
 }
 
 /** Encodes messages (seqs already assigned) as the records and bytes of one append. */
@@ -103,12 +106,13 @@ function parseRecord(buffer: Buffer, start: number, end: number): LogRecord | un
 }
 
 /**
- * Splits and verifies a log. Every line's checksum is checked; a line that is torn (no newline at
+ * Splits and verifies a log (its zero padding is not part of it). Every line's checksum is checked; a line that is torn (no newline at
  * the end of the buffer), fails its checksum, does not parse, or does not continue the seq order is
  * reported as corrupt and skipped; the trailing records of a batch the buffer does not hold whole
  * are too. `baseSeq` is the last seq before this buffer (when decoding a tail).
  */
-export function decodeLog(buffer: Buffer, baseOffset = 0, baseSeq = 0): DecodedLog {
+export function decodeLog(padded: Buffer, baseOffset = 0, baseSeq = 0): DecodedLog {
+  const buffer = padded.subarray(0, recordsEnd(padded));
   const records: LogRecord[] = [];
   const offsets: number[] = [];
   const corrupt: CorruptSpan[] = [];
@@ -132,8 +136,9 @@ export function decodeLog(buffer: Buffer, baseOffset = 0, baseSeq = 0): DecodedL
     }
     start = newline + 1;
   }
-  dropIncompleteFinalBatch(records, offsets, corrupt, baseOffset + buffer.length);
-  return { records, offsets, corrupt };
+  const end = baseOffset + buffer.length;
+  dropIncompleteFinalBatch(records, offsets, corrupt, end);
+  return { records, offsets, corrupt, end };
 }
 
 // A batch is written with one write(); if a crash cut it short, its first records are intact but
@@ -160,7 +165,7 @@ function dropIncompleteFinalBatch(
 }
 
 /**
- * The fast path of a load: a log read as text, every line's checksum checked on the string (the
+ * The fast path of a load: a log's records read as text (padding cut off), every line's checksum checked on the string (the
  * CRC of its UTF-8 bytes) and parsed. Returns undefined on the first problem of any kind; the
  * caller then decodes the bytes with `decodeLog`, which locates and reports each corrupt span.
  */

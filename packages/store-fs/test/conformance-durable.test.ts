@@ -1,0 +1,14 @@
+import { describeConversationStoreConformance } from '@cairn/storage/testkit';
+import * as factory from './store-factory-durable.mjs';
+
+// Fewer processes and trials than the main run: every append here waits for the disk.
+describeConversationStoreConformance({
+  name: "fs, durability 'append'",
+  factory,
+  processes: {
+    factoryModule: new URL('./store-factory-durable.mjs', import.meta.url),
+    writers: 4,
+    appendsPerWriter: 250,
+    crashTrials: 20,
+  },
+});
