@@ -28,6 +28,7 @@ import {
   toBlobBytes,
 } from '@cairn/storage';
 import Database, { type Database as SqliteDatabase } from 'better-sqlite3';
+import { assertConversationNumFits, assertSeqFits, MAX_SEQ } from './message-key.js';
 import { migrate } from './schema/migrate.js';
 import { toStoreError } from './sqlite-error.js';
 import { type ConversationRow, prepareStatements, type SqliteStatements } from './sqlite-statements.js';
@@ -76,7 +77,8 @@ function toSummary(row: ConversationRow): ConversationSummary {
     id: row.id,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
-    messageCount: row.message_count,
+    // Seqs run from 1 without gaps, so the last one is also the count.
+    messageCount: row.last_seq,
     lastSeq: row.last_seq,
     ...(row.title === null ? {} : { title: row.title }),
   };
@@ -185,25 +187,29 @@ export class SqliteConversationStore implements ConversationStore {
         );
       }
     }
-    const lastSeq = statements.lastSeq.get(conversationId) ?? 0;
+    const conversation = statements.findConversation.get(conversationId);
+    const lastSeq = conversation?.last_seq ?? 0;
     assertExpectedSeq(conversationId, expectedSeq, lastSeq);
     if (prepared.length === 0) return { seqs: [], messages: [] };
+    assertSeqFits(conversationId, lastSeq + prepared.length);
     for (const { ref, bytes } of blobs) {
       statements.putBlob.run(ref, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
     }
     const now = new Date().toISOString();
-    // The conversation row first: the message rows reference it.
-    statements.upsertConversation.run(
-      conversationId,
-      now,
-      now,
-      prepared.length,
-      lastSeq + prepared.length,
-      title,
-    );
+    // The conversation row first: its number is the high half of the message keys. An existing
+    // one is written only to set its title, once: the live figures come from the messages.
+    let num: number;
+    if (conversation === undefined) {
+      // RETURNING always gives the inserted row's number.
+      num = statements.insertConversation.get(conversationId, now, title) as number;
+      assertConversationNumFits(conversationId, num);
+    } else {
+      num = conversation.num;
+      if (conversation.titled === 0 && title !== null) statements.setTitle.run(title, num);
+    }
     const seqs = json.map((text, index) => {
       const seq = lastSeq + index + 1;
-      statements.insertMessage.run(conversationId, seq, jsonWithSeq(text, seq));
+      statements.insertMessage.run(num, seq, now, jsonWithSeq(text, seq));
       return seq;
     });
     if (idempotencyKey !== undefined) {
@@ -216,8 +222,12 @@ export class SqliteConversationStore implements ConversationStore {
     this.#assertOpen();
     assertSafeId('conversationId', conversationId);
     const { fromSeq, toSeq, limit, direction } = normalizeLoadOptions(options);
+    // No seq past MAX_SEQ is stored, and a bigger one would spill into the conversation's number.
+    if (fromSeq > MAX_SEQ) return [];
     const statement = direction === 'forward' ? this.#statements.loadForward : this.#statements.loadBackward;
-    const rows = this.#run('load', () => statement.all(conversationId, fromSeq, toSeq, limit));
+    const rows = this.#run('load', () =>
+      statement.all(conversationId, fromSeq, Math.min(toSeq, MAX_SEQ), limit),
+    );
     return parseMessages(rows, conversationId);
   }
 
@@ -243,14 +253,16 @@ export class SqliteConversationStore implements ConversationStore {
     return this.#run('deleteConversation', () => this.#deleteTransaction(conversationId));
   }
 
-  // Messages and idempotency keys go with the conversation row (ON DELETE CASCADE); offloaded
-  // outputs live under `tool-results/<id>/` (see toolOutputRef): '0' is the character after '/'.
+  // Idempotency keys go with the conversation row (ON DELETE CASCADE), its messages by their key
+  // range; offloaded outputs live under `tool-results/<id>/` (see toolOutputRef): '0' is the
+  // character after '/'.
   #deleteLocked(conversationId: string): boolean {
-    this.#statements.deleteBlobsUnder.run(
-      `tool-results/${conversationId}/`,
-      `tool-results/${conversationId}0`,
-    );
-    return this.#statements.deleteConversation.run(conversationId).changes > 0;
+    const statements = this.#statements;
+    statements.deleteBlobsUnder.run(`tool-results/${conversationId}/`, `tool-results/${conversationId}0`);
+    const num = statements.deleteConversation.get(conversationId);
+    if (num === undefined) return false;
+    statements.deleteMessages.run(num, num);
+    return true;
   }
 
   async putBlob(ref: string, data: string | Uint8Array): Promise<void> {

@@ -1,77 +1,103 @@
 import type { Database, Statement } from 'better-sqlite3';
 
-/** A `cairn_conversations` row as SQLite returns it. */
+/** A conversation's listing figures as SQLite returns them. */
 export interface ConversationRow {
   id: string;
   created_at: string;
   updated_at: string;
-  message_count: number;
   last_seq: number;
   title: string | null;
 }
 
-const SUMMARY_COLUMNS = 'id, created_at, updated_at, message_count, last_seq, title';
+/** What an append reads about an existing conversation. */
+export interface ConversationHead {
+  num: number;
+  last_seq: number;
+  /** 1 once the conversation has a title (SQLite has no booleans). */
+  titled: 0 | 1;
+}
 
 /** Every statement the store runs, prepared once per connection. */
 export interface SqliteStatements {
-  lastSeq: Statement<[string], number>;
+  findConversation: Statement<[string], ConversationHead>;
   findAppend: Statement<[string, string], { first_seq: number; count: number }>;
-  upsertConversation: Statement<[string, string, string, number, number, string | null]>;
-  insertMessage: Statement<[string, number, string]>;
+  insertConversation: Statement<[string, string, string | null], number>;
+  setTitle: Statement<[string, number]>;
+  insertMessage: Statement<[number, number, string, string]>;
   insertAppend: Statement<[string, string, number, number]>;
   loadForward: Statement<[string, number, number, number], string>;
   loadBackward: Statement<[string, number, number, number], string>;
   listFirst: Statement<[number], ConversationRow>;
   listAfter: Statement<[string, string, string, number], ConversationRow>;
-  deleteConversation: Statement<[string]>;
+  deleteConversation: Statement<[string], number>;
+  deleteMessages: Statement<[number, number]>;
   deleteBlobsUnder: Statement<[string, string]>;
   putBlob: Statement<[string, Buffer]>;
   getBlob: Statement<[number, number, string], Buffer | null>;
 }
 
+// Every message key of the conversation numbered `num` (an SQL expression): its number in the high
+// bits, any seq in the low 32. A rowid range, so max(key) over it is one seek from its top.
+const keysOf = (num: string) => `key BETWEEN ${num} << 32 AND (${num} << 32) | 0xFFFFFFFF`;
+
+// A load window as a range of message keys, the conversation's number found in the same statement
+// (one snapshot: a deleted conversation's number may be reused). The range is a rowid seek, so
+// ORDER BY key needs no sort.
+const LOAD_WINDOW = `WITH conversation (base) AS (SELECT num << 32 FROM cairn_conversations WHERE id = ?)
+  SELECT message FROM conversation, cairn_messages WHERE key BETWEEN (base | ?) AND (base | ?)`;
+
+// Each conversation with its last message: max(key) seeks to the top of the conversation's key
+// range and the join reads that row by rowid, so cairn_messages is never scanned. The row's seq is
+// the conversation's last seq and message count, its `at` the updated_at. A conversation is created
+// by an append, so it has a message; the LEFT JOIN would list it regardless.
+const SUMMARIES = `WITH summaries AS (
+    SELECT c.id, c.created_at, c.title, coalesce(m.key & 0xFFFFFFFF, 0) AS last_seq,
+      coalesce(m.at, c.created_at) AS updated_at
+    FROM cairn_conversations AS c
+    LEFT JOIN cairn_messages AS m ON m.key = (SELECT max(key) FROM cairn_messages WHERE ${keysOf('c.num')})
+  )
+  SELECT id, created_at, updated_at, last_seq, title FROM summaries`;
+
 export function prepareStatements(db: Database): SqliteStatements {
   return {
-    lastSeq: db.prepare<[string], number>('SELECT last_seq FROM cairn_conversations WHERE id = ?').pluck(),
+    findConversation: db.prepare<[string], ConversationHead>(
+      `SELECT c.num, c.title IS NOT NULL AS titled,
+         coalesce((SELECT max(key) FROM cairn_messages WHERE ${keysOf('c.num')}) & 0xFFFFFFFF, 0) AS last_seq
+       FROM cairn_conversations AS c WHERE c.id = ?`,
+    ),
     findAppend: db.prepare<[string, string], { first_seq: number; count: number }>(
       'SELECT first_seq, count FROM cairn_appends WHERE conversation_id = ? AND idempotency_key = ?',
     ),
-    upsertConversation: db.prepare<[string, string, string, number, number, string | null]>(
-      `INSERT INTO cairn_conversations (id, created_at, updated_at, message_count, last_seq, title)
-       VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET
-         updated_at = excluded.updated_at,
-         message_count = message_count + excluded.message_count,
-         last_seq = excluded.last_seq,
-         title = coalesce(title, excluded.title)`,
-    ),
-    insertMessage: db.prepare<[string, number, string]>(
-      'INSERT INTO cairn_messages (conversation_id, seq, message) VALUES (?, ?, ?)',
+    insertConversation: db
+      .prepare<[string, string, string | null], number>(
+        'INSERT INTO cairn_conversations (id, created_at, title) VALUES (?, ?, ?) RETURNING num',
+      )
+      .pluck(),
+    setTitle: db.prepare<[string, number]>('UPDATE cairn_conversations SET title = ? WHERE num = ?'),
+    insertMessage: db.prepare<[number, number, string, string]>(
+      'INSERT INTO cairn_messages (key, at, message) VALUES ((? << 32) | ?, ?, ?)',
     ),
     insertAppend: db.prepare<[string, string, number, number]>(
       'INSERT INTO cairn_appends (conversation_id, idempotency_key, first_seq, count) VALUES (?, ?, ?, ?)',
     ),
     // Range, then direction, then limit: `LIMIT` applies after `ORDER BY`.
     loadForward: db
-      .prepare<[string, number, number, number], string>(
-        'SELECT message FROM cairn_messages WHERE conversation_id = ? AND seq BETWEEN ? AND ? ORDER BY seq ASC LIMIT ?',
-      )
+      .prepare<[string, number, number, number], string>(`${LOAD_WINDOW} ORDER BY key ASC LIMIT ?`)
       .pluck(),
     loadBackward: db
-      .prepare<[string, number, number, number], string>(
-        'SELECT message FROM cairn_messages WHERE conversation_id = ? AND seq BETWEEN ? AND ? ORDER BY seq DESC LIMIT ?',
-      )
+      .prepare<[string, number, number, number], string>(`${LOAD_WINDOW} ORDER BY key DESC LIMIT ?`)
       .pluck(),
-    listFirst: db.prepare<[number], ConversationRow>(
-      `SELECT ${SUMMARY_COLUMNS} FROM cairn_conversations ORDER BY updated_at DESC, id ASC LIMIT ?`,
-    ),
-    // Rows strictly after the cursor in (updated_at DESC, id ASC) order; the first condition gives
-    // the index a range to seek to. (better-sqlite3 does not bind a numbered `?1` twice.)
+    listFirst: db.prepare<[number], ConversationRow>(`${SUMMARIES} ORDER BY updated_at DESC, id ASC LIMIT ?`),
+    // Rows strictly after the cursor in (updated_at DESC, id ASC) order. (better-sqlite3 does not
+    // bind a numbered `?1` twice.)
     listAfter: db.prepare<[string, string, string, number], ConversationRow>(
-      `SELECT ${SUMMARY_COLUMNS} FROM cairn_conversations
-       WHERE updated_at <= ? AND (updated_at < ? OR id > ?)
+      `${SUMMARIES} WHERE updated_at < ? OR (updated_at = ? AND id > ?)
        ORDER BY updated_at DESC, id ASC LIMIT ?`,
     ),
-    deleteConversation: db.prepare<[string]>('DELETE FROM cairn_conversations WHERE id = ?'),
+    deleteConversation: db
+      .prepare<[string], number>('DELETE FROM cairn_conversations WHERE id = ? RETURNING num')
+      .pluck(),
+    deleteMessages: db.prepare<[number, number]>(`DELETE FROM cairn_messages WHERE ${keysOf('?')}`),
     // A range on the primary key rather than LIKE, whose `_` wildcard a safe id may contain.
     deleteBlobsUnder: db.prepare<[string, string]>('DELETE FROM cairn_blobs WHERE ref >= ? AND ref < ?'),
     putBlob: db.prepare<[string, Buffer]>(

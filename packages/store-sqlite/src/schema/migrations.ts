@@ -7,23 +7,25 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
+    // A one-message append to an existing conversation rewrites one page, a leaf of cairn_messages:
+    // the conversation's row is written when it is created and when its title is first set, never
+    // for the figures every append changes. A message's rowid `key` is `(num << 32) | seq` (see
+    // message-key.ts), so a conversation's messages are one rowid range and need no index; its last
+    // seq (also its message count: seqs run from 1) and updated_at (that row's `at`) are read off
+    // the range's highest key. The UNIQUE index on `id` is written only when a conversation is created.
     // Messages live in a rowid table: a WITHOUT ROWID b-tree would push every ~1 KB message into
     // overflow pages. The JSON text includes the message's seq, so a load is one parse per row.
     sql: `
       CREATE TABLE cairn_conversations (
-        id TEXT PRIMARY KEY,
+        num INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
         created_at TEXT NOT NULL,
-        updated_at TEXT NOT NULL,
-        message_count INTEGER NOT NULL,
-        last_seq INTEGER NOT NULL,
         title TEXT
       );
-      CREATE INDEX cairn_conversations_updated ON cairn_conversations (updated_at DESC, id);
       CREATE TABLE cairn_messages (
-        conversation_id TEXT NOT NULL REFERENCES cairn_conversations (id) ON DELETE CASCADE,
-        seq INTEGER NOT NULL,
-        message TEXT NOT NULL,
-        PRIMARY KEY (conversation_id, seq)
+        key INTEGER PRIMARY KEY,
+        at TEXT NOT NULL,
+        message TEXT NOT NULL
       );
       CREATE TABLE cairn_appends (
         conversation_id TEXT NOT NULL REFERENCES cairn_conversations (id) ON DELETE CASCADE,
