@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import type { LogSummary } from './conversation-log.js';
 import { writeFileAtomic } from './write-file-atomic.js';
 
-const INDEX_VERSION = 1;
+// 2: summaries carry the last record's checksum.
+const INDEX_VERSION = 2;
 
 /** The listing cache: one summary per conversation, each tagged with the log size it describes. */
 export type ConversationIndex = Map<string, LogSummary>;

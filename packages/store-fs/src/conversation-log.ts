@@ -14,7 +14,7 @@ import { readFile } from 'node:fs/promises';
 import { CairnError, type ConversationMessage } from '@cairn/core';
 import { deriveConversationTitle } from '@cairn/storage';
 import type { FsLayout } from './fs-layout.js';
-import { preallocatedSize, recordsStillEndAt, zeros } from './log-padding.js';
+import { checkRecordsEnd, preallocatedSize, zeros } from './log-padding.js';
 import { type DecodedLog, decodeLog, type LogRecord } from './log-record.js';
 import { migrateLegacyConversation } from './migrate-legacy-conversation.js';
 import { type QuarantineReport, writeQuarantine } from './quarantine.js';
@@ -31,6 +31,8 @@ export interface LogSummary {
   ino: number;
   birthtimeMs: number;
   size: number;
+  /** The checksum of the last record: the summary holds only while the records still end with it. */
+  lastCrc?: string;
 }
 
 interface LogState extends LogSummary {
@@ -83,6 +85,7 @@ export function summarize(
     (records.some((record) => record.msg.role === 'user')
       ? deriveConversationTitle(records.map((record) => record.msg))
       : undefined);
+  const lastCrc = last?.crc ?? previous?.lastCrc;
   return {
     // An empty log's placeholder time gives way to its first record's.
     createdAt:
@@ -91,6 +94,7 @@ export function summarize(
     messageCount: (previous?.messageCount ?? 0) + records.length,
     lastSeq: last?.seq ?? previous?.lastSeq ?? 0,
     ...(title === undefined ? {} : { title }),
+    ...(lastCrc === undefined ? {} : { lastCrc }),
     ino: stats.ino,
     birthtimeMs: stats.birthtimeMs,
     size: stats.size,
@@ -144,7 +148,9 @@ export class ConversationLog {
   /** The cached summary if it still describes the file on disk (no lock needed to use it for listing). */
   cachedSummary(stats: Stats): LogSummary | undefined {
     const state = this.#state;
-    return state && sameFile(state, stats) && recordsStillEndAt(state.fd, state.size, stats.size)
+    return state &&
+      sameFile(state, stats) &&
+      checkRecordsEnd(state.fd, state.size, state.lastCrc, stats.size) === 'same'
       ? state
       : undefined;
   }
@@ -161,8 +167,9 @@ export class ConversationLog {
     const state = this.#state;
     if (state !== undefined && sameFile(state, stats)) {
       state.allocated = stats.size;
-      if (recordsStillEndAt(state.fd, state.size, stats.size)) return state;
-      if (stats.size > state.size) {
+      const check = checkRecordsEnd(state.fd, state.size, state.lastCrc, stats.size);
+      if (check === 'same') return state;
+      if (check === 'grown') {
         const tail = decodeLog(
           readAt(state.fd, state.size, stats.size - state.size),
           state.size,

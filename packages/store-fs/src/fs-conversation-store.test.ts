@@ -5,6 +5,7 @@ import {
   lstatSync,
   openSync,
   readFileSync,
+  truncateSync,
   writeFileSync,
   writeSync,
 } from 'node:fs';
@@ -214,6 +215,34 @@ describe('lock', () => {
     }
   };
 
+  it('an append slowed past lockStaleMs writes no message and fails retryably; the taker-over keeps its append', async () => {
+    const slow = openStore({ lockStaleMs: 300 });
+    const other = openStore({ lockStaleMs: 300 });
+    await slow.append('c1', [userMessage('m1', 'first')]);
+    const putBlob = slow.putBlob.bind(slow);
+    slow.putBlob = async (ref, data) => {
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      return putBlob(ref, data);
+    };
+    const big: ConversationMessage = {
+      id: 'big',
+      role: 'tool',
+      tool_call_id: 'call-1',
+      content: 'z'.repeat(60_000),
+      createdAt: new Date().toISOString(),
+    };
+    const slowAppend = slow.append('c1', [big]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await other.append('c1', [userMessage('m2', 'from the process that took the lock over')]);
+    await rejectsWithCode(slowAppend, 'STORE_UNAVAILABLE');
+    expect((await openStore().load('c1')).map((message) => message.id)).toEqual(['m1', 'm2']);
+    slow.putBlob = putBlob;
+    await slow.append('c1', [big]);
+    expect((await openStore().load('c1')).map((message) => message.seq)).toEqual([1, 2, 3]);
+    expect(reports).toEqual([]);
+    await Promise.all([slow.close(), other.close()]);
+  });
+
   it('takes over a lock whose owner process is gone', async () => {
     await seed('c1', 1);
     const { symlinkSync } = await import('node:fs');
@@ -388,6 +417,38 @@ describe('conversation index', () => {
     await writeFile(join(conversationDir('broken'), 'messages.json'), '[{"truncated"');
     const listed = await openStore().listConversations();
     expect(listed.conversations.map((summary) => summary.id).sort()).toEqual(['good', 'index.json']);
+  });
+
+  it('notices a last record cut back and replaced by other records (as after a failed sync)', async () => {
+    await seed('c1', 1);
+    const writer = openStore();
+    await writer.append('c1', [userMessage('m2', 'a rather longer second message than the next one')]);
+    await writer.close();
+    expect((await openStore().listConversations()).conversations[0]).toMatchObject({ messageCount: 2 });
+    const log = readFileSync(logFile('c1'));
+    truncateSync(logFile('c1'), log.indexOf(0x0a) + 1);
+    const other = openStore();
+    await other.append('c1', [userMessage('m3', 'short'), userMessage('m4', 'fourth')]);
+    await other.close();
+    for (let listing = 0; listing < 2; listing++) {
+      expect((await openStore().listConversations()).conversations[0]).toMatchObject({
+        messageCount: 3,
+        lastSeq: 3,
+      });
+    }
+  });
+
+  it('a conversation deleted and created again is listed afresh', async () => {
+    await seed('c1', 5);
+    const store = openStore();
+    expect((await store.listConversations()).conversations[0]).toMatchObject({ messageCount: 5 });
+    await store.deleteConversation('c1');
+    await openStore().append('c1', [userMessage('again', 'a new start')]);
+    expect((await openStore().listConversations()).conversations[0]).toMatchObject({
+      messageCount: 1,
+      title: 'a new start',
+    });
+    await store.close();
   });
 
   it('ignores directories that are not conversations', async () => {

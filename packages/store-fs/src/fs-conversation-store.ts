@@ -33,7 +33,7 @@ import { ConversationLog, type LogSummary, summarize } from './conversation-log.
 import { FsLayout } from './fs-layout.js';
 import type { FsConversationStoreOptions, FsDurability } from './fs-store-options.js';
 import { LockLeases } from './lock-leases.js';
-import { recordsEnd, recordsStillEndAt } from './log-padding.js';
+import { checkRecordsEnd, recordsEnd } from './log-padding.js';
 import { decodeCleanLog, decodeLog, encodeRecords } from './log-record.js';
 import { type QuarantineReport, warnQuarantine } from './quarantine.js';
 import { writeFileAtomic } from './write-file-atomic.js';
@@ -52,6 +52,14 @@ function endsTurn(messages: readonly PreparedMessage[]): boolean {
   return (
     last.partType === 'error' ||
     (last.role === 'assistant' && !isToolCallMessage(last as ConversationMessage))
+  );
+}
+
+function lockLapsed(conversationId: string): CairnError {
+  return new CairnError(
+    'STORE_UNAVAILABLE',
+    `The append to conversation ${conversationId} took so long that its lock may have been taken over (lockStaleMs); nothing was written, retry it`,
+    { retryable: true, details: { conversationId } },
   );
 }
 
@@ -171,6 +179,7 @@ export class FsConversationStore implements ConversationStore {
       const at = new Date().toISOString();
       const { bytes, records } = encodeRecords(stored, at, idempotencyKey);
       const sync = this.#durability === 'append' || (this.#durability === 'turn' && endsTurn(prepared));
+      if (!this.#locks.isFresh(log.lockFile)) throw lockLapsed(conversationId);
       log.write(state, bytes, records, sync);
       return { seqs: stored.map((message) => message.seq ?? 0), messages: stored };
     });
@@ -263,25 +272,26 @@ export class FsConversationStore implements ConversationStore {
       await this.#exclusive(conversationId, (log) => log.refresh());
       stats = await stat(file);
     }
-    const sameFile = indexed && indexed.ino === stats.ino && indexed.birthtimeMs === stats.birthtimeMs;
-    if (sameFile && indexed.size === stats.size) return indexed;
     const cached = this.#logs.get(conversationId)?.cachedSummary(stats);
     if (cached !== undefined) return { ...cached };
     const handle = await open(file, 'r');
     try {
-      // A longer file may only have more padding.
-      if (sameFile && recordsStillEndAt(handle.fd, indexed.size, stats.size)) return indexed;
-      // Without a birth time (some filesystems) a recreated file could pass for the old one.
-      const extendable = sameFile && indexed.birthtimeMs !== 0 && indexed.size < stats.size;
-      const start = extendable ? indexed.size : 0;
+      // The indexed summary holds while its last record still ends where it did (a longer file
+      // may only have more padding); records added after it are read on their own.
+      const base =
+        indexed?.ino === stats.ino && indexed.birthtimeMs === stats.birthtimeMs ? indexed : undefined;
+      const check = base ? checkRecordsEnd(handle.fd, base.size, base.lastCrc, stats.size) : 'changed';
+      if (base && check === 'same') return base;
+      const extended = check === 'grown' ? base : undefined;
+      const start = extended?.size ?? 0;
       const bytes = Buffer.alloc(stats.size - start);
       const { bytesRead } = await handle.read(bytes, 0, bytes.length, start);
-      const decoded = decodeLog(bytes.subarray(0, bytesRead), start, extendable ? indexed.lastSeq : 0);
+      const decoded = decodeLog(bytes.subarray(0, bytesRead), start, extended?.lastSeq ?? 0);
       // Summarise only up to the first bad byte (a torn tail may be an append in flight), so the
       // next listing continues from there instead of from the middle of a line.
       const end = decoded.corrupt[0]?.offset ?? decoded.end;
       const records = decoded.records.filter((_, index) => (decoded.offsets[index] ?? 0) < end);
-      return summarize(records, { ...stats, size: end }, extendable ? indexed : undefined);
+      return summarize(records, { ...stats, size: end }, extended);
     } finally {
       await handle.close();
     }

@@ -63,6 +63,16 @@ export class LockLeases {
     }
   }
 
+  /**
+   * Whether the lock at `path` is still this instance's beyond doubt: held, and young enough that
+   * no other process can have judged it stale and taken it over. A write that trusts cached state
+   * asks this first: a run slowed past `staleMs` (a big blob, a paused process) must not write.
+   */
+  isFresh(path: string): boolean {
+    const lease = this.#leases.get(path);
+    return lease !== undefined && Date.now() - lease.acquiredAt < this.options.staleMs / 2;
+  }
+
   #wanted(path: string, lease: Lease): boolean {
     const now = Date.now();
     if (now - lease.checkedAt < WANT_CHECK_INTERVAL_MS) return false;

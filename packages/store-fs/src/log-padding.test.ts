@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { preallocatedSize, recordsEnd, recordsStillEndAt } from './log-padding.js';
+import { checkRecordsEnd, preallocatedSize, recordsEnd } from './log-padding.js';
 
 describe('recordsEnd', () => {
   it('is the length without the trailing zero bytes, however long the padding', () => {
@@ -37,26 +37,38 @@ describe('preallocatedSize', () => {
   });
 });
 
-describe('recordsStillEndAt', () => {
+describe('checkRecordsEnd', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cairn-padding-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const line = (crc: string) => `{"seq":1,"crc":"${crc}"}\n`;
+  const first = Buffer.from(line('0a1b2c3d'));
 
-  function check(content: Buffer, end: number): boolean {
+  function check(content: Buffer, end: number, lastCrc: string | undefined) {
     const file = join(dir, 'log');
     writeFileSync(file, content);
     const fd = openSync(file, 'r');
     try {
-      return recordsStillEndAt(fd, end, content.length);
+      return checkRecordsEnd(fd, end, lastCrc, content.length);
     } finally {
       closeSync(fd);
     }
   }
 
-  it('holds at the end of the file and before padding, not before more records or past a cut', () => {
-    const records = Buffer.from('{"seq":1}\n');
-    expect(check(records, records.length)).toBe(true);
-    expect(check(Buffer.concat([records, Buffer.alloc(64)]), records.length)).toBe(true);
-    expect(check(Buffer.concat([records, Buffer.from('{"seq":2}\n')]), records.length)).toBe(false);
-    expect(check(records, records.length + 5)).toBe(false);
+  it('same at the end of the file or before padding, grown before more records', () => {
+    expect(check(first, first.length, '0a1b2c3d')).toBe('same');
+    expect(check(Buffer.concat([first, Buffer.alloc(64)]), first.length, '0a1b2c3d')).toBe('same');
+    expect(check(Buffer.concat([first, Buffer.from(line('ffffffff'))]), first.length, '0a1b2c3d')).toBe(
+      'grown',
+    );
+    expect(check(Buffer.alloc(64), 0, undefined)).toBe('same');
+    expect(check(first, 0, undefined)).toBe('grown');
+  });
+
+  it('changed when the last record is not the one summarised, or the file is shorter', () => {
+    // A record cut back and replaced by another of the same length, then padding.
+    const replaced = Buffer.concat([Buffer.from(line('99999999')), Buffer.alloc(64)]);
+    expect(check(replaced, first.length, '0a1b2c3d')).toBe('changed');
+    expect(check(first, first.length + 5, '0a1b2c3d')).toBe('changed');
+    expect(check(first, 4, '0a1b2c3d')).toBe('changed');
   });
 });

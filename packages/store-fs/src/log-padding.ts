@@ -35,13 +35,27 @@ export function zeros(length: number): Buffer {
   return length <= BLOCK ? ZERO_BLOCK.subarray(0, length) : Buffer.alloc(length);
 }
 
+/** How a log compares with a summary of it: as summarised, with records added, or otherwise. */
+export type RecordsEndCheck = 'same' | 'grown' | 'changed';
+
 /**
- * Whether the records of the open file `fd` (`fileSize` bytes) still end at `end`. Within one file
- * (same inode) records are only ever added at the end of the records, so the file ending at `end`
- * or a zero byte there means nothing was added; a shorter file was cut back (a quarantine).
+ * Whether the records of the open file `fd` (`fileSize` bytes) still end at `end` with the record
+ * whose checksum is `lastCrc` (none: an empty log). Within one file (same inode) records are only
+ * added at the end of the records, so when that line end is still there, a zero byte after it (or
+ * the end of the file) means nothing was added. Any other bytes there mean the summary no longer
+ * describes the file: a record cut back after a failed sync, a recreated file, a lost page.
  */
-export function recordsStillEndAt(fd: number, end: number, fileSize: number): boolean {
-  if (fileSize <= end) return fileSize === end;
-  const probe = Buffer.alloc(1);
-  return readSync(fd, probe, 0, 1, end) === 1 && probe[0] === 0;
+export function checkRecordsEnd(
+  fd: number,
+  end: number,
+  lastCrc: string | undefined,
+  fileSize: number,
+): RecordsEndCheck {
+  // How the last record's line ends: its checksum, the closing brace, the newline.
+  const lineEnd = lastCrc === undefined ? '' : `${lastCrc}"}\n`;
+  if (fileSize < end || end < lineEnd.length) return 'changed';
+  const bytes = Buffer.alloc(lineEnd.length + 1);
+  const read = readSync(fd, bytes, 0, bytes.length, end - lineEnd.length);
+  if (read < lineEnd.length || bytes.toString('latin1', 0, lineEnd.length) !== lineEnd) return 'changed';
+  return read === lineEnd.length || bytes[lineEnd.length] === 0 ? 'same' : 'grown';
 }

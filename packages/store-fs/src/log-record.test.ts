@@ -116,6 +116,36 @@ describe('encodeRecords / decodeLog', () => {
     );
   });
 
+  it('zeroed bytes (pages a crash left unwritten) lose only the records they touch', () => {
+    fc.assert(
+      fc.property(batches, fc.nat(), fc.nat(), (all, startSeed, lengthSeed) => {
+        const { buffer, ends } = encodeAll(all);
+        const from = startSeed % buffer.length;
+        const to = from + 1 + (lengthSeed % Math.min(200, buffer.length - from));
+        const damaged = Buffer.from(buffer);
+        damaged.fill(0, from, to);
+        const decoded = decodeLog(damaged);
+        const lastBatchStart = ends.at(-2) ?? 0;
+        const original = decodeLog(buffer);
+        original.records.forEach((record, index) => {
+          const start = original.offsets[index] ?? 0;
+          const end = buffer.indexOf(0x0a, start) + 1;
+          const untouched = end <= from || start >= to;
+          if (untouched && start < lastBatchStart) expect(decoded.records).toContainEqual(record);
+        });
+        expect(decoded.corrupt.length).toBeGreaterThan(0);
+      }),
+    );
+  });
+
+  it('a record after a zero-filled hole is kept and the hole reported', () => {
+    const first = encodeRecords([{ id: 'a', role: 'user', content: 'x', createdAt: AT, seq: 1 }], AT).bytes;
+    const second = encodeRecords([{ id: 'b', role: 'user', content: 'y', createdAt: AT, seq: 3 }], AT).bytes;
+    const decoded = decodeLog(Buffer.concat([first, Buffer.alloc(4096), second]));
+    expect(decoded.records.map((record) => record.msg.id)).toEqual(['a', 'b']);
+    expect(decoded.corrupt).toEqual([{ offset: first.length, length: 4096, reason: 'zero-filled' }]);
+  });
+
   it('a record that does not continue the seq order is reported, not loaded', () => {
     const first = encodeRecords([{ id: 'a', role: 'user', content: 'x', createdAt: AT, seq: 2 }], AT).bytes;
     const second = encodeRecords([{ id: 'b', role: 'user', content: 'y', createdAt: AT, seq: 2 }], AT).bytes;

@@ -24,10 +24,18 @@ export interface LogRecord {
   last?: number;
   key?: string;
   msg: ConversationMessage;
+  /** The line's checksum (8 lowercase hex digits), the last field of its line. */
+  crc: string;
 }
 
 /** Why a span of bytes could not be used. */
-export type CorruptReason = 'torn' | 'checksum' | 'unparsable' | 'out-of-order' | 'incomplete-batch';
+export type CorruptReason =
+  | 'torn'
+  | 'checksum'
+  | 'unparsable'
+  | 'out-of-order'
+  | 'incomplete-batch'
+  | 'zero-filled';
 
 export interface CorruptSpan {
   offset: number;
@@ -54,7 +62,7 @@ export function encodeRecords(
   const lines: Buffer[] = [];
   const records = messages.map((msg, index): LogRecord => {
     const seq = msg.seq ?? 0;
-    const record: LogRecord = {
+    const fields: Omit<LogRecord, 'crc'> = {
       seq,
       at,
       ...(last === undefined ? {} : { last }),
@@ -63,10 +71,11 @@ export function encodeRecords(
     };
     // JSON.stringify keeps insertion order, so the line is seq, at, last, key, msg: then the crc,
     // in place of the closing brace.
-    const json = Buffer.from(JSON.stringify(record));
+    const json = Buffer.from(JSON.stringify(fields));
     const body = json.subarray(0, json.length - 1);
-    lines.push(body, Buffer.from(`${CRC_PREFIX}${crcHex(crc32(body))}"}\n`));
-    return record;
+    const crc = crcHex(crc32(body));
+    lines.push(body, Buffer.from(`${CRC_PREFIX}${crc}"}\n`));
+    return { ...fields, crc };
   });
   return { bytes: Buffer.concat(lines), records };
 }
@@ -93,9 +102,10 @@ function checksumMatches(buffer: Buffer, start: number, end: number): boolean {
   );
 }
 
-function parseRecord(buffer: Buffer, start: number, end: number): LogRecord | undefined {
+/** A line (checksum already verified) parsed into a record, or undefined if it is not one. */
+function parseLine(line: string): LogRecord | undefined {
   try {
-    const record = JSON.parse(buffer.toString('utf8', start, end)) as Partial<LogRecord>;
+    const record = JSON.parse(line) as Partial<LogRecord>;
     const { seq, at, msg } = record;
     if (!Number.isSafeInteger(seq) || typeof at !== 'string' || typeof msg !== 'object' || msg === null)
       return undefined;
@@ -106,10 +116,13 @@ function parseRecord(buffer: Buffer, start: number, end: number): LogRecord | un
 }
 
 /**
- * Splits and verifies a log (its zero padding is not part of it). Every line's checksum is checked; a line that is torn (no newline at
- * the end of the buffer), fails its checksum, does not parse, or does not continue the seq order is
- * reported as corrupt and skipped; the trailing records of a batch the buffer does not hold whole
- * are too. `baseSeq` is the last seq before this buffer (when decoding a tail).
+ * Splits and verifies a log (its zero padding is not part of it). Every line's checksum is checked;
+ * a line that is torn (no newline at the end of the buffer), fails its checksum, does not parse, or
+ * does not continue the seq order is reported as corrupt and skipped; the trailing records of a
+ * batch the buffer does not hold whole are too. Zero bytes are never part of a record (a page a
+ * crash left unwritten): they and what precedes them on their line are reported, and decoding goes
+ * on after them, where a whole record may follow. `baseSeq` is the last seq before this buffer
+ * (when decoding a tail).
  */
 export function decodeLog(padded: Buffer, baseOffset = 0, baseSeq = 0): DecodedLog {
   const buffer = padded.subarray(0, recordsEnd(padded));
@@ -118,14 +131,25 @@ export function decodeLog(padded: Buffer, baseOffset = 0, baseSeq = 0): DecodedL
   const corrupt: CorruptSpan[] = [];
   let lastSeq = baseSeq;
   let start = 0;
+  // Found once and moved forward only: a clean log has no zero byte, and is searched once.
+  let zero = buffer.indexOf(0);
   while (start < buffer.length) {
+    if (zero !== -1 && zero < start) zero = buffer.indexOf(0, start);
     const newline = buffer.indexOf(NEWLINE, start);
+    const lineEnd = newline === -1 ? buffer.length : newline;
+    if (zero !== -1 && zero < lineEnd) {
+      let after = zero;
+      while (buffer[after] === 0) after++;
+      corrupt.push({ offset: baseOffset + start, length: after - start, reason: 'zero-filled' });
+      start = after;
+      continue;
+    }
     if (newline === -1) {
       corrupt.push({ offset: baseOffset + start, length: buffer.length - start, reason: 'torn' });
       break;
     }
     const reason = !checksumMatches(buffer, start, newline) ? 'checksum' : undefined;
-    const record = reason === undefined ? parseRecord(buffer, start, newline) : undefined;
+    const record = reason === undefined ? parseLine(buffer.toString('utf8', start, newline)) : undefined;
     if (record === undefined || record.seq <= lastSeq) {
       const why = reason ?? (record === undefined ? 'unparsable' : 'out-of-order');
       corrupt.push({ offset: baseOffset + start, length: newline + 1 - start, reason: why });
@@ -165,8 +189,8 @@ function dropIncompleteFinalBatch(
 }
 
 /**
- * The fast path of a load: a log's records read as text (padding cut off), every line's checksum checked on the string (the
- * CRC of its UTF-8 bytes) and parsed. Returns undefined on the first problem of any kind; the
+ * The fast path of a load: a log's records read as text (padding cut off), every line's checksum
+ * checked on the string (the CRC of its UTF-8 bytes) and parsed. Returns undefined on the first problem of any kind; the
  * caller then decodes the bytes with `decodeLog`, which locates and reports each corrupt span.
  */
 export function decodeCleanLog(text: string): LogRecord[] | undefined {
@@ -181,13 +205,8 @@ export function decodeCleanLog(text: string): LogRecord[] | undefined {
     if (bodyEnd <= 0 || !line.startsWith(CRC_PREFIX, bodyEnd) || !line.endsWith('"}')) return undefined;
     if (crcHex(crc32(line.slice(0, bodyEnd))) !== line.slice(bodyEnd + CRC_PREFIX.length, -2))
       return undefined;
-    let record: LogRecord;
-    try {
-      record = JSON.parse(line) as LogRecord;
-    } catch {
-      return undefined;
-    }
-    if (!(record.seq > lastSeq) || record.msg?.seq !== record.seq) return undefined;
+    const record = parseLine(line);
+    if (record === undefined || !(record.seq > lastSeq)) return undefined;
     lastSeq = record.seq;
     records[index] = record;
   }

@@ -116,13 +116,50 @@ describe('the conversation message fast check', () => {
       .map(([message, mutation]) => mutation.apply({ ...message }));
     fc.assert(
       fc.property(
-        fc.oneof(edgeMessage, nearMissMessageArb, broken, conversationMessageArb, fc.anything()),
+        fc.oneof(
+          edgeMessage,
+          nearMissMessageArb,
+          broken,
+          conversationMessageArb,
+          fc.anything({ withSparseArray: true, withNullPrototype: true }),
+        ),
         (value) => {
           if (fastCheck(value)) expect(schemaAccepts(value)).toBe(true);
         },
       ),
       { numRuns: 2000 },
     );
+  });
+
+  it('refuses arrays with holes, own methods or another prototype, and reads each field once', () => {
+    const base = { id: 'a', role: 'assistant', createdAt: at, content: null };
+    const holes = [call('x'), call('y')];
+    delete holes[0];
+    const everyLies = [null];
+    Object.assign(everyLies, { every: () => true, forEach: () => undefined });
+    class Calls extends Array {}
+    const subclassed = Calls.from([call('x')]);
+    const duplicates = [call('x'), call('x')];
+    Object.assign(duplicates, { forEach: () => undefined });
+    for (const message of [
+      { ...base, tool_calls: new Array(2) },
+      { ...base, tool_calls: holes },
+      { ...base, tool_calls: everyLies },
+      { ...base, tool_calls: duplicates },
+    ]) {
+      expect(fastCheck(message)).toBe(false);
+      expect(schemaAccepts(message)).toBe(false);
+    }
+    // Valid, but not an ordinary array: the schema's call.
+    expect(fastCheck({ ...base, tool_calls: subclassed })).toBe(false);
+    // Each field is read once: the message is judged as read, whatever a second read would say.
+    let reads = 0;
+    const flipping = Object.defineProperty({ ...base }, 'role', {
+      enumerable: true,
+      get: () => (reads++ === 0 ? 'assistant' : 'robot'),
+    });
+    expect(fastCheck(flipping)).toBe(true);
+    expect(reads).toBe(1);
   });
 
   it('leaves nested fields and objects that are not plain to the schema', () => {

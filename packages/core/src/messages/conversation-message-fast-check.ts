@@ -20,38 +20,57 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => {
   return prototype === Object.prototype || prototype === null;
 };
 
-function isSimpleToolCall(value: unknown): boolean {
-  if (!isPlainObject(value) || Object.keys(value).length !== 3) return false;
+const REJECT = Symbol('reject');
+type Check = (value: unknown) => unknown;
+
+/** A check that passes the value itself through, or rejects it. */
+const when =
+  (test: (value: unknown) => boolean): Check =>
+  (value) =>
+    test(value) ? value : REJECT;
+
+// Tool calls are copied as they are checked, each field read once, so the role rules run on the
+// values that passed: not on an array whose holes, getters or own methods could say otherwise.
+function copyToolCall(value: unknown): unknown {
+  if (!isPlainObject(value) || Object.keys(value).length !== 3) return REJECT;
   const { id, type, function: fn } = value;
-  return (
-    nonEmptyString(id) &&
-    type === 'function' &&
-    isPlainObject(fn) &&
-    Object.keys(fn).length === 2 &&
-    nonEmptyString(fn.name) &&
-    typeof fn.arguments === 'string'
-  );
+  if (!nonEmptyString(id) || type !== 'function' || !isPlainObject(fn) || Object.keys(fn).length !== 2)
+    return REJECT;
+  const { name, arguments: args } = fn;
+  if (!nonEmptyString(name) || typeof args !== 'string') return REJECT;
+  return { id, type, function: { name, arguments: args } };
 }
 
-/** The fields this check knows, each with a test a present (not undefined) value must pass. */
-const FIELD_CHECKS: Record<string, (value: unknown) => boolean> = {
-  id: nonEmptyString,
-  role: (value) => ROLES.has(value),
-  createdAt: (value) => typeof value === 'string' && DATETIME.test(value),
-  content: (value) => value === null || typeof value === 'string',
-  tool_calls: (value) => Array.isArray(value) && value.every(isSimpleToolCall),
-  tool_call_id: nonEmptyString,
-  isError: isBoolean,
-  partType: nonEmptyString,
-  toolName: (value) => typeof value === 'string',
-  duration: (value) => typeof value === 'number' && Number.isFinite(value) && value >= 0,
-  isCollapsed: isBoolean,
-  mode: (value) => MODES.has(value),
-  runId: nonEmptyString,
-  agentId: nonEmptyString,
-  includeInContext: isBoolean,
-  fullOutputPath: nonEmptyString,
-  seq: (value) => Number.isSafeInteger(value) && (value as number) > 0,
+function copyToolCalls(value: unknown): unknown {
+  if (!Array.isArray(value) || Object.getPrototypeOf(value) !== Array.prototype) return REJECT;
+  const copies: unknown[] = [];
+  for (let index = 0; index < value.length; index++) {
+    const copy = copyToolCall(value[index]);
+    if (copy === REJECT) return REJECT;
+    copies.push(copy);
+  }
+  return copies;
+}
+
+/** The fields this check knows, each with a check a present (not undefined) value must pass. */
+const FIELD_CHECKS: Record<string, Check> = {
+  id: when(nonEmptyString),
+  role: when((value) => ROLES.has(value)),
+  createdAt: when((value) => typeof value === 'string' && DATETIME.test(value)),
+  content: when((value) => value === null || typeof value === 'string'),
+  tool_calls: copyToolCalls,
+  tool_call_id: when(nonEmptyString),
+  isError: when(isBoolean),
+  partType: when(nonEmptyString),
+  toolName: when((value) => typeof value === 'string'),
+  duration: when((value) => typeof value === 'number' && Number.isFinite(value) && value >= 0),
+  isCollapsed: when(isBoolean),
+  mode: when((value) => MODES.has(value)),
+  runId: when(nonEmptyString),
+  agentId: when(nonEmptyString),
+  includeInContext: when(isBoolean),
+  fullOutputPath: when(nonEmptyString),
+  seq: when((value) => Number.isSafeInteger(value) && (value as number) > 0),
 };
 const CHECKED_FIELDS = Object.entries(FIELD_CHECKS);
 const REQUIRED_FIELDS = ['id', 'role', 'createdAt'];
@@ -74,15 +93,20 @@ function passes(value: unknown, schemaOnlyFields: readonly string[]): boolean {
   try {
     if (!isPlainObject(value)) return false;
     // Like the schema, read the fields it defines and ignore the rest (unknown fields are allowed).
-    for (const field of REQUIRED_FIELDS) if (value[field] === undefined) return false;
+    // Each is read once; the role rules then run on what was read.
     for (const field of schemaOnlyFields) if (value[field] !== undefined) return false;
+    const snapshot: Record<string, unknown> = {};
     for (const [field, check] of CHECKED_FIELDS) {
       const fieldValue = value[field];
-      if (fieldValue !== undefined && !check(fieldValue)) return false;
+      if (fieldValue === undefined) continue;
+      const checked = check(fieldValue);
+      if (checked === REJECT) return false;
+      snapshot[field] = checked;
     }
+    for (const field of REQUIRED_FIELDS) if (snapshot[field] === undefined) return false;
     let roleRulesHold = true;
     checkRoleRules(
-      value as Parameters<typeof checkRoleRules>[0],
+      snapshot as Parameters<typeof checkRoleRules>[0],
       {
         addIssue: () => {
           roleRulesHold = false;

@@ -70,7 +70,7 @@ export async function prepareAppend(
  * Gives the prepared messages consecutive `seq`s after `lastSeq`, in place (they are the append's
  * own copies, made by `prepareAppend`), and returns them as stored messages.
  */
-export function assignSeqs(prepared: readonly PreparedMessage[], lastSeq: number): ConversationMessage[] {
+export function assignSeqs(prepared: PreparedMessage[], lastSeq: number): ConversationMessage[] {
   const stored = prepared as ConversationMessage[];
   for (let index = 0; index < stored.length; index++)
     (stored[index] as ConversationMessage).seq = lastSeq + index + 1;

@@ -64,7 +64,7 @@ export async function appendBatch(
   client: PoolClient,
   tables: SchemaTables,
   conversationId: string,
-  prepared: readonly PreparedMessage[],
+  prepared: PreparedMessage[],
   { expectedSeq, idempotencyKey }: AppendOptions,
   blobs: readonly PendingBlob[] = [],
 ): Promise<AppendResult> {
