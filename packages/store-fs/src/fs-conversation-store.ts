@@ -58,7 +58,7 @@ function endsTurn(messages: readonly PreparedMessage[]): boolean {
 function lockLapsed(conversationId: string): CairnError {
   return new CairnError(
     'STORE_UNAVAILABLE',
-    `The append to conversation ${conversationId} took so long that its lock may have been taken over (lockStaleMs); nothing was written, retry it`,
+    `The append to conversation ${conversationId} took so long that its lock may have been taken over (lockStaleMs); no message was written, retry it`,
     { retryable: true, details: { conversationId } },
   );
 }
