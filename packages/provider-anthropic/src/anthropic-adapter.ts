@@ -1,0 +1,90 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { Stream } from '@anthropic-ai/sdk/core/streaming';
+import type { ModelAdapter, ModelCapabilities, ModelRequest, ModelResult, ModelStream } from '@cairn/core';
+import {
+  classifyError,
+  createModelStream,
+  createResultAssembler,
+  type RetryOptions,
+  retryStream,
+  withRetry,
+} from '@cairn/provider-utils';
+import { type AnthropicAdapterOptions, resolveAnthropicAdapterOptions } from './anthropic-adapter-options.js';
+import { buildAnthropicRequest } from './build-anthropic-request.js';
+import { readAnthropicMessage } from './read-anthropic-message.js';
+import { readAnthropicStream } from './read-anthropic-stream.js';
+
+const PROVIDER = 'anthropic';
+
+/**
+ * A `ModelAdapter` for the Anthropic Messages API on the official `@anthropic-ai/sdk`. The SDK's
+ * own retries are off: Cairn's `withRetry` / `retryStream` retry instead, honouring
+ * `retry-after` and never replaying a stream that already produced output.
+ */
+export function createAnthropicAdapter(options: AnthropicAdapterOptions): ModelAdapter {
+  const resolved = resolveAnthropicAdapterOptions(options);
+  const client = new Anthropic({
+    maxRetries: 0,
+    ...(resolved.apiKey === undefined ? {} : { apiKey: resolved.apiKey }),
+    ...(resolved.baseURL === undefined ? {} : { baseURL: resolved.baseURL }),
+    ...(resolved.timeoutMs === undefined ? {} : { timeout: resolved.timeoutMs }),
+    ...(resolved.headers === undefined ? {} : { defaultHeaders: resolved.headers }),
+  });
+  const retryOptions = (signal: AbortSignal | undefined): RetryOptions => ({
+    maxRetries: resolved.maxRetries,
+    provider: PROVIDER,
+    ...(signal === undefined ? {} : { signal }),
+  });
+  const requestOptions = (request: ModelRequest, signal: AbortSignal | undefined) => ({
+    ...(signal === undefined ? {} : { signal }),
+    ...(request.headers === undefined ? {} : { headers: request.headers }),
+  });
+  const capabilities: ModelCapabilities = {
+    streaming: true,
+    toolCalls: true,
+    parallelToolCalls: true,
+    reasoning: true,
+  };
+
+  return {
+    provider: PROVIDER,
+    modelId: resolved.model,
+    capabilities,
+
+    async generate(request: ModelRequest): Promise<ModelResult> {
+      try {
+        const body = buildAnthropicRequest(request, resolved);
+        const message = await withRetry(
+          () => client.messages.create(body, requestOptions(request, request.signal)),
+          retryOptions(request.signal),
+        );
+        const assembler = createResultAssembler();
+        readAnthropicMessage(message, assembler);
+        return assembler.complete();
+      } catch (error) {
+        throw classifyError(error, {
+          provider: PROVIDER,
+          ...(request.signal ? { signal: request.signal } : {}),
+        });
+      }
+    },
+
+    stream(request: ModelRequest): ModelStream {
+      return createModelStream(
+        async (sink, signal) => {
+          const body = buildAnthropicRequest(request, resolved);
+          // The SDK's raw events rather than its parsed stream: a malformed event must reach the
+          // caller with its text, which the parsed stream only logs.
+          const events = retryStream(async () => {
+            const response = await client.messages
+              .create({ ...body, stream: true }, requestOptions(request, signal))
+              .asResponse();
+            return Stream.rawEvents(response);
+          }, retryOptions(signal));
+          await readAnthropicStream(events, sink);
+        },
+        { provider: PROVIDER, ...(request.signal ? { signal: request.signal } : {}) },
+      );
+    },
+  };
+}

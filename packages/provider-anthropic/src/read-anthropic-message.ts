@@ -1,0 +1,42 @@
+import type { Message } from '@anthropic-ai/sdk/resources/messages';
+import type { JsonValue } from '@cairn/core';
+import type { StreamSink } from '@cairn/provider-utils';
+import { redactedThinkingEndInfo, thinkingEndInfo } from './anthropic-reasoning-metadata.js';
+import { toolArgumentsFromInput } from './anthropic-tool-input.js';
+import { convertAnthropicUsage } from './convert-anthropic-usage.js';
+import { mapAnthropicFinishReason } from './map-anthropic-finish-reason.js';
+
+/**
+ * Reports a whole (non-streamed) Messages API response to `sink`, block by block as the stream
+ * reader would, so `generate` and `stream` assemble the same result. Server-tool blocks
+ * (`server_tool_use`, `web_search_tool_result`, …) have no place in a Cairn message: they are
+ * passed on as unknown events.
+ */
+export function readAnthropicMessage(message: Message, sink: StreamSink): void {
+  sink.start({ responseId: message.id, modelId: message.model });
+  message.content.forEach((block, index) => {
+    const key = String(index);
+    switch (block.type) {
+      case 'text':
+        sink.textDelta(key, block.text);
+        sink.textEnd(key);
+        break;
+      case 'thinking':
+        sink.reasoningDelta(key, block.thinking);
+        sink.reasoningEnd(key, thinkingEndInfo(block.signature));
+        break;
+      case 'redacted_thinking':
+        sink.reasoningEnd(key, redactedThinkingEndInfo(block.data));
+        break;
+      case 'tool_use':
+        sink.toolCallStart(block.id, block.name);
+        sink.toolCallEnd(block.id, { arguments: toolArgumentsFromInput(block.input) });
+        break;
+      default:
+        sink.unknown(block as unknown as JsonValue);
+    }
+  });
+  sink.usage(convertAnthropicUsage(message.usage));
+  const { finishReason, rawFinishReason } = mapAnthropicFinishReason(message.stop_reason);
+  sink.finish(finishReason, rawFinishReason);
+}

@@ -1,0 +1,255 @@
+import { CairnError, type ModelMessage } from '@cairn/core';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { convertToGeminiContents } from './convert-to-gemini-contents.js';
+import type { GeminiPart } from './gemini-api-types.js';
+
+const call = (id: string, name: string, args: string) => ({
+  id,
+  type: 'function' as const,
+  function: { name, arguments: args },
+});
+
+describe('convertToGeminiContents', () => {
+  it('moves system messages to systemInstruction and speaks as model', () => {
+    expect(
+      convertToGeminiContents([
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Hi' },
+        { role: 'assistant', content: 'Hello!' },
+        { role: 'system', content: 'Answer in French.' },
+        { role: 'user', content: 'Again' },
+      ]),
+    ).toEqual({
+      systemInstruction: { parts: [{ text: 'Be brief.' }, { text: 'Answer in French.' }] },
+      contents: [
+        { role: 'user', parts: [{ text: 'Hi' }] },
+        { role: 'model', parts: [{ text: 'Hello!' }] },
+        { role: 'user', parts: [{ text: 'Again' }] },
+      ],
+    });
+  });
+
+  it('sends tool calls as functionCall parts and tool results as one user turn of functionResponses', () => {
+    const { contents, systemInstruction } = convertToGeminiContents([
+      { role: 'user', content: 'Read two files' },
+      {
+        role: 'assistant',
+        content: 'Reading both.',
+        tool_calls: [
+          call('c1', 'read_file', '{"path":"a.txt"}'),
+          call('c2', 'read_file', '{"path":"b.txt"}'),
+        ],
+      },
+      { role: 'tool', tool_call_id: 'c1', content: 'A' },
+      { role: 'tool', tool_call_id: 'c2', content: 'no such file', isError: true },
+      { role: 'user', content: 'Thanks' },
+    ]);
+    expect(systemInstruction).toBeUndefined();
+    expect(contents).toEqual([
+      { role: 'user', parts: [{ text: 'Read two files' }] },
+      {
+        role: 'model',
+        parts: [
+          { text: 'Reading both.' },
+          { functionCall: { name: 'read_file', args: { path: 'a.txt' } } },
+          { functionCall: { name: 'read_file', args: { path: 'b.txt' } } },
+        ],
+      },
+      {
+        role: 'user',
+        parts: [
+          { functionResponse: { name: 'read_file', response: { content: 'A' } } },
+          { functionResponse: { name: 'read_file', response: { error: 'no such file' } } },
+          { text: 'Thanks' },
+        ],
+      },
+    ]);
+  });
+
+  it('never sends empty text and merges turns of one role', () => {
+    expect(
+      convertToGeminiContents([
+        { role: 'system', content: '' },
+        { role: 'user', content: '' },
+        { role: 'user', content: 'one' },
+        { role: 'user', content: 'two' },
+        { role: 'assistant', content: '' },
+        { role: 'assistant', content: null, tool_calls: [call('c1', 'ls', '')] },
+      ]),
+    ).toEqual({
+      contents: [
+        { role: 'user', parts: [{ text: 'one' }, { text: 'two' }] },
+        { role: 'model', parts: [{ functionCall: { name: 'ls', args: {} } }] },
+      ],
+    });
+  });
+
+  it("replays Gemini thought signatures and drops other providers' reasoning and metadata", () => {
+    const { contents } = convertToGeminiContents([
+      { role: 'user', content: 'Go' },
+      {
+        role: 'assistant',
+        content: 'Writing it.',
+        reasoning: [
+          { text: 'Gemini thinking', providerMetadata: { gemini: { thoughtSignature: 'sig-thought' } } },
+          { text: 'Claude thinking', providerMetadata: { anthropic: { signature: 'sig-claude' } } },
+          { text: '', redacted: true, providerMetadata: { anthropic: { data: 'opaque' } } },
+        ],
+        tool_calls: [call('c1', 'write_file', '{"path":"x"}'), call('c2', 'ls', '{}')],
+        providerMetadata: {
+          gemini: { thoughtSignature: 'sig-text', c1: { thoughtSignature: 'sig-call' } },
+          anthropic: { c2: { thoughtSignature: 'not-for-gemini' } },
+        },
+      },
+    ]);
+    expect(contents[1]).toEqual({
+      role: 'model',
+      parts: [
+        { text: 'Gemini thinking', thought: true, thoughtSignature: 'sig-thought' },
+        { text: 'Writing it.', thoughtSignature: 'sig-text' },
+        { functionCall: { name: 'write_file', args: { path: 'x' } }, thoughtSignature: 'sig-call' },
+        { functionCall: { name: 'ls', args: {} } },
+      ],
+    });
+  });
+
+  it('rejects a tool result that answers no tool call', () => {
+    const convert = () => convertToGeminiContents([{ role: 'tool', tool_call_id: 'ghost', content: 'x' }]);
+    expect(convert).toThrow(CairnError);
+    expect(convert).toThrow(
+      expect.objectContaining({ code: 'INVALID_MESSAGE', details: { toolCallId: 'ghost' } }),
+    );
+  });
+
+  it.each(['{"a":', '[1,2]', '"text"', 'null'])(
+    'rejects tool arguments %s that are not a JSON object',
+    (args) => {
+      const convert = () =>
+        convertToGeminiContents([{ role: 'assistant', content: null, tool_calls: [call('c1', 'f', args)] }]);
+      expect(convert).toThrow(expect.objectContaining({ code: 'INVALID_MESSAGE' }));
+    },
+  );
+});
+
+// A valid conversation: each assistant turn's tool calls are answered by tool messages right after.
+const text = fc.oneof(fc.constant(''), fc.string({ maxLength: 12 }));
+const namespace = fc.constantFrom('gemini', 'anthropic', 'openai');
+const metadata = fc.option(
+  fc
+    .record({ namespace, signature: fc.string({ minLength: 1, maxLength: 8 }) })
+    .map(({ namespace, signature }) => ({
+      [namespace]: { thoughtSignature: `${namespace}:${signature}` },
+    })),
+  { nil: undefined },
+);
+
+const conversation = fc
+  .array(
+    fc.oneof(
+      fc.record({ kind: fc.constant('system' as const), text }),
+      fc.record({ kind: fc.constant('user' as const), text }),
+      fc.record({
+        kind: fc.constant('assistant' as const),
+        text,
+        reasoning: fc.array(fc.record({ text, providerMetadata: metadata }), { maxLength: 2 }),
+        calls: fc.array(
+          fc.record({
+            name: fc.constantFrom('read_file', 'ls', 'write_file'),
+            args: fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }),
+            isError: fc.boolean(),
+            result: text,
+          }),
+          { maxLength: 3 },
+        ),
+        messageMetadata: metadata,
+      }),
+    ),
+    { maxLength: 10 },
+  )
+  .map((turns) => {
+    const messages: ModelMessage[] = [];
+    turns.forEach((turn, turnIndex) => {
+      if (turn.kind !== 'assistant') {
+        messages.push({ role: turn.kind, content: turn.text });
+        return;
+      }
+      const toolCalls = turn.calls.map((c, i) => call(`t${turnIndex}c${i}`, c.name, JSON.stringify(c.args)));
+      if (turn.text === '' && toolCalls.length === 0) return;
+      messages.push({
+        role: 'assistant',
+        content: turn.text === '' && toolCalls.length > 0 ? null : turn.text,
+        ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+        ...(turn.reasoning.length > 0 ? { reasoning: turn.reasoning } : {}),
+        ...(turn.messageMetadata ? { providerMetadata: turn.messageMetadata } : {}),
+      });
+      turn.calls.forEach((c, i) => {
+        messages.push({
+          role: 'tool',
+          tool_call_id: `t${turnIndex}c${i}`,
+          content: c.result,
+          isError: c.isError,
+        });
+      });
+    });
+    return messages;
+  });
+
+const allParts = (messages: ModelMessage[]): GeminiPart[] =>
+  convertToGeminiContents(messages).contents.flatMap((content) => content.parts);
+
+describe('convertToGeminiContents properties', () => {
+  it('alternates roles, never sends an empty turn or empty text, and does not touch its input', () => {
+    fc.assert(
+      fc.property(conversation, (messages) => {
+        const before = structuredClone(messages);
+        const { contents, systemInstruction } = convertToGeminiContents(messages);
+        expect(messages).toEqual(before);
+        contents.forEach((content, i) => {
+          expect(['user', 'model']).toContain(content.role);
+          expect(content.parts.length).toBeGreaterThan(0);
+          if (i > 0) expect(content.role).not.toBe(contents[i - 1]?.role);
+        });
+        for (const part of contents.flatMap((c) => c.parts)) {
+          if (part.text !== undefined && !part.thought) expect(part.text).not.toBe('');
+        }
+        for (const part of systemInstruction?.parts ?? []) expect(part.text).not.toBe('');
+      }),
+    );
+  });
+
+  it('keeps every call and result in order, names each result after its call, and parses the arguments', () => {
+    fc.assert(
+      fc.property(conversation, (messages) => {
+        const parts = allParts(messages);
+        const calls = messages.flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []) : []));
+        const results = messages.filter((m) => m.role === 'tool');
+        expect(parts.flatMap((p) => (p.functionCall ? [p.functionCall] : []))).toEqual(
+          calls.map((c) => ({ name: c.function.name, args: JSON.parse(c.function.arguments) })),
+        );
+        expect(parts.flatMap((p) => (p.functionResponse ? [p.functionResponse] : []))).toEqual(
+          results.map((r) => ({
+            name: calls.find((c) => c.id === r.tool_call_id)?.function.name,
+            response: r.isError ? { error: r.content } : { content: r.content },
+          })),
+        );
+      }),
+    );
+  });
+
+  it('sends thought signatures from the gemini namespace only', () => {
+    fc.assert(
+      fc.property(conversation, (messages) => {
+        const signatures = allParts(messages).flatMap((p) =>
+          p.thoughtSignature ? [p.thoughtSignature] : [],
+        );
+        for (const signature of signatures) expect(signature.startsWith('gemini:')).toBe(true);
+        const thoughts = allParts(messages).filter((p) => p.thought);
+        const geminiReasoning = messages.flatMap((m) =>
+          m.role === 'assistant' ? (m.reasoning ?? []).filter((r) => r.providerMetadata?.gemini) : [],
+        );
+        expect(thoughts.map((p) => p.text)).toEqual(geminiReasoning.map((r) => r.text));
+      }),
+    );
+  });
+});

@@ -1,0 +1,175 @@
+import {
+  CairnError,
+  type ModelAdapter,
+  type ModelCapabilities,
+  type ModelRequest,
+  type ModelResult,
+  type ModelStream,
+} from '@cairn/core';
+import {
+  createModelStream,
+  createResultAssembler,
+  type RetryOptions,
+  retryStream,
+  withRetry,
+} from '@cairn/provider-utils';
+import {
+  type GenerateContentRequest,
+  type GenerativeModel,
+  GoogleGenerativeAI,
+  type ModelParams,
+  type SingleRequestOptions,
+} from '@google/generative-ai';
+import { classifyGeminiError } from './classify-gemini-error.js';
+import type { GeminiAdapterOptions } from './gemini-adapter-options.js';
+import type { GeminiResponse } from './gemini-api-types.js';
+import { GeminiResponseReader } from './gemini-response-reader.js';
+import { type GeminiRequest, prepareGeminiRequest } from './prepare-gemini-request.js';
+
+const PROVIDER = 'gemini';
+
+/**
+ * A `ModelAdapter` for the Gemini API on the official `@google/generative-ai` SDK: `generate` calls
+ * `generateContent`, `stream` calls `streamGenerateContent` (SSE). The SDK never retries; retries
+ * are `withRetry`/`retryStream`, which honour Gemini's `RetryInfo` delay and never replay a stream
+ * that already produced output.
+ */
+export function createGeminiAdapter(options: GeminiAdapterOptions): ModelAdapter {
+  return new GeminiAdapter(options);
+}
+
+/** One attempt's request options and how to classify what it throws. */
+interface Attempt {
+  requestOptions: SingleRequestOptions;
+  classify(error: unknown): CairnError;
+}
+
+class GeminiAdapter implements ModelAdapter {
+  readonly provider = PROVIDER;
+  readonly modelId: string;
+  readonly capabilities: ModelCapabilities = {
+    streaming: true,
+    toolCalls: true,
+    parallelToolCalls: true,
+    reasoning: true,
+  };
+  private readonly client: GoogleGenerativeAI;
+
+  constructor(private readonly options: GeminiAdapterOptions) {
+    if (typeof options.model !== 'string' || options.model === '') {
+      throw new CairnError('INVALID_ARGUMENT', 'createGeminiAdapter: `model` must be a non-empty string');
+    }
+    const apiKey = options.apiKey ?? process.env.GEMINI_API_KEY ?? process.env.GOOGLE_API_KEY;
+    if (apiKey === undefined || apiKey === '') {
+      throw new CairnError('LLM_AUTH', 'createGeminiAdapter: pass `apiKey` or set GEMINI_API_KEY', {
+        details: { provider: PROVIDER },
+      });
+    }
+    this.modelId = options.model;
+    this.client = new GoogleGenerativeAI(apiKey);
+  }
+
+  async generate(request: ModelRequest): Promise<ModelResult> {
+    const body = prepareGeminiRequest(request);
+    const model = this.model(body);
+    const response = await withRetry(async () => {
+      const attempt = this.attempt(request);
+      try {
+        const result = await model.generateContent(contentsOf(body), attempt.requestOptions);
+        return result.response as GeminiResponse;
+      } catch (error) {
+        throw attempt.classify(error);
+      }
+    }, this.retryOptions(request.signal));
+    const assembler = createResultAssembler();
+    const reader = new GeminiResponseReader(assembler, request.messages.length);
+    reader.read(response);
+    reader.end();
+    return assembler.complete();
+  }
+
+  stream(request: ModelRequest): ModelStream {
+    return createModelStream(
+      async (sink, signal) => {
+        const body = prepareGeminiRequest(request);
+        const model = this.model(body);
+        const chunks = retryStream(async () => {
+          const attempt = this.attempt(request, signal);
+          try {
+            const { stream, response } = await model.generateContentStream(
+              contentsOf(body),
+              attempt.requestOptions,
+            );
+            // The SDK also aggregates the chunks into `response`; unused, and its failure is the stream's.
+            response.catch(() => undefined);
+            return classifyFailures(stream, attempt.classify);
+          } catch (error) {
+            throw attempt.classify(error);
+          }
+        }, this.retryOptions(signal));
+        const reader = new GeminiResponseReader(sink, request.messages.length);
+        for await (const chunk of chunks) reader.read(chunk as GeminiResponse);
+        reader.end();
+      },
+      { provider: PROVIDER, ...(request.signal === undefined ? {} : { signal: request.signal }) },
+    );
+  }
+
+  // The request-specific body goes into the model's parameters, as the SDK intends; cast because
+  // the SDK's types predate thought parts and thinking options (the JSON is sent as is).
+  private model({ contents: _contents, ...params }: GeminiRequest): GenerativeModel {
+    const { baseURL, apiVersion } = this.options;
+    return this.client.getGenerativeModel({ model: this.modelId, ...params } as ModelParams, {
+      ...(baseURL === undefined ? {} : { baseUrl: baseURL.replace(/\/+$/, '') }),
+      ...(apiVersion === undefined ? {} : { apiVersion }),
+    });
+  }
+
+  /**
+   * The SDK's own `timeout` starts a timer it never clears (it keeps Node alive until it fires),
+   * so the time limit is an unref'd `AbortSignal.timeout`. Each attempt gets a signal of its own
+   * because the SDK adds an abort listener it never removes to whatever signal it is given.
+   */
+  private attempt(request: ModelRequest, signal = request.signal): Attempt {
+    const timeout =
+      this.options.timeoutMs === undefined ? undefined : AbortSignal.timeout(this.options.timeoutMs);
+    const sources = [signal, timeout].filter((each) => each !== undefined);
+    const attemptSignal = sources.length === 0 ? undefined : AbortSignal.any(sources);
+    const headers = { ...this.options.headers, ...request.headers };
+    return {
+      requestOptions: {
+        ...(attemptSignal === undefined ? {} : { signal: attemptSignal }),
+        ...(Object.keys(headers).length === 0 ? {} : { customHeaders: headers }),
+      },
+      classify: (error) =>
+        classifyGeminiError(error, {
+          ...(signal === undefined ? {} : { signal }),
+          timedOut: timeout?.aborted === true,
+        }),
+    };
+  }
+
+  private retryOptions(signal: AbortSignal | undefined): RetryOptions {
+    return {
+      maxRetries: this.options.maxRetries ?? 2,
+      provider: PROVIDER,
+      ...(signal === undefined ? {} : { signal }),
+    };
+  }
+}
+
+function contentsOf(body: GeminiRequest): GenerateContentRequest {
+  return { contents: body.contents } as GenerateContentRequest;
+}
+
+/** The SDK's chunks, with whatever reading them throws classified for this attempt. */
+async function* classifyFailures<T>(
+  chunks: AsyncIterable<T>,
+  classify: (error: unknown) => CairnError,
+): AsyncGenerator<T, void, undefined> {
+  try {
+    yield* chunks;
+  } catch (error) {
+    throw classify(error);
+  }
+}

@@ -1,0 +1,2 @@
+export { createOpenAIAdapter } from './openai-adapter.js';
+export type { OpenAIAdapterOptions, OpenAIMaxTokensParameter } from './openai-adapter-options.js';

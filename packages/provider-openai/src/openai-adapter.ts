@@ -1,0 +1,131 @@
+import {
+  CairnError,
+  type ModelAdapter,
+  type ModelCapabilities,
+  type ModelRequest,
+  type ModelResult,
+  type ModelStream,
+} from '@cairn/core';
+import {
+  classifyError,
+  createModelStream,
+  createResultAssembler,
+  retryStream,
+  withRetry,
+} from '@cairn/provider-utils';
+import OpenAI from 'openai';
+import type { OpenAIAdapterOptions, OpenAIMaxTokensParameter } from './openai-adapter-options.js';
+import { buildOpenAIRequestBody, type OpenAIRequestBody } from './openai-request-body.js';
+import { parseOpenAIChunks } from './parse-openai-chunks.js';
+import { readOpenAIChunks } from './read-openai-chunks.js';
+import { readOpenAIResponse } from './read-openai-response.js';
+
+const PROVIDER = 'openai';
+
+/**
+ * A `ModelAdapter` for the Chat Completions API of OpenAI or of any OpenAI-compatible server
+ * (Ollama, vLLM, llama.cpp) on the official `openai` SDK. Throws `LLM_AUTH` when no API key is
+ * given and `OPENAI_API_KEY` is unset (a local server that needs none takes any string).
+ */
+export function createOpenAIAdapter(options: OpenAIAdapterOptions): ModelAdapter {
+  return new OpenAIAdapter(options);
+}
+
+class OpenAIAdapter implements ModelAdapter {
+  readonly provider = PROVIDER;
+  readonly modelId: string;
+  readonly capabilities: ModelCapabilities = {
+    streaming: true,
+    toolCalls: true,
+    parallelToolCalls: true,
+    // Chat Completions returns no reasoning text; compatible servers' `reasoning_content` is read.
+    reasoning: false,
+  };
+  private readonly client: OpenAI;
+  private readonly maxRetries: number;
+  private readonly maxTokensParameter: OpenAIMaxTokensParameter;
+
+  constructor(options: OpenAIAdapterOptions) {
+    this.modelId = options.model;
+    this.maxRetries = options.maxRetries ?? 2;
+    this.client = createClient(options);
+    this.maxTokensParameter = options.maxTokensParameter ?? defaultMaxTokensParameter(this.client.baseURL);
+  }
+
+  async generate(request: ModelRequest): Promise<ModelResult> {
+    const { signal } = request;
+    try {
+      const body = this.body(request);
+      const response = await withRetry(
+        () => this.client.chat.completions.create({ ...body, stream: false }, callOptions(request, signal)),
+        this.retryOptions(signal),
+      );
+      const assembler = createResultAssembler();
+      readOpenAIResponse(response, assembler);
+      return assembler.complete();
+    } catch (error) {
+      throw classifyError(error, { provider: PROVIDER, ...(signal ? { signal } : {}) });
+    }
+  }
+
+  stream(request: ModelRequest): ModelStream {
+    return createModelStream(
+      async (sink, signal) => {
+        const body = this.body(request);
+        const chunks = retryStream(async () => {
+          const response = await this.client.chat.completions
+            .create(
+              { ...body, stream: true, stream_options: { include_usage: true } },
+              callOptions(request, signal),
+            )
+            .asResponse();
+          return parseOpenAIChunks(response);
+        }, this.retryOptions(signal));
+        await readOpenAIChunks(chunks, sink);
+      },
+      { provider: PROVIDER, ...(request.signal ? { signal: request.signal } : {}) },
+    );
+  }
+
+  private body(request: ModelRequest): OpenAIRequestBody {
+    return buildOpenAIRequestBody(request, this.modelId, this.maxTokensParameter);
+  }
+
+  private retryOptions(signal: AbortSignal | undefined) {
+    return { maxRetries: this.maxRetries, provider: PROVIDER, ...(signal ? { signal } : {}) };
+  }
+}
+
+function createClient(options: OpenAIAdapterOptions): OpenAI {
+  try {
+    return new OpenAI({
+      apiKey: options.apiKey,
+      baseURL: options.baseURL,
+      organization: options.organization,
+      defaultHeaders: options.headers,
+      timeout: options.timeoutMs,
+      // Retries are `withRetry`'s: it honours Retry-After and never replays a started stream.
+      maxRetries: 0,
+    });
+  } catch (error) {
+    // The SDK's only refusal outside a browser: no credentials at all.
+    throw new CairnError('LLM_AUTH', 'openai: no API key; pass `apiKey` or set OPENAI_API_KEY', {
+      cause: error,
+      details: { provider: PROVIDER },
+    });
+  }
+}
+
+function callOptions(request: ModelRequest, signal: AbortSignal | undefined) {
+  return { ...(signal ? { signal } : {}), ...(request.headers ? { headers: request.headers } : {}) };
+}
+
+/** OpenAI's reasoning models refuse `max_tokens`; compatible servers may not know its successor. */
+function defaultMaxTokensParameter(baseURL: string): OpenAIMaxTokensParameter {
+  if (!URL.canParse(baseURL)) {
+    throw new CairnError('INVALID_ARGUMENT', `openai: baseURL ${JSON.stringify(baseURL)} is not a URL`, {
+      details: { provider: PROVIDER, path: 'baseURL' },
+    });
+  }
+  return new URL(baseURL).hostname === 'api.openai.com' ? 'max_completion_tokens' : 'max_tokens';
+}

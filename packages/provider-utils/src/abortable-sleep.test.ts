@@ -1,0 +1,21 @@
+import { CairnError } from '@cairn/core';
+import { describe, expect, it } from 'vitest';
+import { abortableSleep } from './abortable-sleep.js';
+
+describe('abortableSleep', () => {
+  it('waits, then resolves', async () => {
+    const started = Date.now();
+    await abortableSleep(20);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(15);
+  });
+
+  it('ends early with LLM_ABORTED when the signal fires', async () => {
+    const controller = new AbortController();
+    const sleeping = abortableSleep(60_000, controller.signal);
+    controller.abort();
+    await expect(sleeping).rejects.toSatisfy((error) => CairnError.is(error, 'LLM_ABORTED'));
+    await expect(abortableSleep(10, controller.signal)).rejects.toSatisfy((error) =>
+      CairnError.is(error, 'LLM_ABORTED'),
+    );
+  });
+});

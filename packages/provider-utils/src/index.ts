@@ -1,0 +1,29 @@
+export { abortableSleep } from './abortable-sleep.js';
+export { classifyError, type ErrorContext } from './classify-error.js';
+export { classifyHttpError, type HttpErrorResponse } from './classify-http-error.js';
+export {
+  type CleanJsonSchemaOptions,
+  cleanJsonSchema,
+  GEMINI_SCHEMA_KEYWORDS,
+  type JsonSchemaTarget,
+} from './clean-json-schema.js';
+export { createModelStream, type ModelStreamOptions, type ModelStreamRun } from './create-model-stream.js';
+export { LineSplitter, splitLines } from './line-splitter.js';
+export { parseRetryAfter } from './parse-retry-after.js';
+export { type HeadersLike, readHeader } from './read-header.js';
+export {
+  createResultAssembler,
+  type ResultAssembler,
+  type ResultAssemblerOptions,
+} from './result-assembler.js';
+export { retryStream } from './retry-stream.js';
+export { parseSse, type SseEvent, SseParser } from './sse-parser.js';
+export type { ReasoningEndInfo, StreamSink, StreamStartInfo, ToolCallEndInfo } from './stream-sink.js';
+export {
+  type AccumulatedToolCall,
+  ToolCallAccumulator,
+  type ToolCallAccumulatorOptions,
+  type ToolCallDelta,
+  type ToolCallUpdate,
+} from './tool-call-accumulator.js';
+export { type RetryEvent, type RetryOptions, withRetry } from './with-retry.js';

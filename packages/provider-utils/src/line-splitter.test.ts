@@ -1,0 +1,73 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { LineSplitter, splitLines } from './line-splitter.js';
+
+const encoder = new TextEncoder();
+
+/** Feeds `bytes` cut at `cuts` (sorted byte offsets) and returns every line. */
+function splitAt(bytes: Uint8Array, cuts: readonly number[]): string[] {
+  const splitter = new LineSplitter();
+  const lines: string[] = [];
+  let start = 0;
+  for (const cut of [...cuts, bytes.length]) {
+    lines.push(...splitter.push(bytes.subarray(start, cut)));
+    start = cut;
+  }
+  return [...lines, ...splitter.end()];
+}
+
+async function* chunksOf(...chunks: Array<string | Uint8Array>) {
+  yield* chunks;
+}
+
+describe('LineSplitter', () => {
+  it('splits on LF, CRLF and CR, keeping blank lines', () => {
+    const splitter = new LineSplitter();
+    expect(splitter.push('a\nb\r\nc\rd\n\n')).toEqual(['a', 'b', 'c', 'd', '']);
+    expect(splitter.end()).toEqual([]);
+  });
+
+  it('emits the last line without a line break at the end', () => {
+    const splitter = new LineSplitter();
+    expect(splitter.push('{"a":1}\n{"b"')).toEqual(['{"a":1}']);
+    expect(splitter.push(':2}')).toEqual([]);
+    expect(splitter.end()).toEqual(['{"b":2}']);
+  });
+
+  it('treats CR then LF across chunks as one line break', () => {
+    const splitter = new LineSplitter();
+    expect(splitter.push('one\r')).toEqual(['one']);
+    expect(splitter.push('\ntwo\r')).toEqual(['two']);
+    expect(splitter.push('\r')).toEqual(['']);
+    expect(splitter.end()).toEqual([]);
+  });
+
+  it('drops one leading BOM, in bytes or text', () => {
+    expect(splitAt(new Uint8Array([0xef, 0xbb, 0xbf, 0x61, 0x0a]), [1, 2])).toEqual(['a']);
+    const splitter = new LineSplitter();
+    expect([...splitter.push('\uFEFF\uFEFFx\n'), ...splitter.end()]).toEqual(['\uFEFFx']);
+  });
+
+  it('gives the same lines however the bytes are chunked, even inside UTF-8 characters', () => {
+    const line = fc.string({ unit: 'grapheme' }).map((text) => text.replace(/[\r\n\uFEFF]/g, ' '));
+    const terminator = fc.constantFrom('\n', '\r\n', '\r');
+    const document = fc.array(fc.tuple(line, terminator), { maxLength: 12 });
+    fc.assert(
+      fc.property(document, fc.array(fc.nat(), { maxLength: 10 }), (parts, rawCuts) => {
+        const text = parts.map(([content, end]) => content + end).join('');
+        const bytes = encoder.encode(text);
+        const cuts = [...new Set(rawCuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
+        // The reference: the whole text split at once ("\r" then "\n" is one CRLF break).
+        const expected = text === '' ? [] : text.split(/\r\n|\r|\n/).slice(0, -1);
+        expect(splitAt(bytes, cuts)).toEqual(expected);
+      }),
+    );
+  });
+
+  it('splitLines reads an async stream of chunks', async () => {
+    const lines: string[] = [];
+    for await (const line of splitLines(chunksOf(encoder.encode('a\n{"é'), encoder.encode('":1}'))))
+      lines.push(line);
+    expect(lines).toEqual(['a', '{"é":1}']);
+  });
+});

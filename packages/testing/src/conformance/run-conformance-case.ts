@@ -1,0 +1,24 @@
+import { startMockProviderServer } from '../mock-servers/start-mock-provider-server.js';
+import type { ModelAdapterConformanceCase, ModelAdapterConformanceOptions } from './conformance-options.js';
+import { CONFORMANCE_API_KEY } from './conformance-requests.js';
+
+/**
+ * Runs one case against a fresh mock server playing its turns; throws when the adapter does not
+ * conform. The suite calls it per case; call it directly to check that a broken adapter fails.
+ */
+export async function runModelAdapterConformanceCase(
+  testCase: ModelAdapterConformanceCase,
+  options: Pick<ModelAdapterConformanceOptions, 'provider' | 'createAdapter'>,
+): Promise<void> {
+  const server = await startMockProviderServer({ provider: options.provider, turns: testCase.turns });
+  try {
+    const adapter = options.createAdapter({
+      baseURL: server.baseURL,
+      apiKey: CONFORMANCE_API_KEY,
+      maxRetries: testCase.maxRetries ?? 0,
+    });
+    await testCase.run({ provider: options.provider, server, adapter });
+  } finally {
+    await server.close();
+  }
+}

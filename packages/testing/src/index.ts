@@ -1,0 +1,16 @@
+export type { MockProvider } from './mock-servers/mock-provider-protocol.js';
+export {
+  type MockProviderServer,
+  type MockProviderServerOptions,
+  type MockTurns,
+  startMockProviderServer,
+} from './mock-servers/start-mock-provider-server.js';
+export {
+  MALFORMED_SSE_DATA,
+  type RecordedRequest,
+  type ScriptFault,
+  type ScriptFinish,
+  type ScriptToolCall,
+  type ScriptTurn,
+} from './script-turn.js';
+export { ScriptedModel, type ScriptedModelOptions } from './scripted-model/scripted-model.js';

@@ -1,0 +1,171 @@
+import type { TokenUsage } from '@cairn/core';
+import { isRecord } from '../is-record.js';
+import { argumentsValue, chunkString } from '../resolve-script-turn.js';
+import type { ScriptFinish } from '../script-turn.js';
+import { anthropicRequestProblem } from './anthropic-request-rules.js';
+import type {
+  MockAnswerContext,
+  MockErrorInput,
+  MockProviderProtocol,
+  SseFrame,
+} from './mock-provider-protocol.js';
+import { MOCK_SIGNATURE_KINDS, mockSignature } from './mock-signature.js';
+
+// The Messages API as api.anthropic.com answers it (the SDK's baseURL is the bare origin).
+
+const STOP_REASONS: Record<ScriptFinish, string> = {
+  stop: 'end_turn',
+  length: 'max_tokens',
+  tool_calls: 'tool_use',
+  content_filter: 'refusal',
+};
+
+const ERRORS: Record<number, { type: string; message: string }> = {
+  400: { type: 'invalid_request_error', message: 'Invalid request.' },
+  401: { type: 'authentication_error', message: 'invalid x-api-key' },
+  403: {
+    type: 'permission_error',
+    message: 'Your API key does not have permission to use the specified resource.',
+  },
+  404: { type: 'not_found_error', message: 'The requested resource could not be found.' },
+  413: { type: 'request_too_large', message: 'Request exceeds the maximum allowed number of bytes.' },
+  429: {
+    type: 'rate_limit_error',
+    message:
+      'This request would exceed the rate limit for your organization of 50 requests per minute. For details, refer to: https://docs.claude.com/en/api/rate-limits.',
+  },
+  500: { type: 'api_error', message: 'Internal server error' },
+  529: { type: 'overloaded_error', message: 'Overloaded' },
+};
+
+const CONTEXT_OVERFLOW_MESSAGE = 'prompt is too long: 208310 tokens > 200000 maximum';
+
+// Anthropic's `input_tokens` excludes cache reads and writes; core's `inputTokens` includes them.
+function anthropicInputUsage(usage: TokenUsage): Record<string, number> {
+  const cacheRead = usage.cacheReadTokens ?? 0;
+  const cacheWrite = usage.cacheWriteTokens ?? 0;
+  return {
+    input_tokens: Math.max(0, usage.inputTokens - cacheRead - cacheWrite),
+    cache_creation_input_tokens: cacheWrite,
+    cache_read_input_tokens: cacheRead,
+  };
+}
+
+const signatureOf = (context: MockAnswerContext) =>
+  mockSignature(MOCK_SIGNATURE_KINDS.anthropic, context.turn);
+
+const messageId = (context: MockAnswerContext) => `msg_mock${context.requestIndex}`;
+
+const event = (type: string, payload: Record<string, unknown> = {}): SseFrame => ({
+  event: type,
+  data: JSON.stringify({ type, ...payload }),
+});
+
+export const anthropicMockProtocol: MockProviderProtocol = {
+  provider: 'anthropic',
+  baseUrlPath: '',
+  sseLineEnding: '\n',
+  malformedEvent: 'content_block_delta',
+
+  route(method, path, _query, body) {
+    if (method !== 'POST' || path !== '/v1/messages') return undefined;
+    const record = isRecord(body) ? body : {};
+    return { stream: record.stream === true, sse: true, model: String(record.model ?? 'mock-model') };
+  },
+
+  toolCallId: (requestIndex, callIndex) => `toolu_mock${requestIndex}_${callIndex}`,
+
+  response(context) {
+    const { turn } = context;
+    const content: Record<string, unknown>[] = [];
+    if (turn.reasoning)
+      content.push({ type: 'thinking', thinking: turn.reasoning, signature: signatureOf(context) });
+    if (turn.text) content.push({ type: 'text', text: turn.text });
+    for (const call of turn.toolCalls) {
+      content.push({ type: 'tool_use', id: call.id, name: call.name, input: argumentsValue(call) });
+    }
+    return {
+      id: messageId(context),
+      type: 'message',
+      role: 'assistant',
+      model: context.model,
+      content,
+      stop_reason: STOP_REASONS[turn.finish],
+      stop_sequence: null,
+      usage: { ...anthropicInputUsage(turn.usage), output_tokens: turn.usage.outputTokens },
+    };
+  },
+
+  streamFrames(context) {
+    const { turn } = context;
+    const frames: SseFrame[] = [
+      event('message_start', {
+        message: {
+          id: messageId(context),
+          type: 'message',
+          role: 'assistant',
+          model: context.model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { ...anthropicInputUsage(turn.usage), output_tokens: 1 },
+        },
+      }),
+      event('ping'),
+    ];
+    let index = 0;
+    const block = (start: Record<string, unknown>, deltas: Record<string, unknown>[]) => {
+      frames.push(event('content_block_start', { index, content_block: start }));
+      for (const delta of deltas) frames.push(event('content_block_delta', { index, delta }));
+      frames.push(event('content_block_stop', { index }));
+      index += 1;
+    };
+    if (turn.reasoning) {
+      block({ type: 'thinking', thinking: '', signature: '' }, [
+        ...chunkString(turn.reasoning, turn.chunkSize).map((thinking) => ({
+          type: 'thinking_delta',
+          thinking,
+        })),
+        { type: 'signature_delta', signature: signatureOf(context) },
+      ]);
+    }
+    if (turn.text) {
+      block(
+        { type: 'text', text: '' },
+        chunkString(turn.text, turn.chunkSize).map((text) => ({ type: 'text_delta', text })),
+      );
+    }
+    for (const call of turn.toolCalls) {
+      // The API opens every tool_use block with an empty input_json_delta (see the fixtures).
+      block({ type: 'tool_use', id: call.id, name: call.name, input: {} }, [
+        { type: 'input_json_delta', partial_json: '' },
+        ...chunkString(call.arguments, turn.chunkSize).map((partial_json) => ({
+          type: 'input_json_delta',
+          partial_json,
+        })),
+      ]);
+    }
+    frames.push(
+      event('message_delta', {
+        delta: { stop_reason: STOP_REASONS[turn.finish], stop_sequence: null },
+        usage: { output_tokens: turn.usage.outputTokens },
+      }),
+      event('message_stop'),
+    );
+    return frames;
+  },
+
+  requestProblem: anthropicRequestProblem,
+
+  errorBody({ status, message, contextOverflow }: MockErrorInput) {
+    const known = contextOverflow
+      ? { type: 'invalid_request_error', message: CONTEXT_OVERFLOW_MESSAGE }
+      : (ERRORS[status] ?? {
+          type: status >= 500 ? 'api_error' : 'invalid_request_error',
+          message: `Request failed with status ${status}.`,
+        });
+    return { type: 'error', error: { type: known.type, message: message ?? known.message } };
+  },
+
+  responseHeaders: (requestIndex) => ({ 'request-id': `req_mock${requestIndex}` }),
+};
