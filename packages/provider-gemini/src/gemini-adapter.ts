@@ -10,6 +10,7 @@ import {
   createModelStream,
   createResultAssembler,
   type RetryOptions,
+  resolveModelAdapterOptions,
   retryStream,
   withRetry,
 } from '@cairn/provider-utils';
@@ -55,10 +56,10 @@ class GeminiAdapter implements ModelAdapter {
   };
   private readonly client: GoogleGenerativeAI;
 
-  constructor(private readonly options: GeminiAdapterOptions) {
-    if (typeof options.model !== 'string' || options.model === '') {
-      throw new CairnError('INVALID_ARGUMENT', 'createGeminiAdapter: `model` must be a non-empty string');
-    }
+  private readonly options: GeminiAdapterOptions & { maxRetries: number };
+
+  constructor(options: GeminiAdapterOptions) {
+    this.options = resolveModelAdapterOptions(PROVIDER, options);
     const apiKey = options.apiKey ?? process.env.GEMINI_API_KEY ?? process.env.GOOGLE_API_KEY;
     if (apiKey === undefined || apiKey === '') {
       throw new CairnError('LLM_AUTH', 'createGeminiAdapter: pass `apiKey` or set GEMINI_API_KEY', {
@@ -151,7 +152,7 @@ class GeminiAdapter implements ModelAdapter {
 
   private retryOptions(signal: AbortSignal | undefined): RetryOptions {
     return {
-      maxRetries: this.options.maxRetries ?? 2,
+      maxRetries: this.options.maxRetries,
       provider: PROVIDER,
       ...(signal === undefined ? {} : { signal }),
     };

@@ -10,6 +10,7 @@ import {
   classifyError,
   createModelStream,
   createResultAssembler,
+  resolveModelAdapterOptions,
   retryStream,
   withRetry,
 } from '@cairn/provider-utils';
@@ -47,7 +48,7 @@ class OpenAIAdapter implements ModelAdapter {
 
   constructor(options: OpenAIAdapterOptions) {
     this.modelId = options.model;
-    this.maxRetries = options.maxRetries ?? 2;
+    this.maxRetries = resolveModelAdapterOptions(PROVIDER, options).maxRetries;
     this.client = createClient(options);
     this.maxTokensParameter = options.maxTokensParameter ?? defaultMaxTokensParameter(this.client.baseURL);
   }

@@ -9,6 +9,12 @@ export {
 } from './clean-json-schema.js';
 export { createModelStream, type ModelStreamOptions, type ModelStreamRun } from './create-model-stream.js';
 export { LineSplitter, splitLines } from './line-splitter.js';
+export {
+  assertIntegerOption,
+  DEFAULT_MAX_RETRIES,
+  type ModelAdapterOptions,
+  resolveModelAdapterOptions,
+} from './model-adapter-options.js';
 export { parseRetryAfter } from './parse-retry-after.js';
 export { type HeadersLike, readHeader } from './read-header.js';
 export {
