@@ -220,6 +220,26 @@ describe('createAnthropicAdapter', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('retries a stream whose first event is an overloaded error: nothing had reached the caller', async () => {
+    const rawSse = [
+      'event: error',
+      'data: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
+      '',
+      '',
+    ].join('\n');
+    const { adapter, server } = await setup([{ rawSse }, { text: 'Back.' }]);
+    const stream = adapter.stream(hello);
+    await collect(stream);
+    expect((await stream.result).message.content).toBe('Back.');
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('sends a non-streaming request with a large max_tokens (the SDK would refuse it without a timeout)', async () => {
+    const { adapter, server } = await setup([{ text: 'Long answer.' }], { maxOutputTokens: 64_000 });
+    expect((await adapter.generate(hello)).message.content).toBe('Long answer.');
+    expect(server.requests[0]?.body).toMatchObject({ max_tokens: 64_000 });
+  });
+
   it('times out a slow answer with LLM_TIMEOUT (timeoutMs)', async () => {
     const { adapter } = await setup([{ text: 'late', delayMs: 2000 }], { timeoutMs: 100, maxRetries: 0 });
     expect(await rejection(adapter.generate(hello))).toMatchObject({ code: 'LLM_TIMEOUT' });

@@ -12,9 +12,10 @@ import {
 import { type AnthropicAdapterOptions, resolveAnthropicAdapterOptions } from './anthropic-adapter-options.js';
 import { buildAnthropicRequest } from './build-anthropic-request.js';
 import { readAnthropicMessage } from './read-anthropic-message.js';
-import { readAnthropicStream } from './read-anthropic-stream.js';
+import { readAnthropicStream, throwErrorEvents } from './read-anthropic-stream.js';
 
 const PROVIDER = 'anthropic';
+const SDK_DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
 
 /**
  * A `ModelAdapter` for the Anthropic Messages API on the official `@anthropic-ai/sdk`. The SDK's
@@ -54,8 +55,11 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): ModelA
     async generate(request: ModelRequest): Promise<ModelResult> {
       try {
         const body = buildAnthropicRequest(request, resolved);
+        // An explicit timeout: without one the SDK refuses, before sending anything, a
+        // non-streaming call whose max_tokens it expects to take over ten minutes.
+        const timeout = resolved.timeoutMs ?? SDK_DEFAULT_TIMEOUT_MS;
         const message = await withRetry(
-          () => client.messages.create(body, requestOptions(request, request.signal)),
+          () => client.messages.create(body, { ...requestOptions(request, request.signal), timeout }),
           retryOptions(request.signal),
         );
         const assembler = createResultAssembler();
@@ -79,7 +83,7 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): ModelA
             const response = await client.messages
               .create({ ...body, stream: true }, requestOptions(request, signal))
               .asResponse();
-            return Stream.rawEvents(response);
+            return throwErrorEvents(Stream.rawEvents(response));
           }, retryOptions(signal));
           await readAnthropicStream(events, sink);
         },

@@ -98,6 +98,19 @@ function parseEvent(data: string): RawMessageStreamEvent | { type: 'error'; erro
 }
 
 // The SDK's own stream reader throws an `error` event this way, so it is classified like one.
+/**
+ * The events, with an `event: error` thrown where it stands: an error that comes first (an
+ * `overloaded_error` before any output) then fails the attempt itself, which may be retried.
+ */
+export async function* throwErrorEvents(
+  events: AsyncIterable<AnthropicSseEvent>,
+): AsyncGenerator<AnthropicSseEvent, void, undefined> {
+  for await (const event of events) {
+    if (event.event === 'error') throw streamError(parseEvent(event.data));
+    yield event;
+  }
+}
+
 function streamError(body: unknown): APIError {
   return new APIError(undefined, body as object, undefined, undefined);
 }

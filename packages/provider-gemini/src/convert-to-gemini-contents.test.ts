@@ -67,6 +67,25 @@ describe('convertToGeminiContents', () => {
     ]);
   });
 
+  it('sends function responses in the order of their calls, however the results were recorded', () => {
+    const { contents } = convertToGeminiContents([
+      { role: 'user', content: 'Run both' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [call('c1', 'f', '{"x":1}'), call('c2', 'f', '{"x":2}')],
+      },
+      // The second call finished first.
+      { role: 'tool', tool_call_id: 'c2', content: 'two' },
+      { role: 'tool', tool_call_id: 'c1', content: 'one' },
+    ]);
+    // Gemini pairs responses with calls by position: x=1 must get "one".
+    expect(contents.at(-1)?.parts).toEqual([
+      { functionResponse: { name: 'f', response: { content: 'one' } } },
+      { functionResponse: { name: 'f', response: { content: 'two' } } },
+    ]);
+  });
+
   it('never sends empty text and merges turns of one role', () => {
     expect(
       convertToGeminiContents([

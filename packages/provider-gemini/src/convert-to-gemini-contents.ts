@@ -21,6 +21,9 @@ export function convertToGeminiContents(messages: readonly ModelMessage[]): Gemi
   const contents: GeminiContent[] = [];
   // Gemini names a function response by the function's name; the tool message only has the id.
   const toolNames = new Map<string, string>();
+  // Without ids Gemini pairs responses with calls by position: each response's call position.
+  const callPositions = new Map<string, number>();
+  const responsePositions = new Map<GeminiPart, number>();
 
   const append = (role: GeminiRole, parts: GeminiPart[]): void => {
     if (parts.length === 0) return;
@@ -38,7 +41,10 @@ export function convertToGeminiContents(messages: readonly ModelMessage[]): Gemi
         if (message.content !== '') append('user', [{ text: message.content }]);
         break;
       case 'assistant':
-        for (const call of message.tool_calls ?? []) toolNames.set(call.id, call.function.name);
+        message.tool_calls?.forEach((call, position) => {
+          toolNames.set(call.id, call.function.name);
+          callPositions.set(call.id, position);
+        });
         append('model', assistantParts(message));
         break;
       case 'tool': {
@@ -51,13 +57,31 @@ export function convertToGeminiContents(messages: readonly ModelMessage[]): Gemi
           );
         }
         const response = message.isError ? { error: message.content } : { content: message.content };
-        append('user', [{ functionResponse: { name, response } }]);
+        const part: GeminiPart = { functionResponse: { name, response } };
+        responsePositions.set(part, callPositions.get(message.tool_call_id) ?? 0);
+        append('user', [part]);
         break;
       }
     }
   }
+  for (const content of contents)
+    if (content.role === 'user') orderResponses(content.parts, responsePositions);
 
   return system.length > 0 ? { systemInstruction: { parts: system }, contents } : { contents };
+}
+
+/**
+ * Puts a turn's function responses in the order of the calls they answer (results may be
+ * recorded in the order the tools finished), in the places responses already take.
+ */
+function orderResponses(parts: GeminiPart[], positions: ReadonlyMap<GeminiPart, number>): void {
+  const slots = parts.flatMap((part, index) => (positions.has(part) ? [index] : []));
+  const ordered = slots
+    .map((index) => parts[index] as GeminiPart)
+    .sort((a, b) => (positions.get(a) ?? 0) - (positions.get(b) ?? 0));
+  slots.forEach((slot, index) => {
+    parts[slot] = ordered[index] as GeminiPart;
+  });
 }
 
 function assistantParts(message: ModelAssistantMessage): GeminiPart[] {

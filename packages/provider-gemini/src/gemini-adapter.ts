@@ -7,6 +7,7 @@ import {
   type ModelStream,
 } from '@cairn/core';
 import {
+  createAttemptSignal,
   createModelStream,
   createResultAssembler,
   type RetryOptions,
@@ -128,24 +129,20 @@ class GeminiAdapter implements ModelAdapter {
 
   /**
    * The SDK's own `timeout` starts a timer it never clears (it keeps Node alive until it fires),
-   * so the time limit is an unref'd `AbortSignal.timeout`. Each attempt gets a signal of its own
-   * because the SDK adds an abort listener it never removes to whatever signal it is given.
+   * so the time limit is part of the attempt's own signal instead.
    */
   private attempt(request: ModelRequest, signal = request.signal): Attempt {
-    const timeout =
-      this.options.timeoutMs === undefined ? undefined : AbortSignal.timeout(this.options.timeoutMs);
-    const sources = [signal, timeout].filter((each) => each !== undefined);
-    const attemptSignal = sources.length === 0 ? undefined : AbortSignal.any(sources);
+    const attempt = createAttemptSignal(signal, this.options.timeoutMs);
     const headers = { ...this.options.headers, ...request.headers };
     return {
       requestOptions: {
-        ...(attemptSignal === undefined ? {} : { signal: attemptSignal }),
+        ...(attempt.signal === undefined ? {} : { signal: attempt.signal }),
         ...(Object.keys(headers).length === 0 ? {} : { customHeaders: headers }),
       },
       classify: (error) =>
         classifyGeminiError(error, {
           ...(signal === undefined ? {} : { signal }),
-          timedOut: timeout?.aborted === true,
+          timedOut: attempt.timedOut(),
         }),
     };
   }

@@ -8,6 +8,7 @@ import {
 } from '@cairn/core';
 import {
   classifyError,
+  createAttemptSignal,
   createModelStream,
   createResultAssembler,
   resolveModelAdapterOptions,
@@ -117,8 +118,13 @@ function createClient(options: OpenAIAdapterOptions): OpenAI {
   }
 }
 
+// Called once per attempt: each gets a signal of its own (the SDK never removes its listener).
 function callOptions(request: ModelRequest, signal: AbortSignal | undefined) {
-  return { ...(signal ? { signal } : {}), ...(request.headers ? { headers: request.headers } : {}) };
+  const attempt = createAttemptSignal(signal).signal;
+  return {
+    ...(attempt ? { signal: attempt } : {}),
+    ...(request.headers ? { headers: request.headers } : {}),
+  };
 }
 
 /** OpenAI's reasoning models refuse `max_tokens`; compatible servers may not know its successor. */

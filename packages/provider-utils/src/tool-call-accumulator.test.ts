@@ -102,4 +102,15 @@ describe('ToolCallAccumulator', () => {
       ),
     );
   });
+
+  it('keeps parallel calls apart when a server sends them all at index 0, told apart by their ids', () => {
+    const accumulator = new ToolCallAccumulator();
+    accumulator.push({ index: 0, id: 'c1', function: { name: 'f', arguments: '{"x":' } });
+    accumulator.push({ index: 0, function: { arguments: '1}' } });
+    accumulator.push({ index: 0, id: 'c2', function: { name: 'g', arguments: '{"y":2}' } });
+    expect(accumulator.toolCalls()).toEqual([
+      { id: 'c1', toolName: 'f', arguments: '{"x":1}' },
+      { id: 'c2', toolName: 'g', arguments: '{"y":2}' },
+    ]);
+  });
 });

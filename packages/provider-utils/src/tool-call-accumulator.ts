@@ -81,11 +81,13 @@ export class ToolCallAccumulator {
     // Servers that leave out `index` name the call by id, or continue the latest one.
     const existing =
       delta.index !== undefined
-        ? this.calls.find((call) => call.index === delta.index)
+        ? this.calls.findLast((call) => call.index === delta.index)
         : delta.id
           ? this.calls.find((call) => call.id === delta.id)
           : this.calls.at(-1);
-    if (existing !== undefined) return existing;
+    // Some compatible servers send every parallel call at index 0: another id there is another call.
+    const anotherCall = Boolean(delta.id) && existing?.id !== undefined && existing.id !== delta.id;
+    if (existing !== undefined && !anotherCall) return existing;
     const call: PendingCall = {
       index: delta.index ?? this.calls.length,
       id: undefined,
