@@ -97,6 +97,35 @@ describe('convertToAnthropicMessages', () => {
     ]);
   });
 
+  it('trims the trailing whitespace of a final assistant (prefill) turn, which Anthropic rejects', () => {
+    const { messages } = convertToAnthropicMessages([
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: 'Earlier answer.  \n' },
+      { role: 'user', content: 'and now?' },
+      { role: 'assistant', content: '  Sure,\n' },
+      { role: 'assistant', content: 'here it is: \n\t ' },
+    ]);
+    // Only the final turn's last text block: earlier text keeps its whitespace.
+    expect(messages[1]?.content).toEqual([{ type: 'text', text: 'Earlier answer.  \n' }]);
+    expect(messages[3]).toEqual({
+      role: 'assistant',
+      content: [
+        { type: 'text', text: '  Sure,\n' },
+        { type: 'text', text: 'here it is:' },
+      ],
+    });
+  });
+
+  it('leaves assistant text as is when the conversation ends with a user turn', () => {
+    const { messages } = convertToAnthropicMessages([
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: 'answer \n' },
+      { role: 'user', content: 'thanks ' },
+    ]);
+    expect(messages[1]?.content).toEqual([{ type: 'text', text: 'answer \n' }]);
+    expect(messages[2]?.content).toEqual([{ type: 'text', text: 'thanks ' }]);
+  });
+
   it('puts tool results before user text that came first in the same turn', () => {
     const { messages } = convertToAnthropicMessages([
       { role: 'user', content: 'go' },

@@ -10,6 +10,7 @@ import {
   type ModelMessage,
   type ModelToolMessage,
 } from '@cairn/core';
+import { EMPTY_TOOL_ERROR_TEXT } from '@cairn/provider-utils';
 import { toAnthropicThinkingBlock } from './anthropic-reasoning-metadata.js';
 import { toAnthropicToolInput } from './anthropic-tool-input.js';
 
@@ -29,16 +30,15 @@ export interface AnthropicPrompt {
 /** The user turn put before a conversation that starts with the assistant: Anthropic requires `user` first. */
 export const LEADING_USER_TEXT = '(continued)';
 
-// Anthropic refuses a failed tool_result without content.
-const EMPTY_ERROR_TEXT = 'The tool failed without a message.';
-
 /**
  * Converts OpenAI-shaped messages to an Anthropic Messages request: system messages move to
  * `system`; tool results become `tool_result` blocks (with `is_error`) of a `user` turn; blank
  * text is never sent; consecutive turns of one role (several tool results, a user message after
  * them) merge into one turn, with the tool results first; reasoning is replayed as `thinking` /
- * `redacted_thinking` only when it carries Anthropic's signature or data. Throws
- * `INVALID_ARGUMENT` when nothing but system text is left to send.
+ * `redacted_thinking` only when it carries Anthropic's signature or data; a conversation ending
+ * with an assistant turn (a prefill) has the trailing whitespace of that turn's last text block
+ * trimmed, which the API requires. Throws `INVALID_ARGUMENT` when nothing but system text is left
+ * to send.
  */
 export function convertToAnthropicMessages(messages: readonly ModelMessage[]): AnthropicPrompt {
   const system: TextBlockParam[] = [];
@@ -74,6 +74,7 @@ export function convertToAnthropicMessages(messages: readonly ModelMessage[]): A
     turns.unshift({ role: 'user', content: [{ type: 'text', text: LEADING_USER_TEXT }] });
   }
   for (const turn of turns) if (turn.role === 'user') turn.content = toolResultsFirst(turn.content);
+  trimFinalAssistantText(turns);
   return { ...(system.length > 0 ? { system } : {}), messages: turns };
 }
 
@@ -107,9 +108,19 @@ function toolResultBlock(message: ModelToolMessage): ToolResultBlockParam {
   return {
     type: 'tool_result',
     tool_use_id: message.tool_call_id,
-    ...(hasContent ? { content: message.content } : isError ? { content: EMPTY_ERROR_TEXT } : {}),
+    ...(hasContent ? { content: message.content } : isError ? { content: EMPTY_TOOL_ERROR_TEXT } : {}),
     ...(isError ? { is_error: true } : {}),
   };
+}
+
+// Anthropic refuses a final assistant turn whose content ends with whitespace ("final assistant
+// content cannot end with trailing whitespace"). The block is never blank (see `textBlocks`).
+function trimFinalAssistantText(turns: AnthropicTurn[]): void {
+  const last = turns.at(-1);
+  if (last?.role !== 'assistant') return;
+  const index = last.content.findLastIndex((block) => block.type === 'text');
+  const block = last.content[index];
+  if (block?.type === 'text') last.content[index] = { ...block, text: block.text.trimEnd() };
 }
 
 // Anthropic wants a user turn's tool_result blocks before its other content.

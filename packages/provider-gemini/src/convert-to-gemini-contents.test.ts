@@ -1,4 +1,5 @@
 import { CairnError, type ModelMessage } from '@cairn/core';
+import { EMPTY_TOOL_ERROR_TEXT } from '@cairn/provider-utils';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { convertToGeminiContents } from './convert-to-gemini-contents.js';
@@ -104,6 +105,38 @@ describe('convertToGeminiContents', () => {
     });
   });
 
+  it('never sends blank text, as the Anthropic adapter', () => {
+    expect(
+      convertToGeminiContents([
+        { role: 'system', content: ' \n' },
+        { role: 'user', content: '  ' },
+        { role: 'user', content: 'one' },
+        { role: 'assistant', content: '\t\n' },
+        { role: 'user', content: '\n' },
+      ]),
+    ).toEqual({ contents: [{ role: 'user', parts: [{ text: 'one' }] }] });
+  });
+
+  it('gives a failed tool result without content a short error text, and keeps an empty success', () => {
+    const { contents } = convertToGeminiContents([
+      { role: 'user', content: 'go' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [call('c1', 'f', '{}'), call('c2', 'f', '{}'), call('c3', 'f', '{}')],
+      },
+      { role: 'tool', tool_call_id: 'c1', content: '', isError: true },
+      { role: 'tool', tool_call_id: 'c2', content: ' \n', isError: true },
+      { role: 'tool', tool_call_id: 'c3', content: '' },
+    ]);
+    expect(contents.at(-1)?.parts).toEqual([
+      { functionResponse: { name: 'f', response: { error: EMPTY_TOOL_ERROR_TEXT } } },
+      { functionResponse: { name: 'f', response: { error: EMPTY_TOOL_ERROR_TEXT } } },
+      { functionResponse: { name: 'f', response: { content: '' } } },
+    ]);
+    expect(EMPTY_TOOL_ERROR_TEXT).toBe('The tool failed without a message.');
+  });
+
   it("replays Gemini thought signatures and drops other providers' reasoning and metadata", () => {
     const { contents } = convertToGeminiContents([
       { role: 'user', content: 'Go' },
@@ -152,7 +185,7 @@ describe('convertToGeminiContents', () => {
 });
 
 // A valid conversation: each assistant turn's tool calls are answered by tool messages right after.
-const text = fc.oneof(fc.constant(''), fc.string({ maxLength: 12 }));
+const text = fc.oneof(fc.constantFrom('', ' ', '\n\t'), fc.string({ maxLength: 12 }));
 const namespace = fc.constantFrom('gemini', 'anthropic', 'openai');
 const metadata = fc.option(
   fc
@@ -218,7 +251,7 @@ const allParts = (messages: ModelMessage[]): GeminiPart[] =>
   convertToGeminiContents(messages).contents.flatMap((content) => content.parts);
 
 describe('convertToGeminiContents properties', () => {
-  it('alternates roles, never sends an empty turn or empty text, and does not touch its input', () => {
+  it('alternates roles, never sends an empty turn or blank text, and does not touch its input', () => {
     fc.assert(
       fc.property(conversation, (messages) => {
         const before = structuredClone(messages);
@@ -230,9 +263,9 @@ describe('convertToGeminiContents properties', () => {
           if (i > 0) expect(content.role).not.toBe(contents[i - 1]?.role);
         });
         for (const part of contents.flatMap((c) => c.parts)) {
-          if (part.text !== undefined && !part.thought) expect(part.text).not.toBe('');
+          if (part.text !== undefined && !part.thought) expect(part.text.trim()).not.toBe('');
         }
-        for (const part of systemInstruction?.parts ?? []) expect(part.text).not.toBe('');
+        for (const part of systemInstruction?.parts ?? []) expect(part.text.trim()).not.toBe('');
       }),
     );
   });
@@ -249,7 +282,9 @@ describe('convertToGeminiContents properties', () => {
         expect(parts.flatMap((p) => (p.functionResponse ? [p.functionResponse] : []))).toEqual(
           results.map((r) => ({
             name: calls.find((c) => c.id === r.tool_call_id)?.function.name,
-            response: r.isError ? { error: r.content } : { content: r.content },
+            response: r.isError
+              ? { error: r.content.trim() === '' ? EMPTY_TOOL_ERROR_TEXT : r.content }
+              : { content: r.content },
           })),
         );
       }),

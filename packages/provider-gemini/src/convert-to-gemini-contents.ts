@@ -1,4 +1,5 @@
 import { CairnError, type ModelAssistantMessage, type ModelMessage, type OpenAIToolCall } from '@cairn/core';
+import { EMPTY_TOOL_ERROR_TEXT } from '@cairn/provider-utils';
 import type { GeminiContent, GeminiPart, GeminiRole, GeminiSystemInstruction } from './gemini-api-types.js';
 import { readThoughtSignature, readToolCallThoughtSignature } from './gemini-provider-metadata.js';
 
@@ -12,9 +13,9 @@ export interface GeminiPrompt {
  * Converts OpenAI-shaped messages to Gemini's request: system messages become the
  * `systemInstruction`, the assistant speaks as `model`, tool calls become `functionCall` parts and
  * tool results `functionResponse` parts of a `user` turn. Consecutive turns of one role are merged
- * (Gemini expects roles to alternate) and empty text is never sent. Thought signatures are
- * replayed from the `gemini` metadata namespace only; reasoning without one (another provider's)
- * is dropped.
+ * (Gemini expects roles to alternate) and blank text is never sent; a failed tool result without
+ * content gets a short error text. Thought signatures are replayed from the `gemini` metadata
+ * namespace only; reasoning without one (another provider's) is dropped.
  */
 export function convertToGeminiContents(messages: readonly ModelMessage[]): GeminiPrompt {
   const system: Array<{ text: string }> = [];
@@ -35,10 +36,10 @@ export function convertToGeminiContents(messages: readonly ModelMessage[]): Gemi
   for (const message of messages) {
     switch (message.role) {
       case 'system':
-        if (message.content !== '') system.push({ text: message.content });
+        if (!isBlank(message.content)) system.push({ text: message.content });
         break;
       case 'user':
-        if (message.content !== '') append('user', [{ text: message.content }]);
+        if (!isBlank(message.content)) append('user', [{ text: message.content }]);
         break;
       case 'assistant':
         message.tool_calls?.forEach((call, position) => {
@@ -56,7 +57,9 @@ export function convertToGeminiContents(messages: readonly ModelMessage[]): Gemi
             { details: { toolCallId: message.tool_call_id } },
           );
         }
-        const response = message.isError ? { error: message.content } : { content: message.content };
+        const response = message.isError
+          ? { error: isBlank(message.content) ? EMPTY_TOOL_ERROR_TEXT : message.content }
+          : { content: message.content };
         const part: GeminiPart = { functionResponse: { name, response } };
         responsePositions.set(part, callPositions.get(message.tool_call_id) ?? 0);
         append('user', [part]);
@@ -90,7 +93,7 @@ function assistantParts(message: ModelAssistantMessage): GeminiPart[] {
     const thoughtSignature = readThoughtSignature(reasoning.providerMetadata);
     if (thoughtSignature !== undefined) parts.push({ text: reasoning.text, thought: true, thoughtSignature });
   }
-  if (message.content !== null && message.content !== '') {
+  if (message.content !== null && !isBlank(message.content)) {
     const thoughtSignature = readThoughtSignature(message.providerMetadata);
     parts.push(
       thoughtSignature === undefined
@@ -104,6 +107,11 @@ function assistantParts(message: ModelAssistantMessage): GeminiPart[] {
     parts.push(thoughtSignature === undefined ? { functionCall } : { functionCall, thoughtSignature });
   }
   return parts;
+}
+
+// Text that is empty or only whitespace: never sent, as in the Anthropic adapter.
+function isBlank(text: string): boolean {
+  return text.trim() === '';
 }
 
 // Gemini takes the arguments as an object, not the JSON string OpenAI-shaped messages carry.

@@ -135,7 +135,9 @@ const signature = fc.option(fc.stringMatching(/^[A-Za-z0-9+/]{4,12}={0,2}$/), { 
 const reply = fc.record({
   thoughts: fc.array(fc.string({ minLength: 1, maxLength: 10 }), { maxLength: 3 }),
   thoughtSignature: signature,
-  texts: fc.array(fc.string({ minLength: 1, maxLength: 10 }), { maxLength: 3 }),
+  texts: fc.array(fc.oneof(fc.constantFrom(' ', '\n'), fc.string({ minLength: 1, maxLength: 10 })), {
+    maxLength: 3,
+  }),
   calls: fc.array(
     fc.record({
       name: fc.constantFrom('read_file', 'ls'),
@@ -210,7 +212,8 @@ describe('GeminiResponseReader properties', () => {
           ...(thought && r.thoughtSignature
             ? [{ text: thought, thought: true, thoughtSignature: r.thoughtSignature }]
             : []),
-          ...(text ? [{ text }] : []),
+          // Blank text is never sent back.
+          ...(text.trim() ? [{ text }] : []),
           ...r.calls.map(({ name, args, thoughtSignature }) => ({
             functionCall: { name, args: JSON.parse(JSON.stringify(args)) },
             ...(thoughtSignature ? { thoughtSignature } : {}),

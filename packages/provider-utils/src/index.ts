@@ -9,6 +9,7 @@ export {
   type JsonSchemaTarget,
 } from './clean-json-schema.js';
 export { createModelStream, type ModelStreamOptions, type ModelStreamRun } from './create-model-stream.js';
+export { EMPTY_TOOL_ERROR_TEXT } from './empty-tool-error-text.js';
 export { LineSplitter, splitLines } from './line-splitter.js';
 export {
   assertIntegerOption,

@@ -27,8 +27,9 @@ describe('SseParser', () => {
     ]);
     expect(events).toEqual([
       { event: 'ping', data: '{"a":1}', id: '7', retry: 1500 },
-      { data: 'line one\nline two\n' },
-      { data: ' two spaces' },
+      // The last event id carries over.
+      { data: 'line one\nline two\n', id: '7' },
+      { data: ' two spaces', id: '7' },
     ]);
   });
 
@@ -40,9 +41,29 @@ describe('SseParser', () => {
     expect(parseAll(['retry: soon\nid: a\0b\ndata: x\n\n'])).toEqual([{ data: 'x' }]);
   });
 
-  it('delivers an event the stream ended without a blank line after', () => {
-    expect(parseAll(['data: [DONE]'])).toEqual([{ data: '[DONE]' }]);
-    expect(parseAll(['data: a\n'])).toEqual([{ data: 'a' }]);
+  it('drops an event the stream ended without its blank line, as a cut connection', () => {
+    expect(parseAll(['data: [DONE]'])).toEqual([]);
+    expect(parseAll(['data: a\n'])).toEqual([]);
+    expect(parseAll(['data: a\r'])).toEqual([]);
+    expect(parseAll(['data: {"a":1}\n\ndata: {"b":'])).toEqual([{ data: '{"a":1}' }]);
+    expect(parseAll(['data: a\n\n', 'event: x\ndata: b\ndata: c\n'])).toEqual([{ data: 'a' }]);
+  });
+
+  it('still delivers an event ended by a blank line in the last chunk', () => {
+    expect(parseAll(['data: a\n\n'])).toEqual([{ data: 'a' }]);
+    expect(parseAll(['data: a\r\n\r\n'])).toEqual([{ data: 'a' }]);
+    expect(parseAll(['data: a\r\r'])).toEqual([{ data: 'a' }]);
+  });
+
+  it('carries the last event id over to later events until an empty id clears it', () => {
+    expect(parseAll(['id: 1\ndata: a\n\ndata: b\n\nid: 2\ndata: c\n\nid\ndata: d\n\n'])).toEqual([
+      { data: 'a', id: '1' },
+      { data: 'b', id: '1' },
+      { data: 'c', id: '2' },
+      { data: 'd' },
+    ]);
+    // An id on an event without data still sets it; a bad id leaves it as it was.
+    expect(parseAll(['id: 3\n\nid: x\0y\ndata: e\n\n'])).toEqual([{ data: 'e', id: '3' }]);
   });
 
   it.each(['anthropic-sse-turn1.txt', 'gemini-sse-turn1.txt'])(
@@ -101,5 +122,15 @@ describe('SseParser', () => {
     const events: SseEvent[] = [];
     for await (const event of parseSse(body())) events.push(event);
     expect(events).toEqual([{ data: '{"t":"😀"}' }]);
+  });
+
+  it('parseSse drops an event cut by the end of the stream', async () => {
+    async function* body() {
+      yield 'data: {"a":1}\n\n';
+      yield 'data: {"b":';
+    }
+    const events: SseEvent[] = [];
+    for await (const event of parseSse(body())) events.push(event);
+    expect(events).toEqual([{ data: '{"a":1}' }]);
   });
 });

@@ -1,6 +1,9 @@
 import { LineSplitter } from './line-splitter.js';
 
-/** One server-sent event. `event`, `id` and `retry` are there when the event set them. */
+/**
+ * One server-sent event. `event` and `retry` are there when the event set them; `id` is the last
+ * event id, which an `id` field sets for its event and every later one (an empty `id` clears it).
+ */
 export interface SseEvent {
   event?: string;
   data: string;
@@ -14,14 +17,15 @@ const SPACE = 0x20;
 /**
  * An incremental `text/event-stream` parser following the WHATWG rules: LF, CRLF or CR line
  * breaks, multi-line `data`, comments, a leading BOM, unknown fields ignored, chunk boundaries at
- * any byte. Unlike a browser it also delivers an event the stream ended without a blank line
- * after, since a provider's last event sometimes lacks it.
+ * any byte, the last event id carried over to later events. As the spec says, an event the stream
+ * ended without its terminating blank line is dropped: it means a cut connection, and its `data`
+ * may be truncated.
  */
 export class SseParser {
   private readonly lines = new LineSplitter();
   private data: string | undefined;
   private eventType: string | undefined;
-  private id: string | undefined;
+  private lastEventId = '';
   private retry: number | undefined;
 
   /** The events completed by `chunk`. */
@@ -29,10 +33,10 @@ export class SseParser {
     return this.interpret(this.lines.push(chunk));
   }
 
-  /** The events left when the stream ends. */
+  /** The events left when the stream ends; an event still missing its blank line is dropped. */
   end(): SseEvent[] {
     const events = this.interpret(this.lines.end());
-    this.dispatch(events);
+    this.reset();
     return events;
   }
 
@@ -58,7 +62,7 @@ export class SseParser {
         this.eventType = value;
         break;
       case 'id':
-        if (!value.includes('\0')) this.id = value;
+        if (!value.includes('\0')) this.lastEventId = value;
         break;
       case 'retry':
         if (/^\d+$/.test(value)) this.retry = Number(value);
@@ -70,13 +74,17 @@ export class SseParser {
     if (this.data !== undefined) {
       const event: SseEvent = { data: this.data };
       if (this.eventType !== undefined && this.eventType !== '') event.event = this.eventType;
-      if (this.id !== undefined) event.id = this.id;
+      if (this.lastEventId !== '') event.id = this.lastEventId;
       if (this.retry !== undefined) event.retry = this.retry;
       events.push(event);
     }
+    this.reset();
+  }
+
+  /** Clears the event being built; the last event id stays. */
+  private reset(): void {
     this.data = undefined;
     this.eventType = undefined;
-    this.id = undefined;
     this.retry = undefined;
   }
 }

@@ -61,6 +61,12 @@ export interface RecordedRequest {
   body: unknown;
   /** Whether the client asked for a streamed answer. */
   stream: boolean;
+  /**
+   * When (`Date.now()`) the client went away before the answer was complete: it closed the
+   * connection, e.g. because the caller aborted. Unset while the answer is under way, when it
+   * completed, and when the server cut the connection itself (`cutAfterEvents`).
+   */
+  closedAt?: number;
 }
 
 /** The data `'{"oops": this is not JSON'` that `malformedAfterEvents` sends, so tests can look for it. */

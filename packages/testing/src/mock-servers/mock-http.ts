@@ -76,6 +76,8 @@ export interface SseWriteOptions {
   /** The serialised malformed event to send for `malformedAfterEvents`. */
   malformedEvent: string;
   signal: AbortSignal;
+  /** Called just before a `cutAfterEvents` cut destroys the connection. */
+  onCut?: () => void;
 }
 
 // Waits until the bytes reached the socket, so a cut right after them still delivers them.
@@ -102,6 +104,7 @@ export async function writeSseEvents(
   for (let index = 0; index <= events.length; index += 1) {
     if (options.signal.aborted) return;
     if (index === options.cutAfterEvents) {
+      options.onCut?.();
       response.destroy();
       return;
     }

@@ -205,6 +205,48 @@ describe('OpenAI mock server through the official SDK', () => {
     expect(next.choices[0]?.message.content).toBe('next');
   });
 
+  it('records when the client went away mid-stream, and only then', async () => {
+    const client = await clientFor([
+      { text: 'x'.repeat(50), chunkSize: 1, chunkDelayMs: 20 },
+      { text: 'whole' },
+      { text: 'streamed whole', chunkSize: 4 },
+      { text: 'abcdefghijklmnop', chunkSize: 2, cutAfterEvents: 3 },
+    ]);
+    const controller = new AbortController();
+    const stream = await client.chat.completions.create(
+      { model: 'm', messages, stream: true },
+      { signal: controller.signal },
+    );
+    let abortedAt = 0;
+    for await (const _ of stream) {
+      if (abortedAt === 0) {
+        abortedAt = Date.now();
+        controller.abort();
+      }
+    }
+    await expect.poll(() => server?.requests[0]?.closedAt, { timeout: 1000 }).toBeDefined();
+    const closedAt = server?.requests[0]?.closedAt ?? 0;
+    expect(closedAt).toBeGreaterThanOrEqual(abortedAt);
+    expect(closedAt - abortedAt).toBeLessThan(1000);
+
+    // A completed answer, streamed or not, and a cut by the server leave it unset.
+    await client.chat.completions.create({ model: 'm', messages });
+    for await (const _ of await client.chat.completions.create({ model: 'm', messages, stream: true })) {
+      // drain
+    }
+    const cut = async () => {
+      for await (const _ of await client.chat.completions.create({ model: 'm', messages, stream: true })) {
+        // drain
+      }
+    };
+    await expect(cut()).rejects.toThrow();
+    expect(server?.requests.slice(1).map((request) => request.closedAt)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
+  });
+
   it('chooses turns with a function of the recorded request', async () => {
     const client = await clientFor((request, index) => ({
       text: `#${index} ${(request.body as { model: string }).model}`,

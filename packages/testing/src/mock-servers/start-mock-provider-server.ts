@@ -70,9 +70,17 @@ export async function startMockProviderServer(
   let answered = 0;
 
   const answer = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    // Closing early means the client aborted: stop waiting and writing.
+    // Closing early means the client aborted: stop waiting and writing, and note when.
     const clientGone = new AbortController();
-    response.on('close', () => clientGone.abort());
+    let recorded: RecordedRequest | undefined;
+    let closedAt: number | undefined;
+    let cutByServer = false;
+    response.on('close', () => {
+      clientGone.abort();
+      if (response.writableFinished || cutByServer) return;
+      closedAt = Date.now();
+      if (recorded) recorded.closedAt = closedAt;
+    });
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     const body = parseBody(await readBodyText(request));
     const route: MockRoute | undefined = protocol.route(
@@ -81,13 +89,14 @@ export async function startMockProviderServer(
       url.searchParams,
       body,
     );
-    const recorded: RecordedRequest = {
+    recorded = {
       method: request.method ?? 'GET',
       path: url.pathname,
       url: request.url ?? '/',
       headers: flattenHeaders(request),
       body,
       stream: route?.stream ?? false,
+      ...(closedAt === undefined ? {} : { closedAt }),
     };
     requests.push(recorded);
     if (route === undefined) {
@@ -167,6 +176,9 @@ export async function startMockProviderServer(
       ...(turn.malformedAfterEvents === undefined ? {} : { malformedAfterEvents: turn.malformedAfterEvents }),
       malformedEvent: malformed,
       signal: clientGone.signal,
+      onCut: () => {
+        cutByServer = true;
+      },
     });
   };
 

@@ -121,11 +121,20 @@ async function readChatStream(
   }
 }
 
-export function createMinimalOpenAIAdapter(settings: {
-  baseURL: string;
-  apiKey: string;
-  maxRetries: number;
-}): ModelAdapter {
+/** Deliberate bugs, for the kit's own test that broken adapters fail it. */
+export interface MinimalAdapterBugs {
+  /** Keep the abort signal from the SDK call: the stream still settles, the HTTP request runs on. */
+  sdkIgnoresAbort?: boolean;
+}
+
+export function createMinimalOpenAIAdapter(
+  settings: {
+    baseURL: string;
+    apiKey: string;
+    maxRetries: number;
+  },
+  bugs: MinimalAdapterBugs = {},
+): ModelAdapter {
   const client = new OpenAI({ baseURL: settings.baseURL, apiKey: settings.apiKey, maxRetries: 0 });
   const body = (request: ModelRequest): ChatCompletionCreateParamsNonStreaming => ({
     model: 'gpt-test',
@@ -184,7 +193,14 @@ export function createMinimalOpenAIAdapter(settings: {
         async (sink, signal) => {
           const capture = captureUnparsedData(client);
           try {
-            await readChatStream(capture.client, body(request), request.headers ?? {}, retry(signal), sink);
+            const sdkSignal = bugs.sdkIgnoresAbort ? undefined : signal;
+            await readChatStream(
+              capture.client,
+              body(request),
+              request.headers ?? {},
+              retry(sdkSignal),
+              sink,
+            );
           } catch (error) {
             const raw = capture.unparsed();
             if (raw === undefined) throw error;

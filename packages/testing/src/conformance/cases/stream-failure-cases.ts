@@ -9,6 +9,15 @@ import { expectCairnError } from '../expect-cairn-error.js';
 
 const REPLY = 'This reply is long enough to be cut off in the middle of a sentence.';
 const SLOW_ARGUMENTS = { city: 'Reykjavik', note: 'x'.repeat(200) };
+/** How soon after an abort the mock server must see the client's connection close. */
+const DISCONNECT_WITHIN_MS = 1000;
+
+/** Resolves once `done()` holds, or at `deadline` (a `Date.now()` time) if it never does. */
+async function waitFor(done: () => boolean, deadline: number): Promise<void> {
+  while (!done() && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
 
 export const STREAM_FAILURE_CASES: ModelAdapterConformanceCase[] = [
   {
@@ -51,7 +60,7 @@ export const STREAM_FAILURE_CASES: ModelAdapterConformanceCase[] = [
   {
     group: 'stream failures',
     name: 'abort mid-stream → finish aborted promptly, no dangling tool call',
-    // About 4 s to stream in full; the abort must not wait for it.
+    // About 4 s to stream in full; the abort must not wait for it, and must cancel the request.
     turns: [
       {
         text: 'Let me look that up.',
@@ -60,7 +69,7 @@ export const STREAM_FAILURE_CASES: ModelAdapterConformanceCase[] = [
         chunkDelayMs: 60,
       },
     ],
-    async run({ adapter, provider }) {
+    async run({ adapter, provider, server }) {
       const controller = new AbortController();
       // Gemini sends a function call whole, at the end: abort while its text streams instead.
       const abortOn = (event: AgentOutput, seen: AgentOutput[]) =>
@@ -88,6 +97,18 @@ export const STREAM_FAILURE_CASES: ModelAdapterConformanceCase[] = [
         'the half-streamed tool call is dropped, not closed',
       ).toEqual([]);
       expectCairnError(error, 'LLM_ABORTED');
+      // The stream settles on abort by itself; only the server sees whether the SDK request stopped.
+      const request = server.requests[0];
+      expect(server.requests, 'one request').toHaveLength(1);
+      await waitFor(() => request?.closedAt !== undefined, abortedAt + DISCONNECT_WITHIN_MS);
+      expect(
+        request?.closedAt,
+        'the server saw the client disconnect mid-stream: the abort signal reached the SDK request',
+      ).toBeDefined();
+      expect(
+        (request?.closedAt ?? Number.POSITIVE_INFINITY) - abortedAt,
+        'the client disconnected promptly after the abort',
+      ).toBeLessThan(DISCONNECT_WITHIN_MS);
     },
   },
 ];
