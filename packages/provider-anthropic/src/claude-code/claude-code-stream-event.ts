@@ -1,0 +1,90 @@
+import type { AgentOutput } from '@cairn/core';
+import { blockId } from './claude-code-block-ids.js';
+import {
+  type ClaudeCodeEventContext,
+  isJsonObject,
+  type JsonObject,
+  numberField,
+  stringField,
+} from './claude-code-event-context.js';
+import { unknownClaudeCodeEvent } from './unknown-claude-code-event.js';
+
+interface OpenToolBlock {
+  id: string;
+  name: string | undefined;
+}
+
+// Events that only frame the deltas; the whole blocks and the usage come from other lines.
+const FRAMING_EVENTS = new Set(['content_block_stop', 'message_delta', 'message_stop', 'ping']);
+
+/**
+ * Turns the raw API events of `stream_event` lines (`--include-partial-messages`) into deltas
+ * only. The whole `text`/`reasoning`/`tool_use` come from the `assistant` line of the same block,
+ * so nothing is reported twice.
+ */
+export class ClaudeCodeStreamEvents {
+  private messageId: string | undefined;
+  private readonly toolBlocks = new Map<number, OpenToolBlock>();
+
+  convert(line: JsonObject, context: ClaudeCodeEventContext): AgentOutput[] {
+    const event = line.event;
+    if (!isJsonObject(event)) return [unknownClaudeCodeEvent(line, context)];
+    const type = stringField(event, 'type');
+    if (type === 'message_start') {
+      const message = isJsonObject(event.message) ? event.message : {};
+      this.messageId = stringField(message, 'id');
+      this.toolBlocks.clear();
+      return [];
+    }
+    if (type === 'content_block_start') return this.startBlock(event, line, context);
+    if (type === 'content_block_delta') return this.delta(event, line, context);
+    if (type !== undefined && FRAMING_EVENTS.has(type)) return [];
+    return [unknownClaudeCodeEvent(line, context)];
+  }
+
+  private startBlock(event: JsonObject, line: JsonObject, context: ClaudeCodeEventContext): AgentOutput[] {
+    const index = numberField(event, 'index');
+    const block = event.content_block;
+    if (index === undefined || !isJsonObject(block)) return [unknownClaudeCodeEvent(line, context)];
+    if (block.type === 'tool_use' && typeof block.id === 'string') {
+      this.toolBlocks.set(index, { id: block.id, name: stringField(block, 'name') });
+    }
+    return [];
+  }
+
+  private delta(event: JsonObject, line: JsonObject, context: ClaudeCodeEventContext): AgentOutput[] {
+    const index = numberField(event, 'index');
+    const delta = event.delta;
+    if (index === undefined || !isJsonObject(delta)) return [unknownClaudeCodeEvent(line, context)];
+    const base = { ...context, ...(this.messageId === undefined ? {} : { messageId: this.messageId }) };
+    const id = blockId(this.messageId ?? 'stream', index);
+    switch (delta.type) {
+      case 'text_delta':
+        return typeof delta.text === 'string' && delta.text !== ''
+          ? [{ type: 'text_delta', ...base, id, delta: delta.text }]
+          : [];
+      case 'thinking_delta':
+        return typeof delta.thinking === 'string' && delta.thinking !== ''
+          ? [{ type: 'reasoning_delta', ...base, id, delta: delta.thinking }]
+          : [];
+      case 'input_json_delta': {
+        const tool = this.toolBlocks.get(index);
+        if (typeof delta.partial_json !== 'string' || delta.partial_json === '') return [];
+        return [
+          {
+            type: 'tool_input_delta',
+            ...base,
+            id: tool?.id ?? id,
+            ...(tool?.name === undefined ? {} : { toolName: tool.name }),
+            delta: delta.partial_json,
+          },
+        ];
+      }
+      // The signature arrives again, whole, on the assistant line's thinking block.
+      case 'signature_delta':
+        return [];
+      default:
+        return [unknownClaudeCodeEvent(line, context)];
+    }
+  }
+}

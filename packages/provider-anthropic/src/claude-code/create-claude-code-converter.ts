@@ -1,0 +1,189 @@
+import type { AgentOutput } from '@cairn/core';
+import { ClaudeCodeBlockIds } from './claude-code-block-ids.js';
+import {
+  type ClaudeCodeEventContext,
+  eventContextOf,
+  isJsonObject,
+  type JsonObject,
+  stringField,
+} from './claude-code-event-context.js';
+import { ClaudeCodeStreamEvents } from './claude-code-stream-event.js';
+import { claudeCodeToolResult } from './claude-code-tool-result.js';
+import { convertClaudeCodeResultLine } from './convert-claude-code-result.js';
+import { unknownClaudeCodeEvent } from './unknown-claude-code-event.js';
+
+export interface ClaudeCodeConverterOptions {
+  /** The clock for events whose line has no timestamp of its own. */
+  now?: () => Date;
+}
+
+/** Converts Claude Code `--output-format stream-json` output, one line at a time. */
+export interface ClaudeCodeConverter {
+  /** The events of one line (without its line break). Never throws. */
+  push(line: string): AgentOutput[];
+  /** The events still owed when the output ends (none today), and a reset for reuse. */
+  end(): AgentOutput[];
+}
+
+// Lines longer than this are cut in the error event's `raw`, so one huge bad line cannot bloat it.
+const MAX_RAW_LENGTH = 10_000;
+
+/**
+ * A converter of Claude Code stream-json (with or without `--include-partial-messages`) into
+ * `AgentOutput`. Unrecognised lines and blocks become `unknown` events, a line that is not JSON an
+ * `error` event; the conversion goes on after both.
+ */
+export function createClaudeCodeConverter(options: ClaudeCodeConverterOptions = {}): ClaudeCodeConverter {
+  const now = options.now ?? (() => new Date());
+  let blockIds = new ClaudeCodeBlockIds();
+  let streamEvents = new ClaudeCodeStreamEvents();
+  // Tool names by call id, for the results (Claude's result blocks only name the id).
+  let toolNames = new Map<string, string>();
+
+  function assistantEvents(line: JsonObject, context: ClaudeCodeEventContext): AgentOutput[] {
+    const message = line.message;
+    if (!isJsonObject(message) || !Array.isArray(message.content))
+      return [unknownClaudeCodeEvent(line, context)];
+    const messageId = stringField(message, 'id');
+    const base = { ...context, ...(messageId === undefined ? {} : { messageId }) };
+    return message.content.map((block): AgentOutput => {
+      const id = blockIds.nextAssistantBlock(messageId);
+      if (!isJsonObject(block)) return unknownClaudeCodeEvent(block, base);
+      if (block.type === 'text' && typeof block.text === 'string') {
+        return { type: 'text', ...base, id, text: block.text };
+      }
+      if (block.type === 'thinking' && typeof block.thinking === 'string') {
+        const signature = stringField(block, 'signature');
+        return {
+          type: 'reasoning',
+          ...base,
+          id,
+          text: block.thinking,
+          // Kept where the Anthropic adapter looks for it, so the thinking can be replayed.
+          ...(signature ? { providerMetadata: { anthropic: { signature } } } : {}),
+        };
+      }
+      if (block.type === 'redacted_thinking' && typeof block.data === 'string') {
+        return {
+          type: 'reasoning',
+          ...base,
+          id,
+          text: '',
+          redacted: true,
+          providerMetadata: { anthropic: { data: block.data } },
+        };
+      }
+      if (block.type === 'tool_use' && typeof block.id === 'string' && typeof block.name === 'string') {
+        toolNames.set(block.id, block.name);
+        return { type: 'tool_use', ...base, id: block.id, toolName: block.name, input: block.input ?? {} };
+      }
+      return unknownClaudeCodeEvent(block, base);
+    });
+  }
+
+  function userEvents(line: JsonObject, context: ClaudeCodeEventContext): AgentOutput[] {
+    const message = line.message;
+    if (!isJsonObject(message)) return [unknownClaudeCodeEvent(line, context)];
+    const content = message.content;
+    if (typeof content === 'string') return [{ type: 'user_message', ...context, text: content }];
+    if (!Array.isArray(content)) return [unknownClaudeCodeEvent(line, context)];
+    return content.map((block): AgentOutput => {
+      if (isJsonObject(block) && block.type === 'text' && typeof block.text === 'string') {
+        return { type: 'user_message', ...context, text: block.text };
+      }
+      if (isJsonObject(block) && block.type === 'tool_result') {
+        const toolUseId = stringField(block, 'tool_use_id');
+        const toolName = toolUseId === undefined ? undefined : toolNames.get(toolUseId);
+        // A call has one result: forgetting it keeps the map as small as the calls in flight.
+        if (toolUseId !== undefined) toolNames.delete(toolUseId);
+        const result = claudeCodeToolResult(block, line, toolName, context);
+        if (result !== undefined) return result;
+      }
+      return unknownClaudeCodeEvent(block, context);
+    });
+  }
+
+  function systemEvents(line: JsonObject, context: ClaudeCodeEventContext): AgentOutput[] {
+    if (line.subtype !== 'init') return [unknownClaudeCodeEvent(line, context)];
+    const sessionId = stringField(line, 'session_id');
+    const model = stringField(line, 'model');
+    const cwd = stringField(line, 'cwd');
+    const tools = Array.isArray(line.tools)
+      ? line.tools.filter((tool) => typeof tool === 'string')
+      : undefined;
+    const version = stringField(line, 'claude_code_version');
+    const permissionMode = stringField(line, 'permissionMode');
+    const extra = {
+      ...(version === undefined ? {} : { version }),
+      ...(permissionMode === undefined ? {} : { permissionMode }),
+    };
+    return [
+      {
+        type: 'session_start',
+        ...context,
+        provider: 'claude-code',
+        ...(sessionId === undefined ? {} : { sessionId }),
+        ...(model === undefined ? {} : { model }),
+        ...(tools === undefined ? {} : { tools }),
+        ...(cwd === undefined ? {} : { cwd }),
+        ...(Object.keys(extra).length === 0 ? {} : { providerMetadata: { 'claude-code': extra } }),
+      },
+    ];
+  }
+
+  function convertLine(line: JsonObject): AgentOutput[] {
+    const context = eventContextOf(line, now);
+    switch (line.type) {
+      case 'system':
+        return systemEvents(line, context);
+      case 'assistant':
+        return assistantEvents(line, context);
+      case 'user':
+        return userEvents(line, context);
+      case 'stream_event':
+        return streamEvents.convert(line, context);
+      case 'result':
+        return convertClaudeCodeResultLine(line, context);
+      default:
+        return [unknownClaudeCodeEvent(line, context)];
+    }
+  }
+
+  function badLine(line: string, message: string): AgentOutput {
+    return {
+      type: 'error',
+      timestamp: now().toISOString(),
+      code: 'LLM_BAD_RESPONSE',
+      message,
+      retryable: false,
+      fatal: false,
+      raw: line.length > MAX_RAW_LENGTH ? line.slice(0, MAX_RAW_LENGTH) : line,
+    };
+  }
+
+  return {
+    push(line) {
+      if (line.trim() === '') return [];
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(line);
+      } catch {
+        return [badLine(line, 'Claude Code printed a line that is not JSON')];
+      }
+      try {
+        if (!isJsonObject(parsed))
+          return [unknownClaudeCodeEvent(parsed, { timestamp: now().toISOString() })];
+        return convertLine(parsed);
+      } catch (error) {
+        // A defect here must not end the agent's stream: report it and go on with the next line.
+        return [badLine(line, `Could not convert a Claude Code line: ${String(error)}`)];
+      }
+    },
+    end() {
+      blockIds = new ClaudeCodeBlockIds();
+      streamEvents = new ClaudeCodeStreamEvents();
+      toolNames = new Map();
+      return [];
+    },
+  };
+}
