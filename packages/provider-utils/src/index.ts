@@ -8,6 +8,7 @@ export {
   GEMINI_SCHEMA_KEYWORDS,
   type JsonSchemaTarget,
 } from './clean-json-schema.js';
+export { convertLines, type LineConverter } from './convert-lines.js';
 export { createModelStream, type ModelStreamOptions, type ModelStreamRun } from './create-model-stream.js';
 export { EMPTY_TOOL_ERROR_TEXT } from './empty-tool-error-text.js';
 export { LineSplitter, splitLines } from './line-splitter.js';
