@@ -49,6 +49,11 @@ export {
   isValidConversationMessage,
   parseConversationMessage,
 } from './messages/conversation-message.js';
+export {
+  createInterruptedToolResult,
+  INTERRUPTED_TOOL_RESULT_TEXT,
+  type InterruptedToolResultInit,
+} from './messages/interrupted-tool-result.js';
 export { type JsonValue, JsonValueSchema } from './messages/json-value.js';
 export {
   DISPLAY_ONLY_PART_TYPES,

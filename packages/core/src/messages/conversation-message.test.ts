@@ -197,6 +197,16 @@ describe('rejections', () => {
       'structuredResult',
     ],
     [
+      'interrupted on an assistant message',
+      { id: '1', role: 'assistant', content: 'x', createdAt, interrupted: true },
+      'interrupted',
+    ],
+    [
+      'an empty errorCode',
+      { id: '1', role: 'assistant', content: 'x', createdAt, errorCode: '' },
+      'errorCode',
+    ],
+    [
       'isError on a user message',
       { id: '1', role: 'user', content: 'x', createdAt, isError: true },
       'isError',

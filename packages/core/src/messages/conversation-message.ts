@@ -42,6 +42,11 @@ export const ConversationMessageSchema = z
     isError: z.boolean().optional(),
     /** Tool only: the tool's structured result (a patch, stdout/stderr, …) beside its text. */
     structuredResult: JsonValueSchema.optional(),
+    /**
+     * Tool only: the call's real result never came (the agent stopped, the process died, the wait
+     * timed out); `content` says so. Written so the log stays a complete call/result protocol.
+     */
+    interrupted: z.boolean().optional(),
 
     // UI extras: shown by front ends, stripped before a model sees the message.
     partType: MessagePartTypeSchema.optional(),
@@ -50,6 +55,11 @@ export const ConversationMessageSchema = z
     duration: z.number().nonnegative().optional(),
     isCollapsed: z.boolean().optional(),
     widget: WidgetPayloadSchema.optional(),
+    /**
+     * Error messages (`partType: 'error'`) only: the `CairnError` code of the failure. A string, not
+     * the closed code list, so a code added by a newer version never makes a stored message invalid.
+     */
+    errorCode: z.string().min(1).optional(),
     /** Display view only (never stored): the merged call + result of a `tool_execution` message. */
     toolExecution: ToolExecutionMetadataSchema.optional(),
 

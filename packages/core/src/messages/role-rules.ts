@@ -12,6 +12,7 @@ const ROLE_ONLY_FIELDS = {
   tool_call_id: 'tool',
   isError: 'tool',
   structuredResult: 'tool',
+  interrupted: 'tool',
 } as const satisfies Record<string, ConversationMessageRole>;
 
 /** Fields a role requires beyond the ones every message has. */

@@ -14,6 +14,7 @@ describe('convertClaudeCodeResult', () => {
     expect(events.every(isAgentOutput)).toBe(true);
     expect(events).toMatchObject([
       { type: 'usage', usage: { inputTokens: 96437, outputTokens: 270 }, timestamp: NOW.toISOString() },
+      { type: 'unknown', raw: { type: 'result', subtype: 'success', fields: { stop_reason: 'end_turn' } } },
       {
         type: 'session_result',
         sessionId: 'c0f65c11-718d-4ea8-9d28-5dd0232cf448',

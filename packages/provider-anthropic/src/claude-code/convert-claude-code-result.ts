@@ -8,7 +8,7 @@ import {
   numberField,
   stringField,
 } from './claude-code-event-context.js';
-import { unknownClaudeCodeEvent } from './unknown-claude-code-event.js';
+import { unknownClaudeCodeEvent, unmappedClaudeCodeFields } from './unknown-claude-code-event.js';
 
 const nonNegative = (value: number | undefined): number | undefined =>
   value !== undefined && value >= 0 ? value : undefined;
@@ -44,6 +44,8 @@ export function convertClaudeCodeResultLine(
   const turns = numberField(line, 'num_turns');
   const durationMs = nonNegative(numberField(line, 'duration_ms'));
   const costUsd = nonNegative(numberField(line, 'total_cost_usd'));
+  // Unmapped fields and refusals first: the session result stays the last event of a run but for its error.
+  events.push(...unmappedClaudeCodeFields(line, RESULT_FIELDS, context), ...permissionDenials(line, context));
   events.push({
     type: 'session_result',
     ...context,
@@ -66,6 +68,35 @@ export function convertClaudeCodeResultLine(
     });
   }
   return events;
+}
+
+// The result fields the events above carry; `permission_denials` became TOOL_DENIED errors.
+const RESULT_FIELDS = [
+  'usage',
+  'is_error',
+  'result',
+  'num_turns',
+  'duration_ms',
+  'total_cost_usd',
+  'permission_denials',
+];
+
+// Tools the user's permission settings refused; the run may still have succeeded around them.
+function permissionDenials(line: JsonObject, context: ClaudeCodeEventContext): AgentOutput[] {
+  const denials = Array.isArray(line.permission_denials) ? line.permission_denials.filter(isJsonObject) : [];
+  return denials.map((denial) => {
+    const toolName = stringField(denial, 'tool_name') ?? 'a tool';
+    const toolUseId = stringField(denial, 'tool_use_id');
+    return {
+      type: 'error',
+      ...context,
+      code: 'TOOL_DENIED',
+      message: `Claude Code was not permitted to use ${toolName}${toolUseId === undefined ? '' : ` (call ${toolUseId})`}`,
+      retryable: false,
+      fatal: false,
+      raw: JSON.stringify(denial),
+    };
+  });
 }
 
 /**

@@ -27,7 +27,36 @@ describe('createClaudeCodeConverter on stream.jsonl', () => {
   it('produces only valid events', () => {
     expect(events.every(isAgentOutput)).toBe(true);
     expect(ofType(events, 'error')).toEqual([]);
-    expect(ofType(events, 'unknown')).toEqual([]);
+  });
+
+  it('keeps the fields it does not map as one unknown event per line', () => {
+    const unknown = ofType(events, 'unknown').map((event) => event.raw as { type: string; fields: object });
+    expect(unknown.map((raw) => raw.type)).toEqual(['system', 'result']);
+    expect(Object.keys(unknown[0]?.fields ?? {})).toEqual(
+      expect.arrayContaining(['mcp_servers', 'slash_commands', 'agents', 'apiKeySource']),
+    );
+    expect(unknown[1]?.fields).toMatchObject({
+      modelUsage: { 'claude-opus-4-8[1m]': { costUSD: 0.48909 } },
+      stop_reason: 'end_turn',
+      terminal_reason: 'completed',
+    });
+    expect(unknown[1]?.fields).not.toHaveProperty('permission_denials');
+  });
+
+  it('reports tools refused by permissions as TOOL_DENIED errors', () => {
+    const result = JSON.parse(fixture('stream.jsonl').trim().split('\n').at(-1) ?? '{}');
+    result.permission_denials = [
+      { tool_name: 'Bash', tool_use_id: 'toolu_9', tool_input: { command: 'rm -rf /' } },
+    ];
+    const denied = ofType(convertLines([JSON.stringify(result)]), 'error');
+    expect(denied).toEqual([
+      expect.objectContaining({
+        code: 'TOOL_DENIED',
+        message: 'Claude Code was not permitted to use Bash (call toolu_9)',
+        fatal: false,
+        raw: expect.stringContaining('rm -rf'),
+      }),
+    ]);
   });
 
   it('starts the session with its id, model, tools and cwd', () => {
@@ -141,8 +170,9 @@ describe('createClaudeCodeConverter on stream.jsonl', () => {
   });
 
   it('ends with the summed usage and the session result', () => {
-    expect(events.slice(-2)).toMatchObject([
+    expect(events.slice(-3)).toMatchObject([
       { type: 'usage', usage: { inputTokens: 96453, outputTokens: 273, totalTokens: 96726 } },
+      { type: 'unknown', raw: { type: 'result' } },
       {
         type: 'session_result',
         sessionId: 'e5fde8fd-c7a9-4a1d-ab92-f90f0c5e1490',
@@ -168,7 +198,7 @@ describe('createClaudeCodeConverter on stream-partial-messages.jsonl', () => {
     const unknownSubtypes = new Set(
       ofType(partial, 'unknown').map((event) => (event.raw as { subtype?: string }).subtype),
     );
-    expect(unknownSubtypes).toEqual(new Set(['status', 'thinking_tokens']));
+    expect(unknownSubtypes).toEqual(new Set(['init', 'status', 'thinking_tokens', 'success']));
   });
 
   it('streams text deltas that add up to the closing text of the same block', () => {

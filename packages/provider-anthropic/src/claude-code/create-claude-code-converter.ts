@@ -10,7 +10,7 @@ import {
 import { ClaudeCodeStreamEvents } from './claude-code-stream-event.js';
 import { claudeCodeToolResult } from './claude-code-tool-result.js';
 import { convertClaudeCodeResultLine } from './convert-claude-code-result.js';
-import { unknownClaudeCodeEvent } from './unknown-claude-code-event.js';
+import { unknownClaudeCodeEvent, unmappedClaudeCodeFields } from './unknown-claude-code-event.js';
 
 export interface ClaudeCodeConverterOptions {
   /** The clock for events whose line has no timestamp of its own. */
@@ -24,6 +24,9 @@ export interface ClaudeCodeConverter {
   /** The events still owed when the output ends (none today), and a reset for reuse. */
   end(): AgentOutput[];
 }
+
+// The init line's fields the session_start event carries.
+const INIT_FIELDS = ['model', 'cwd', 'tools', 'claude_code_version', 'permissionMode'];
 
 // Lines longer than this are cut in the error event's `raw`, so one huge bad line cannot bloat it.
 const MAX_RAW_LENGTH = 10_000;
@@ -46,7 +49,7 @@ export function createClaudeCodeConverter(options: ClaudeCodeConverterOptions = 
       return [unknownClaudeCodeEvent(line, context)];
     const messageId = stringField(message, 'id');
     const base = { ...context, ...(messageId === undefined ? {} : { messageId }) };
-    return message.content.map((block): AgentOutput => {
+    const blocks = message.content.map((block): AgentOutput => {
       const id = blockIds.nextAssistantBlock(messageId);
       if (!isJsonObject(block)) return unknownClaudeCodeEvent(block, base);
       if (block.type === 'text' && typeof block.text === 'string') {
@@ -79,15 +82,18 @@ export function createClaudeCodeConverter(options: ClaudeCodeConverterOptions = 
       }
       return unknownClaudeCodeEvent(block, base);
     });
+    return [...blocks, ...unmappedClaudeCodeFields(line, ['message'], base)];
   }
 
   function userEvents(line: JsonObject, context: ClaudeCodeEventContext): AgentOutput[] {
     const message = line.message;
     if (!isJsonObject(message)) return [unknownClaudeCodeEvent(line, context)];
     const content = message.content;
-    if (typeof content === 'string') return [{ type: 'user_message', ...context, text: content }];
+    const unmapped = unmappedClaudeCodeFields(line, ['message', 'tool_use_result'], context);
+    if (typeof content === 'string')
+      return [{ type: 'user_message', ...context, text: content }, ...unmapped];
     if (!Array.isArray(content)) return [unknownClaudeCodeEvent(line, context)];
-    return content.map((block): AgentOutput => {
+    const blocks = content.map((block): AgentOutput => {
       if (isJsonObject(block) && block.type === 'text' && typeof block.text === 'string') {
         return { type: 'user_message', ...context, text: block.text };
       }
@@ -101,6 +107,7 @@ export function createClaudeCodeConverter(options: ClaudeCodeConverterOptions = 
       }
       return unknownClaudeCodeEvent(block, context);
     });
+    return [...blocks, ...unmapped];
   }
 
   function systemEvents(line: JsonObject, context: ClaudeCodeEventContext): AgentOutput[] {
@@ -128,6 +135,7 @@ export function createClaudeCodeConverter(options: ClaudeCodeConverterOptions = 
         ...(cwd === undefined ? {} : { cwd }),
         ...(Object.keys(extra).length === 0 ? {} : { providerMetadata: { 'claude-code': extra } }),
       },
+      ...unmappedClaudeCodeFields(line, INIT_FIELDS, context),
     ];
   }
 

@@ -1,5 +1,9 @@
 import type { AgentOutput, JsonValue } from '@cairn/core';
-import { CLAUDE_CODE_SOURCE, type ClaudeCodeEventContext } from './claude-code-event-context.js';
+import {
+  CLAUDE_CODE_SOURCE,
+  type ClaudeCodeEventContext,
+  type JsonObject,
+} from './claude-code-event-context.js';
 
 // Values JSON cannot hold (undefined, functions, cycles) are replaced so the event stays valid.
 function toJsonValue(value: unknown): JsonValue {
@@ -14,4 +18,38 @@ function toJsonValue(value: unknown): JsonValue {
 /** Output the converter does not recognise, kept whole. */
 export function unknownClaudeCodeEvent(raw: unknown, context: ClaudeCodeEventContext): AgentOutput {
   return { type: 'unknown', ...context, source: CLAUDE_CODE_SOURCE, raw: toJsonValue(raw) };
+}
+
+// Bookkeeping every line may carry: no information a consumer lacks once the line is converted.
+const ENVELOPE_FIELDS = [
+  'type',
+  'subtype',
+  'uuid',
+  'session_id',
+  'parent_tool_use_id',
+  'timestamp',
+  'request_id',
+];
+
+/**
+ * The fields of a recognised line that the conversion did not map, as one `unknown` event
+ * (`raw: { type, subtype?, fields }`), so data a newer CLI adds is kept, not dropped. None when
+ * every field was mapped.
+ */
+export function unmappedClaudeCodeFields(
+  line: JsonObject,
+  mapped: readonly string[],
+  context: ClaudeCodeEventContext,
+): AgentOutput[] {
+  const fields: JsonObject = {};
+  let count = 0;
+  for (const [key, value] of Object.entries(line)) {
+    if (ENVELOPE_FIELDS.includes(key) || mapped.includes(key)) continue;
+    fields[key] = value;
+    count++;
+  }
+  if (count === 0) return [];
+  const kind: JsonObject = { type: line.type ?? null, fields };
+  if (line.subtype !== undefined) kind.subtype = line.subtype;
+  return [unknownClaudeCodeEvent(kind, context)];
 }
