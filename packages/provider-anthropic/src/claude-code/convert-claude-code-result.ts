@@ -65,6 +65,8 @@ export function convertClaudeCodeResultLine(
       code: errorCodeOf(subtype),
       message: errorMessageOf(line, subtype),
       retryable: false,
+      // The result line is the session's last word: the run ended with this failure.
+      fatal: true,
     });
   }
   return events;

@@ -300,7 +300,7 @@ describe('createClaudeCodeConverter on odd input', () => {
       '{"type":"result","subtype":"error_max_turns","is_error":false,"num_turns":3}',
     ]);
     expect(ofType(events, 'error')).toMatchObject([
-      { code: 'AGENT_FAILED', message: 'API Error: 529 Overloaded', retryable: false },
+      { code: 'AGENT_FAILED', message: 'API Error: 529 Overloaded', retryable: false, fatal: true },
       { code: 'LOOP_MAX_TURNS', message: 'Claude Code failed (error_max_turns)' },
     ]);
     expect(ofType(events, 'session_result').map((result) => result.isError)).toEqual([true, true]);

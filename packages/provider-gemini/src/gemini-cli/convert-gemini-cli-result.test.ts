@@ -5,7 +5,7 @@ import { convertGeminiCliResult } from './convert-gemini-cli-result.js';
 
 const RESULT_TEXT = readFileSync(new URL('./__fixtures__/result.json', import.meta.url), 'utf8');
 const NOW = '2030-01-01T00:00:00.000Z';
-const now = () => NOW;
+const now = () => new Date(NOW);
 
 describe('convertGeminiCliResult', () => {
   it('converts the recorded json result', () => {

@@ -22,7 +22,7 @@ const RESULT_FIELDS = new Set(['session_id', 'response', 'stats', 'error']);
  */
 export function convertGeminiCliResult(json: unknown, options: GeminiCliResultOptions = {}): AgentOutput[] {
   const now = options.now ?? systemClock;
-  const timestamp = now();
+  const timestamp = now().toISOString();
   let value = json;
   if (typeof value === 'string') {
     try {

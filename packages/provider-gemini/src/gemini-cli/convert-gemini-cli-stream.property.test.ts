@@ -6,7 +6,7 @@ import { convertGeminiCliStream } from './convert-gemini-cli-stream.js';
 
 const FIXTURE = readFileSync(new URL('./__fixtures__/stream.jsonl', import.meta.url), 'utf8');
 const LINES = FIXTURE.split('\n').filter((line) => line !== '');
-const now = () => '2030-01-01T00:00:00.000Z';
+const now = () => new Date('2030-01-01T00:00:00.000Z');
 
 async function collect(chunks: readonly (string | Uint8Array)[]): Promise<AgentOutput[]> {
   async function* source() {

@@ -10,7 +10,7 @@ const NOW = '2030-01-01T00:00:00.000Z';
 const DIR = '/home/dev/work-gemini-stream';
 
 function convertLines(lines: readonly string[]): AgentOutput[] {
-  const converter = createGeminiCliConverter({ now: () => NOW });
+  const converter = createGeminiCliConverter({ now: () => new Date(NOW) });
   return [...lines.flatMap((line) => converter.push(line)), ...converter.end()];
 }
 

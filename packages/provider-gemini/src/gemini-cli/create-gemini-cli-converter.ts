@@ -49,9 +49,9 @@ export function createGeminiCliConverter(options: GeminiCliConverterOptions = {}
       parsed = JSON.parse(text);
     } catch {
       // Junk (a stray log line) neither closes the open text block nor stops the stream.
-      return [malformedLineEvent(text, now())];
+      return [malformedLineEvent(text, now().toISOString())];
     }
-    if (!isRecord(parsed)) return [unknownEvent(parsed as JsonValue, now())];
+    if (!isRecord(parsed)) return [unknownEvent(parsed as JsonValue, now().toISOString())];
     const timestamp = timestampOf(parsed, now);
     if (parsed.type === 'message' && parsed.role === 'assistant' && typeof parsed.content === 'string') {
       return [
@@ -71,7 +71,7 @@ export function createGeminiCliConverter(options: GeminiCliConverterOptions = {}
         return convert(line);
       } catch (error) {
         // Defensive: a converter bug must not take the agent's stream down with it.
-        const failure = malformedLineEvent(line, now());
+        const failure = malformedLineEvent(line, now().toISOString());
         return [{ ...failure, message: `Gemini CLI line could not be converted: ${String(error)}` }];
       }
     },

@@ -1,9 +1,9 @@
 import type { AgentOutput, JsonValue } from '@cairn/core';
 
-/** The converters' clock: the time given to events whose input carries none. */
-export type Clock = () => string;
+/** The converters' clock (the same shape as the Claude Code converter's): the time of events whose input carries none. */
+export type Clock = () => Date;
 
-export const systemClock: Clock = () => new Date().toISOString();
+export const systemClock: Clock = () => new Date();
 
 export const GEMINI_CLI_SOURCE = 'gemini-cli';
 
@@ -15,7 +15,7 @@ export function timestampOf(line: Record<string, unknown>, now: Clock): string {
   const value = line.timestamp;
   return typeof value === 'string' && ISO_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value))
     ? value
-    : now();
+    : now().toISOString();
 }
 
 /** Input kept whole because the converter does not understand it. */

@@ -1,0 +1,34 @@
+import { createGeminiCliConverter } from '@cairn/provider-gemini/gemini-cli';
+import type { AgentCliDefinition } from './agent-cli-definition.js';
+
+/**
+ * Gemini CLI in headless mode: `gemini --prompt=<prompt> --output-format stream-json`.
+ *
+ * Resume: `--resume` (`-r`) takes nothing or `latest` (the most recent session of the project), an
+ * index from `--list-sessions`, or a full session UUID — the `session_id` of the `init` line,
+ * which is what the executor passes (an index or `latest` would race with other runs in the same
+ * directory). Sources: google-gemini/gemini-cli `docs/cli/session-management.md`
+ * (https://geminicli.com/docs/cli/session-management) and its yargs option in
+ * `packages/cli/src/config/config.ts` (`resume`, alias `r`, a string; `--resume` alone → latest).
+ *
+ * The prompt is the `--prompt` (`-p`) option, not a positional argument: with `--resume`, Gemini CLI
+ * took the prompt only from `-p` or stdin (google-gemini/gemini-cli#14180). It is written
+ * `--prompt=<prompt>` so a prompt starting with `-` stays the option's value instead of being read
+ * as another flag.
+ */
+export const geminiCli: AgentCliDefinition = {
+  name: 'Gemini CLI',
+  provider: 'gemini-cli',
+  defaultCommand: 'gemini',
+  buildArgs({ prompt, model, resumeSessionId, extraArgs }) {
+    return [
+      `--prompt=${prompt}`,
+      '--output-format',
+      'stream-json',
+      ...(model === undefined ? [] : ['-m', model]),
+      ...(resumeSessionId === undefined ? [] : ['--resume', resumeSessionId]),
+      ...extraArgs,
+    ];
+  },
+  createConverter: () => createGeminiCliConverter(),
+};

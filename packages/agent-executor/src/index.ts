@@ -1,0 +1,10 @@
+export type { AgentCliArgsInput, AgentCliDefinition } from './agent-cli-definition.js';
+export type { AgentCliName, AgentExecutorOptions, AgentRunOptions } from './agent-executor-options.js';
+export type { AgentRunError, AgentRunResult } from './agent-run-result.js';
+export { agentTranscriptRef } from './agent-transcript-ref.js';
+export { claudeCodeCli } from './claude-code-cli.js';
+export { type AgentExecutor, createAgentExecutor } from './create-agent-executor.js';
+export { findResumeSession } from './find-resume-session.js';
+export { geminiCli } from './gemini-cli.js';
+export { DEFAULT_KILL_GRACE_MS } from './spawn-agent-process.js';
+export { DEFAULT_STDERR_LIMIT } from './stderr-tail.js';

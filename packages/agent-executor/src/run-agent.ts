@@ -1,0 +1,259 @@
+import { randomUUID } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import { type AgentOutput, CairnError, type ConversationMessage } from '@cairn/core';
+import { createDisplayProjector, createMessageProcessor } from '@cairn/message-processor';
+import { LineSplitter } from '@cairn/provider-utils';
+import type { AgentRunOptions } from './agent-executor-options.js';
+import type { AgentRunError, AgentRunResult } from './agent-run-result.js';
+import { agentTranscriptRef } from './agent-transcript-ref.js';
+import { findResumeSession } from './find-resume-session.js';
+import { LogWriter } from './log-writer.js';
+import { processFailure } from './process-failure.js';
+import { RunOutcome } from './run-outcome.js';
+import type { RunSettings } from './run-settings.js';
+import { spawnAgentProcess } from './spawn-agent-process.js';
+import { StderrTail } from './stderr-tail.js';
+
+type MessageFields = Pick<ConversationMessage, 'mode' | 'runId' | 'agentId'>;
+
+async function resumeSessionOf(
+  settings: RunSettings,
+  resume: AgentRunOptions['resume'],
+  conversationId: string,
+): Promise<string | undefined> {
+  if (resume === undefined || resume === false) return undefined;
+  if (typeof resume === 'string') return resume;
+  const sessionId = await findResumeSession(settings.store, conversationId, settings.cli.provider);
+  if (sessionId !== undefined) return sessionId;
+  throw new CairnError(
+    'INVALID_ARGUMENT',
+    `Conversation ${conversationId} has no ${settings.cli.name} session to resume`,
+  );
+}
+
+function errorMessage(error: AgentRunError, fields: MessageFields): ConversationMessage {
+  return {
+    id: randomUUID(),
+    role: 'assistant',
+    createdAt: new Date().toISOString(),
+    content: error.message,
+    partType: 'error',
+    errorCode: error.code,
+    ...fields,
+  };
+}
+
+// Gemini CLI does not say where its session runs; the executor knows, and paths in summaries are
+// shown relative to it.
+function withCwd(event: AgentOutput, cwd: string): AgentOutput {
+  return event.type === 'session_start' && event.cwd === undefined ? { ...event, cwd } : event;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * One run, start to end: store the prompt, spawn the CLI, feed its stdout line by line through the
+ * converter and the message processor into the store (and the listeners), then record how the
+ * process ended and keep the raw transcript. Resolves for every failure of the agent; rejects for
+ * a failure of the store or of a listener (the agent is stopped first).
+ */
+export async function runAgent(
+  settings: RunSettings,
+  request: AgentRunOptions,
+  conversationId: string,
+): Promise<AgentRunResult> {
+  const { store, cli, killGraceMs } = settings;
+  const resumeSessionId = await resumeSessionOf(settings, request.resume, conversationId);
+  const runId = randomUUID();
+  const fields: MessageFields = {
+    mode: settings.mode,
+    runId,
+    ...(settings.agentId === undefined ? {} : { agentId: settings.agentId }),
+  };
+
+  // A store or listener failure stops the agent: nothing it does after could be recorded.
+  const stop = new AbortController();
+  let failure: { error: unknown } | undefined;
+  const fail = (error: unknown) => {
+    failure ??= { error };
+    stop.abort();
+  };
+  const guarded = (step: () => void) => {
+    if (failure !== undefined) return;
+    try {
+      step();
+    } catch (error) {
+      fail(error);
+    }
+  };
+
+  // The display view is projected from the stored messages (seq set, big outputs offloaded), so
+  // what listeners see live is what `toDisplayMessages` gives for the reloaded conversation.
+  const projector = createDisplayProjector(
+    settings.toolProcessors === undefined ? {} : { toolProcessors: settings.toolProcessors },
+  );
+  const messages: ConversationMessage[] = [];
+  const log = new LogWriter(
+    store,
+    conversationId,
+    (stored) => {
+      messages.push(stored);
+      guarded(() => {
+        request.onLogMessage?.(stored);
+        for (const shown of projector.push(stored)) request.onDisplayMessage?.(shown);
+      });
+    },
+    fail,
+  );
+
+  // The prompt is stored before the agent starts, so the log has it whatever happens next.
+  log.write({
+    id: randomUUID(),
+    role: 'user',
+    createdAt: new Date().toISOString(),
+    content: request.prompt,
+    ...fields,
+  });
+  await log.flush();
+
+  const outcome = new RunOutcome();
+  const processor = createMessageProcessor({
+    onLogMessage: (message) => log.write(message),
+    messageFields: fields,
+    ...(settings.pendingTimeoutMs === undefined ? {} : { pendingTimeoutMs: settings.pendingTimeoutMs }),
+  });
+  const converter = cli.createConverter();
+  const splitter = new LineSplitter();
+  const stdout: Buffer[] = [];
+  const stderr = new StderrTail();
+  let echoPending = true;
+
+  const handle = (events: AgentOutput[]) => {
+    for (const converted of events) {
+      const event = withCwd(converted, settings.cwd);
+      request.onEvent?.(event);
+      // Gemini CLI echoes the prompt as its first user message; it is stored already.
+      if (echoPending && event.type === 'user_message' && event.text === request.prompt) {
+        echoPending = false;
+        continue;
+      }
+      outcome.observe(event);
+      processor.push(event);
+    }
+  };
+
+  const exit = await spawnAgentProcess({
+    command: settings.command,
+    args: [
+      ...settings.commandArgs,
+      ...cli.buildArgs({
+        prompt: request.prompt,
+        extraArgs: settings.extraArgs,
+        ...(settings.model === undefined ? {} : { model: settings.model }),
+        ...(resumeSessionId === undefined ? {} : { resumeSessionId }),
+      }),
+    ],
+    cwd: settings.cwd,
+    env: { ...process.env, ...settings.env },
+    signal: request.signal === undefined ? stop.signal : AbortSignal.any([request.signal, stop.signal]),
+    killGraceMs,
+    onStdout: (chunk) => {
+      stdout.push(chunk);
+      guarded(() => {
+        for (const line of splitter.push(chunk)) handle(converter.push(line));
+      });
+    },
+    onStderr: (chunk) => stderr.push(chunk),
+  });
+
+  guarded(() => {
+    for (const line of splitter.end()) {
+      const events = converter.push(line);
+      // Output that stops inside a line is a fragment the converter reports as an error event.
+      const cut = events.find((event) => event.type === 'error');
+      if (cut?.type === 'error') outcome.cutOff({ code: cut.code, message: cut.message });
+      handle(events);
+    }
+    handle(converter.end());
+  });
+
+  const cwdMissing = exit.spawnError?.code === 'ENOENT' && !(await isDirectory(settings.cwd));
+  const processError: AgentRunError | undefined =
+    failure === undefined
+      ? processFailure({
+          cliName: cli.name,
+          command: settings.command,
+          exit,
+          stderr,
+          killGraceMs,
+          cwdMissing,
+          cwd: settings.cwd,
+        })
+      : { code: 'AGENT_FAILED', message: `The run was stopped: ${messageOf(failure.error)}` };
+  // Calls still waiting get interrupted results, before the error that explains why. This runs
+  // even after a listener failed, so the log keeps every call answered (after a store failure,
+  // nothing more is written).
+  try {
+    processor.end(exit.aborted ? 'the run was aborted' : undefined);
+  } catch {
+    // The processor already failed on an event; the rejection reports that.
+  }
+
+  // A failed result of the CLI is in the log already and explains its non-zero exit: the exit adds a
+  // second error message only when stderr has something to say.
+  const exitExplained =
+    processError?.code === 'AGENT_FAILED' &&
+    failure === undefined &&
+    !exit.aborted &&
+    exit.exitCode !== null &&
+    exit.exitCode !== 0 &&
+    outcome.resultFailed &&
+    stderr.lastLines(1).length === 0;
+  const persistedError = exitExplained ? undefined : processError;
+  if (persistedError !== undefined) log.write(errorMessage(persistedError, fields));
+
+  await log.flush().catch(() => undefined);
+  guarded(() => {
+    for (const shown of projector.end()) request.onDisplayMessage?.(shown);
+  });
+
+  // The raw stdout, whole: lines no converter understood and cut-off lines stay inspectable.
+  const transcriptRef = exit.started ? agentTranscriptRef(conversationId, runId) : undefined;
+  if (transcriptRef !== undefined) {
+    try {
+      await store.putBlob(transcriptRef, Buffer.concat(stdout));
+    } catch (error) {
+      fail(error);
+    }
+  }
+  if (failure !== undefined) throw failure.error;
+
+  const error = persistedError ?? outcome.reportedError ?? processError;
+  return {
+    conversationId,
+    runId,
+    success: error === undefined,
+    exitCode: exit.exitCode,
+    signal: exit.signal,
+    stderr: stderr.text(),
+    messages,
+    ...(error === undefined ? {} : { error }),
+    ...(outcome.sessionId === undefined ? {} : { sessionId: outcome.sessionId }),
+    ...(outcome.usage === undefined ? {} : { usage: outcome.usage }),
+    ...(outcome.costUsd === undefined ? {} : { costUsd: outcome.costUsd }),
+    ...(outcome.turns === undefined ? {} : { turns: outcome.turns }),
+    ...(outcome.durationMs === undefined ? {} : { durationMs: outcome.durationMs }),
+    ...(outcome.result === undefined ? {} : { result: outcome.result }),
+    ...(transcriptRef === undefined ? {} : { transcriptRef }),
+  };
+}

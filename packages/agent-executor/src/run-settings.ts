@@ -1,0 +1,87 @@
+import { resolve } from 'node:path';
+import {
+  CairnError,
+  type ConversationMode,
+  ConversationModeSchema,
+  type ConversationStore,
+} from '@cairn/core';
+import type { ToolProcessorRegistry } from '@cairn/message-processor';
+import type { AgentCliDefinition } from './agent-cli-definition.js';
+import type { AgentExecutorOptions } from './agent-executor-options.js';
+import { resolveAgentCli } from './resolve-agent-cli.js';
+import { DEFAULT_KILL_GRACE_MS } from './spawn-agent-process.js';
+
+/** The executor's options, checked once and with defaults applied. */
+export interface RunSettings {
+  store: ConversationStore;
+  cli: AgentCliDefinition;
+  command: string;
+  commandArgs: readonly string[];
+  /** Absolute. */
+  cwd: string;
+  /** Set over `process.env` at each spawn. */
+  env: Readonly<Record<string, string | undefined>>;
+  extraArgs: readonly string[];
+  model?: string;
+  toolProcessors?: ToolProcessorRegistry;
+  pendingTimeoutMs?: number;
+  killGraceMs: number;
+  mode: ConversationMode;
+  agentId?: string;
+}
+
+function invalid(message: string): CairnError {
+  return new CairnError('INVALID_ARGUMENT', message);
+}
+
+function nonEmptyString(name: string, value: unknown): asserts value is string {
+  if (typeof value !== 'string' || value === '') throw invalid(`${name} must be a non-empty string`);
+}
+
+function stringArray(name: string, value: unknown): readonly string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) {
+    throw invalid(`${name} must be an array of strings`);
+  }
+  return [...value];
+}
+
+/** Checks `options` (`INVALID_ARGUMENT` naming the first bad one) and fills in the defaults. */
+export function resolveRunSettings(options: AgentExecutorOptions): RunSettings {
+  const { store, model, pendingTimeoutMs, messageFields = {} } = options;
+  if (typeof store?.append !== 'function' || typeof store.load !== 'function') {
+    throw invalid('store must be a ConversationStore');
+  }
+  const cli = resolveAgentCli(options.agent);
+  const command = options.command ?? cli.defaultCommand;
+  nonEmptyString('command', command);
+  nonEmptyString('cwd', options.cwd);
+  if (model !== undefined) nonEmptyString('model', model);
+  if (pendingTimeoutMs !== undefined && !(pendingTimeoutMs > 0)) {
+    throw invalid(`pendingTimeoutMs must be a positive number, got ${String(pendingTimeoutMs)}`);
+  }
+  const killGraceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+  if (!(Number.isFinite(killGraceMs) && killGraceMs >= 0)) {
+    throw invalid(`killGraceMs must be a non-negative number, got ${String(killGraceMs)}`);
+  }
+  const mode = messageFields.mode ?? 'agent';
+  if (!ConversationModeSchema.safeParse(mode).success)
+    throw invalid(`messageFields.mode is not a mode: ${mode}`);
+  if (messageFields.agentId !== undefined) nonEmptyString('messageFields.agentId', messageFields.agentId);
+  return {
+    store,
+    cli,
+    command,
+    commandArgs: stringArray('commandArgs', options.commandArgs),
+    // Absolute, so the session's cwd recorded in the log does not depend on the caller's.
+    cwd: resolve(options.cwd),
+    env: { ...options.env },
+    extraArgs: stringArray('extraArgs', options.extraArgs),
+    killGraceMs,
+    mode,
+    ...(model === undefined ? {} : { model }),
+    ...(options.toolProcessors === undefined ? {} : { toolProcessors: options.toolProcessors }),
+    ...(pendingTimeoutMs === undefined ? {} : { pendingTimeoutMs }),
+    ...(messageFields.agentId === undefined ? {} : { agentId: messageFields.agentId }),
+  };
+}

@@ -1,0 +1,46 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { KeyedSerialQueue } from './serial-queue.js';
+
+describe('KeyedSerialQueue', () => {
+  it('runs the tasks of one key one at a time, in order, whatever their durations', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.constantFrom('a', 'b'), fc.nat(3)), { maxLength: 12 }),
+        async (tasks) => {
+          const queue = new KeyedSerialQueue();
+          const running = new Map<string, number>();
+          const order: string[] = [];
+          await Promise.all(
+            tasks.map(([key, delay], index) =>
+              queue.run(key, async () => {
+                running.set(key, (running.get(key) ?? 0) + 1);
+                expect(running.get(key)).toBe(1);
+                await sleep(delay);
+                order.push(`${key}${index}`);
+                running.set(key, (running.get(key) ?? 0) - 1);
+              }),
+            ),
+          );
+          for (const key of ['a', 'b']) {
+            const expected = tasks.flatMap(([taskKey], index) => (taskKey === key ? [`${key}${index}`] : []));
+            expect(order.filter((entry) => entry.startsWith(key))).toEqual(expected);
+          }
+          expect(queue.size).toBe(0);
+        },
+      ),
+      { numRuns: 30 },
+    );
+  });
+
+  it('goes on after a failed task and passes results and failures through', async () => {
+    const queue = new KeyedSerialQueue();
+    const failed = queue.run('k', async () => {
+      throw new Error('boom');
+    });
+    const next = queue.run('k', async () => 42);
+    await expect(failed).rejects.toThrow('boom');
+    await expect(next).resolves.toBe(42);
+  });
+});

@@ -1,0 +1,68 @@
+#!/usr/bin/env node
+// A stand-in for `claude` / `gemini` in tests: a real process that replays a recorded stream-json
+// transcript, driven by environment variables (all optional):
+//   FAKE_AGENT_FIXTURE         transcript to replay, one line at a time
+//   FAKE_AGENT_DELAY_MS        pause before each line
+//   FAKE_AGENT_CHUNKED=1       write each line in small pieces (exercises line splitting)
+//   FAKE_AGENT_LINES=N         replay only the first N lines
+//   FAKE_AGENT_CUT=1           then write half of the next line, without its line break
+//   FAKE_AGENT_PRINT           extra raw text written to stdout after the transcript
+//   FAKE_AGENT_STDERR          text written to stderr before exiting
+//   FAKE_AGENT_EXIT_CODE       exit code (default 0)
+//   FAKE_AGENT_KILL_SELF       a signal the process sends itself instead of exiting (SIGKILL, …)
+//   FAKE_AGENT_IGNORE_SIGTERM=1  SIGTERM does nothing (the executor must escalate to SIGKILL)
+//   FAKE_AGENT_HANG=1          never exit after the transcript (until killed)
+//   FAKE_AGENT_ORPHAN=1        leave a background process holding stdout open for 10 s
+//   FAKE_AGENT_ARGV_FILE       the arguments it got, written as JSON (appended, one line per run)
+//   FAKE_AGENT_CWD_FILE        its working directory and FAKE_AGENT_ENV_PROBE's value, as JSON
+import { spawn } from 'node:child_process';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const env = process.env;
+if (env.FAKE_AGENT_IGNORE_SIGTERM === '1') process.on('SIGTERM', () => {});
+if (env.FAKE_AGENT_ARGV_FILE) {
+  appendFileSync(env.FAKE_AGENT_ARGV_FILE, `${JSON.stringify(process.argv.slice(2))}\n`);
+}
+if (env.FAKE_AGENT_CWD_FILE) {
+  writeFileSync(
+    env.FAKE_AGENT_CWD_FILE,
+    JSON.stringify({ cwd: process.cwd(), probe: env.FAKE_AGENT_ENV_PROBE ?? null }),
+  );
+}
+
+const write = (text) => new Promise((resolve) => process.stdout.write(text, resolve));
+const delayMs = Number(env.FAKE_AGENT_DELAY_MS ?? 0);
+const lines = env.FAKE_AGENT_FIXTURE
+  ? readFileSync(env.FAKE_AGENT_FIXTURE, 'utf8')
+      .split('\n')
+      .filter((line) => line !== '')
+  : [];
+const count = env.FAKE_AGENT_LINES === undefined ? lines.length : Number(env.FAKE_AGENT_LINES);
+
+for (const line of lines.slice(0, count)) {
+  if (delayMs > 0) await sleep(delayMs);
+  if (env.FAKE_AGENT_CHUNKED === '1') {
+    for (let start = 0; start < line.length; start += 7) await write(line.slice(start, start + 7));
+    await write('\n');
+  } else {
+    await write(`${line}\n`);
+  }
+}
+if (env.FAKE_AGENT_CUT === '1') {
+  const next = lines[count] ?? '{"type":"assistant","message":{"content":[{"type":"text","text":"cut';
+  await write(next.slice(0, Math.floor(next.length / 2)));
+}
+if (env.FAKE_AGENT_PRINT) await write(env.FAKE_AGENT_PRINT);
+if (env.FAKE_AGENT_STDERR)
+  await new Promise((resolve) => process.stderr.write(env.FAKE_AGENT_STDERR, resolve));
+if (env.FAKE_AGENT_ORPHAN === '1') {
+  const orphan = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 10000)'], {
+    stdio: 'inherit',
+    detached: true,
+  });
+  orphan.unref();
+}
+if (env.FAKE_AGENT_KILL_SELF) process.kill(process.pid, env.FAKE_AGENT_KILL_SELF);
+if (env.FAKE_AGENT_HANG === '1') setInterval(() => {}, 1 << 30);
+else process.exitCode = Number(env.FAKE_AGENT_EXIT_CODE ?? 0);

@@ -1,0 +1,42 @@
+import type { ConversationMessage, ProviderMetadata } from '@cairn/core';
+
+/** The agent session a message came from, as the processor records it in `providerMetadata`. */
+export interface AgentSessionInfo {
+  /** The metadata namespace: the `provider` of the session's `session_start` (`claude-code`, `gemini-cli`). */
+  provider: string;
+  sessionId?: string;
+  cwd?: string;
+}
+
+/** `providerMetadata` naming the session, so a later run can resume it and paths can be shown relative. */
+export function agentSessionMetadata(session: AgentSessionInfo): ProviderMetadata {
+  const entry: Record<string, string> = {};
+  if (session.sessionId !== undefined) entry.sessionId = session.sessionId;
+  if (session.cwd !== undefined) entry.cwd = session.cwd;
+  return { [session.provider]: entry };
+}
+
+/**
+ * The agent session recorded on a message: of `provider` when given, else the first namespace that
+ * names a session id or cwd.
+ */
+export function readAgentSession(
+  message: ConversationMessage,
+  provider?: string,
+): AgentSessionInfo | undefined {
+  const metadata = message.providerMetadata;
+  if (metadata === undefined) return undefined;
+  const namespaces = provider === undefined ? Object.keys(metadata) : [provider];
+  for (const namespace of namespaces) {
+    const entry = metadata[namespace];
+    if (entry === undefined) continue;
+    const { sessionId, cwd } = entry;
+    if (typeof sessionId !== 'string' && typeof cwd !== 'string') continue;
+    return {
+      provider: namespace,
+      ...(typeof sessionId === 'string' ? { sessionId } : {}),
+      ...(typeof cwd === 'string' ? { cwd } : {}),
+    };
+  }
+  return undefined;
+}

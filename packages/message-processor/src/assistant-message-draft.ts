@@ -1,0 +1,107 @@
+import type {
+  AgentOutput,
+  AgentOutputOf,
+  OpenAIToolCall,
+  ProviderMetadata,
+  ReasoningPart,
+} from '@cairn/core';
+
+// Text and reasoning blocks grow from deltas; the closing event's full text replaces what the
+// deltas built (it is authoritative), and a block cut off before it keeps what arrived.
+interface Block {
+  text: string;
+  redacted?: boolean;
+  providerMetadata?: ProviderMetadata;
+}
+
+interface CallDraft {
+  id: string;
+  name: string;
+  /** JSON argument text: streamed deltas, then the `tool_use` input. */
+  arguments: string;
+}
+
+/**
+ * One assistant message being assembled from events that share a `messageId` (or arrive in a run
+ * without one): its text blocks, reasoning blocks and tool calls, each in first-seen order.
+ */
+export class AssistantMessageDraft {
+  readonly messageId: string | undefined;
+  readonly timestamp: string;
+  readonly parentToolUseId: string | undefined;
+  private readonly texts = new Map<string, Block>();
+  private readonly reasonings = new Map<string, Block>();
+  private readonly calls = new Map<string, CallDraft>();
+
+  constructor(first: AgentOutput) {
+    this.messageId = first.messageId;
+    this.timestamp = first.timestamp;
+    this.parentToolUseId = first.parentToolUseId;
+  }
+
+  addTextDelta(id: string, delta: string): void {
+    appendTo(this.texts, id, delta);
+  }
+
+  closeText(id: string, text: string): void {
+    this.texts.set(id, { text });
+  }
+
+  addReasoningDelta(id: string, delta: string): void {
+    appendTo(this.reasonings, id, delta);
+  }
+
+  closeReasoning(event: AgentOutputOf<'reasoning'>): void {
+    this.reasonings.set(event.id, {
+      text: event.text,
+      ...(event.redacted ? { redacted: true } : {}),
+      ...(event.providerMetadata ? { providerMetadata: event.providerMetadata } : {}),
+    });
+  }
+
+  addToolInputDelta(event: AgentOutputOf<'tool_input_delta'>): void {
+    const call = this.calls.get(event.id);
+    if (call) call.arguments += event.delta;
+    else this.calls.set(event.id, { id: event.id, name: event.toolName ?? '', arguments: event.delta });
+  }
+
+  /** Records a whole call; its input replaces any streamed argument text. */
+  addToolUse(event: AgentOutputOf<'tool_use'>): void {
+    const args = typeof event.input === 'string' ? event.input : JSON.stringify(event.input);
+    this.calls.set(event.id, { id: event.id, name: event.toolName, arguments: args });
+  }
+
+  /** Calls whose input is still streaming when the message closes keep the partial JSON text. */
+  toolCalls(): OpenAIToolCall[] {
+    return Array.from(this.calls.values(), (call) => ({
+      id: call.id,
+      type: 'function' as const,
+      function: { name: call.name || 'unknown_tool', arguments: call.arguments },
+    }));
+  }
+
+  /** The text blocks, joined; `null` when there were none (a message of tool calls only). */
+  content(): string | null {
+    if (this.texts.size === 0) return null;
+    let text = '';
+    for (const block of this.texts.values()) {
+      if (block.text === '') continue;
+      text = text === '' ? block.text : `${text}\n\n${block.text}`;
+    }
+    return text;
+  }
+
+  reasoning(): ReasoningPart[] {
+    return Array.from(this.reasonings.values());
+  }
+
+  get isEmpty(): boolean {
+    return this.calls.size === 0 && this.reasonings.size === 0 && (this.content() ?? '') === '';
+  }
+}
+
+function appendTo(blocks: Map<string, Block>, id: string, delta: string): void {
+  const block = blocks.get(id);
+  if (block) block.text += delta;
+  else blocks.set(id, { text: delta });
+}

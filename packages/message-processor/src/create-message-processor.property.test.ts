@@ -1,0 +1,103 @@
+import { type AgentOutput, type ConversationMessage, isValidConversationMessage } from '@cairn/core';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createMessageProcessor } from './create-message-processor.js';
+import { toDisplayMessages } from './to-display-messages.js';
+
+const timestamp = '2026-11-22T10:00:00.000Z';
+const blockId = fc.constantFrom('b1', 'b2', 'b3');
+const callId = fc.constantFrom('c1', 'c2', 'c3', 'c4');
+const base = fc.record(
+  { messageId: fc.constantFrom('m1', 'm2', 'm3'), parentToolUseId: fc.constantFrom('c1') },
+  { requiredKeys: [] },
+);
+const toolName = fc.constantFrom('Edit', 'Write', 'Read', 'Bash', 'glob', 'run_shell_command', 'mystery', '');
+
+const event: fc.Arbitrary<AgentOutput> = fc
+  .tuple(
+    base,
+    fc.oneof(
+      fc.record({ type: fc.constant('text_delta' as const), id: blockId, delta: fc.string() }),
+      fc.record({ type: fc.constant('text' as const), id: blockId, text: fc.string() }),
+      fc.record({ type: fc.constant('reasoning_delta' as const), id: blockId, delta: fc.string() }),
+      fc.record({
+        type: fc.constant('reasoning' as const),
+        id: blockId,
+        text: fc.string(),
+        redacted: fc.boolean(),
+      }),
+      fc.record(
+        { type: fc.constant('tool_input_delta' as const), id: callId, toolName, delta: fc.string() },
+        { requiredKeys: ['type', 'id', 'delta'] },
+      ),
+      fc.record({ type: fc.constant('tool_use' as const), id: callId, toolName, input: fc.jsonValue() }),
+      fc.record(
+        {
+          type: fc.constant('tool_result' as const),
+          toolUseId: callId,
+          toolName,
+          output: fc.string(),
+          isError: fc.boolean(),
+          structured: fc.jsonValue(),
+        },
+        { requiredKeys: ['type', 'toolUseId', 'output', 'isError'] },
+      ),
+      fc.record({ type: fc.constant('user_message' as const), text: fc.string() }),
+      fc.record({
+        type: fc.constant('error' as const),
+        code: fc.constantFrom('AGENT_FAILED' as const, 'LLM_BAD_RESPONSE' as const),
+        message: fc.string(),
+        retryable: fc.boolean(),
+        fatal: fc.boolean(),
+      }),
+      fc.record({
+        type: fc.constant('session_start' as const),
+        provider: fc.constantFrom('claude-code', 'gemini-cli'),
+        sessionId: fc.uuid(),
+        cwd: fc.constantFrom('/w', '/x'),
+      }),
+      fc.record({ type: fc.constant('finish' as const), reason: fc.constant('stop' as const) }),
+      fc.record({ type: fc.constant('session_result' as const), isError: fc.boolean() }),
+      fc.record({ type: fc.constant('unknown' as const), raw: fc.jsonValue() }),
+    ),
+  )
+  .map(([fields, body]) => ({ timestamp, ...fields, ...body }) as AgentOutput);
+
+describe('createMessageProcessor (properties)', () => {
+  it('never throws, emits only valid messages, answers every call, and shows what the log says', () => {
+    fc.assert(
+      fc.property(fc.array(event, { maxLength: 60 }), fc.boolean(), (events, merge) => {
+        const log: ConversationMessage[] = [];
+        const display: ConversationMessage[] = [];
+        let next = 0;
+        const processor = createMessageProcessor({
+          merge,
+          onLogMessage: (message) => log.push(message),
+          onDisplayMessage: (message) => display.push(message),
+          generateId: () => `id${++next}`,
+        });
+        for (const item of events) processor.push(item);
+        processor.end();
+
+        expect(processor.pendingToolCalls).toBe(0);
+        for (const message of [...log, ...display]) expect(isValidConversationMessage(message)).toBe(true);
+        expect(display).toEqual(toDisplayMessages(log, { merge }));
+
+        // Every call in the log is answered by a later tool message; every result event is in the log.
+        log.forEach((message, index) => {
+          for (const call of message.tool_calls ?? []) {
+            expect(log.slice(index + 1).some((later) => later.tool_call_id === call.id)).toBe(true);
+          }
+        });
+        const results = events.filter((item) => item.type === 'tool_result');
+        expect(log.filter((m) => m.role === 'tool' && !m.interrupted)).toHaveLength(results.length);
+        // Merged, nothing is left unshown: every call becomes exactly one tool_execution.
+        if (merge) {
+          const calls = log.flatMap((m) => m.tool_calls ?? []).length;
+          expect(display.filter((m) => m.partType === 'tool_execution')).toHaveLength(calls);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -1,0 +1,14 @@
+export { type AgentSessionInfo, agentSessionMetadata, readAgentSession } from './agent-session-metadata.js';
+export {
+  createDisplayProjector,
+  type DisplayOptions,
+  type DisplayProjector,
+} from './create-display-projector.js';
+export {
+  createMessageProcessor,
+  DEFAULT_PENDING_TIMEOUT_MS,
+  type MessageProcessor,
+  type MessageProcessorOptions,
+} from './create-message-processor.js';
+export { toDisplayMessages } from './to-display-messages.js';
+export * from './tool-processors/index.js';

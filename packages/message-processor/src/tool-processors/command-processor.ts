@@ -1,0 +1,31 @@
+import { commandOutputDetails } from './command-output.js';
+import { defineToolProcessor } from './define-tool-processor.js';
+import { firstLine, hasSeveralLines, truncate } from './summary-text.js';
+import type { ToolCallView, ToolProcessor } from './tool-call-view.js';
+import { inputText } from './tool-input.js';
+
+const MAX_COMMAND_LENGTH = 80;
+
+/** The command in backticks, shortened to its first line: "`npm test`", "`cd web && …`". */
+function shownCommand(call: ToolCallView): string | undefined {
+  const command = inputText(call, 'command');
+  if (command === undefined || firstLine(command) === '') return undefined;
+  const line = hasSeveralLines(command) ? `${firstLine(command)} …` : firstLine(command);
+  return `\`${truncate(line, MAX_COMMAND_LENGTH)}\``;
+}
+
+/** Shell commands: "Ran `ls -la`", failing as "Command `ls -la` failed: Exit code 2"; with their output. */
+export function createCommandProcessor(toolNames: readonly string[]): ToolProcessor {
+  return defineToolProcessor({
+    toolNames,
+    label: (call) => {
+      const command = shownCommand(call);
+      return command === undefined ? 'Command' : `Command ${command}`;
+    },
+    summarize: (call) => {
+      const command = shownCommand(call);
+      return command === undefined ? 'Ran a command' : `Ran ${command}`;
+    },
+    details: commandOutputDetails,
+  });
+}

@@ -1,0 +1,31 @@
+import { displayPath } from './display-path.js';
+import { stringField } from './json-fields.js';
+import type { ToolCallView } from './tool-call-view.js';
+
+// Claude Code and Gemini CLI say `file_path`; Cairn (and Gemini CLI's older tools) `path`; Gemini
+// CLI's first read_file `absolute_path`.
+const FILE_PATH_FIELDS = ['file_path', 'path', 'absolute_path'] as const;
+// Gemini CLI's list_directory says `dir_path` (it used to say `path`).
+const DIRECTORY_PATH_FIELDS = ['dir_path', 'path', 'directory'] as const;
+
+/** A non-empty string field of the call's input. */
+export function inputText(call: ToolCallView, ...names: readonly string[]): string | undefined {
+  return stringField(call.input, ...names) || undefined;
+}
+
+/** The file a call works on: from its input, else its structured result (Claude Code's `filePath`). */
+export function filePathOf(call: ToolCallView): string | undefined {
+  return inputText(call, ...FILE_PATH_FIELDS) ?? (stringField(call.structured, 'filePath') || undefined);
+}
+
+/** The file a call works on, for a summary: relative to the cwd, "file" when unknown. */
+export function shownFilePath(call: ToolCallView): string {
+  const path = filePathOf(call);
+  return path === undefined ? 'file' : displayPath(path, call.cwd);
+}
+
+/** The directory a call lists, for a summary: relative to the cwd, "." when not given. */
+export function shownDirectoryPath(call: ToolCallView): string {
+  const path = inputText(call, ...DIRECTORY_PATH_FIELDS);
+  return path === undefined ? '.' : displayPath(path, call.cwd);
+}

@@ -1,0 +1,66 @@
+import { failureSummary } from './failure-summary.js';
+import { singleLine, truncate } from './summary-text.js';
+import type { ToolCallView, ToolDescription, ToolProcessor } from './tool-call-view.js';
+
+const MAX_SUMMARY_LENGTH = 200;
+const MAX_TOOL_NAME_LENGTH = 60;
+
+/** A summary as the UI shows it: one line, of bounded length. */
+function toSummary(text: string): string {
+  return truncate(singleLine(text), MAX_SUMMARY_LENGTH);
+}
+
+function toolNameOf(call: ToolCallView): string {
+  return truncate(singleLine(call.toolName), MAX_TOOL_NAME_LENGTH) || 'Tool';
+}
+
+/** "<toolName> completed" / "<toolName> failed: <reason>" / "<toolName> did not finish". */
+function genericSummary(call: ToolCallView): string {
+  const name = toolNameOf(call);
+  if (call.status === 'unfinished') return `${name} did not finish`;
+  return call.isError ? failureSummary(name, call) : `${name} completed`;
+}
+
+function describeWith(processor: ToolProcessor, call: ToolCallView): ToolDescription | undefined {
+  const text = call.isError
+    ? (processor.describeFailure?.(call) ?? failureSummary(toolNameOf(call), call))
+    : processor.summarize(call);
+  // Custom processors are plain JavaScript as far as we know: check what they return.
+  const summary = typeof text === 'string' ? toSummary(text) : '';
+  if (summary === '') return undefined;
+  const details = processor.details?.(call);
+  return details === undefined ? { summary } : { summary, details };
+}
+
+/** Tool processors by tool name; describes any call, falling back to a generic summary. */
+export class ToolProcessorRegistry {
+  private readonly processors = new Map<string, ToolProcessor>();
+
+  /** Later processors override earlier ones for the tool names they share. */
+  constructor(processors: Iterable<ToolProcessor> = []) {
+    for (const processor of processors) this.register(processor);
+  }
+
+  register(processor: ToolProcessor): this {
+    for (const toolName of processor.toolNames) this.processors.set(toolName, processor);
+    return this;
+  }
+
+  get(toolName: string): ToolProcessor | undefined {
+    return this.processors.get(toolName);
+  }
+
+  /** The call's one-line summary and details; never throws. */
+  describe(call: ToolCallView): ToolDescription {
+    const processor = call.status === 'unfinished' ? undefined : this.get(call.toolName);
+    if (processor !== undefined) {
+      try {
+        const description = describeWith(processor, call);
+        if (description !== undefined) return description;
+      } catch {
+        // A processor that breaks on odd data must not break the display: say it generically.
+      }
+    }
+    return { summary: toSummary(genericSummary(call)) };
+  }
+}
