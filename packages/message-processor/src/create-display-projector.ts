@@ -26,7 +26,13 @@ interface PendingCall {
   assistant: ConversationMessage;
 }
 
-let defaultRegistry: ToolProcessorRegistry | undefined;
+let builtIns: ToolProcessorRegistry | undefined;
+
+// Made once, on first use: most projectors use the built-ins.
+function builtInRegistry(): ToolProcessorRegistry {
+  builtIns ??= createToolProcessorRegistry();
+  return builtIns;
+}
 
 /**
  * The display view, incrementally: an assistant message becomes its reasoning (`thinking`), its
@@ -36,7 +42,7 @@ let defaultRegistry: ToolProcessorRegistry | undefined;
  */
 export function createDisplayProjector(options: DisplayOptions = {}): DisplayProjector {
   if (options.merge === false) return { push: (message) => [{ ...message }], end: () => [] };
-  const registry = options.toolProcessors ?? (defaultRegistry ??= createToolProcessorRegistry());
+  const registry = options.toolProcessors ?? builtInRegistry();
   const pending = new Map<string, PendingCall>();
   let cwd = options.cwd;
 
