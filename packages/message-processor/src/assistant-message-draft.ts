@@ -1,10 +1,12 @@
 import type {
   AgentOutput,
   AgentOutputOf,
+  JsonValue,
   OpenAIToolCall,
   ProviderMetadata,
   ReasoningPart,
 } from '@cairn/core';
+import { rememberToolInput } from './parse-tool-arguments.js';
 
 // Text and reasoning blocks grow from deltas; the closing event's full text replaces what the
 // deltas built (it is authoritative), and a block cut off before it keeps what arrived.
@@ -19,6 +21,8 @@ interface CallDraft {
   name: string;
   /** JSON argument text: streamed deltas, then the `tool_use` input. */
   arguments: string;
+  /** The `tool_use` input the text was made from. */
+  input?: JsonValue;
 }
 
 /**
@@ -68,16 +72,31 @@ export class AssistantMessageDraft {
   /** Records a whole call; its input replaces any streamed argument text. */
   addToolUse(event: AgentOutputOf<'tool_use'>): void {
     const args = typeof event.input === 'string' ? event.input : JSON.stringify(event.input);
-    this.calls.set(event.id, { id: event.id, name: event.toolName, arguments: args });
+    this.calls.set(event.id, { id: event.id, name: event.toolName, arguments: args, input: event.input });
+  }
+
+  hasCall(id: string): boolean {
+    return this.calls.has(id);
+  }
+
+  /** Whether call `id` was announced by a `tool_use` (not only streamed input). */
+  hasToolUse(id: string): boolean {
+    return this.calls.get(id)?.input !== undefined;
   }
 
   /** Calls whose input is still streaming when the message closes keep the partial JSON text. */
   toolCalls(): OpenAIToolCall[] {
-    return Array.from(this.calls.values(), (call) => ({
-      id: call.id,
-      type: 'function' as const,
-      function: { name: call.name || 'unknown_tool', arguments: call.arguments },
-    }));
+    const calls: OpenAIToolCall[] = [];
+    for (const draft of this.calls.values()) {
+      const call: OpenAIToolCall = {
+        id: draft.id,
+        type: 'function',
+        function: { name: draft.name || 'unknown_tool', arguments: draft.arguments },
+      };
+      if (draft.input !== undefined && typeof draft.input !== 'string') rememberToolInput(call, draft.input);
+      calls.push(call);
+    }
+    return calls;
   }
 
   /** The text blocks, joined; `null` when there were none (a message of tool calls only). */

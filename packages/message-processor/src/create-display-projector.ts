@@ -15,7 +15,11 @@ export interface DisplayOptions {
 
 /** Turns log messages, in order, into the display view. */
 export interface DisplayProjector {
-  /** The display messages this log message adds (none while a tool call waits for its result). */
+  /**
+   * The display messages this log message adds (none while a tool call waits for its result). A
+   * `tool_execution` whose id was shown before replaces that one: a result that came after its
+   * call was shown as unfinished.
+   */
   push(message: ConversationMessage): ConversationMessage[];
   /** Calls that never got a result, as unfinished executions. */
   end(): ConversationMessage[];
@@ -24,6 +28,15 @@ export interface DisplayProjector {
 interface PendingCall {
   call: OpenAIToolCall;
   assistant: ConversationMessage;
+}
+
+// How many interrupted calls are remembered for a late result (the processor remembers as many).
+const REMEMBERED_INTERRUPTIONS = 1024;
+
+function remember(calls: Map<string, PendingCall>, id: string, entry: PendingCall): void {
+  calls.delete(id);
+  calls.set(id, entry);
+  if (calls.size > REMEMBERED_INTERRUPTIONS) calls.delete(calls.keys().next().value as string);
 }
 
 let builtIns: ToolProcessorRegistry | undefined;
@@ -46,22 +59,30 @@ export function createDisplayProjector(options: DisplayOptions = {}): DisplayPro
   const pending = new Map<string, PendingCall>();
   let cwd = options.cwd;
 
+  // Calls answered by an interrupted result, so a late real result updates their execution.
+  const interrupted = new Map<string, PendingCall>();
+
   const execution = (entry: PendingCall, result?: ConversationMessage) =>
-    toolExecutionMessage({
-      ...entry,
-      registry,
-      ...(result ? { result } : {}),
-      ...(cwd === undefined ? {} : { cwd }),
-    });
+    toolExecutionMessage({ call: entry.call, assistant: entry.assistant, registry, result, cwd });
+
+  const toolResult = (message: ConversationMessage, callId: string): ConversationMessage[] => {
+    const entry = pending.get(callId);
+    if (entry !== undefined) {
+      pending.delete(callId);
+      if (message.interrupted) remember(interrupted, callId, entry);
+      return [execution(entry, message)];
+    }
+    const timedOut = message.interrupted ? undefined : interrupted.get(callId);
+    if (timedOut === undefined) return [{ ...message }];
+    interrupted.delete(callId);
+    // The same display id as the unfinished execution: a UI replaces that one with this.
+    return [execution(timedOut, message)];
+  };
 
   return {
     push(message) {
-      if (message.role === 'tool' && message.tool_call_id !== undefined) {
-        const entry = pending.get(message.tool_call_id);
-        if (entry === undefined) return [{ ...message }];
-        pending.delete(message.tool_call_id);
-        return [execution(entry, message)];
-      }
+      if (message.role === 'tool' && message.tool_call_id !== undefined)
+        return toolResult(message, message.tool_call_id);
       if (message.role !== 'assistant') return [{ ...message }];
       if (options.cwd === undefined) cwd = readAgentSession(message)?.cwd ?? cwd;
       const shown = splitAssistantMessage(message);
@@ -76,6 +97,7 @@ export function createDisplayProjector(options: DisplayOptions = {}): DisplayPro
     end() {
       const unfinished = Array.from(pending.values(), (entry) => execution(entry));
       pending.clear();
+      interrupted.clear();
       return unfinished;
     },
   };

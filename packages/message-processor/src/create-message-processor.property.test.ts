@@ -2,6 +2,7 @@ import { type AgentOutput, type ConversationMessage, isValidConversationMessage 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createMessageProcessor } from './create-message-processor.js';
+import { DisplayView } from './display-view.js';
 import { toDisplayMessages } from './to-display-messages.js';
 
 const timestamp = '2026-11-22T10:00:00.000Z';
@@ -81,7 +82,9 @@ describe('createMessageProcessor (properties)', () => {
 
         expect(processor.pendingToolCalls).toBe(0);
         for (const message of [...log, ...display]) expect(isValidConversationMessage(message)).toBe(true);
-        expect(display).toEqual(toDisplayMessages(log, { merge }));
+        const view = new DisplayView();
+        for (const message of display) view.add(message);
+        expect(view.messages).toEqual(toDisplayMessages(log, { merge }));
 
         // Every call in the log is answered by a later tool message; every result event is in the log.
         log.forEach((message, index) => {
@@ -94,7 +97,7 @@ describe('createMessageProcessor (properties)', () => {
         // Merged, nothing is left unshown: every call becomes exactly one tool_execution.
         if (merge) {
           const calls = log.flatMap((m) => m.tool_calls ?? []).length;
-          expect(display.filter((m) => m.partType === 'tool_execution')).toHaveLength(calls);
+          expect(view.messages.filter((m) => m.partType === 'tool_execution')).toHaveLength(calls);
         }
       }),
       { numRuns: 300 },

@@ -1,6 +1,7 @@
 import { type AgentOutput, type ConversationMessage, isValidConversationMessage } from '@cairn/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMessageProcessor, type MessageProcessorOptions } from './create-message-processor.js';
+import { DisplayView } from './display-view.js';
 import { toDisplayMessages } from './to-display-messages.js';
 
 const timestamp = '2026-11-22T10:00:00.000Z';
@@ -171,6 +172,44 @@ describe('createMessageProcessor: the log', () => {
     ]);
   });
 
+  it('keeps a message whole when a skipped bad line arrives in the middle of it', () => {
+    const { log } = run([
+      { type: 'text_delta', timestamp, id: 't1', delta: 'Hello ' },
+      { type: 'error', timestamp, code: 'LLM_BAD_RESPONSE', message: 'not JSON', retryable: false, raw: '{' },
+      { type: 'text_delta', timestamp, id: 't1', delta: 'world' },
+      { type: 'text', timestamp, id: 't1', text: 'Hello world' },
+    ]);
+    expect(log.map((m) => [m.partType, m.content])).toEqual([
+      ['error', 'not JSON'],
+      [undefined, 'Hello world'],
+    ]);
+  });
+
+  it('keeps parallel sub-agents apart, each after the call that started it and before its result', () => {
+    const sub = (parent: string, id: string, value: string): AgentOutput => ({
+      ...text(id, value, `msg_${parent}`),
+      parentToolUseId: parent,
+    });
+    const { log } = run([
+      toolUse('task_a', 'Task', { description: 'a' }, 'msg_main'),
+      toolUse('task_b', 'Task', { description: 'b' }, 'msg_main'),
+      { type: 'user_message', timestamp, text: 'Sub-agent A prompt', parentToolUseId: 'task_a' },
+      sub('task_a', 'a1', 'A is working'),
+      sub('task_b', 'b1', 'B is working'),
+      sub('task_a', 'a2', 'A is done'),
+      toolResult('task_b', 'B result'),
+      toolResult('task_a', 'A result'),
+    ]);
+    expect(log.map((m) => [m.role, m.content, m.includeInContext])).toEqual([
+      ['assistant', null, undefined],
+      ['user', 'Sub-agent A prompt', false],
+      ['assistant', 'B is working', false],
+      ['tool', 'B result', undefined],
+      ['assistant', 'A is working\n\nA is done', false],
+      ['tool', 'A result', undefined],
+    ]);
+  });
+
   it('measures a tool duration from its call to its result, unless the result says', () => {
     let clock = 1000;
     const processor = run([], { now: () => clock }, false);
@@ -213,12 +252,24 @@ describe('createMessageProcessor: calls that never get a result', () => {
       output: '',
       toolUseId: 'c1',
     });
-    // The real result, too late, is kept on its own.
+    // The real result, too late: kept (hidden from the model, which had the interrupted one) and
+    // shown as an update of the unfinished execution.
     processor.push(toolResult('c1', 'finally'));
     processor.end();
-    expect(log.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'c1', content: 'finally' });
-    expect(display.at(-1)).toMatchObject({ role: 'tool', partType: 'tool_result', content: 'finally' });
-    expect(display).toEqual(toDisplayMessages(log));
+    expect(log.at(-1)).toMatchObject({
+      role: 'tool',
+      tool_call_id: 'c1',
+      content: 'finally',
+      includeInContext: false,
+    });
+    const [unfinished, completed] = display.filter((m) => m.partType === 'tool_execution');
+    expect(completed?.id).toBe(unfinished?.id);
+    expect(completed?.toolExecution).toMatchObject({ output: 'finally', toolUseId: 'c1' });
+    expect(completed?.toolExecution?.status).toBeUndefined();
+    const view = new DisplayView();
+    for (const message of display) view.add(message);
+    expect(view.messages).toEqual(toDisplayMessages(log));
+    expect(view.messages.filter((m) => m.partType === 'tool_execution')).toEqual([completed]);
   });
 
   it('times out only the calls that waited long enough', () => {
@@ -232,6 +283,33 @@ describe('createMessageProcessor: calls that never get a result', () => {
     vi.advanceTimersByTime(400);
     expect(processor.pendingToolCalls).toBe(0);
     expect(log.filter((m) => m.interrupted).map((m) => m.tool_call_id)).toEqual(['c2']);
+  });
+
+  it('waits in steps longer than a timer can (no busy loop)', () => {
+    vi.useFakeTimers({ now: Date.parse(timestamp) });
+    const { log, processor } = run([toolUse('c1', 'Bash', {})], { pendingTimeoutMs: 2 ** 32 }, false);
+    vi.advanceTimersByTime(2 ** 31);
+    expect(vi.getTimerCount()).toBe(1);
+    expect(processor.pendingToolCalls).toBe(1);
+    vi.advanceTimersByTime(2 ** 31);
+    expect(processor.pendingToolCalls).toBe(0);
+    expect(log.at(-1)?.interrupted).toBe(true);
+  });
+
+  it('reports a callback that threw inside the timer on the next call, not as an uncaught error', () => {
+    vi.useFakeTimers({ now: Date.parse(timestamp) });
+    let failing = false;
+    const processor = createMessageProcessor({
+      pendingTimeoutMs: 100,
+      onLogMessage: () => {
+        if (failing) throw new Error('disk full');
+      },
+    });
+    processor.push(toolUse('c1', 'Bash', {}));
+    failing = true;
+    vi.advanceTimersByTime(100);
+    failing = false;
+    expect(() => processor.push(text('t', 'next'))).toThrow('disk full');
   });
 
   it('answers waiting calls at end with the given reason', () => {

@@ -8,12 +8,17 @@ import {
   createInterruptedToolResult,
 } from '@cairn/core';
 import { type AgentSessionInfo, agentSessionMetadata } from './agent-session-metadata.js';
-import { AssistantMessageDraft } from './assistant-message-draft.js';
+import type { AssistantMessageDraft } from './assistant-message-draft.js';
+import { compactStructuredResult } from './compact-structured-result.js';
 import { createDisplayProjector, type DisplayOptions } from './create-display-projector.js';
-import { PendingToolCalls } from './pending-tool-calls.js';
+import { OpenDrafts } from './open-drafts.js';
+import { type PendingToolCall, PendingToolCalls } from './pending-tool-calls.js';
 
 /** Default wait for a tool result before the call is recorded as interrupted: 10 minutes. */
 export const DEFAULT_PENDING_TIMEOUT_MS = 600_000;
+
+// Node runs a longer setTimeout after 1 ms instead; a longer wait is taken in steps.
+const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
 
 export interface MessageProcessorOptions extends DisplayOptions {
   /** Each log message, in order, ready to persist (protocol-shaped: calls, then their results). */
@@ -57,55 +62,54 @@ export function createMessageProcessor(options: MessageProcessorOptions): Messag
   const fields = options.messageFields ?? {};
   const projector = options.onDisplayMessage ? createDisplayProjector(options) : undefined;
   const pending = new PendingToolCalls();
-  let draft: AssistantMessageDraft | undefined;
+  const drafts = new OpenDrafts(closeDraft);
   let session: AgentSessionInfo | undefined;
   let timer: NodeJS.Timeout | undefined;
   let ended = false;
+  // A callback that threw inside the timer has no caller to reach: the next push or end throws it.
+  let timerFailure: { error: unknown } | undefined;
 
-  const emit = (message: ConversationMessage) => {
+  function emit(message: ConversationMessage) {
     options.onLogMessage(message);
     if (projector === undefined || options.onDisplayMessage === undefined) return;
     for (const shown of projector.push(message)) options.onDisplayMessage(shown);
-  };
+  }
 
-  const closeDraft = () => {
-    if (draft === undefined) return;
-    const closing = draft;
-    draft = undefined;
-    if (closing.isEmpty) return;
-    const calls = closing.toolCalls();
-    const reasoning = closing.reasoning();
-    emit({
+  function closeDraft(draft: AssistantMessageDraft) {
+    if (draft.isEmpty) return;
+    const calls = draft.toolCalls();
+    const reasoning = draft.reasoning();
+    const message: ConversationMessage = {
       id: generateId(),
       role: 'assistant',
-      createdAt: closing.timestamp,
-      content: closing.content(),
-      ...(calls.length > 0 ? { tool_calls: calls, partType: 'tool_call' } : {}),
-      ...(reasoning.length > 0 ? { reasoning } : {}),
+      createdAt: draft.timestamp,
+      content: draft.content(),
       ...fields,
-      // A sub-agent's messages (Claude's Task) sit between the Task call and its result: shown, not replayed.
-      ...(closing.parentToolUseId === undefined ? {} : { includeInContext: false }),
-      ...(session === undefined ? {} : { providerMetadata: agentSessionMetadata(session) }),
-    });
-    // Calls that only streamed input (no `tool_use` came) start waiting now.
-    for (const call of calls) if (!pending.has(call.id)) wait(call.id, call.function.name);
-  };
-
-  // The draft an event belongs to: the open one, unless the event starts another model message.
-  const draftFor = (event: AgentOutput) => {
-    if (
-      draft !== undefined &&
-      (draft.messageId !== event.messageId || draft.parentToolUseId !== event.parentToolUseId)
-    ) {
-      closeDraft();
+    };
+    if (calls.length > 0) {
+      message.tool_calls = calls;
+      message.partType = 'tool_call';
     }
-    draft ??= new AssistantMessageDraft(event);
-    return draft;
-  };
+    if (reasoning.length > 0) message.reasoning = reasoning;
+    // A sub-agent's messages (Claude's Task) sit between the Task call and its result: shown, not replayed.
+    if (draft.parentToolUseId !== undefined) message.includeInContext = false;
+    if (session !== undefined) message.providerMetadata = agentSessionMetadata(session);
+    emit(message);
+    // Calls that only streamed input (no `tool_use` came) start waiting now.
+    for (const call of calls) if (!draft.hasToolUse(call.id)) wait(call.id, call.function.name);
+  }
 
-  const interrupt = (calls: ReturnType<PendingToolCalls['takeStartedBy']>, reason: string) => {
+  function wait(id: string, toolName: string) {
+    pending.add({ id, toolName, startedAt: now() });
+    armTimer();
+  }
+
+  function interrupt(calls: PendingToolCall[], reason: string) {
     const createdAt = new Date(now()).toISOString();
     for (const call of calls) {
+      // The call's assistant message goes to the log before the result that answers it.
+      drafts.closeHolding(call.id);
+      pending.markInterrupted(call.id);
       emit({
         ...createInterruptedToolResult({
           id: generateId(),
@@ -117,11 +121,6 @@ export function createMessageProcessor(options: MessageProcessorOptions): Messag
         ...fields,
       });
     }
-  };
-
-  function wait(id: string, toolName: string) {
-    pending.add({ id, toolName, startedAt: now() });
-    armTimer();
   }
 
   // One timer for the oldest waiting call; unref'd so a forgotten processor never keeps a process up.
@@ -129,29 +128,33 @@ export function createMessageProcessor(options: MessageProcessorOptions): Messag
     if (timer !== undefined || ended || !Number.isFinite(timeoutMs)) return;
     const oldest = pending.oldestStart();
     if (oldest === undefined) return;
-    timer = setTimeout(onTimeout, Math.max(0, oldest + timeoutMs - now()));
+    timer = setTimeout(onTimeout, Math.min(MAX_TIMER_DELAY_MS, Math.max(0, oldest + timeoutMs - now())));
     timer.unref();
   }
 
   function onTimeout() {
     timer = undefined;
-    const cutoff = now() - timeoutMs;
-    const oldest = pending.oldestStart();
-    if (oldest !== undefined && oldest <= cutoff) {
-      // The calls' assistant message goes to the log before the results that answer it.
-      closeDraft();
-      interrupt(pending.takeStartedBy(cutoff), `no result after ${timeoutMs} ms`);
+    try {
+      interrupt(pending.takeStartedBy(now() - timeoutMs), `no result after ${timeoutMs} ms`);
+    } catch (error) {
+      timerFailure ??= { error };
+      return;
     }
     armTimer();
   }
 
-  const toolResult = (event: AgentOutputOf<'tool_result'>) => {
-    closeDraft();
+  function toolResult(event: AgentOutputOf<'tool_result'>) {
+    // Before the result: its call, whatever the sub-agent it started (Claude's Task) still had open, and its own thread's message.
+    drafts.closeHolding(event.toolUseId);
+    drafts.close(event.toolUseId);
+    drafts.close(event.parentToolUseId);
     const call = pending.take(event.toolUseId);
+    // A result after its call timed out: kept and shown, but the model already has the interrupted one.
+    const late = call === undefined && pending.takeInterrupted(event.toolUseId);
     const toolName = event.toolName ?? call?.toolName;
     const duration =
       event.durationMs ?? (call === undefined ? undefined : Math.max(0, now() - call.startedAt));
-    emit({
+    const message: ConversationMessage = {
       id: generateId(),
       role: 'tool',
       createdAt: event.timestamp,
@@ -159,17 +162,19 @@ export function createMessageProcessor(options: MessageProcessorOptions): Messag
       content: event.output,
       isError: event.isError,
       partType: 'tool_result',
-      ...(event.structured === undefined ? {} : { structuredResult: event.structured }),
-      ...(toolName === undefined ? {} : { toolName }),
-      ...(duration === undefined ? {} : { duration }),
       ...fields,
-      ...(event.parentToolUseId === undefined ? {} : { includeInContext: false }),
-    });
-  };
+    };
+    if (event.structured !== undefined) message.structuredResult = compactStructuredResult(event.structured);
+    if (toolName !== undefined) message.toolName = toolName;
+    if (duration !== undefined) message.duration = duration;
+    if (late || event.parentToolUseId !== undefined) message.includeInContext = false;
+    emit(message);
+  }
 
-  const error = (event: AgentOutputOf<'error'>) => {
-    closeDraft();
-    emit({
+  function error(event: AgentOutputOf<'error'>) {
+    // A skipped bad line leaves the messages being assembled open; a failure that ends the stream does not.
+    if (event.fatal) drafts.closeAll();
+    const message: ConversationMessage = {
       id: generateId(),
       role: 'assistant',
       createdAt: event.timestamp,
@@ -177,10 +182,68 @@ export function createMessageProcessor(options: MessageProcessorOptions): Messag
       partType: 'error',
       errorCode: event.code,
       ...fields,
-      // A skipped bad line is kept for the record; only a failure that ended the stream is for the model.
-      ...(event.fatal ? {} : { includeInContext: false }),
-    });
-  };
+    };
+    // Only a failure that ended the stream is for the model; a skipped line is kept for the record.
+    if (!event.fatal) message.includeInContext = false;
+    emit(message);
+  }
+
+  function userMessage(event: AgentOutputOf<'user_message'>) {
+    drafts.close(event.parentToolUseId);
+    const message: ConversationMessage = {
+      id: generateId(),
+      role: 'user',
+      createdAt: event.timestamp,
+      content: event.text,
+      ...fields,
+    };
+    // A sub-agent's prompt sits between the Task call and its result, like its other messages.
+    if (event.parentToolUseId !== undefined) message.includeInContext = false;
+    emit(message);
+  }
+
+  function handle(event: AgentOutput) {
+    switch (event.type) {
+      case 'text_delta':
+        return drafts.for(event).addTextDelta(event.id, event.delta);
+      case 'text':
+        return drafts.for(event).closeText(event.id, event.text);
+      case 'reasoning_delta':
+        return drafts.for(event).addReasoningDelta(event.id, event.delta);
+      case 'reasoning':
+        return drafts.for(event).closeReasoning(event);
+      case 'tool_input_delta':
+        return drafts.for(event).addToolInputDelta(event);
+      case 'tool_use':
+        drafts.for(event).addToolUse(event);
+        return wait(event.id, event.toolName);
+      case 'tool_result':
+        return toolResult(event);
+      case 'user_message':
+        return userMessage(event);
+      case 'error':
+        return error(event);
+      case 'session_start':
+        drafts.closeAll();
+        session = sessionOf(event, options.cwd);
+        return;
+      case 'finish':
+        return drafts.close(event.parentToolUseId);
+      case 'session_result':
+        return drafts.closeAll();
+      // Usage and unrecognised input are not conversation messages (the raw transcript keeps them).
+      case 'usage':
+      case 'unknown':
+        return;
+    }
+  }
+
+  function rethrowTimerFailure() {
+    if (timerFailure === undefined) return;
+    const { error: failure } = timerFailure;
+    timerFailure = undefined;
+    throw failure;
+  }
 
   return {
     get pendingToolCalls() {
@@ -188,52 +251,16 @@ export function createMessageProcessor(options: MessageProcessorOptions): Messag
     },
     push(event) {
       if (ended) throw new CairnError('INVALID_ARGUMENT', 'the message processor has ended');
-      switch (event.type) {
-        case 'text_delta':
-          return draftFor(event).addTextDelta(event.id, event.delta);
-        case 'text':
-          return draftFor(event).closeText(event.id, event.text);
-        case 'reasoning_delta':
-          return draftFor(event).addReasoningDelta(event.id, event.delta);
-        case 'reasoning':
-          return draftFor(event).closeReasoning(event);
-        case 'tool_input_delta':
-          return draftFor(event).addToolInputDelta(event);
-        case 'tool_use':
-          draftFor(event).addToolUse(event);
-          return wait(event.id, event.toolName);
-        case 'tool_result':
-          return toolResult(event);
-        case 'user_message':
-          closeDraft();
-          return emit({
-            id: generateId(),
-            role: 'user',
-            createdAt: event.timestamp,
-            content: event.text,
-            ...fields,
-          });
-        case 'error':
-          return error(event);
-        case 'session_start':
-          closeDraft();
-          session = sessionOf(event, options.cwd);
-          return;
-        case 'finish':
-        case 'session_result':
-          return closeDraft();
-        // Usage and unrecognised input are not conversation messages (the raw transcript keeps them).
-        case 'usage':
-        case 'unknown':
-          return;
-      }
+      rethrowTimerFailure();
+      handle(event);
     },
     end(reason = 'the agent stopped before the tool returned') {
       if (ended) return;
-      closeDraft();
       ended = true;
       if (timer !== undefined) clearTimeout(timer);
       timer = undefined;
+      rethrowTimerFailure();
+      drafts.closeAll();
       interrupt(pending.takeStartedBy(), reason);
       if (projector === undefined || options.onDisplayMessage === undefined) return;
       for (const shown of projector.end()) options.onDisplayMessage(shown);

@@ -10,5 +10,6 @@ export {
   type MessageProcessor,
   type MessageProcessorOptions,
 } from './create-message-processor.js';
+export { DisplayView } from './display-view.js';
 export { toDisplayMessages } from './to-display-messages.js';
 export * from './tool-processors/index.js';

@@ -6,12 +6,16 @@ export interface PendingToolCall {
   startedAt: number;
 }
 
+// How many timed-out calls are remembered, so a result arriving late is recognised as such.
+const REMEMBERED_INTERRUPTIONS = 1024;
+
 /**
  * Calls waiting for results, oldest first. Every call leaves: with its result, by timing out, or
  * at the end of the stream, so nothing is kept forever.
  */
 export class PendingToolCalls {
   private readonly calls = new Map<string, PendingToolCall>();
+  private readonly interrupted = new Set<string>();
 
   get size(): number {
     return this.calls.size;
@@ -48,5 +52,21 @@ export class PendingToolCalls {
     }
     for (const call of taken) this.calls.delete(call.id);
     return taken;
+  }
+
+  /** Remembers (a bounded number of) calls answered by an interrupted result. */
+  markInterrupted(id: string): void {
+    this.interrupted.add(id);
+    if (this.interrupted.size > REMEMBERED_INTERRUPTIONS) {
+      for (const oldest of this.interrupted) {
+        this.interrupted.delete(oldest);
+        break;
+      }
+    }
+  }
+
+  /** True (once) when this call timed out before: its result is late. */
+  takeInterrupted(id: string): boolean {
+    return this.interrupted.delete(id);
   }
 }

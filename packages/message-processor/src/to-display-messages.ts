@@ -1,14 +1,15 @@
 import type { ConversationMessage } from '@cairn/core';
 import { createDisplayProjector, type DisplayOptions } from './create-display-projector.js';
+import { DisplayView } from './display-view.js';
 
-/** The display view of a stored log: the same messages the live processor showed for it. */
+/** The display view of a stored log: what the live processor showed for it, as a `DisplayView` holds it. */
 export function toDisplayMessages(
   log: readonly ConversationMessage[],
   options?: DisplayOptions,
 ): ConversationMessage[] {
   const projector = createDisplayProjector(options);
-  const shown: ConversationMessage[] = [];
-  for (const message of log) shown.push(...projector.push(message));
-  shown.push(...projector.end());
-  return shown;
+  const view = new DisplayView();
+  for (const message of log) for (const shown of projector.push(message)) view.add(shown);
+  for (const shown of projector.end()) view.add(shown);
+  return view.messages;
 }

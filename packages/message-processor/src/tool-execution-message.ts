@@ -1,5 +1,5 @@
 import type { ConversationMessage, OpenAIToolCall, ToolExecutionMetadata } from '@cairn/core';
-import { parseToolArguments } from './parse-tool-arguments.js';
+import { toolArgumentsOf } from './parse-tool-arguments.js';
 import type { ToolProcessorRegistry } from './tool-processors/index.js';
 
 /** What a display `tool_execution` message is made of: the call, its assistant message, its result. */
@@ -25,7 +25,7 @@ export function toolExecutionMessage({
 }: ToolExecutionParts): ConversationMessage {
   const finished = result !== undefined && result.interrupted !== true;
   const toolName = call.function.name;
-  const input = parseToolArguments(call.function.arguments);
+  const input = toolArgumentsOf(call);
   const output = finished ? (result.content ?? '') : '';
   const isError = finished && result.isError === true;
   const { summary, details } = registry.describe({

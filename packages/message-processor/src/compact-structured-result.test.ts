@@ -1,0 +1,53 @@
+import { type JsonValue, TOOL_OUTPUT_THRESHOLD } from '@cairn/core';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { compactStructuredResult } from './compact-structured-result.js';
+
+const big = 'x'.repeat(TOOL_OUTPUT_THRESHOLD + 1);
+
+describe('compactStructuredResult', () => {
+  it('keeps a result within the budget as it is (the same object)', () => {
+    const result = { stdout: 'ok', stderr: '', interrupted: false };
+    expect(compactStructuredResult(result)).toBe(result);
+  });
+
+  it('leaves out the longest strings until the rest fits, naming them', () => {
+    const result = { stdout: big, stderr: 'warning', file: { filePath: '/w/a', content: big } };
+    expect(compactStructuredResult(result)).toEqual({
+      stderr: 'warning',
+      file: { filePath: '/w/a' },
+      omittedFields: ['stdout', 'file.content'],
+    });
+  });
+
+  it('replaces one long string or list entirely', () => {
+    expect(compactStructuredResult(big)).toEqual({ omittedFields: [''] });
+    expect(compactStructuredResult([big])).toEqual({ omittedFields: [''] });
+  });
+
+  it('always fits the budget and keeps every field it does not name unchanged', () => {
+    const stringTotal = (value: unknown): number =>
+      typeof value === 'string'
+        ? value.length
+        : value !== null && typeof value === 'object'
+          ? Object.values(value).reduce((sum: number, item) => sum + stringTotal(item), 0)
+          : 0;
+    const value = fc.oneof(fc.string({ maxLength: 30_000 }), fc.jsonValue());
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), value), (result) => {
+        const { omittedFields = [], ...kept } = compactStructuredResult(result as JsonValue) as Record<
+          string,
+          unknown
+        > & {
+          omittedFields?: string[];
+        };
+        expect(stringTotal(kept)).toBeLessThanOrEqual(TOOL_OUTPUT_THRESHOLD);
+        for (const [key, item] of Object.entries(kept)) {
+          const touched = omittedFields.some((path) => path === key || path.startsWith(`${key}.`));
+          if (!touched) expect(item).toEqual(result[key]);
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
+});

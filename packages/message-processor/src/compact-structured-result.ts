@@ -1,0 +1,77 @@
+import { type JsonValue, TOOL_OUTPUT_THRESHOLD } from '@cairn/core';
+
+// The store offloads a big `content`, not a big structured result: this keeps the structured
+// result within the same budget (in characters of its strings, a cheap stand-in for bytes).
+const BUDGET = TOOL_OUTPUT_THRESHOLD;
+
+// The common case, a small result, is measured without allocating.
+function stringLength(value: JsonValue): number {
+  if (typeof value === 'string') return value.length;
+  if (value === null || typeof value !== 'object') return 0;
+  let total = 0;
+  if (Array.isArray(value)) for (const item of value) total += stringLength(item);
+  else for (const key in value) total += stringLength(value[key] as JsonValue);
+  return total;
+}
+
+interface StringField {
+  path: string[];
+  length: number;
+}
+
+function collectStrings(value: JsonValue, path: string[], found: StringField[]): number {
+  if (typeof value === 'string') {
+    found.push({ path, length: value.length });
+    return value.length;
+  }
+  if (value === null || typeof value !== 'object') return 0;
+  let total = 0;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) {
+      total += collectStrings(value[index] as JsonValue, [...path, String(index)], found);
+    }
+    return total;
+  }
+  for (const key in value) total += collectStrings(value[key] as JsonValue, [...path, key], found);
+  return total;
+}
+
+function withoutPath(value: JsonValue, path: readonly string[]): JsonValue {
+  if (path.length === 0 || value === null || typeof value !== 'object') return value;
+  const [key, ...rest] = path as [string, ...string[]];
+  if (Array.isArray(value)) {
+    const copy = [...value];
+    copy[Number(key)] = rest.length === 0 ? null : withoutPath(value[Number(key)] as JsonValue, rest);
+    return copy;
+  }
+  const copy = { ...value };
+  if (rest.length === 0) delete copy[key];
+  else copy[key] = withoutPath(value[key] as JsonValue, rest);
+  return copy;
+}
+
+/**
+ * A tool's structured result fit to be stored beside its text: as is when its strings total at most
+ * `TOOL_OUTPUT_THRESHOLD` characters; otherwise the longest strings are left out (a Bash `stdout`
+ * that repeats the 2 MB output, a whole file's `originalFile`) until it fits, and their paths are
+ * listed in `omittedFields` (`''` when the result was one long string or list). Nothing is cut in the middle, so what remains is exact: a tool
+ * processor missing a field falls back to what it can show without it.
+ */
+export function compactStructuredResult(structured: JsonValue): JsonValue {
+  if (stringLength(structured) <= BUDGET) return structured;
+  if (structured === null || typeof structured !== 'object' || Array.isArray(structured)) {
+    return { omittedFields: [''] };
+  }
+  const strings: StringField[] = [];
+  let total = collectStrings(structured, [], strings);
+  strings.sort((a, b) => b.length - a.length);
+  let compacted: JsonValue = structured;
+  const omitted: string[] = [];
+  for (const field of strings) {
+    if (total <= BUDGET) break;
+    compacted = withoutPath(compacted, field.path);
+    omitted.push(field.path.join('.'));
+    total -= field.length;
+  }
+  return { ...(compacted as Record<string, JsonValue>), omittedFields: omitted };
+}
