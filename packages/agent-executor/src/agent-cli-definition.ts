@@ -5,7 +5,11 @@ import type { LineConverter } from '@cairn/provider-utils';
 export interface AgentCliArgsInput {
   prompt: string;
   model?: string;
-  /** The agent's own session to continue (its id, as the CLI reported it). */
+  /**
+   * The agent's own session to continue (its id, as the CLI reported it), already checked against
+   * `RESUME_SESSION_ID_PATTERN`: it never starts with `-`. Pass it joined to its option
+   * (`--resume=<id>`) where the CLI accepts that.
+   */
   resumeSessionId?: string;
   /** Caller-supplied arguments, appended after the definition's own. */
   extraArgs: readonly string[];

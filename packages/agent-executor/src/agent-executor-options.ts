@@ -39,8 +39,11 @@ export interface AgentRunOptions {
   /** Aborting stops the agent (SIGTERM, then SIGKILL); the run resolves with `LLM_ABORTED`. */
   signal?: AbortSignal;
   /**
-   * Continue the agent's own session: `true` for the newest one recorded in the conversation (an
-   * `INVALID_ARGUMENT` rejection when there is none), or a session id.
+   * Continue the agent's own session: `true` for the newest one recorded in the conversation in this
+   * executor's `cwd` (the CLIs keep sessions per directory), or a session id (`RESUME_SESSION_ID_PATTERN`:
+   * a letter or digit, then letters, digits, `.`, `_`, `-`). Rejects with `INVALID_ARGUMENT`, before
+   * anything is stored, for an id of another shape, for `true` when the conversation has no session
+   * of this CLI, or when its sessions were all recorded in other directories.
    */
   resume?: boolean | string;
   /** Every event converted from the CLI's output, the echoed prompt included. */

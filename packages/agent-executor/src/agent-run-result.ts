@@ -29,7 +29,10 @@ export interface AgentRunResult {
   durationMs?: number;
   /** The final text of the agent. */
   result?: string;
-  /** The store blob holding the run's raw stdout, when the process ran. */
+  /**
+   * The store blob holding the run's raw stdout, when the process ran: its first
+   * `MAX_TRANSCRIPT_BYTES` (64 MiB), then a `cairn_transcript_truncated` JSON line if there was more.
+   */
   transcriptRef?: string;
   /** The log messages stored by this run, the prompt first. */
   messages: ConversationMessage[];

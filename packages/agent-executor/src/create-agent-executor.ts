@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { assertSafeId, CairnError } from '@cairn/core';
 import type { AgentExecutorOptions, AgentRunOptions } from './agent-executor-options.js';
 import type { AgentRunResult } from './agent-run-result.js';
+import { assertResumeSessionId } from './resume-session-id.js';
 import { runAgent } from './run-agent.js';
 import { resolveRunSettings } from './run-settings.js';
 import { KeyedSerialQueue } from './serial-queue.js';
@@ -21,9 +22,12 @@ function checkRunOptions(options: AgentRunOptions): void {
     throw new CairnError('INVALID_ARGUMENT', 'prompt must be a non-empty string');
   }
   const { resume } = options;
-  if (resume !== undefined && typeof resume !== 'boolean' && (typeof resume !== 'string' || resume === '')) {
-    throw new CairnError('INVALID_ARGUMENT', 'resume must be a boolean or a non-empty session id');
+  if (resume === undefined || typeof resume === 'boolean') return;
+  if (typeof resume !== 'string') {
+    throw new CairnError('INVALID_ARGUMENT', 'resume must be a boolean or a session id');
   }
+  // It becomes a command-line argument: never an option of its own (`--dangerously-…`).
+  assertResumeSessionId('resume', resume);
 }
 
 /**

@@ -21,8 +21,7 @@ describe('geminiCli', () => {
       'stream-json',
       '-m',
       'gemini-2.5-pro',
-      '--resume',
-      's-1',
+      '--resume=s-1',
       '--yolo',
     ]);
   });

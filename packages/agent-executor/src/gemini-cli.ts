@@ -10,6 +10,8 @@ import type { AgentCliDefinition } from './agent-cli-definition.js';
  * directory). Sources: google-gemini/gemini-cli `docs/cli/session-management.md`
  * (https://geminicli.com/docs/cli/session-management) and its yargs option in
  * `packages/cli/src/config/config.ts` (`resume`, alias `r`, a string; `--resume` alone → latest).
+ * It is written `--resume=<id>` (yargs reads `--option=value`), so the id can never be taken for
+ * another option; the executor checks it (`RESUME_SESSION_ID_PATTERN`) as well.
  *
  * The prompt is the `--prompt` (`-p`) option, not a positional argument: with `--resume`, Gemini CLI
  * took the prompt only from `-p` or stdin (google-gemini/gemini-cli#14180). It is written
@@ -26,7 +28,7 @@ export const geminiCli: AgentCliDefinition = {
       '--output-format',
       'stream-json',
       ...(model === undefined ? [] : ['-m', model]),
-      ...(resumeSessionId === undefined ? [] : ['--resume', resumeSessionId]),
+      ...(resumeSessionId === undefined ? [] : [`--resume=${resumeSessionId}`]),
       ...extraArgs,
     ];
   },

@@ -9,10 +9,12 @@ import { agentTranscriptRef } from './agent-transcript-ref.js';
 import { findResumeSession } from './find-resume-session.js';
 import { LogWriter } from './log-writer.js';
 import { processFailure } from './process-failure.js';
+import { assertResumeSessionId } from './resume-session-id.js';
 import { RunOutcome } from './run-outcome.js';
 import type { RunSettings } from './run-settings.js';
 import { spawnAgentProcess } from './spawn-agent-process.js';
 import { StderrTail } from './stderr-tail.js';
+import { TranscriptBuffer } from './transcript-buffer.js';
 
 type MessageFields = Pick<ConversationMessage, 'mode' | 'runId' | 'agentId'>;
 
@@ -22,9 +24,19 @@ async function resumeSessionOf(
   conversationId: string,
 ): Promise<string | undefined> {
   if (resume === undefined || resume === false) return undefined;
+  // A string was checked with the other run options, before the run was queued.
   if (typeof resume === 'string') return resume;
-  const sessionId = await findResumeSession(settings.store, conversationId, settings.cli.provider);
-  if (sessionId !== undefined) return sessionId;
+  const sessionId = await findResumeSession(settings.store, conversationId, settings.cli.provider, {
+    cwd: settings.cwd,
+  });
+  if (sessionId !== undefined) {
+    // The store is data, not trusted: a recorded id becomes a command-line argument too.
+    assertResumeSessionId(
+      `the ${settings.cli.name} session recorded in conversation ${conversationId}`,
+      sessionId,
+    );
+    return sessionId;
+  }
   throw new CairnError(
     'INVALID_ARGUMENT',
     `Conversation ${conversationId} has no ${settings.cli.name} session to resume`,
@@ -134,7 +146,7 @@ export async function runAgent(
   });
   const converter = cli.createConverter();
   const splitter = new LineSplitter();
-  const stdout: Buffer[] = [];
+  const transcript = new TranscriptBuffer(settings.maxTranscriptBytes);
   const stderr = new StderrTail();
   let echoPending = true;
 
@@ -168,7 +180,7 @@ export async function runAgent(
     signal: request.signal === undefined ? stop.signal : AbortSignal.any([request.signal, stop.signal]),
     killGraceMs,
     onStdout: (chunk) => {
-      stdout.push(chunk);
+      transcript.push(chunk);
       guarded(() => {
         for (const line of splitter.push(chunk)) handle(converter.push(line));
       });
@@ -227,11 +239,12 @@ export async function runAgent(
     for (const shown of projector.end()) request.onDisplayMessage?.(shown);
   });
 
-  // The raw stdout, whole: lines no converter understood and cut-off lines stay inspectable.
+  // The raw stdout (its first `maxTranscriptBytes`): lines no converter understood and cut-off lines
+  // stay inspectable.
   const transcriptRef = exit.started ? agentTranscriptRef(conversationId, runId) : undefined;
   if (transcriptRef !== undefined) {
     try {
-      await store.putBlob(transcriptRef, Buffer.concat(stdout));
+      await store.putBlob(transcriptRef, transcript.contents());
     } catch (error) {
       fail(error);
     }

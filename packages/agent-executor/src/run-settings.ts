@@ -10,6 +10,7 @@ import type { AgentCliDefinition } from './agent-cli-definition.js';
 import type { AgentExecutorOptions } from './agent-executor-options.js';
 import { resolveAgentCli } from './resolve-agent-cli.js';
 import { DEFAULT_KILL_GRACE_MS } from './spawn-agent-process.js';
+import { MAX_TRANSCRIPT_BYTES } from './transcript-buffer.js';
 
 /** The executor's options, checked once and with defaults applied. */
 export interface RunSettings {
@@ -26,6 +27,8 @@ export interface RunSettings {
   toolProcessors?: ToolProcessorRegistry;
   pendingTimeoutMs?: number;
   killGraceMs: number;
+  /** How much raw stdout a run keeps as its transcript (`MAX_TRANSCRIPT_BYTES`; smaller in tests). */
+  maxTranscriptBytes: number;
   mode: ConversationMode;
   agentId?: string;
 }
@@ -78,6 +81,7 @@ export function resolveRunSettings(options: AgentExecutorOptions): RunSettings {
     env: { ...options.env },
     extraArgs: stringArray('extraArgs', options.extraArgs),
     killGraceMs,
+    maxTranscriptBytes: MAX_TRANSCRIPT_BYTES,
     mode,
     ...(model === undefined ? {} : { model }),
     ...(options.toolProcessors === undefined ? {} : { toolProcessors: options.toolProcessors }),

@@ -27,7 +27,9 @@ describe('KeyedSerialQueue', () => {
             const expected = tasks.flatMap(([taskKey], index) => (taskKey === key ? [`${key}${index}`] : []));
             expect(order.filter((entry) => entry.startsWith(key))).toEqual(expected);
           }
-          expect(queue.size).toBe(0);
+          // Keys with nothing queued are forgotten (a long-lived executor does not grow per
+          // conversation); seen through the private map, as nothing else shows it.
+          expect((queue as unknown as { tails: Map<string, unknown> }).tails.size).toBe(0);
         },
       ),
       { numRuns: 30 },

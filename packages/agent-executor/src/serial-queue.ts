@@ -20,9 +20,4 @@ export class KeyedSerialQueue {
     });
     return result;
   }
-
-  /** Keys with a task running or waiting. */
-  get size(): number {
-    return this.tails.size;
-  }
 }

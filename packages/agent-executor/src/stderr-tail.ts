@@ -8,7 +8,6 @@ export const DEFAULT_STDERR_LIMIT = 64 * 1024;
 export class StderrTail {
   private chunks: Buffer[] = [];
   private size = 0;
-  private dropped = false;
 
   constructor(private readonly limit = DEFAULT_STDERR_LIMIT) {}
 
@@ -19,7 +18,6 @@ export class StderrTail {
     while (this.size > this.limit) {
       const first = this.chunks[0] as Buffer;
       const excess = this.size - this.limit;
-      this.dropped = true;
       if (first.length <= excess) {
         this.chunks.shift();
         this.size -= first.length;
@@ -28,11 +26,6 @@ export class StderrTail {
         this.size -= excess;
       }
     }
-  }
-
-  /** Whether earlier output was dropped to stay under the limit. */
-  get truncated(): boolean {
-    return this.dropped;
   }
 
   /** The kept text (a character cut at the front by trimming shows as U+FFFD). */

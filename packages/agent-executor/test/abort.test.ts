@@ -3,7 +3,7 @@ import type { AgentOutput } from '@cairn/core';
 import { createMemoryConversationStore } from '@cairn/storage';
 import { describe, expect, it } from 'vitest';
 import { createAgentExecutor } from '../src/index.js';
-import { CLAUDE_CODE_FIXTURE, FIXTURE_PROMPT, fakeAgentCommand, tempDir } from './fake-agent.js';
+import { CLAUDE_CODE_FIXTURE, FIXTURE_PROMPT, fakeAgentCommand, tempDir } from './support.js';
 
 async function abortedRun(env: Record<string, string>, killGraceMs: number) {
   const store = createMemoryConversationStore();

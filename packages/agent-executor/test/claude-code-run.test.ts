@@ -11,8 +11,10 @@ import {
   FAKE_AGENT,
   FIXTURE_PROMPT,
   fakeAgentCommand,
+  fixtureDisplayView,
+  readArgvs,
   tempDir,
-} from './fake-agent.js';
+} from './support.js';
 
 describe('a Claude Code run, end to end into a file store', () => {
   it('stores a valid log whose display view is the transcript, live and reloaded', async () => {
@@ -70,19 +72,9 @@ describe('a Claude Code run, end to end into a file store', () => {
 
     const display = toDisplayMessages(log);
     expect(live).toEqual(display);
-    const lines = describeDisplay(display);
-    expect(lines.slice(0, 8)).toEqual([
-      `user: ${FIXTURE_PROMPT}`,
-      "assistant: I'll create hello.txt with a greeting.",
-      'tool: Created hello.txt',
-      'assistant: Now I will edit the greeting.',
-      'tool: Updated hello.txt',
-      'tool: Ran `ls -la`',
-      'assistant: Let me check whether a notes file exists.',
-      expect.stringMatching(/^tool \(error\): Read failed: File does not exist/),
-    ]);
-    expect(lines[8]).toMatch(/^assistant: Done\. I created hello\.txt/);
-    expect(lines).toHaveLength(9);
+    expect(describeDisplay(display)).toEqual(
+      fixtureDisplayView(/^tool \(error\): Read failed: File does not exist/),
+    );
     const update = display[4]?.toolExecution?.details;
     expect(update?.type).toBe('diff');
     expect(update?.type === 'diff' && update.oldContent).toContain('Hello, world!');
@@ -118,10 +110,7 @@ describe('a Claude Code run, end to end into a file store', () => {
     const result = await executor.run({ prompt });
 
     expect(result.success).toBe(true);
-    const [argv] = (await readFile(argvFile, 'utf8'))
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line));
+    const [argv] = await readArgvs(argvFile);
     expect(argv).toEqual([
       '-p',
       '--output-format',

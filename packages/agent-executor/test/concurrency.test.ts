@@ -2,7 +2,7 @@ import { type AgentOutput, CairnError, type ConversationMessage, type Conversati
 import { createMemoryConversationStore } from '@cairn/storage';
 import { describe, expect, it } from 'vitest';
 import { type AgentCliDefinition, createAgentExecutor } from '../src/index.js';
-import { CLAUDE_CODE_FIXTURE, FIXTURE_PROMPT, fakeAgentCommand, tempDir } from './fake-agent.js';
+import { CLAUDE_CODE_FIXTURE, FIXTURE_PROMPT, fakeAgentCommand, tempDir } from './support.js';
 
 describe('runs on one conversation', () => {
   it('are queued, never interleaved', async () => {

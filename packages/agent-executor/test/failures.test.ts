@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import {
   type ConversationMessage,
   INTERRUPTED_TOOL_RESULT_TEXT,
@@ -7,7 +8,7 @@ import { toDisplayMessages } from '@cairn/message-processor';
 import { createMemoryConversationStore } from '@cairn/storage';
 import { describe, expect, it } from 'vitest';
 import { createAgentExecutor } from '../src/index.js';
-import { CLAUDE_CODE_FIXTURE, FIXTURE_PROMPT, fakeAgentCommand, tempDir } from './fake-agent.js';
+import { CLAUDE_CODE_FIXTURE, FIXTURE_PROMPT, fakeAgentCommand, killPidFrom, tempDir } from './support.js';
 
 async function runClaude(env: Record<string, string>, command?: string) {
   const store = createMemoryConversationStore();
@@ -157,11 +158,18 @@ describe('agent failures become stored error messages and an unsuccessful result
   });
 
   it('a background process left holding stdout does not keep the run open', async () => {
-    const started = Date.now();
-    const { result } = await runClaude({ FAKE_AGENT_ORPHAN: '1' });
+    const pidFile = `${await tempDir()}/orphan.pid`;
+    try {
+      const started = Date.now();
+      const { result } = await runClaude({ FAKE_AGENT_ORPHAN: '1', FAKE_AGENT_ORPHAN_PID_FILE: pidFile });
 
-    expect(result.success).toBe(true);
-    expect(Date.now() - started).toBeLessThan(8000);
+      expect(result.success).toBe(true);
+      expect(Date.now() - started).toBeLessThan(8000);
+      expect(existsSync(pidFile)).toBe(true);
+    } finally {
+      // The orphan would otherwise outlive the test by seconds.
+      await killPidFrom(pidFile);
+    }
   });
 
   it('a command that does not exist: AGENT_FAILED "… not found", no transcript', async () => {

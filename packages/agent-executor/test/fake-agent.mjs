@@ -13,6 +13,7 @@
 //   FAKE_AGENT_IGNORE_SIGTERM=1  SIGTERM does nothing (the executor must escalate to SIGKILL)
 //   FAKE_AGENT_HANG=1          never exit after the transcript (until killed)
 //   FAKE_AGENT_ORPHAN=1        leave a background process holding stdout open for 10 s
+//   FAKE_AGENT_ORPHAN_PID_FILE where to write that process's pid (so the test can kill it)
 //   FAKE_AGENT_ARGV_FILE       the arguments it got, written as JSON (appended, one line per run)
 //   FAKE_AGENT_CWD_FILE        its working directory and FAKE_AGENT_ENV_PROBE's value, as JSON
 import { spawn } from 'node:child_process';
@@ -61,6 +62,7 @@ if (env.FAKE_AGENT_ORPHAN === '1') {
     stdio: 'inherit',
     detached: true,
   });
+  if (env.FAKE_AGENT_ORPHAN_PID_FILE) writeFileSync(env.FAKE_AGENT_ORPHAN_PID_FILE, String(orphan.pid));
   orphan.unref();
 }
 if (env.FAKE_AGENT_KILL_SELF) process.kill(process.pid, env.FAKE_AGENT_KILL_SELF);

@@ -1,4 +1,3 @@
-import { readFile, writeFile } from 'node:fs/promises';
 import { type ConversationMessage, isValidConversationMessage } from '@cairn/core';
 import { toDisplayMessages } from '@cairn/message-processor';
 import { createFsConversationStore } from '@cairn/store-fs';
@@ -8,22 +7,22 @@ import {
   describeDisplay,
   FIXTURE_PROMPT,
   fakeAgentCommand,
+  fixtureDisplayView,
+  fixtureRecordedIn,
   GEMINI_CLI_FIXTURE,
   GEMINI_CLI_SESSION_ID,
+  readArgvs,
   tempDir,
-} from './fake-agent.js';
+} from './support.js';
 
 describe('a Gemini CLI run, end to end into a file store', () => {
   it('stores the prompt once (not its echo) and gives the same display shape', async () => {
     const store = createFsConversationStore({ rootDir: await tempDir() });
-    const scratch = await tempDir();
-    const argvFile = `${scratch}/argv.jsonl`;
+    const argvFile = `${await tempDir()}/argv.jsonl`;
     // Gemini CLI does not report its working directory, so the transcript is replayed as if it
     // had been recorded in this run's cwd (the executor records that one).
     const cwd = await tempDir();
-    const fixture = `${scratch}/stream.jsonl`;
-    const recorded = await readFile(GEMINI_CLI_FIXTURE, 'utf8');
-    await writeFile(fixture, recorded.replaceAll('/home/dev/work-gemini-stream', cwd));
+    const fixture = await fixtureRecordedIn(GEMINI_CLI_FIXTURE, cwd);
     const executor = createAgentExecutor({
       store,
       agent: 'gemini-cli',
@@ -56,24 +55,9 @@ describe('a Gemini CLI run, end to end into a file store', () => {
 
     const display = toDisplayMessages(log);
     expect(live).toEqual(display);
-    const lines = describeDisplay(display);
-    expect(lines.slice(0, 8)).toEqual([
-      `user: ${FIXTURE_PROMPT}`,
-      "assistant: I'll create hello.txt with a greeting.",
-      'tool: Created hello.txt',
-      'assistant: Now I will edit the greeting.',
-      'tool: Updated hello.txt',
-      'tool: Ran `ls -la`',
-      'assistant: Let me check whether a notes file exists.',
-      expect.stringMatching(/^tool \(error\): .*failed: File not found/),
-    ]);
-    expect(lines[8]).toMatch(/^assistant: Done\. I created hello\.txt/);
-    expect(lines).toHaveLength(9);
+    expect(describeDisplay(display)).toEqual(fixtureDisplayView(/^tool \(error\): .*failed: File not found/));
 
-    const [argv] = (await readFile(argvFile, 'utf8'))
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line));
+    const [argv] = await readArgvs(argvFile);
     expect(argv).toEqual([
       `--prompt=${FIXTURE_PROMPT}`,
       '--output-format',

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { createMemoryConversationStore } from '@cairn/storage';
 import { describe, expect, it } from 'vitest';
 import { type AgentCliName, createAgentExecutor } from '../src/index.js';
@@ -7,30 +7,32 @@ import {
   CLAUDE_CODE_SESSION_ID,
   FIXTURE_PROMPT,
   fakeAgentCommand,
+  fixtureRecordedIn,
   GEMINI_CLI_FIXTURE,
   GEMINI_CLI_SESSION_ID,
+  readArgvs,
   tempDir,
-} from './fake-agent.js';
+} from './support.js';
 
+// An executor in a fresh directory whose fake agent replays `fixture` as if recorded there.
 async function setup(agent: AgentCliName, fixture: string) {
   const store = createMemoryConversationStore();
   const argvFile = `${await tempDir()}/argv.jsonl`;
+  const cwd = await tempDir();
   const executor = createAgentExecutor({
     store,
     agent,
-    cwd: await tempDir(),
-    ...fakeAgentCommand({ FAKE_AGENT_FIXTURE: fixture, FAKE_AGENT_ARGV_FILE: argvFile }),
+    cwd,
+    ...fakeAgentCommand({
+      FAKE_AGENT_FIXTURE: await fixtureRecordedIn(fixture, cwd),
+      FAKE_AGENT_ARGV_FILE: argvFile,
+    }),
   });
-  const argvs = async (): Promise<string[][]> =>
-    (await readFile(argvFile, 'utf8'))
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line));
-  return { store, executor, argvs };
+  return { store, executor, cwd, argvFile, argvs: () => readArgvs(argvFile) };
 }
 
 describe('follow-up prompts resume the agent’s own session', () => {
-  it('Claude Code: resume: true passes --resume with the session id from the stored log', async () => {
+  it('Claude Code: resume: true passes --resume=<the session id from the stored log>', async () => {
     const { store, executor, argvs } = await setup('claude-code', CLAUDE_CODE_FIXTURE);
     const first = await executor.run({ prompt: FIXTURE_PROMPT });
     const second = await executor.run({
@@ -41,14 +43,13 @@ describe('follow-up prompts resume the agent’s own session', () => {
 
     expect(second.success).toBe(true);
     const [firstArgs, secondArgs] = await argvs();
-    expect(firstArgs).not.toContain('--resume');
+    expect(firstArgs?.some((arg) => arg.startsWith('--resume'))).toBe(false);
     expect(secondArgs).toEqual([
       '-p',
       '--output-format',
       'stream-json',
       '--verbose',
-      '--resume',
-      CLAUDE_CODE_SESSION_ID,
+      `--resume=${CLAUDE_CODE_SESSION_ID}`,
       '--',
       'And now?',
     ]);
@@ -59,7 +60,7 @@ describe('follow-up prompts resume the agent’s own session', () => {
     ]);
   });
 
-  it('Gemini CLI: resume: true passes --resume <session id>', async () => {
+  it('Gemini CLI: resume: true passes --resume=<session id>', async () => {
     const { executor, argvs } = await setup('gemini-cli', GEMINI_CLI_FIXTURE);
     const first = await executor.run({ prompt: FIXTURE_PROMPT });
     await executor.run({ conversationId: first.conversationId, prompt: 'Continue', resume: true });
@@ -69,16 +70,15 @@ describe('follow-up prompts resume the agent’s own session', () => {
       '--prompt=Continue',
       '--output-format',
       'stream-json',
-      '--resume',
-      GEMINI_CLI_SESSION_ID,
+      `--resume=${GEMINI_CLI_SESSION_ID}`,
     ]);
   });
 
-  it('a session id given as resume is passed as is', async () => {
+  it('a session id given as resume is passed joined to --resume', async () => {
     const { executor, argvs } = await setup('gemini-cli', GEMINI_CLI_FIXTURE);
     await executor.run({ prompt: 'Continue', resume: 'latest' });
 
-    expect((await argvs())[0]).toContain('latest');
+    expect((await argvs())[0]).toContain('--resume=latest');
   });
 
   it('resume: true without a stored session rejects with INVALID_ARGUMENT and writes nothing', async () => {
@@ -97,12 +97,74 @@ describe('follow-up prompts resume the agent’s own session', () => {
     const gemini = createAgentExecutor({
       store: claude.store,
       agent: 'gemini-cli',
-      cwd: await tempDir(),
+      cwd: claude.cwd,
       ...fakeAgentCommand(),
     });
 
     await expect(
       gemini.run({ conversationId: first.conversationId, prompt: 'Continue', resume: true }),
     ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+  });
+});
+
+describe('resume is checked before anything is written or run', () => {
+  it.each([
+    '--dangerously-skip-permissions',
+    '-x',
+    '',
+    '.hidden',
+    'a b',
+    'id\n--yolo',
+    '../session',
+    'x'.repeat(129),
+  ])('refuses the session id %j', async (resume) => {
+    const { store, executor, argvFile } = await setup('claude-code', CLAUDE_CODE_FIXTURE);
+
+    await expect(executor.run({ conversationId: 'c', prompt: 'Continue', resume })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
+    expect(await store.load('c')).toEqual([]);
+    expect(existsSync(argvFile)).toBe(false);
+  });
+
+  it('refuses a session id of that shape found in the store (it is data, not trusted)', async () => {
+    const { store, executor, argvFile } = await setup('claude-code', CLAUDE_CODE_FIXTURE);
+    const planted = {
+      id: 'planted',
+      role: 'assistant' as const,
+      createdAt: new Date().toISOString(),
+      content: 'hi',
+      providerMetadata: { 'claude-code': { sessionId: '--dangerously-skip-permissions' } },
+    };
+    await store.append('c', [planted]);
+
+    await expect(executor.run({ conversationId: 'c', prompt: 'Continue', resume: true })).rejects.toThrow(
+      /Invalid session id "--dangerously-skip-permissions" \(the Claude Code session recorded in conversation c\)/,
+    );
+    expect((await store.load('c')).map((message) => message.id)).toEqual(['planted']);
+    expect(existsSync(argvFile)).toBe(false);
+  });
+
+  it('refuses to resume a session recorded in another working directory, naming it', async () => {
+    const first = await setup('claude-code', CLAUDE_CODE_FIXTURE);
+    const { conversationId } = await first.executor.run({ prompt: FIXTURE_PROMPT });
+    const argvFile = `${await tempDir()}/argv.jsonl`;
+    const elsewhere = createAgentExecutor({
+      store: first.store,
+      agent: 'claude-code',
+      cwd: await tempDir(),
+      ...fakeAgentCommand({ FAKE_AGENT_ARGV_FILE: argvFile }),
+    });
+
+    const rejection = elsewhere.run({ conversationId, prompt: 'Continue', resume: true });
+    await expect(rejection).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      details: { sessionId: CLAUDE_CODE_SESSION_ID, sessionCwd: first.cwd },
+    });
+    await expect(rejection).rejects.toThrow(`was recorded in ${first.cwd}`);
+    expect(
+      (await first.store.load(conversationId)).filter((message) => message.role === 'user'),
+    ).toHaveLength(1);
+    expect(existsSync(argvFile)).toBe(false);
   });
 });

@@ -1,0 +1,114 @@
+// The executor's test support, in one place: the fake agent, the recorded transcripts it replays,
+// temporary directories, and readers of what the fake agent wrote down.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ConversationMessage } from '@cairn/core';
+import { afterEach, expect } from 'vitest';
+
+/** The fake agent script (see its header for the variables it obeys). */
+export const FAKE_AGENT = fileURLToPath(new URL('./fake-agent.mjs', import.meta.url));
+// The captured transcripts live beside the converters that own them.
+export const CLAUDE_CODE_FIXTURE = fileURLToPath(
+  new URL('../../provider-anthropic/src/claude-code/__fixtures__/stream.jsonl', import.meta.url),
+);
+export const GEMINI_CLI_FIXTURE = fileURLToPath(
+  new URL('../../provider-gemini/src/gemini-cli/__fixtures__/stream.jsonl', import.meta.url),
+);
+/** The prompt both recorded transcripts answer. */
+export const FIXTURE_PROMPT =
+  'Create hello.txt containing a greeting, change the greeting, list the directory, then check whether does-not-exist.txt exists.';
+export const CLAUDE_CODE_SESSION_ID = 'e5fde8fd-c7a9-4a1d-ab92-f90f0c5e1490';
+export const GEMINI_CLI_SESSION_ID = '36d01c64-f5ba-4a5c-86ac-75956eb73cfb';
+
+// Where each transcript was recorded (Claude Code reports it in its `init` line; Gemini CLI's paths
+// name it).
+const RECORDED_CWD = new Map([
+  [CLAUDE_CODE_FIXTURE, '/home/dev/work-claude-stream'],
+  [GEMINI_CLI_FIXTURE, '/home/dev/work-gemini-stream'],
+]);
+
+/** Executor options that run the fake agent with `node` (no executable bit needed). */
+export function fakeAgentCommand(env: Record<string, string> = {}) {
+  return { command: process.execPath, commandArgs: [FAKE_AGENT], env };
+}
+
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+/** A fresh temporary directory, removed after the test. */
+export async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'cairn-agent-executor-'));
+  dirs.push(dir);
+  return dir;
+}
+
+/**
+ * A copy of a recorded transcript as if it had been recorded in `cwd` (its recorded working
+ * directory replaced), so the sessions it reports can be resumed from an executor running there.
+ */
+export async function fixtureRecordedIn(fixture: string, cwd: string): Promise<string> {
+  const recorded = RECORDED_CWD.get(fixture);
+  if (recorded === undefined) throw new Error(`no recorded cwd known for ${fixture}`);
+  const copy = join(await tempDir(), 'stream.jsonl');
+  await writeFile(copy, (await readFile(fixture, 'utf8')).replaceAll(recorded, cwd));
+  return copy;
+}
+
+/** The arguments of each run of the fake agent, from its `FAKE_AGENT_ARGV_FILE`. */
+export async function readArgvs(argvFile: string): Promise<string[][]> {
+  return (await readFile(argvFile, 'utf8'))
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
+}
+
+/** A display view in one line per message: who, and the text or tool summary. */
+export function describeDisplay(messages: readonly ConversationMessage[]): string[] {
+  return messages.map((message) => {
+    if (message.partType === 'tool_execution') {
+      const execution = message.toolExecution;
+      return `tool${execution?.isError ? ' (error)' : ''}: ${message.content}`;
+    }
+    if (message.partType === 'error') return `error ${message.errorCode}: ${message.content}`;
+    return `${message.role}: ${message.content}`;
+  });
+}
+
+/**
+ * The display view of either recorded transcript, through `describeDisplay`; the CLIs word the
+ * failed read differently, so its summary is matched by `readFailure`.
+ */
+export function fixtureDisplayView(readFailure: RegExp): unknown[] {
+  return [
+    `user: ${FIXTURE_PROMPT}`,
+    "assistant: I'll create hello.txt with a greeting.",
+    'tool: Created hello.txt',
+    'assistant: Now I will edit the greeting.',
+    'tool: Updated hello.txt',
+    'tool: Ran `ls -la`',
+    'assistant: Let me check whether a notes file exists.',
+    expect.stringMatching(readFailure),
+    expect.stringMatching(/^assistant: Done\. I created hello\.txt/),
+  ];
+}
+
+/** Kills the process whose pid the fake agent wrote to `pidFile`, if it wrote one and it still runs. */
+export async function killPidFrom(pidFile: string): Promise<void> {
+  let pid: number;
+  try {
+    pid = Number((await readFile(pidFile, 'utf8')).trim());
+  } catch {
+    return;
+  }
+  // Never 0 or negative: those would signal a whole process group.
+  if (!(Number.isInteger(pid) && pid > 0)) throw new Error(`no pid in ${pidFile}`);
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
+}
