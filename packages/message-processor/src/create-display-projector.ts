@@ -105,24 +105,36 @@ export function createDisplayProjector(options: DisplayOptions = {}): DisplayPro
 
 // An assistant message's reasoning and text, as separate display messages; its calls come later.
 function splitAssistantMessage(message: ConversationMessage): ConversationMessage[] {
-  const { tool_calls: calls, reasoning, ...rest } = message;
-  // Its text alone is plain content; the calls it requested are shown by their executions.
-  if (rest.partType === 'tool_call') delete rest.partType;
   const shown: ConversationMessage[] = [];
-  const thoughts = (reasoning ?? [])
-    .filter((part) => !part.redacted && part.text !== '')
-    .map((part) => part.text);
-  if (thoughts.length > 0) {
+  const { reasoning } = message;
+  let thoughts = '';
+  for (const part of reasoning ?? []) {
+    if (part.redacted || part.text === '') continue;
+    thoughts = thoughts === '' ? part.text : `${thoughts}\n\n${part.text}`;
+  }
+  if (thoughts !== '') {
     shown.push({
       id: `${message.id}:thinking`,
       role: 'assistant',
       createdAt: message.createdAt,
-      content: thoughts.join('\n\n'),
+      content: thoughts,
       partType: 'thinking',
       ...contextFields(message),
     });
   }
   const hasText = typeof message.content === 'string' && message.content !== '';
-  if (hasText || (calls === undefined && thoughts.length === 0)) shown.push(rest);
+  // A message of only calls or only (redacted) reasoning has no text to show.
+  if (hasText || (message.tool_calls === undefined && reasoning === undefined)) shown.push(textPart(message));
   return shown;
+}
+
+// The message without its calls and reasoning; its text alone is plain content, not a `tool_call`.
+function textPart(message: ConversationMessage): ConversationMessage {
+  const text: Record<string, unknown> = {};
+  for (const key in message) {
+    if (key === 'tool_calls' || key === 'reasoning') continue;
+    if (key === 'partType' && message.partType === 'tool_call') continue;
+    text[key] = message[key as keyof ConversationMessage];
+  }
+  return text as ConversationMessage;
 }
