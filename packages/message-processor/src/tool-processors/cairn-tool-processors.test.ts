@@ -1,64 +1,45 @@
-import type { JsonValue } from '@cairn/core';
 import { describe, expect, it } from 'vitest';
 import { cairnToolProcessors } from './cairn-tool-processors.js';
 import { geminiCliToolProcessors } from './gemini-cli-tool-processors.js';
-import type { ToolCallView } from './tool-call-view.js';
+import { toolProcessorTestKit } from './test-support.js';
 import { ToolProcessorRegistry } from './tool-processor-registry.js';
 
-const CWD = '/repo';
-const registry = new ToolProcessorRegistry(cairnToolProcessors);
-
-function call(toolName: string, input: JsonValue, result: Partial<ToolCallView> = {}): ToolCallView {
-  return {
-    toolName,
-    toolUseId: 'call_1',
-    input,
-    output: '',
-    isError: false,
-    status: 'completed',
-    cwd: CWD,
-    ...result,
-  };
-}
+const { registry, describeCall } = toolProcessorTestKit(cairnToolProcessors, '/repo');
 
 describe('Cairn tool processors', () => {
   it('read the `path` field of file tools', () => {
-    expect(
-      registry.describe(call('read_file', { path: '/repo/src/a.ts', offset: 10, limit: 20 })).summary,
-    ).toBe('Read src/a.ts');
-    expect(registry.describe(call('write_file', { path: '/repo/notes.md', content: 'hi\n' }))).toMatchObject({
+    expect(describeCall('read_file', { path: '/repo/src/a.ts', offset: 10, limit: 20 }).summary).toBe(
+      'Read src/a.ts',
+    );
+    expect(describeCall('write_file', { path: '/repo/notes.md', content: 'hi\n' })).toMatchObject({
       summary: 'Created notes.md',
       details: { type: 'diff', filePath: '/repo/notes.md', oldContent: '', newContent: 'hi\n' },
     });
-    const edit = call('edit_file', { path: 'src/a.ts', old_string: 'let', new_string: 'const' });
-    expect(registry.describe(edit)).toMatchObject({
+    const edit = describeCall('edit_file', { path: 'src/a.ts', old_string: 'let', new_string: 'const' });
+    expect(edit).toMatchObject({
       summary: 'Updated src/a.ts',
       details: { type: 'diff', filePath: 'src/a.ts', oldContent: 'let', newContent: 'const' },
     });
   });
 
   it('lists, globs and greps', () => {
-    expect(registry.describe(call('list_dir', { path: '/repo' }, { output: 'package.json\nsrc/' }))).toEqual({
+    expect(describeCall('list_dir', { path: '/repo' }, { output: 'package.json\nsrc/' })).toEqual({
       summary: 'Listed . (2 entries)',
       details: { type: 'fileList', files: ['package.json', 'src/'] },
     });
-    expect(
-      registry.describe(call('glob', { pattern: 'src/**' }, { output: 'src/a.ts\nsrc/b.ts' })).summary,
-    ).toBe('Found 2 files');
-    expect(
-      registry.describe(call('grep', { pattern: 'foo', path: 'src' }, { output: 'src/a.ts:3: foo' })),
-    ).toEqual({
+    expect(describeCall('glob', { pattern: 'src/**' }, { output: 'src/a.ts\nsrc/b.ts' }).summary).toBe(
+      'Found 2 files',
+    );
+    expect(describeCall('grep', { pattern: 'foo', path: 'src' }, { output: 'src/a.ts:3: foo' })).toEqual({
       summary: 'Searched for "foo"',
     });
   });
 
   it('takes a command exit code from the structured result', () => {
-    const description = registry.describe(
-      call(
-        'run_command',
-        { command: 'npm test' },
-        { isError: true, output: 'failed', structured: { stdout: 'ran 3', stderr: 'failed', exitCode: 3 } },
-      ),
+    const description = describeCall(
+      'run_command',
+      { command: 'npm test' },
+      { isError: true, output: 'failed', structured: { stdout: 'ran 3', stderr: 'failed', exitCode: 3 } },
     );
     expect(description).toEqual({
       summary: 'Command `npm test` failed: failed',
@@ -69,6 +50,6 @@ describe('Cairn tool processors', () => {
   it('shares one processor with Gemini CLI for the tools both have', () => {
     const gemini = new ToolProcessorRegistry(geminiCliToolProcessors);
     for (const name of ['read_file', 'write_file', 'glob']) expect(registry.get(name)).toBe(gemini.get(name));
-    expect(registry.describe(call('read_file', { file_path: '/repo/a.ts' })).summary).toBe('Read a.ts');
+    expect(describeCall('read_file', { file_path: '/repo/a.ts' }).summary).toBe('Read a.ts');
   });
 });

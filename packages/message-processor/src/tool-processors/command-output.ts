@@ -2,13 +2,25 @@ import type { CommandOutputDetails } from '@cairn/core';
 import { fieldOf, stringField } from './json-fields.js';
 import type { ToolCallView } from './tool-call-view.js';
 
-// Claude Code's Bash starts a failure's output with "Exit code 2"; Gemini CLI reports "Exit Code: 2".
+// Gemini CLI's shell tool ends what the model sees with "Exit Code: 2" when the command exits
+// non-zero, and displays "Command exited with code: 2" when there is no output; it reports
+// either as a success. The last such line counts: the command's own output comes before it.
+const GEMINI_EXIT_CODE_LINE = /^(?:Exit Code: |Command exited with code: )(-?\d{1,9})[ \t]*$/gm;
+// Claude Code's Bash starts a failure's output with "Exit code 2".
 const EXIT_CODE_LINE = /^(?:error:\s*)?exit code:?\s*(-?\d{1,9})\s*$/im;
+// Gemini CLI on a command killed by a signal: "Signal: 15" ("Signal: (none)" in older versions),
+// or "Command terminated by signal: SIGTERM".
+const SIGNAL_LINE = /^(?:Signal: (?!\(none\))|Command terminated by signal: )\S/m;
 
-/** The exit code a failed command's output reports, if it does. */
-export function parseExitCode(text: string): number | undefined {
-  const match = EXIT_CODE_LINE.exec(text);
-  return match?.[1] === undefined ? undefined : Number(match[1]);
+/**
+ * The exit code a command's output reports, if it does: Gemini CLI's lines, else (for a
+ * `failed` command only) a line like Claude Code's "Exit code 2".
+ */
+export function parseExitCode(text: string, failed = true): number | undefined {
+  let code: string | undefined;
+  for (const match of text.matchAll(GEMINI_EXIT_CODE_LINE)) code = match[1];
+  if (code === undefined && failed) code = EXIT_CODE_LINE.exec(text)?.[1];
+  return code === undefined ? undefined : Number(code);
 }
 
 function exitCodeOf(call: ToolCallView): number | null {
@@ -16,8 +28,12 @@ function exitCodeOf(call: ToolCallView): number | null {
   if (Number.isSafeInteger(reported)) return reported as number;
   // An interrupted command was killed: it has no exit code.
   if (fieldOf(call.structured, 'interrupted') === true) return null;
-  if (!call.isError) return 0;
-  return parseExitCode(call.output) ?? null;
+  // A success's stdout kept apart (Claude Code's Bash) is the command's own text, whatever it says.
+  const ownOutput = !call.isError && stringField(call.structured, 'stdout') !== undefined;
+  if (ownOutput) return 0;
+  const stated = parseExitCode(call.output, call.isError);
+  if (stated !== undefined) return stated;
+  return call.isError || SIGNAL_LINE.test(call.output) ? null : 0;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { ToolDetails } from '@cairn/core';
 import { defineToolProcessor } from './define-tool-processor.js';
-import { fileListDetails, fileListingOf } from './file-list.js';
-import { countField, stringField } from './json-fields.js';
+import { fileListDetails, fileListingOf, foundFilesSummary } from './file-list.js';
+import { countField, fieldOf, stringField } from './json-fields.js';
 import { countOf, truncate } from './summary-text.js';
 import type { ToolCallView, ToolProcessor } from './tool-call-view.js';
 import { inputText } from './tool-input.js';
@@ -28,6 +28,23 @@ function matchCountOf(output: string): number | undefined {
   return NO_MATCHES.test(output) ? 0 : undefined;
 }
 
+// Claude Code's Grep options printing lines around each match (`context` in newer versions).
+const CONTEXT_OPTIONS = ['-A', '-B', '-C', 'context'];
+
+/**
+ * How many lines matched, from a content-mode result's line count (Claude Code's `numLines`),
+ * unless context lines were asked for: those are counted too.
+ */
+function matchingLinesOf(call: ToolCallView): number | undefined {
+  const lines = countField(call.structured, 'numLines');
+  if (lines === undefined) return undefined;
+  const withContext = CONTEXT_OPTIONS.some((name) => {
+    const value = fieldOf(call.input, name);
+    return typeof value === 'number' && value > 0;
+  });
+  return withContext ? undefined : lines;
+}
+
 function outputModeOf(call: ToolCallView, listsFilesByDefault: boolean): string | undefined {
   const mode = stringField(call.structured, 'mode') ?? inputText(call, 'output_mode');
   return mode ?? (listsFilesByDefault ? 'files_with_matches' : undefined);
@@ -40,7 +57,10 @@ function searchedFor(call: ToolCallView): string {
     : `Searched for "${truncate(pattern, MAX_PATTERN_LENGTH)}"`;
 }
 
-/** Grep-like tools: "Found 3 matches" or "Found 2 files" (with the files) when the output says, else 'Searched for "x"'. */
+/**
+ * Grep-like tools: "Found 3 matches", "Found 3 matching lines" or "Found 2 files" (with the files)
+ * when the result says, else 'Searched for "x"'.
+ */
 export function createContentSearchProcessor({
   toolNames,
   listsFilesByDefault,
@@ -50,7 +70,9 @@ export function createContentSearchProcessor({
     label: 'Search',
     summarize: (call) => {
       const mode = outputModeOf(call, listsFilesByDefault);
-      if (mode === 'files_with_matches') return `Found ${countOf(fileListingOf(call).total, 'file')}`;
+      if (mode === 'files_with_matches') return foundFilesSummary(fileListingOf(call));
+      const lines = mode === 'content' ? matchingLinesOf(call) : undefined;
+      if (lines !== undefined) return `Found ${countOf(lines, 'matching line')}`;
       const matches =
         mode === 'count' ? countField(call.structured, 'numMatches') : matchCountOf(call.output);
       return matches === undefined ? searchedFor(call) : `Found ${countOf(matches, 'match', 'matches')}`;

@@ -9,6 +9,20 @@ describe('displayPath', () => {
     expect(displayPath('C:\\work\\app\\a.ts', 'C:\\work\\app')).toBe('a.ts');
   });
 
+  it('compares Windows paths whatever the drive letter case and separators', () => {
+    expect(displayPath('C:\\work\\a.ts', 'c:/work')).toBe('a.ts');
+    expect(displayPath('c:/work/src/a.ts', 'C:\\work\\')).toBe('src/a.ts');
+    expect(displayPath('C:\\work\\src\\a.ts', 'C:/work')).toBe('src\\a.ts');
+    expect(displayPath('C:\\work', 'c:/work/')).toBe('.');
+    expect(displayPath('d:\\a.ts', 'D:\\')).toBe('a.ts');
+    expect(displayPath('C:\\workshop\\a.ts', 'c:/work')).toBe('C:\\workshop\\a.ts');
+    expect(displayPath('D:\\work\\a.ts', 'c:/work')).toBe('D:\\work\\a.ts');
+  });
+
+  it('leaves backslashes in POSIX paths alone', () => {
+    expect(displayPath('/home/dev\\app/a.ts', '/home/dev/app')).toBe('/home/dev\\app/a.ts');
+  });
+
   it('shows the cwd itself as "."', () => {
     expect(displayPath('/home/dev/app', '/home/dev/app')).toBe('.');
     expect(displayPath('/home/dev/app/', '/home/dev/app')).toBe('.');

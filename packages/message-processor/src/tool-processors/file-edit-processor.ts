@@ -15,16 +15,17 @@ export interface EditFileProcessorOptions {
 /**
  * The whole file before and after when the result carries the original (Claude Code's
  * `originalFile`, MultiEdit's `originalFileContents`): the edits made on it, else its
- * `structuredPatch`. Otherwise only the replaced snippets are known.
+ * `structuredPatch`; the patch is that `structuredPatch` when there is one. Otherwise only the
+ * replaced snippets are known.
  */
 function editDiff(call: ToolCallView, edits: readonly FileEdit[]): DiffDetails | undefined {
   const filePath = filePathOf(call);
   if (filePath === undefined) return undefined;
   const original = stringField(call.structured, 'originalFile', 'originalFileContents');
   if (original !== undefined) {
-    const edited =
-      applyEdits(original, edits) ?? applyHunks(original, fieldOf(call.structured, 'structuredPatch'));
-    if (edited !== undefined) return diffDetails(filePath, original, edited);
+    const hunks = fieldOf(call.structured, 'structuredPatch');
+    const edited = applyEdits(original, edits) ?? applyHunks(original, hunks);
+    if (edited !== undefined) return diffDetails(filePath, original, edited, { hunks });
   }
   if (edits.length === 0) return undefined;
   return diffDetails(
@@ -35,12 +36,23 @@ function editDiff(call: ToolCallView, edits: readonly FileEdit[]): DiffDetails |
   );
 }
 
-/** Find-and-replace tools: "Updated src/a.ts", with the diff. */
+/**
+ * An edit whose first old string is empty creates the file (Gemini CLI's replace; a file that is
+ * already there makes it fail), unless the result shows an original with something in it.
+ */
+function createdFile(call: ToolCallView, edits: readonly FileEdit[]): boolean {
+  if (edits[0]?.oldString !== '') return false;
+  const original = stringField(call.structured, 'originalFile', 'originalFileContents');
+  return original === undefined || original === '';
+}
+
+/** Find-and-replace tools: "Updated src/a.ts" ("Created src/a.ts" from an empty old string), with the diff. */
 export function createEditFileProcessor({ toolNames, editsOf }: EditFileProcessorOptions): ToolProcessor {
   return defineToolProcessor({
     toolNames,
     label: 'Edit',
-    summarize: (call) => `Updated ${shownFilePath(call)}`,
+    summarize: (call) =>
+      `${createdFile(call, editsOf(call.input)) ? 'Created' : 'Updated'} ${shownFilePath(call)}`,
     details: (call) => (call.isError ? undefined : editDiff(call, editsOf(call.input))),
   });
 }

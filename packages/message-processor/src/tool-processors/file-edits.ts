@@ -42,13 +42,13 @@ export function applyEdits(content: string, edits: readonly FileEdit[]): string 
     if (oldString === '') {
       if (result !== '') return undefined;
       result = newString;
-    } else if (!result.includes(oldString)) {
-      return undefined;
     } else {
-      // A function replacement: the new text is inserted as is, `$&` and all.
+      const at = result.indexOf(oldString);
+      if (at === -1) return undefined;
+      // Spliced in, not String.replace: the new text goes in as is, `$&` and all.
       result = replaceAll
         ? result.split(oldString).join(newString)
-        : result.replace(oldString, () => newString);
+        : result.slice(0, at) + newString + result.slice(at + oldString.length);
     }
   }
   return result;

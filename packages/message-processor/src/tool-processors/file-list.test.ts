@@ -1,5 +1,7 @@
+import type { JsonValue } from '@cairn/core';
 import { describe, expect, it } from 'vitest';
-import { fileListingOf, parseFileList } from './file-list.js';
+import { fileListingOf, foundFilesSummary, parseFileList } from './file-list.js';
+import { toolCall } from './test-support.js';
 
 describe('parseFileList', () => {
   it('reads one path a line, skipping headers and notes', () => {
@@ -37,16 +39,23 @@ describe('parseFileList', () => {
 });
 
 describe('fileListingOf', () => {
-  it('prefers structured filenames and their count', () => {
-    const call = {
-      toolName: 'Glob',
-      toolUseId: 't',
-      input: {},
-      output: 'ignored',
-      isError: false,
-      status: 'completed' as const,
-      structured: { filenames: ['a', 'b'], numFiles: 150, truncated: true },
-    };
-    expect(fileListingOf(call)).toEqual({ files: ['a', 'b'], total: 150 });
+  it('prefers structured filenames and their count, and says when some were cut off', () => {
+    const call = (structured: JsonValue) => toolCall('Glob', {}, { output: 'ignored', structured });
+    expect(fileListingOf(call({ filenames: ['a', 'b'], numFiles: 150, truncated: true }))).toEqual({
+      files: ['a', 'b'],
+      total: 150,
+      truncated: true,
+    });
+    expect(fileListingOf(call({ filenames: ['a', 'b'], numFiles: 1, truncated: false }))).toEqual({
+      files: ['a', 'b'],
+      total: 2,
+    });
+  });
+});
+
+describe('foundFilesSummary', () => {
+  it('counts the files, with a plus when some were cut off uncounted', () => {
+    expect(foundFilesSummary({ files: [], total: 1 })).toBe('Found 1 file');
+    expect(foundFilesSummary({ files: [], total: 100, truncated: true })).toBe('Found 100+ files');
   });
 });

@@ -1,11 +1,14 @@
 import type { FileListDetails } from '@cairn/core';
-import { countField, stringsField } from './json-fields.js';
+import { countField, fieldOf, stringsField } from './json-fields.js';
+import { countOf } from './summary-text.js';
 import type { ToolCallView } from './tool-call-view.js';
 
 /** Paths a tool found or listed, and how many there were in all (some may have been cut off). */
 export interface FileListing {
   files: string[];
   total: number;
+  /** There were more than `total`, how many more is not known (Claude Code's `truncated`). */
+  truncated?: boolean;
 }
 
 // "Found 12 files" (Claude Code's Grep), 'Found 3 file(s) matching "*.ts" …' (Gemini CLI's glob).
@@ -83,10 +86,17 @@ export function parseFileList(text: string): FileListing {
 export function fileListingOf(call: ToolCallView): FileListing {
   const filenames = stringsField(call.structured, 'filenames');
   if (filenames !== undefined) {
-    const total = countField(call.structured, 'numFiles') ?? 0;
-    return { files: filenames, total: Math.max(total, filenames.length) };
+    const total = Math.max(countField(call.structured, 'numFiles') ?? 0, filenames.length);
+    return fieldOf(call.structured, 'truncated') === true
+      ? { files: filenames, total, truncated: true }
+      : { files: filenames, total };
   }
   return parseFileList(call.output);
+}
+
+/** "Found 12 files", "Found 100+ files" when some were cut off uncounted. */
+export function foundFilesSummary({ total, truncated }: FileListing): string {
+  return truncated ? `Found ${total}+ files` : `Found ${countOf(total, 'file')}`;
 }
 
 export function fileListDetails(files: string[]): FileListDetails {

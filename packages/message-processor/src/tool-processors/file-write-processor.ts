@@ -1,12 +1,13 @@
 import type { DiffDetails } from '@cairn/core';
 import { defineToolProcessor } from './define-tool-processor.js';
-import { stringField } from './json-fields.js';
+import { fieldOf, stringField } from './json-fields.js';
 import type { ToolCallView, ToolProcessor } from './tool-call-view.js';
 import { filePathOf, shownFilePath } from './tool-input.js';
 import { diffDetails } from './unified-patch.js';
 
-// Gemini CLI says "Successfully overwrote file: …" when the file was there.
-const OVERWROTE = /\boverwr(?:ote|itten)\b/i;
+// Gemini CLI's write_file starts its output with "Successfully overwrote file: <path>." when the
+// file was there ("Successfully created and wrote to new file: <path>." when it was not).
+const OVERWROTE = /^Successfully overwrote file: /;
 
 /** The file's content before the write, when the result says (Claude Code's `originalFile`). */
 function originalContentOf(call: ToolCallView): string | undefined {
@@ -25,7 +26,10 @@ function writeDiff(call: ToolCallView): DiffDetails | undefined {
   const filePath = filePathOf(call);
   const content = stringField(call.input, 'content') ?? stringField(call.structured, 'content');
   if (filePath === undefined || content === undefined) return undefined;
-  return diffDetails(filePath, originalContentOf(call) ?? '', content);
+  const original = originalContentOf(call);
+  if (original === undefined) return diffDetails(filePath, '', content);
+  // Claude Code's result has the hunks of the change too: no need to diff.
+  return diffDetails(filePath, original, content, { hunks: fieldOf(call.structured, 'structuredPatch') });
 }
 
 /** Whole-file writes: "Created hello.txt" or, over an existing file, "Updated hello.txt"; with the diff. */

@@ -1,5 +1,35 @@
+import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { applyHunks, diffDetails, unifiedPatch } from './unified-patch.js';
+
+/** jsdiff's patch of the whole files, which `unifiedPatch` must equal. */
+const wholeFilePatch = (oldContent: string, newContent: string) =>
+  createTwoFilesPatch('a.txt', 'a.txt', oldContent, newContent, undefined, undefined, {
+    maxEditLength: 1_000,
+    headerOptions: FILE_HEADERS_ONLY,
+  });
+
+// Few distinct lines, so files repeat lines and a change can be aligned more than one way.
+const lineArb = fc.constantFrom('a', 'b', '}', '', '  x', 'é', '日本', 'c\r');
+const textArb = fc
+  .tuple(fc.array(lineArb, { maxLength: 40 }), fc.boolean())
+  .map(([lines, finalBreak]) => lines.join('\n') + (finalBreak && lines.length > 0 ? '\n' : ''));
+const editArb = fc.record({
+  at: fc.nat(),
+  removed: fc.nat({ max: 3 }),
+  added: fc.array(fc.oneof(lineArb, fc.constant('new')), { maxLength: 3 }),
+});
+/** `text` with a few lines removed and added here and there, its final line break toggled at times. */
+const editedArb = fc
+  .tuple(textArb, fc.array(editArb, { maxLength: 4 }), fc.boolean())
+  .map(([text, edits, toggleBreak]) => {
+    const lines = text.split('\n');
+    for (const { at, removed, added } of edits) lines.splice(at % (lines.length + 1), removed, ...added);
+    const edited = lines.join('\n');
+    const flipped = edited.endsWith('\n') ? edited.slice(0, -1) : `${edited}\n`;
+    return [text, toggleBreak ? flipped : edited] as const;
+  });
 
 describe('unifiedPatch', () => {
   it('makes a unified diff with file headers', () => {
@@ -11,6 +41,40 @@ describe('unifiedPatch', () => {
   it('gives up on changes too big to diff cheaply', () => {
     const lines = (prefix: string) => Array.from({ length: 1_500 }, (_, i) => `${prefix} ${i}`).join('\n');
     expect(diffDetails('a.txt', lines('old'), lines('new'))).not.toHaveProperty('patch');
+  });
+
+  it("equals jsdiff's patch of the whole files", () => {
+    fc.assert(
+      fc.property(editedArb, ([oldContent, newContent]) => {
+        expect(unifiedPatch('a.txt', oldContent, newContent)).toBe(wholeFilePatch(oldContent, newContent));
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it("equals jsdiff's patch of a change deep inside a long file", () => {
+    const lines = Array.from({ length: 3_000 }, (_, i) => `line ${i % 7 === 0 ? 'same' : i}`);
+    const edited = [...lines.slice(0, 1_500), 'inserted', ...lines.slice(1_502)];
+    edited[2_000] = 'changed';
+    const [oldContent, newContent] = [lines.join('\n'), edited.join('\n')];
+    expect(unifiedPatch('a.txt', oldContent, newContent)).toBe(wholeFilePatch(oldContent, newContent));
+  });
+
+  it("writes a new file's patch as jsdiff does, without diffing", () => {
+    fc.assert(
+      fc.property(fc.oneof(textArb, fc.string()), (content) => {
+        expect(unifiedPatch('a.txt', '', content)).toBe(wholeFilePatch('', content));
+      }),
+      { numRuns: 1_000 },
+    );
+    const file = (lines: number) => 'x\n'.repeat(lines);
+    expect(unifiedPatch('a.txt', '', file(1_000))).toBe(wholeFilePatch('', file(1_000)));
+    expect(unifiedPatch('a.txt', '', file(1_001))).toBeUndefined();
+    expect(unifiedPatch('a b"é.txt', '', 'x')).toBe(
+      createTwoFilesPatch('a b"é.txt', 'a b"é.txt', '', 'x', undefined, undefined, {
+        headerOptions: FILE_HEADERS_ONLY,
+      }),
+    );
   });
 });
 
@@ -29,12 +93,22 @@ describe('applyHunks', () => {
   });
 });
 
-describe('diffDetails of fragments', () => {
-  it('does not claim the file lacks a final newline', () => {
+describe('diffDetails', () => {
+  it('does not claim a fragment lacks a final newline', () => {
     const details = diffDetails('/w/a.txt', 'Hello, world!', 'Hello, Cairn!', { fragment: true });
     expect(details).toMatchObject({ oldContent: 'Hello, world!', newContent: 'Hello, Cairn!' });
     expect(details.patch).toBe(
       '--- /w/a.txt\n+++ /w/a.txt\n@@ -1,1 +1,1 @@\n-Hello, world!\n+Hello, Cairn!\n',
     );
+  });
+
+  it("formats the tool's hunks when they are well-formed, else diffs", () => {
+    const hunk = { oldStart: 2, oldLines: 2, newStart: 2, newLines: 2, lines: [' b', '-c', '+C'] };
+    expect(diffDetails('a.txt', 'a\nb\nc\n', 'a\nb\nC\n', { hunks: [hunk] }).patch).toBe(
+      '--- a.txt\n+++ a.txt\n@@ -2,2 +2,2 @@\n b\n-c\n+C\n',
+    );
+    const diffed = '--- a.txt\n+++ a.txt\n@@ -1,3 +1,3 @@\n a\n b\n-c\n+C\n';
+    for (const hunks of [[], [{ ...hunk, oldLines: 3 }], [{ ...hunk, lines: [' b', '?c', '+C'] }], 'x'])
+      expect(diffDetails('a.txt', 'a\nb\nc\n', 'a\nb\nC\n', { hunks }).patch).toBe(diffed);
   });
 });

@@ -1,40 +1,145 @@
 import type { DiffDetails } from '@cairn/core';
-import { applyPatch, createTwoFilesPatch, FILE_HEADERS_ONLY, type StructuredPatchHunk } from 'diff';
+import { applyPatch, FILE_HEADERS_ONLY, formatPatch, type StructuredPatchHunk, structuredPatch } from 'diff';
 
 // Bounds the diff's cost (about quadratic in changed lines: ~150 ms at this bound); a bigger change
 // gets no patch. A bound on work, unlike a timeout, gives the same answer every time: the live
 // display and a replayed log must agree.
 const MAX_EDIT_LENGTH = 1_000;
+// Lines of unchanged text shown around each change (jsdiff's default).
+const CONTEXT = 4;
+// Text compared a chunk at a time first: one native comparison instead of one per character.
+const CHUNK = 256;
 
-/** A unified diff of one file's change, or undefined when the change is too big to diff cheaply. */
+function commonPrefixLength(a: string, b: string): number {
+  const limit = Math.min(a.length, b.length);
+  let length = 0;
+  while (length + CHUNK <= limit && a.slice(length, length + CHUNK) === b.slice(length, length + CHUNK))
+    length += CHUNK;
+  while (length < limit && a.charCodeAt(length) === b.charCodeAt(length)) length++;
+  return length;
+}
+
+/** The length of the common suffix of `a` and `b`, at most `limit`. */
+function commonSuffixLength(a: string, b: string, limit: number): number {
+  let length = 0;
+  while (
+    length + CHUNK <= limit &&
+    a.slice(a.length - length - CHUNK, a.length - length) ===
+      b.slice(b.length - length - CHUNK, b.length - length)
+  )
+    length += CHUNK;
+  while (length < limit && a.charCodeAt(a.length - length - 1) === b.charCodeAt(b.length - length - 1))
+    length++;
+  return length;
+}
+
+/** Where the line `lines` lines above the one holding `index` starts (0 at most). */
+function lineStartAbove(text: string, index: number, lines: number): number {
+  let start = index === 0 ? 0 : text.lastIndexOf('\n', index - 1) + 1;
+  for (let line = 0; line < lines && start > 0; line++)
+    start = start === 1 ? 0 : text.lastIndexOf('\n', start - 2) + 1;
+  return start;
+}
+
+/** Where the line `lines` lines below the one starting at `start` starts (the text's length at most). */
+function lineStartBelow(text: string, start: number, lines: number): number {
+  let end = start;
+  for (let line = 0; line < lines && end < text.length; line++) {
+    const lineBreak = text.indexOf('\n', end);
+    end = lineBreak === -1 ? text.length : lineBreak + 1;
+  }
+  return end;
+}
+
+function lineBreaksBefore(text: string, index: number): number {
+  let count = 0;
+  for (let at = text.indexOf('\n'); at !== -1 && at < index; at = text.indexOf('\n', at + 1)) count++;
+  return count;
+}
+
+function trailingContextLines(hunks: readonly StructuredPatchHunk[]): number {
+  const lines = hunks.at(-1)?.lines ?? [];
+  let count = 0;
+  while (count < lines.length && lines[lines.length - 1 - count]?.startsWith(' ')) count++;
+  return count;
+}
+
+/**
+ * jsdiff's hunks for the whole files, made by diffing only the lines around the change: unchanged
+ * text is compared once as text, not split into lines and diffed. The lines before the first
+ * difference are the same in both files, and the diff goes straight through them: leaving out all
+ * but the context above changes nothing but the line numbers. Below the last difference, repeated
+ * lines can make the diff place a change later than where the texts start to agree, so the window
+ * takes CONTEXT more lines there, and more again while the last hunk ends without its full
+ * context. The result is checked against jsdiff's diff of the whole files by a property test.
+ */
+function changeHunks(oldContent: string, newContent: string): StructuredPatchHunk[] | undefined {
+  const prefix = commonPrefixLength(oldContent, newContent);
+  const start = lineStartAbove(oldContent, prefix, CONTEXT);
+  const skippedLines = lineBreaksBefore(oldContent, start);
+  const suffix = commonSuffixLength(
+    oldContent,
+    newContent,
+    Math.min(oldContent.length, newContent.length) - prefix,
+  );
+  // After a line break inside the common suffix, both files go on with the same lines.
+  const sharedBreak = oldContent.indexOf('\n', oldContent.length - suffix);
+  const sharedFrom = sharedBreak === -1 ? oldContent.length : sharedBreak + 1;
+  for (let margin = CONTEXT; ; margin *= 4) {
+    const end = lineStartBelow(oldContent, sharedFrom, margin);
+    const tail = oldContent.length - end;
+    const patch = structuredPatch(
+      '',
+      '',
+      oldContent.slice(start, end),
+      newContent.slice(start, newContent.length - tail),
+      undefined,
+      undefined,
+      { maxEditLength: MAX_EDIT_LENGTH, context: CONTEXT },
+    );
+    if (patch === undefined) return undefined;
+    if (tail === 0 || patch.hunks.length === 0 || trailingContextLines(patch.hunks) >= CONTEXT) {
+      for (const hunk of patch.hunks) {
+        hunk.oldStart += skippedLines;
+        hunk.newStart += skippedLines;
+      }
+      return patch.hunks;
+    }
+  }
+}
+
+function formatHunks(filePath: string, hunks: StructuredPatchHunk[]): string {
+  return formatPatch(
+    { oldFileName: filePath, newFileName: filePath, oldHeader: undefined, newHeader: undefined, hunks },
+    FILE_HEADERS_ONLY,
+  );
+}
+
+/** The patch creating a file of `content` (not empty), as jsdiff writes it, without diffing. */
+function creationPatch(filePath: string, content: string): string | undefined {
+  const endsWithBreak = content.endsWith('\n');
+  const body = endsWithBreak ? content.slice(0, -1) : content;
+  let lines = 1;
+  for (let at = body.indexOf('\n'); at !== -1; at = body.indexOf('\n', at + 1)) lines++;
+  // Each line is one edit: jsdiff gives up on it past the same bound.
+  if (lines > MAX_EDIT_LENGTH) return undefined;
+  const noNewline = endsWithBreak ? '' : '\\ No newline at end of file\n';
+  return `${formatHunks(filePath, [])}@@ -0,0 +1,${lines} @@\n+${body.replaceAll('\n', '\n+')}\n${noNewline}`;
+}
+
+/**
+ * A unified diff of one file's change (jsdiff's, with 4 lines of context), or undefined when the
+ * change is too big to diff cheaply.
+ */
 export function unifiedPatch(filePath: string, oldContent: string, newContent: string): string | undefined {
-  return createTwoFilesPatch(filePath, filePath, oldContent, newContent, undefined, undefined, {
-    maxEditLength: MAX_EDIT_LENGTH,
-    headerOptions: FILE_HEADERS_ONLY,
-  });
+  if (oldContent === '' && newContent !== '') return creationPatch(filePath, newContent);
+  const hunks = changeHunks(oldContent, newContent);
+  return hunks === undefined ? undefined : formatHunks(filePath, hunks);
 }
 
 // A fragment's last line is not the file's last line: without this, the patch would claim
 // "No newline at end of file" about a file it never saw the end of.
 const asWholeLines = (text: string) => (text === '' || text.endsWith('\n') ? text : `${text}\n`);
-
-/**
- * Diff details of a file's change, with its unified patch when there is one. `fragment`: the
- * contents are replaced snippets, not the whole file.
- */
-export function diffDetails(
-  filePath: string,
-  oldContent: string,
-  newContent: string,
-  options: { fragment?: boolean } = {},
-): DiffDetails {
-  const patch = options.fragment
-    ? unifiedPatch(filePath, asWholeLines(oldContent), asWholeLines(newContent))
-    : unifiedPatch(filePath, oldContent, newContent);
-  const details: DiffDetails = { type: 'diff', filePath, oldContent, newContent };
-  if (patch !== undefined) details.patch = patch;
-  return details;
-}
 
 function isHunk(value: unknown): value is StructuredPatchHunk {
   if (typeof value !== 'object' || value === null) return false;
@@ -46,12 +151,64 @@ function isHunk(value: unknown): value is StructuredPatchHunk {
   );
 }
 
+function areHunks(value: unknown): value is StructuredPatchHunk[] {
+  return Array.isArray(value) && value.length > 0 && value.every(isHunk);
+}
+
+/** Hunks whose lines are all context, removals, additions or "\ No newline" notes, as many as they say. */
+function areWellFormedHunks(value: unknown): value is StructuredPatchHunk[] {
+  if (!areHunks(value)) return false;
+  return value.every((hunk) => {
+    let oldLines = 0;
+    let newLines = 0;
+    for (const line of hunk.lines) {
+      const kind = line.charAt(0);
+      if (kind === ' ') {
+        oldLines++;
+        newLines++;
+      } else if (kind === '-') oldLines++;
+      else if (kind === '+') newLines++;
+      else if (kind !== '\\') return false;
+    }
+    return (
+      oldLines === hunk.oldLines && newLines === hunk.newLines && hunk.oldStart >= 0 && hunk.newStart >= 0
+    );
+  });
+}
+
+export interface DiffDetailsOptions {
+  /** The contents are replaced snippets, not the whole file. */
+  fragment?: boolean;
+  /**
+   * The tool's own hunks of the change (Claude Code's `structuredPatch`): when they are well-formed
+   * hunks, the patch is made of them instead of diffing the contents.
+   */
+  hunks?: unknown;
+}
+
+/** Diff details of a file's change, with its unified patch when there is one. */
+export function diffDetails(
+  filePath: string,
+  oldContent: string,
+  newContent: string,
+  options: DiffDetailsOptions = {},
+): DiffDetails {
+  const patch = areWellFormedHunks(options.hunks)
+    ? formatHunks(filePath, options.hunks)
+    : options.fragment
+      ? unifiedPatch(filePath, asWholeLines(oldContent), asWholeLines(newContent))
+      : unifiedPatch(filePath, oldContent, newContent);
+  const details: DiffDetails = { type: 'diff', filePath, oldContent, newContent };
+  if (patch !== undefined) details.patch = patch;
+  return details;
+}
+
 /**
  * `source` with `hunks` applied (jsdiff's structured hunks, as in Claude Code's `structuredPatch`),
  * or undefined when they are not hunks or do not fit.
  */
 export function applyHunks(source: string, hunks: unknown): string | undefined {
-  if (!Array.isArray(hunks) || hunks.length === 0 || !hunks.every(isHunk)) return undefined;
+  if (!areHunks(hunks)) return undefined;
   try {
     const patched = applyPatch(source, {
       oldFileName: undefined,

@@ -6,6 +6,18 @@ export interface ClaudeCodeEventContext {
   parentToolUseId?: string;
 }
 
+/** `context` and the message the events belong to, in that order (the same as spreading both). */
+export function withMessageId(
+  context: ClaudeCodeEventContext,
+  messageId: string | undefined,
+): ClaudeCodeEventContext & { messageId?: string } {
+  if (messageId === undefined) return context;
+  // Built field by field: spreading the context shows in profiles of long sessions.
+  return context.parentToolUseId === undefined
+    ? { timestamp: context.timestamp, messageId }
+    : { timestamp: context.timestamp, parentToolUseId: context.parentToolUseId, messageId };
+}
+
 /** The source name of `unknown` events from Claude Code output. */
 export const CLAUDE_CODE_SOURCE = 'claude-code';
 
@@ -27,10 +39,26 @@ export const numberField = (object: JsonObject, key: string): number | undefined
 // A timestamp the CLI reported (user lines carry one) wins over the converter's clock.
 const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
+// The last clock reading's ISO text: lines come many to a millisecond, and formatting a date
+// for each one shows in profiles.
+let lastTime = Number.NaN;
+let lastIsoTime = '';
+
+/** `now()` as an ISO string. */
+export function isoNow(now: () => Date): string {
+  const date = now();
+  const time = date.getTime();
+  if (time !== lastTime) {
+    lastIsoTime = date.toISOString();
+    lastTime = time;
+  }
+  return lastIsoTime;
+}
+
 /** The context of `line`: its own timestamp when valid, else `now()`, and its sub-agent parent. */
 export function eventContextOf(line: JsonObject, now: () => Date): ClaudeCodeEventContext {
   const reported = stringField(line, 'timestamp');
-  const timestamp = reported !== undefined && ISO_DATETIME.test(reported) ? reported : now().toISOString();
+  const timestamp = reported !== undefined && ISO_DATETIME.test(reported) ? reported : isoNow(now);
   const parentToolUseId = stringField(line, 'parent_tool_use_id');
   return parentToolUseId === undefined ? { timestamp } : { timestamp, parentToolUseId };
 }

@@ -6,6 +6,7 @@ import {
   type JsonObject,
   numberField,
   stringField,
+  withMessageId,
 } from './claude-code-event-context.js';
 import { unknownClaudeCodeEvent } from './unknown-claude-code-event.js';
 
@@ -56,7 +57,7 @@ export class ClaudeCodeStreamEvents {
     const index = numberField(event, 'index');
     const delta = event.delta;
     if (index === undefined || !isJsonObject(delta)) return [unknownClaudeCodeEvent(line, context)];
-    const base = { ...context, ...(this.messageId === undefined ? {} : { messageId: this.messageId }) };
+    const base = withMessageId(context, this.messageId);
     const id = blockId(this.messageId ?? 'stream', index);
     switch (delta.type) {
       case 'text_delta':

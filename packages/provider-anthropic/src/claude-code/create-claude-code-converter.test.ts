@@ -294,6 +294,34 @@ describe('createClaudeCodeConverter on odd input', () => {
     ).toMatchObject([{ type: 'user_message', text: 'Hi', parentToolUseId: 'toolu_task' }]);
   });
 
+  it("stamps lines without a timestamp with the clock's time, as it moves", () => {
+    const times = ['2026-11-22T09:00:00.000Z', '2026-11-22T09:00:00.000Z', '2026-11-22T09:00:00.001Z'];
+    let tick = 0;
+    const converter = createClaudeCodeConverter({ now: () => new Date(times[tick++] ?? 0) });
+    const line = (text: string) =>
+      `{"type":"assistant","message":{"id":"m1","content":[{"type":"text","text":"${text}"}]},"parent_tool_use_id":"p1"}`;
+    const events = ['a', 'b', 'c'].flatMap((text) => converter.push(line(text)));
+    expect(events.map((event) => event.timestamp)).toEqual(times);
+    expect(events[0]).toEqual({
+      type: 'text',
+      timestamp: times[0],
+      parentToolUseId: 'p1',
+      messageId: 'm1',
+      id: 'm1:0',
+      text: 'a',
+    });
+  });
+
+  it('keeps only the fields a line adds to its envelope as unmapped', () => {
+    const events = convertLines([
+      '{"type":"user","subtype":"x","uuid":"u","session_id":"s","message":{"content":"Hi"},"tool_use_result":"r","isMeta":true}',
+      '{"type":"user","uuid":"u","message":{"content":"Hi"}}',
+    ]);
+    expect(ofType(events, 'unknown').map((event) => event.raw)).toEqual([
+      { type: 'user', subtype: 'x', fields: { isMeta: true } },
+    ]);
+  });
+
   it('reports an error result with the CLI message', () => {
     const events = convertLines([
       '{"type":"result","subtype":"success","is_error":true,"result":"API Error: 529 Overloaded","num_turns":1}',

@@ -6,6 +6,7 @@ import {
   isJsonObject,
   type JsonObject,
   stringField,
+  withMessageId,
 } from './claude-code-event-context.js';
 import { ClaudeCodeStreamEvents } from './claude-code-stream-event.js';
 import { claudeCodeToolResult } from './claude-code-tool-result.js';
@@ -48,7 +49,7 @@ export function createClaudeCodeConverter(options: ClaudeCodeConverterOptions = 
     if (!isJsonObject(message) || !Array.isArray(message.content))
       return [unknownClaudeCodeEvent(line, context)];
     const messageId = stringField(message, 'id');
-    const base = { ...context, ...(messageId === undefined ? {} : { messageId }) };
+    const base = withMessageId(context, messageId);
     const blocks = message.content.map((block): AgentOutput => {
       const id = blockIds.nextAssistantBlock(messageId);
       if (!isJsonObject(block)) return unknownClaudeCodeEvent(block, base);
@@ -82,7 +83,8 @@ export function createClaudeCodeConverter(options: ClaudeCodeConverterOptions = 
       }
       return unknownClaudeCodeEvent(block, base);
     });
-    return [...blocks, ...unmappedClaudeCodeFields(line, ['message'], base)];
+    blocks.push(...unmappedClaudeCodeFields(line, ['message'], base));
+    return blocks;
   }
 
   function userEvents(line: JsonObject, context: ClaudeCodeEventContext): AgentOutput[] {
@@ -107,7 +109,8 @@ export function createClaudeCodeConverter(options: ClaudeCodeConverterOptions = 
       }
       return unknownClaudeCodeEvent(block, context);
     });
-    return [...blocks, ...unmapped];
+    blocks.push(...unmapped);
+    return blocks;
   }
 
   function systemEvents(line: JsonObject, context: ClaudeCodeEventContext): AgentOutput[] {

@@ -21,7 +21,7 @@ export function unknownClaudeCodeEvent(raw: unknown, context: ClaudeCodeEventCon
 }
 
 // Bookkeeping every line may carry: no information a consumer lacks once the line is converted.
-const ENVELOPE_FIELDS = [
+const ENVELOPE_FIELDS = new Set([
   'type',
   'subtype',
   'uuid',
@@ -29,7 +29,7 @@ const ENVELOPE_FIELDS = [
   'parent_tool_use_id',
   'timestamp',
   'request_id',
-];
+]);
 
 /**
  * The fields of a recognised line that the conversion did not map, as one `unknown` event
@@ -41,14 +41,14 @@ export function unmappedClaudeCodeFields(
   mapped: readonly string[],
   context: ClaudeCodeEventContext,
 ): AgentOutput[] {
-  const fields: JsonObject = {};
-  let count = 0;
-  for (const [key, value] of Object.entries(line)) {
-    if (ENVELOPE_FIELDS.includes(key) || mapped.includes(key)) continue;
-    fields[key] = value;
-    count++;
+  // Called for most lines, which have no such field: nothing is allocated until one is found.
+  let fields: JsonObject | undefined;
+  for (const key in line) {
+    if (ENVELOPE_FIELDS.has(key) || mapped.includes(key) || !Object.hasOwn(line, key)) continue;
+    fields ??= {};
+    fields[key] = line[key] as JsonValue;
   }
-  if (count === 0) return [];
+  if (fields === undefined) return [];
   const kind: JsonObject = { type: line.type ?? null, fields };
   if (line.subtype !== undefined) kind.subtype = line.subtype;
   return [unknownClaudeCodeEvent(kind, context)];
