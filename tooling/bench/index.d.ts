@@ -28,3 +28,5 @@ export declare function benchMessage(
   id: string,
   bytes?: number,
 ): { id: string; role: 'tool'; tool_call_id: string; toolName: string; createdAt: string; content: string };
+/** A seeded xorshift generator of numbers in [0, 1), so every run of a benchmark makes the same data. */
+export declare function seededRandom(seed?: number): () => number;

@@ -104,3 +104,14 @@ export function benchMessage(id, bytes = 1000) {
     content: line.repeat(Math.ceil(bytes / line.length)).slice(0, bytes),
   };
 }
+
+/** A seeded xorshift generator of numbers in [0, 1), so every run of a benchmark makes the same data. */
+export function seededRandom(seed = 0x2545f491) {
+  let state = seed;
+  return () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 2 ** 32;
+  };
+}

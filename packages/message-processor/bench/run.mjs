@@ -4,7 +4,7 @@
 // The issue's goal is a throughput ratio ≥ 0.5; `report` checks ceilings, so the goal figure is the
 // inverse: pipeline time ÷ bare JSON.parse time ≤ 2. Then one more pipeline pass with the heap
 // sampled after forced GCs: it must stay flat. Prints a table and one JSON line.
-import { interleaved, report } from '@cairn/bench';
+import { interleaved, report, seededRandom } from '@cairn/bench';
 import { createClaudeCodeConverter } from '@cairn/provider-anthropic/claude-code';
 import { createMessageProcessor } from '../dist/index.js';
 
@@ -23,13 +23,7 @@ const gc = globalThis.gc;
 if (gc === undefined) throw new Error('run with node --expose-gc (the package script does)');
 
 // A seeded generator, so every run processes the same stream.
-let seed = 0x2545f491;
-const random = () => {
-  seed ^= seed << 13;
-  seed ^= seed >>> 17;
-  seed ^= seed << 5;
-  return (seed >>> 0) / 2 ** 32;
-};
+const random = seededRandom();
 const int = (min, max) => min + Math.floor(random() * (max - min + 1));
 const pick = (items) => items[Math.floor(random() * items.length)];
 const chance = (probability) => random() < probability;

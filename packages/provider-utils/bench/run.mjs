@@ -3,7 +3,7 @@
 // chunks, cut at random byte boundaries) against a bare JSON.parse of the same payloads. The
 // issue's goal is a throughput ratio ≥ 0.5; `report` checks ceilings, so the goal figure is the
 // inverse: parser time ÷ bare JSON.parse time ≤ 2. Prints a table and one JSON line.
-import { interleaved, report } from '@cairn/bench';
+import { interleaved, report, seededRandom } from '@cairn/bench';
 import { SseParser } from '../dist/index.js';
 
 const TARGET_BYTES = 50 * 1024 * 1024;
@@ -11,13 +11,7 @@ const MAX_CHUNK_BYTES = 1024;
 const ROUNDS = 7;
 
 // A seeded generator, so every run parses the same stream.
-let seed = 0x2545f491;
-const random = () => {
-  seed ^= seed << 13;
-  seed ^= seed >>> 17;
-  seed ^= seed << 5;
-  return (seed >>> 0) / 2 ** 32;
-};
+const random = seededRandom();
 const pick = (items) => items[Math.floor(random() * items.length)];
 const WORDS = [
   'the',
