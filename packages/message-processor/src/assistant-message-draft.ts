@@ -34,7 +34,8 @@ export class AssistantMessageDraft {
   readonly timestamp: string;
   readonly parentToolUseId: string | undefined;
   private readonly texts = new Map<string, Block>();
-  private readonly reasonings = new Map<string, Block>();
+  // Most messages have no reasoning: its map is made on the first block.
+  private reasonings: Map<string, Block> | undefined;
   private readonly calls = new Map<string, CallDraft>();
 
   constructor(first: AgentOutput) {
@@ -52,10 +53,12 @@ export class AssistantMessageDraft {
   }
 
   addReasoningDelta(id: string, delta: string): void {
+    this.reasonings ??= new Map();
     appendTo(this.reasonings, id, delta);
   }
 
   closeReasoning(event: AgentOutputOf<'reasoning'>): void {
+    this.reasonings ??= new Map();
     this.reasonings.set(event.id, {
       text: event.text,
       ...(event.redacted ? { redacted: true } : {}),
@@ -84,8 +87,12 @@ export class AssistantMessageDraft {
     return this.calls.get(id)?.input !== undefined;
   }
 
-  /** Calls whose input is still streaming when the message closes keep the partial JSON text. */
-  toolCalls(): OpenAIToolCall[] {
+  /**
+   * Calls whose input is still streaming when the message closes keep the partial JSON text. The
+   * inputs of calls made from a `tool_use` go in `knownInputs` when given, else they are remembered
+   * for `toolArgumentsOf`.
+   */
+  toolCalls(knownInputs?: Map<OpenAIToolCall, JsonValue>): OpenAIToolCall[] {
     const calls: OpenAIToolCall[] = [];
     for (const draft of this.calls.values()) {
       const call: OpenAIToolCall = {
@@ -93,7 +100,10 @@ export class AssistantMessageDraft {
         type: 'function',
         function: { name: draft.name || 'unknown_tool', arguments: draft.arguments },
       };
-      if (draft.input !== undefined && typeof draft.input !== 'string') rememberToolInput(call, draft.input);
+      if (draft.input !== undefined && typeof draft.input !== 'string') {
+        if (knownInputs === undefined) rememberToolInput(call, draft.input);
+        else knownInputs.set(call, draft.input);
+      }
       calls.push(call);
     }
     return calls;
@@ -111,11 +121,11 @@ export class AssistantMessageDraft {
   }
 
   reasoning(): ReasoningPart[] {
-    return Array.from(this.reasonings.values());
+    return this.reasonings === undefined ? [] : Array.from(this.reasonings.values());
   }
 
   get isEmpty(): boolean {
-    return this.calls.size === 0 && this.reasonings.size === 0 && (this.content() ?? '') === '';
+    return this.calls.size === 0 && this.reasonings === undefined && (this.content() ?? '') === '';
   }
 }
 

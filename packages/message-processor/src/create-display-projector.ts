@@ -1,6 +1,7 @@
-import type { ConversationMessage, OpenAIToolCall } from '@cairn/core';
+import type { ConversationMessage, JsonValue, OpenAIToolCall } from '@cairn/core';
 import { readAgentSession } from './agent-session-metadata.js';
-import { contextFields, toolExecutionMessage } from './tool-execution-message.js';
+import { toolArgumentsOf } from './parse-tool-arguments.js';
+import { addContextFields, executionMessage } from './tool-execution-message.js';
 import { createToolProcessorRegistry, type ToolProcessorRegistry } from './tool-processors/index.js';
 
 /** How the display view is made. */
@@ -28,6 +29,8 @@ export interface DisplayProjector {
 interface PendingCall {
   call: OpenAIToolCall;
   assistant: ConversationMessage;
+  /** The call's arguments as JSON, read when the call arrives. */
+  input: JsonValue;
 }
 
 // How many interrupted calls are remembered for a late result (the processor remembers as many).
@@ -54,16 +57,31 @@ function builtInRegistry(): ToolProcessorRegistry {
  * reloaded conversations look the same.
  */
 export function createDisplayProjector(options: DisplayOptions = {}): DisplayProjector {
+  return createProjector(options);
+}
+
+/**
+ * `createDisplayProjector`, told the input of calls whose argument text was made from one by
+ * `knownInputs` (the message processor's own projector), so it neither parses that text nor needs
+ * the calls remembered in a WeakMap.
+ */
+export function createProjector(
+  options: DisplayOptions,
+  knownInputs?: ReadonlyMap<OpenAIToolCall, JsonValue>,
+): DisplayProjector {
   if (options.merge === false) return { push: (message) => [{ ...message }], end: () => [] };
   const registry = options.toolProcessors ?? builtInRegistry();
   const pending = new Map<string, PendingCall>();
   let cwd = options.cwd;
+  // The session metadata last read, and its cwd: the processor gives one session's messages the same object.
+  let sessionMetadata: ConversationMessage['providerMetadata'];
+  let sessionCwd: string | undefined;
 
   // Calls answered by an interrupted result, so a late real result updates their execution.
   const interrupted = new Map<string, PendingCall>();
 
   const execution = (entry: PendingCall, result?: ConversationMessage) =>
-    toolExecutionMessage({ call: entry.call, assistant: entry.assistant, registry, result, cwd });
+    executionMessage(entry.call, entry.input, entry.assistant, result, registry, cwd);
 
   const toolResult = (message: ConversationMessage, callId: string): ConversationMessage[] => {
     const entry = pending.get(callId);
@@ -84,13 +102,27 @@ export function createDisplayProjector(options: DisplayOptions = {}): DisplayPro
       if (message.role === 'tool' && message.tool_call_id !== undefined)
         return toolResult(message, message.tool_call_id);
       if (message.role !== 'assistant') return [{ ...message }];
-      if (options.cwd === undefined) cwd = readAgentSession(message)?.cwd ?? cwd;
+      if (options.cwd === undefined) {
+        const metadata = message.providerMetadata;
+        if (metadata === undefined || metadata !== sessionMetadata) {
+          sessionMetadata = metadata;
+          sessionCwd = readAgentSession(message)?.cwd;
+        }
+        cwd = sessionCwd ?? cwd;
+      }
       const shown = splitAssistantMessage(message);
-      for (const call of message.tool_calls ?? []) {
+      const calls = message.tool_calls;
+      if (calls === undefined) return shown;
+      for (const call of calls) {
         // A reused id while the first call still waits: the first will never be matched, show it now.
         const earlier = pending.get(call.id);
         if (earlier !== undefined) shown.push(execution(earlier));
-        pending.set(call.id, { call, assistant: message });
+        const known = knownInputs?.get(call);
+        pending.set(call.id, {
+          call,
+          assistant: message,
+          input: known === undefined ? toolArgumentsOf(call) : known,
+        });
       }
       return shown;
     },
@@ -113,14 +145,15 @@ function splitAssistantMessage(message: ConversationMessage): ConversationMessag
     thoughts = thoughts === '' ? part.text : `${thoughts}\n\n${part.text}`;
   }
   if (thoughts !== '') {
-    shown.push({
+    const thinking: ConversationMessage = {
       id: `${message.id}:thinking`,
       role: 'assistant',
       createdAt: message.createdAt,
       content: thoughts,
       partType: 'thinking',
-      ...contextFields(message),
-    });
+    };
+    addContextFields(thinking, message);
+    shown.push(thinking);
   }
   const hasText = typeof message.content === 'string' && message.content !== '';
   // A message of only calls or only (redacted) reasoning has no text to show.

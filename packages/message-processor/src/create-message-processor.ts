@@ -6,11 +6,14 @@ import {
   type ConversationMessage,
   type ConversationMode,
   createInterruptedToolResult,
+  type JsonValue,
+  type OpenAIToolCall,
+  type ProviderMetadata,
 } from '@cairn/core';
 import { type AgentSessionInfo, agentSessionMetadata } from './agent-session-metadata.js';
 import type { AssistantMessageDraft } from './assistant-message-draft.js';
 import { compactStructuredResult } from './compact-structured-result.js';
-import { createDisplayProjector, type DisplayOptions } from './create-display-projector.js';
+import { createProjector, type DisplayOptions } from './create-display-projector.js';
 import { OpenDrafts } from './open-drafts.js';
 import { type PendingToolCall, PendingToolCalls } from './pending-tool-calls.js';
 
@@ -59,11 +62,15 @@ export function createMessageProcessor(options: MessageProcessorOptions): Messag
   }
   const now = options.now ?? (() => Date.now());
   const generateId = options.generateId ?? randomUUID;
-  const fields = options.messageFields ?? {};
-  const projector = options.onDisplayMessage ? createDisplayProjector(options) : undefined;
+  const withFields = fieldsAdder(options.messageFields ?? {});
+  // The inputs of the calls of the message being emitted, for the projector (see `createProjector`).
+  const knownInputs = new Map<OpenAIToolCall, JsonValue>();
+  const projector = options.onDisplayMessage ? createProjector(options, knownInputs) : undefined;
   const pending = new PendingToolCalls();
   const drafts = new OpenDrafts(closeDraft);
   let session: AgentSessionInfo | undefined;
+  // The session's `providerMetadata`, made once per session rather than once per message.
+  let sessionMetadata: ProviderMetadata | undefined;
   let timer: NodeJS.Timeout | undefined;
   let ended = false;
   // A callback that threw inside the timer has no caller to reach: the next push or end throws it.
@@ -77,15 +84,14 @@ export function createMessageProcessor(options: MessageProcessorOptions): Messag
 
   function closeDraft(draft: AssistantMessageDraft) {
     if (draft.isEmpty) return;
-    const calls = draft.toolCalls();
+    const calls = draft.toolCalls(projector === undefined ? undefined : knownInputs);
     const reasoning = draft.reasoning();
-    const message: ConversationMessage = {
+    const message: ConversationMessage = withFields({
       id: generateId(),
       role: 'assistant',
       createdAt: draft.timestamp,
       content: draft.content(),
-      ...fields,
-    };
+    });
     if (calls.length > 0) {
       message.tool_calls = calls;
       message.partType = 'tool_call';
@@ -93,8 +99,15 @@ export function createMessageProcessor(options: MessageProcessorOptions): Messag
     if (reasoning.length > 0) message.reasoning = reasoning;
     // A sub-agent's messages (Claude's Task) sit between the Task call and its result: shown, not replayed.
     if (draft.parentToolUseId !== undefined) message.includeInContext = false;
-    if (session !== undefined) message.providerMetadata = agentSessionMetadata(session);
-    emit(message);
+    if (session !== undefined) {
+      sessionMetadata ??= agentSessionMetadata(session);
+      message.providerMetadata = sessionMetadata;
+    }
+    try {
+      emit(message);
+    } finally {
+      knownInputs.clear();
+    }
     // Calls that only streamed input (no `tool_use` came) start waiting now.
     for (const call of calls) if (!draft.hasToolUse(call.id)) wait(call.id, call.function.name);
   }
@@ -110,16 +123,17 @@ export function createMessageProcessor(options: MessageProcessorOptions): Messag
       // The call's assistant message goes to the log before the result that answers it.
       drafts.closeHolding(call.id);
       pending.markInterrupted(call.id);
-      emit({
-        ...createInterruptedToolResult({
-          id: generateId(),
-          toolCallId: call.id,
-          toolName: call.toolName,
-          createdAt,
-          reason,
+      emit(
+        withFields({
+          ...createInterruptedToolResult({
+            id: generateId(),
+            toolCallId: call.id,
+            toolName: call.toolName,
+            createdAt,
+            reason,
+          }),
         }),
-        ...fields,
-      });
+      );
     }
   }
 
@@ -154,7 +168,7 @@ export function createMessageProcessor(options: MessageProcessorOptions): Messag
     const toolName = event.toolName ?? call?.toolName;
     const duration =
       event.durationMs ?? (call === undefined ? undefined : Math.max(0, now() - call.startedAt));
-    const message: ConversationMessage = {
+    const message: ConversationMessage = withFields({
       id: generateId(),
       role: 'tool',
       createdAt: event.timestamp,
@@ -162,8 +176,7 @@ export function createMessageProcessor(options: MessageProcessorOptions): Messag
       content: event.output,
       isError: event.isError,
       partType: 'tool_result',
-      ...fields,
-    };
+    });
     if (event.structured !== undefined) message.structuredResult = compactStructuredResult(event.structured);
     if (toolName !== undefined) message.toolName = toolName;
     if (duration !== undefined) message.duration = duration;
@@ -174,15 +187,14 @@ export function createMessageProcessor(options: MessageProcessorOptions): Messag
   function error(event: AgentOutputOf<'error'>) {
     // A skipped bad line leaves the messages being assembled open; a failure that ends the stream does not.
     if (event.fatal) drafts.closeAll();
-    const message: ConversationMessage = {
+    const message: ConversationMessage = withFields({
       id: generateId(),
       role: 'assistant',
       createdAt: event.timestamp,
       content: event.message,
       partType: 'error',
       errorCode: event.code,
-      ...fields,
-    };
+    });
     // Only a failure that ended the stream is for the model; a skipped line is kept for the record.
     if (!event.fatal) message.includeInContext = false;
     emit(message);
@@ -190,13 +202,12 @@ export function createMessageProcessor(options: MessageProcessorOptions): Messag
 
   function userMessage(event: AgentOutputOf<'user_message'>) {
     drafts.close(event.parentToolUseId);
-    const message: ConversationMessage = {
+    const message: ConversationMessage = withFields({
       id: generateId(),
       role: 'user',
       createdAt: event.timestamp,
       content: event.text,
-      ...fields,
-    };
+    });
     // A sub-agent's prompt sits between the Task call and its result, like its other messages.
     if (event.parentToolUseId !== undefined) message.includeInContext = false;
     emit(message);
@@ -226,6 +237,7 @@ export function createMessageProcessor(options: MessageProcessorOptions): Messag
       case 'session_start':
         drafts.closeAll();
         session = sessionOf(event, options.cwd);
+        sessionMetadata = undefined;
         return;
       case 'finish':
         return drafts.close(event.parentToolUseId);
@@ -278,5 +290,24 @@ function sessionOf(
     provider: event.provider,
     ...(event.sessionId === undefined ? {} : { sessionId: event.sessionId }),
     ...(sessionCwd === undefined ? {} : { cwd: sessionCwd }),
+  };
+}
+
+/**
+ * Adds `fields` to a new message, as spreading them last into its literal would (same keys, same
+ * order, same values), without the spread's copy when there are none.
+ */
+function fieldsAdder(fields: object): (message: ConversationMessage) => ConversationMessage {
+  const keys = Reflect.ownKeys(fields).filter((key) =>
+    Object.prototype.propertyIsEnumerable.call(fields, key),
+  );
+  if (keys.length === 0) return (message) => message;
+  // Assigning `__proto__` would set the prototype; spreading defines the field.
+  if (keys.includes('__proto__')) return (message) => ({ ...message, ...fields });
+  const source = fields as Record<PropertyKey, unknown>;
+  return (message) => {
+    const target = message as unknown as Record<PropertyKey, unknown>;
+    for (const key of keys) target[key] = source[key];
+    return message;
   };
 }

@@ -36,7 +36,8 @@ export class OpenDrafts {
 
   /** Closes whichever open message holds call `id` (its result must follow it in the log). */
   closeHolding(id: string): void {
-    for (const [thread, draft] of this.drafts) if (draft.hasCall(id)) this.close(thread);
+    // A draft's thread is its `parentToolUseId` (see `for`).
+    for (const draft of this.drafts.values()) if (draft.hasCall(id)) this.close(draft.parentToolUseId);
   }
 
   closeAll(): void {

@@ -1,6 +1,6 @@
-import type { ConversationMessage, OpenAIToolCall, ToolExecutionMetadata } from '@cairn/core';
+import type { ConversationMessage, JsonValue, OpenAIToolCall, ToolExecutionMetadata } from '@cairn/core';
 import { toolArgumentsOf } from './parse-tool-arguments.js';
-import type { ToolProcessorRegistry } from './tool-processors/index.js';
+import type { ToolCallView, ToolProcessorRegistry } from './tool-processors/index.js';
 
 /** What a display `tool_execution` message is made of: the call, its assistant message, its result. */
 export interface ToolExecutionParts {
@@ -23,36 +23,41 @@ export function toolExecutionMessage({
   registry,
   cwd,
 }: ToolExecutionParts): ConversationMessage {
+  return executionMessage(call, toolArgumentsOf(call), assistant, result, registry, cwd);
+}
+
+/** `toolExecutionMessage` with the call's input already known. Built field by field, without spreads: it runs once per call. */
+export function executionMessage(
+  call: OpenAIToolCall,
+  input: JsonValue,
+  assistant: ConversationMessage,
+  result: ConversationMessage | undefined,
+  registry: ToolProcessorRegistry,
+  cwd: string | undefined,
+): ConversationMessage {
   const finished = result !== undefined && result.interrupted !== true;
   const toolName = call.function.name;
-  const input = toolArgumentsOf(call);
   const output = finished ? (result.content ?? '') : '';
   const isError = finished && result.isError === true;
-  const { summary, details } = registry.describe({
+  const view: ToolCallView = {
     toolName,
     toolUseId: call.id,
     input,
     output,
     isError,
     status: finished ? 'completed' : 'unfinished',
-    ...(finished && result.structuredResult !== undefined ? { structured: result.structuredResult } : {}),
-    ...(cwd === undefined ? {} : { cwd }),
-  });
-  const durationMs = result?.duration ?? 0;
-  const toolExecution: ToolExecutionMetadata = {
-    toolName,
-    toolUseId: call.id,
-    input,
-    ...(finished ? {} : { status: 'unfinished' as const }),
-    output,
-    isError,
-    durationMs,
-    summary,
-    ...(details === undefined ? {} : { details }),
   };
+  if (finished && result.structuredResult !== undefined) view.structured = result.structuredResult;
+  if (cwd !== undefined) view.cwd = cwd;
+  const { summary, details } = registry.describe(view);
+  const durationMs = result?.duration ?? 0;
+  const toolExecution: ToolExecutionMetadata = finished
+    ? { toolName, toolUseId: call.id, input, output, isError, durationMs, summary }
+    : { toolName, toolUseId: call.id, input, status: 'unfinished', output, isError, durationMs, summary };
+  if (details !== undefined) toolExecution.details = details;
   // Where the display message sits in the log: at its result, or at its call when there is none.
   const anchor = result ?? assistant;
-  return {
+  const message: ConversationMessage = {
     id: `${assistant.id}:${call.id}`,
     role: 'assistant',
     createdAt: assistant.createdAt,
@@ -61,9 +66,18 @@ export function toolExecutionMessage({
     toolName,
     duration: durationMs,
     toolExecution,
-    ...contextFields(anchor),
-    ...(finished && result.fullOutputPath !== undefined ? { fullOutputPath: result.fullOutputPath } : {}),
   };
+  addContextFields(message, anchor);
+  if (finished && result.fullOutputPath !== undefined) message.fullOutputPath = result.fullOutputPath;
+  return message;
+}
+
+/** Copies `from`'s context fields (see `contextFields`) onto `to`, in the same order. */
+export function addContextFields(to: ConversationMessage, from: ConversationMessage): void {
+  if (from.mode !== undefined) to.mode = from.mode;
+  if (from.runId !== undefined) to.runId = from.runId;
+  if (from.agentId !== undefined) to.agentId = from.agentId;
+  if (from.seq !== undefined) to.seq = from.seq;
 }
 
 /** The fields saying which session a message belongs to and where it is in the log. */

@@ -18,8 +18,10 @@ export function fieldOf(value: unknown, ...names: readonly string[]): JsonValue 
 
 /** The first of `names` that holds a string. */
 export function stringField(value: unknown, ...names: readonly string[]): string | undefined {
+  if (!isJsonObject(value)) return undefined;
   for (const name of names) {
-    const field = fieldOf(value, name);
+    if (!Object.hasOwn(value, name)) continue;
+    const field = value[name];
     if (typeof field === 'string') return field;
   }
   return undefined;
@@ -27,8 +29,10 @@ export function stringField(value: unknown, ...names: readonly string[]): string
 
 /** The first of `names` that holds a non-negative safe integer (a count, a line number). */
 export function countField(value: unknown, ...names: readonly string[]): number | undefined {
+  if (!isJsonObject(value)) return undefined;
   for (const name of names) {
-    const field = fieldOf(value, name);
+    if (!Object.hasOwn(value, name)) continue;
+    const field = value[name];
     if (Number.isSafeInteger(field) && (field as number) >= 0) return field as number;
   }
   return undefined;

@@ -27,6 +27,8 @@ export function truncate(text: string, max: number): string {
 
 /** `text` on one line: line breaks become spaces. */
 export function singleLine(text: string): string {
+  // Most summaries are one line already: no replace to run.
+  if (!LINE_BREAK.test(text)) return text.trim();
   return text.replace(LINE_BREAKS_AROUND, ' ').trim();
 }
 

@@ -1,7 +1,7 @@
-import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
+import { createTwoFilesPatch, FILE_HEADERS_ONLY, formatPatch, structuredPatch } from 'diff';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applyHunks, diffDetails, unifiedPatch } from './unified-patch.js';
+import { applyHunks, diffDetails, formatHunks, unifiedPatch } from './unified-patch.js';
 
 /** jsdiff's patch of the whole files, which `unifiedPatch` must equal. */
 const wholeFilePatch = (oldContent: string, newContent: string) =>
@@ -110,5 +110,42 @@ describe('diffDetails', () => {
     const diffed = '--- a.txt\n+++ a.txt\n@@ -1,3 +1,3 @@\n a\n b\n-c\n+C\n';
     for (const hunks of [[], [{ ...hunk, oldLines: 3 }], [{ ...hunk, lines: [' b', '?c', '+C'] }], 'x'])
       expect(diffDetails('a.txt', 'a\nb\nc\n', 'a\nb\nC\n', { hunks }).patch).toBe(diffed);
+  });
+});
+
+describe('formatHunks', () => {
+  const jsdiffFormat = (filePath: string, hunks: ReturnType<typeof structuredPatch>['hunks']) =>
+    formatPatch(
+      { oldFileName: filePath, newFileName: filePath, oldHeader: undefined, newHeader: undefined, hunks },
+      FILE_HEADERS_ONLY,
+    );
+  const fileNameArb = fc.oneof(
+    fc.constantFrom('a.txt', 'src/a b.ts', '/home/dev/résumé.md', 'C:\\x\\y.ts', 'q"uote', 'tab\tname', ''),
+    fc.string(),
+  );
+
+  it("equals jsdiff's formatPatch with file headers only", () => {
+    fc.assert(
+      fc.property(fileNameArb, editedArb, fc.nat({ max: 6 }), (filePath, [oldText, newText], context) => {
+        const { hunks } = structuredPatch('', '', oldText, newText, undefined, undefined, { context });
+        expect(formatHunks(filePath, hunks)).toBe(jsdiffFormat(filePath, hunks));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('equals it on hunks of any numbers and lines, empty ones included', () => {
+    const hunkArb = fc.record({
+      oldStart: fc.nat(),
+      oldLines: fc.nat({ max: 3 }),
+      newStart: fc.nat(),
+      newLines: fc.nat({ max: 3 }),
+      lines: fc.array(fc.string(), { maxLength: 4 }),
+    });
+    fc.assert(
+      fc.property(fileNameArb, fc.array(hunkArb, { maxLength: 3 }), (filePath, hunks) => {
+        expect(formatHunks(filePath, hunks)).toBe(jsdiffFormat(filePath, hunks));
+      }),
+    );
   });
 });

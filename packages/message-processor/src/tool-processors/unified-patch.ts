@@ -108,23 +108,50 @@ function changeHunks(oldContent: string, newContent: string): StructuredPatchHun
   }
 }
 
-function formatHunks(filePath: string, hunks: StructuredPatchHunk[]): string {
-  return formatPatch(
-    { oldFileName: filePath, newFileName: filePath, oldHeader: undefined, newHeader: undefined, hunks },
-    FILE_HEADERS_ONLY,
-  );
+// File names jsdiff writes C-quoted (control, non-ASCII, `"` and `\\` characters).
+const NEEDS_QUOTING = /[^\x20-\x7e]|["\\]/;
+
+/**
+ * jsdiff's `formatPatch` with file headers only, written directly: the same text, without the
+ * array of every line it joins. A file name that needs quoting is left to jsdiff.
+ */
+export function formatHunks(filePath: string, hunks: readonly StructuredPatchHunk[]): string {
+  if (NEEDS_QUOTING.test(filePath)) {
+    return formatPatch(
+      {
+        oldFileName: filePath,
+        newFileName: filePath,
+        oldHeader: undefined,
+        newHeader: undefined,
+        hunks: hunks as StructuredPatchHunk[],
+      },
+      FILE_HEADERS_ONLY,
+    );
+  }
+  let text = `--- ${filePath}\n+++ ${filePath}\n`;
+  for (const hunk of hunks) {
+    // Unified diff quirk (as jsdiff writes it): an empty range starts one line lower.
+    const oldStart = hunk.oldLines === 0 ? hunk.oldStart - 1 : hunk.oldStart;
+    const newStart = hunk.newLines === 0 ? hunk.newStart - 1 : hunk.newStart;
+    text += `@@ -${oldStart},${hunk.oldLines} +${newStart},${hunk.newLines} @@\n`;
+    if (hunk.lines.length > 0) text += `${hunk.lines.join('\n')}\n`;
+  }
+  return text;
 }
+
+const NO_HUNKS: readonly StructuredPatchHunk[] = [];
 
 /** The patch creating a file of `content` (not empty), as jsdiff writes it, without diffing. */
 function creationPatch(filePath: string, content: string): string | undefined {
   const endsWithBreak = content.endsWith('\n');
   const body = endsWithBreak ? content.slice(0, -1) : content;
-  let lines = 1;
-  for (let at = body.indexOf('\n'); at !== -1; at = body.indexOf('\n', at + 1)) lines++;
+  const added = body.replaceAll('\n', '\n+');
+  // Each line break became two characters: the count of lines comes with the replacement.
+  const lines = 1 + added.length - body.length;
   // Each line is one edit: jsdiff gives up on it past the same bound.
   if (lines > MAX_EDIT_LENGTH) return undefined;
   const noNewline = endsWithBreak ? '' : '\\ No newline at end of file\n';
-  return `${formatHunks(filePath, [])}@@ -0,0 +1,${lines} @@\n+${body.replaceAll('\n', '\n+')}\n${noNewline}`;
+  return `${formatHunks(filePath, NO_HUNKS)}@@ -0,0 +1,${lines} @@\n+${added}\n${noNewline}`;
 }
 
 /**
@@ -144,16 +171,27 @@ const asWholeLines = (text: string) => (text === '' || text.endsWith('\n') ? tex
 function isHunk(value: unknown): value is StructuredPatchHunk {
   if (typeof value !== 'object' || value === null) return false;
   const hunk = value as Record<string, unknown>;
-  return (
-    ['oldStart', 'oldLines', 'newStart', 'newLines'].every((key) => Number.isSafeInteger(hunk[key])) &&
-    Array.isArray(hunk.lines) &&
-    hunk.lines.every((line) => typeof line === 'string')
-  );
+  if (
+    !Number.isSafeInteger(hunk.oldStart) ||
+    !Number.isSafeInteger(hunk.oldLines) ||
+    !Number.isSafeInteger(hunk.newStart) ||
+    !Number.isSafeInteger(hunk.newLines)
+  )
+    return false;
+  const lines = hunk.lines;
+  if (!Array.isArray(lines)) return false;
+  for (let index = 0; index < lines.length; index++) if (typeof lines[index] !== 'string') return false;
+  return true;
 }
 
 function areHunks(value: unknown): value is StructuredPatchHunk[] {
   return Array.isArray(value) && value.length > 0 && value.every(isHunk);
 }
+
+const SPACE = 0x20;
+const MINUS = 0x2d;
+const PLUS = 0x2b;
+const BACKSLASH = 0x5c;
 
 /** Hunks whose lines are all context, removals, additions or "\ No newline" notes, as many as they say. */
 function areWellFormedHunks(value: unknown): value is StructuredPatchHunk[] {
@@ -162,13 +200,13 @@ function areWellFormedHunks(value: unknown): value is StructuredPatchHunk[] {
     let oldLines = 0;
     let newLines = 0;
     for (const line of hunk.lines) {
-      const kind = line.charAt(0);
-      if (kind === ' ') {
+      const kind = line.charCodeAt(0);
+      if (kind === SPACE) {
         oldLines++;
         newLines++;
-      } else if (kind === '-') oldLines++;
-      else if (kind === '+') newLines++;
-      else if (kind !== '\\') return false;
+      } else if (kind === MINUS) oldLines++;
+      else if (kind === PLUS) newLines++;
+      else if (kind !== BACKSLASH) return false;
     }
     return (
       oldLines === hunk.oldLines && newLines === hunk.newLines && hunk.oldStart >= 0 && hunk.newStart >= 0

@@ -1,5 +1,10 @@
 import type { AgentOutput } from '@cairn/core';
-import { type ClaudeCodeEventContext, isJsonObject, type JsonObject } from './claude-code-event-context.js';
+import {
+  type ClaudeCodeEventContext,
+  eventOf,
+  isJsonObject,
+  type JsonObject,
+} from './claude-code-event-context.js';
 
 // A tool result's content is a string or a list of blocks; only text blocks have readable output.
 function outputTextOf(content: JsonObject[string] | undefined): string {
@@ -25,13 +30,12 @@ export function claudeCodeToolResult(
 ): AgentOutput | undefined {
   if (typeof block.tool_use_id !== 'string') return undefined;
   const structured = line.tool_use_result;
-  return {
-    type: 'tool_result',
-    ...context,
-    toolUseId: block.tool_use_id,
-    ...(toolName === undefined ? {} : { toolName }),
-    output: outputTextOf(block.content),
-    isError: block.is_error === true,
-    ...(isJsonObject(structured) ? { structured } : {}),
-  };
+  // Built field by field, in the order of `{ type, ...context, toolUseId, toolName?, output, isError, structured? }`.
+  const event = eventOf('tool_result', context);
+  event.toolUseId = block.tool_use_id;
+  if (toolName !== undefined) event.toolName = toolName;
+  event.output = outputTextOf(block.content);
+  event.isError = block.is_error === true;
+  if (isJsonObject(structured)) event.structured = structured;
+  return event;
 }

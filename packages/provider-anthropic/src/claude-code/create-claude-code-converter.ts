@@ -1,8 +1,10 @@
-import type { AgentOutput } from '@cairn/core';
+import type { AgentOutput, AgentOutputOf, JsonValue } from '@cairn/core';
 import { ClaudeCodeBlockIds } from './claude-code-block-ids.js';
 import {
   type ClaudeCodeEventContext,
+  type EventBase,
   eventContextOf,
+  eventOf,
   isJsonObject,
   type JsonObject,
   stringField,
@@ -11,7 +13,11 @@ import {
 import { ClaudeCodeStreamEvents } from './claude-code-stream-event.js';
 import { claudeCodeToolResult } from './claude-code-tool-result.js';
 import { convertClaudeCodeResultLine } from './convert-claude-code-result.js';
-import { unknownClaudeCodeEvent, unmappedClaudeCodeFields } from './unknown-claude-code-event.js';
+import {
+  addUnmappedClaudeCodeFields,
+  unknownClaudeCodeEvent,
+  unmappedClaudeCodeFields,
+} from './unknown-claude-code-event.js';
 
 export interface ClaudeCodeConverterOptions {
   /** The clock for events whose line has no timestamp of its own. */
@@ -29,6 +35,10 @@ export interface ClaudeCodeConverter {
 // The init line's fields the session_start event carries.
 const INIT_FIELDS = ['model', 'cwd', 'tools', 'claude_code_version', 'permissionMode'];
 
+// The fields of assistant and user lines the conversion maps.
+const ASSISTANT_FIELDS = ['message'];
+const USER_FIELDS = ['message', 'tool_use_result'];
+
 // Lines longer than this are cut in the error event's `raw`, so one huge bad line cannot bloat it.
 const MAX_RAW_LENGTH = 10_000;
 
@@ -39,6 +49,8 @@ const MAX_RAW_LENGTH = 10_000;
  */
 export function createClaudeCodeConverter(options: ClaudeCodeConverterOptions = {}): ClaudeCodeConverter {
   const now = options.now ?? (() => new Date());
+  // Lines without a timestamp read the clock; the system clock is read without making a Date.
+  const clock = options.now;
   let blockIds = new ClaudeCodeBlockIds();
   let streamEvents = new ClaudeCodeStreamEvents();
   // Tool names by call id, for the results (Claude's result blocks only name the id).
@@ -50,67 +62,96 @@ export function createClaudeCodeConverter(options: ClaudeCodeConverterOptions = 
       return [unknownClaudeCodeEvent(line, context)];
     const messageId = stringField(message, 'id');
     const base = withMessageId(context, messageId);
-    const blocks = message.content.map((block): AgentOutput => {
-      const id = blockIds.nextAssistantBlock(messageId);
-      if (!isJsonObject(block)) return unknownClaudeCodeEvent(block, base);
-      if (block.type === 'text' && typeof block.text === 'string') {
-        return { type: 'text', ...base, id, text: block.text };
-      }
-      if (block.type === 'thinking' && typeof block.thinking === 'string') {
-        const signature = stringField(block, 'signature');
-        return {
-          type: 'reasoning',
-          ...base,
-          id,
-          text: block.thinking,
-          // Kept where the Anthropic adapter looks for it, so the thinking can be replayed.
-          ...(signature ? { providerMetadata: { anthropic: { signature } } } : {}),
-        };
-      }
-      if (block.type === 'redacted_thinking' && typeof block.data === 'string') {
-        return {
-          type: 'reasoning',
-          ...base,
-          id,
-          text: '',
-          redacted: true,
-          providerMetadata: { anthropic: { data: block.data } },
-        };
-      }
-      if (block.type === 'tool_use' && typeof block.id === 'string' && typeof block.name === 'string') {
-        toolNames.set(block.id, block.name);
-        return { type: 'tool_use', ...base, id: block.id, toolName: block.name, input: block.input ?? {} };
-      }
-      return unknownClaudeCodeEvent(block, base);
-    });
-    blocks.push(...unmappedClaudeCodeFields(line, ['message'], base));
-    return blocks;
+    const content = message.content;
+    const events: AgentOutput[] = [];
+    for (let index = 0; index < content.length; index++) {
+      events.push(assistantBlockEvent(content[index] as JsonValue, messageId, base));
+    }
+    addUnmappedClaudeCodeFields(events, line, ASSISTANT_FIELDS, base);
+    return events;
+  }
+
+  // Events are built field by field in the order `{ type, ...base, ... }` gives: spreading shows in profiles.
+  function assistantBlockEvent(
+    block: JsonValue,
+    messageId: string | undefined,
+    base: EventBase,
+  ): AgentOutput {
+    const id = blockIds.nextAssistantBlock(messageId);
+    if (!isJsonObject(block)) return unknownClaudeCodeEvent(block, base);
+    if (block.type === 'text' && typeof block.text === 'string') {
+      const event = eventOf('text', base) as AgentOutputOf<'text'>;
+      event.id = id;
+      event.text = block.text;
+      return event;
+    }
+    if (block.type === 'thinking' && typeof block.thinking === 'string') {
+      const signature = stringField(block, 'signature');
+      return {
+        type: 'reasoning',
+        ...base,
+        id,
+        text: block.thinking,
+        // Kept where the Anthropic adapter looks for it, so the thinking can be replayed.
+        ...(signature ? { providerMetadata: { anthropic: { signature } } } : {}),
+      };
+    }
+    if (block.type === 'redacted_thinking' && typeof block.data === 'string') {
+      return {
+        type: 'reasoning',
+        ...base,
+        id,
+        text: '',
+        redacted: true,
+        providerMetadata: { anthropic: { data: block.data } },
+      };
+    }
+    if (block.type === 'tool_use' && typeof block.id === 'string' && typeof block.name === 'string') {
+      toolNames.set(block.id, block.name);
+      const event = eventOf('tool_use', base) as AgentOutputOf<'tool_use'>;
+      event.id = block.id;
+      event.toolName = block.name;
+      event.input = block.input ?? {};
+      return event;
+    }
+    return unknownClaudeCodeEvent(block, base);
   }
 
   function userEvents(line: JsonObject, context: ClaudeCodeEventContext): AgentOutput[] {
     const message = line.message;
     if (!isJsonObject(message)) return [unknownClaudeCodeEvent(line, context)];
     const content = message.content;
-    const unmapped = unmappedClaudeCodeFields(line, ['message', 'tool_use_result'], context);
-    if (typeof content === 'string')
-      return [{ type: 'user_message', ...context, text: content }, ...unmapped];
+    if (typeof content === 'string') {
+      const event = eventOf('user_message', context) as AgentOutputOf<'user_message'>;
+      event.text = content;
+      const events: AgentOutput[] = [event];
+      addUnmappedClaudeCodeFields(events, line, USER_FIELDS, context);
+      return events;
+    }
     if (!Array.isArray(content)) return [unknownClaudeCodeEvent(line, context)];
-    const blocks = content.map((block): AgentOutput => {
-      if (isJsonObject(block) && block.type === 'text' && typeof block.text === 'string') {
-        return { type: 'user_message', ...context, text: block.text };
-      }
-      if (isJsonObject(block) && block.type === 'tool_result') {
-        const toolUseId = stringField(block, 'tool_use_id');
-        const toolName = toolUseId === undefined ? undefined : toolNames.get(toolUseId);
-        // A call has one result: forgetting it keeps the map as small as the calls in flight.
-        if (toolUseId !== undefined) toolNames.delete(toolUseId);
-        const result = claudeCodeToolResult(block, line, toolName, context);
-        if (result !== undefined) return result;
-      }
-      return unknownClaudeCodeEvent(block, context);
-    });
-    blocks.push(...unmapped);
-    return blocks;
+    const events: AgentOutput[] = [];
+    for (let index = 0; index < content.length; index++) {
+      events.push(userBlockEvent(content[index] as JsonValue, line, context));
+    }
+    addUnmappedClaudeCodeFields(events, line, USER_FIELDS, context);
+    return events;
+  }
+
+  function userBlockEvent(block: JsonValue, line: JsonObject, context: ClaudeCodeEventContext): AgentOutput {
+    if (isJsonObject(block) && block.type === 'text' && typeof block.text === 'string') {
+      const event = eventOf('user_message', context) as AgentOutputOf<'user_message'>;
+      event.text = block.text;
+      return event;
+    }
+    if (isJsonObject(block) && block.type === 'tool_result') {
+      const toolUseId = stringField(block, 'tool_use_id');
+      const toolName = toolUseId === undefined ? undefined : toolNames.get(toolUseId);
+      // A call has one result: forgetting it keeps the map as small as the calls in flight.
+      if (toolUseId !== undefined) toolNames.delete(toolUseId);
+      const result = claudeCodeToolResult(block, line, toolName, context);
+      if (result !== undefined) return result;
+    }
+    return unknownClaudeCodeEvent(block, context);
   }
 
   function systemEvents(line: JsonObject, context: ClaudeCodeEventContext): AgentOutput[] {
@@ -143,7 +184,7 @@ export function createClaudeCodeConverter(options: ClaudeCodeConverterOptions = 
   }
 
   function convertLine(line: JsonObject): AgentOutput[] {
-    const context = eventContextOf(line, now);
+    const context = eventContextOf(line, clock);
     switch (line.type) {
       case 'system':
         return systemEvents(line, context);

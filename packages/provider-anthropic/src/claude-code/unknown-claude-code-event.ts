@@ -41,6 +41,18 @@ export function unmappedClaudeCodeFields(
   mapped: readonly string[],
   context: ClaudeCodeEventContext,
 ): AgentOutput[] {
+  const events: AgentOutput[] = [];
+  addUnmappedClaudeCodeFields(events, line, mapped, context);
+  return events;
+}
+
+/** Appends `unmappedClaudeCodeFields` to `events`: no array made for the usual none. */
+export function addUnmappedClaudeCodeFields(
+  events: AgentOutput[],
+  line: JsonObject,
+  mapped: readonly string[],
+  context: ClaudeCodeEventContext,
+): void {
   // Called for most lines, which have no such field: nothing is allocated until one is found.
   let fields: JsonObject | undefined;
   for (const key in line) {
@@ -48,8 +60,8 @@ export function unmappedClaudeCodeFields(
     fields ??= {};
     fields[key] = line[key] as JsonValue;
   }
-  if (fields === undefined) return [];
+  if (fields === undefined) return;
   const kind: JsonObject = { type: line.type ?? null, fields };
   if (line.subtype !== undefined) kind.subtype = line.subtype;
-  return [unknownClaudeCodeEvent(kind, context)];
+  events.push(unknownClaudeCodeEvent(kind, context));
 }
