@@ -72,9 +72,11 @@ export class AssistantMessageDraft {
     else this.calls.set(event.id, { id: event.id, name: event.toolName ?? '', arguments: event.delta });
   }
 
-  /** Records a whole call; its input replaces any streamed argument text. */
+  /** Records a whole call; its input (or the text it came as) replaces any streamed argument text. */
   addToolUse(event: AgentOutputOf<'tool_use'>): void {
-    const args = typeof event.input === 'string' ? event.input : JSON.stringify(event.input);
+    // The model's own text when the producer kept it; else the input, serialised.
+    const args =
+      event.inputText ?? (typeof event.input === 'string' ? event.input : JSON.stringify(event.input));
     this.calls.set(event.id, { id: event.id, name: event.toolName, arguments: args, input: event.input });
   }
 

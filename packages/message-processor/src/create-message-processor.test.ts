@@ -97,6 +97,23 @@ describe('createMessageProcessor: the log', () => {
     expect(log[0]?.tool_calls?.map((call) => call.id)).toEqual(['c1', 'c2']);
   });
 
+  it("keeps a call's arguments as the model wrote them when the producer has the text", () => {
+    const { log, display } = run([
+      {
+        type: 'tool_use',
+        timestamp,
+        id: 'c1',
+        toolName: 'Bash',
+        input: { command: 'ls' },
+        inputText: '{ "command": "ls" }',
+      },
+      toolResult('c1', 'a.txt'),
+    ]);
+    expect(log[0]?.tool_calls?.[0]?.function.arguments).toBe('{ "command": "ls" }');
+    expect(display[0]?.toolExecution?.input).toEqual({ command: 'ls' });
+    expect(display).toEqual(toDisplayMessages(log));
+  });
+
   it('assembles streamed tool input and keeps unparseable input as text', () => {
     const { log } = run([
       { type: 'tool_input_delta', timestamp, id: 'c1', toolName: 'Bash', delta: '{"command":' },

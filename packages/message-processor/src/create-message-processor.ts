@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   type AgentOutput,
   type AgentOutputOf,
@@ -14,6 +13,7 @@ import { type AgentSessionInfo, agentSessionMetadata } from './agent-session-met
 import type { AssistantMessageDraft } from './assistant-message-draft.js';
 import { compactStructuredResult } from './compact-structured-result.js';
 import { createProjector, type DisplayOptions } from './create-display-projector.js';
+import { createMessageIds } from './message-ids.js';
 import { OpenDrafts } from './open-drafts.js';
 import { type PendingToolCall, PendingToolCalls } from './pending-tool-calls.js';
 
@@ -61,7 +61,7 @@ export function createMessageProcessor(options: MessageProcessorOptions): Messag
     throw new CairnError('INVALID_ARGUMENT', `pendingTimeoutMs must be a positive number, got ${timeoutMs}`);
   }
   const now = options.now ?? (() => Date.now());
-  const generateId = options.generateId ?? randomUUID;
+  const generateId = options.generateId ?? createMessageIds();
   const withFields = fieldsAdder(options.messageFields ?? {});
   // The inputs of the calls of the message being emitted, for the projector (see `createProjector`).
   const knownInputs = new Map<OpenAIToolCall, JsonValue>();

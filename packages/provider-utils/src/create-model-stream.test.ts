@@ -60,7 +60,13 @@ describe('createModelStream', () => {
       { type: 'tool_input_delta', id: 'call_1', toolName: 'weather', delta: '{"city":' },
       { type: 'tool_input_delta', id: 'call_1', toolName: 'weather', delta: '"Paris"}' },
       { type: 'text', id: 'text-1', text: 'Checking 🌍.' },
-      { type: 'tool_use', id: 'call_1', toolName: 'weather', input: { city: 'Paris' } },
+      {
+        type: 'tool_use',
+        id: 'call_1',
+        toolName: 'weather',
+        input: { city: 'Paris' },
+        inputText: '{"city":"Paris"}',
+      },
       { type: 'usage', usage: { inputTokens: 12, outputTokens: 7 } },
       { type: 'finish', reason: 'tool_calls', rawReason: 'tool_use' },
     ]);

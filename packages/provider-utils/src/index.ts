@@ -11,6 +11,7 @@ export {
 export { convertLines, type LineConverter } from './convert-lines.js';
 export { createModelStream, type ModelStreamOptions, type ModelStreamRun } from './create-model-stream.js';
 export { EMPTY_TOOL_ERROR_TEXT } from './empty-tool-error-text.js';
+export { jsonValueText } from './json-value-text.js';
 export { LineSplitter, splitLines } from './line-splitter.js';
 export {
   assertIntegerOption,

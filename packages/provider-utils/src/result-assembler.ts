@@ -243,6 +243,7 @@ class Assembler implements ResultAssembler {
       id: call.id,
       toolName: call.toolName,
       input: parseArguments(call.arguments),
+      inputText: call.arguments,
       ...(call.providerMetadata === undefined ? {} : { providerMetadata: call.providerMetadata }),
     });
   }

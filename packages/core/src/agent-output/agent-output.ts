@@ -93,6 +93,12 @@ export const ToolUseEventSchema = z.object({
   toolName: z.string(),
   /** The parsed arguments; the raw string when they are not valid JSON. */
   input: JsonValueSchema,
+  /**
+   * The arguments exactly as the model wrote them (JSON text of `input`), when the producer has
+   * them. A log keeps this text rather than re-serialising `input`: no second serialisation, and a
+   * replay sends the model its own bytes (provider prompt caches match on them).
+   */
+  inputText: z.string().optional(),
 });
 
 /** A tool's result for call `toolUseId`. */

@@ -2,18 +2,32 @@
 const LINE_BREAK = /[\n\r\v\f\u2028\u2029]/;
 const LINE_BREAKS_AROUND = /\s*[\n\r\v\f\u2028\u2029]+\s*/g;
 
+const LINE_BREAK_FROM = /[\n\r\v\f\u2028\u2029]/g;
+
+// The non-blank lines of `text`, trimmed, read lazily: an output of megabytes is not split whole
+// to find its first line.
+function* nonBlankLines(text: string): Generator<string> {
+  for (let start = 0; start <= text.length; ) {
+    LINE_BREAK_FROM.lastIndex = start;
+    const found = LINE_BREAK_FROM.exec(text);
+    const end = found === null ? text.length : found.index;
+    const line = text.slice(start, end).trim();
+    if (line !== '') yield line;
+    start = end + 1;
+  }
+}
+
 /** The first line of `text` that is not blank, trimmed ('' when there is none). */
 export function firstLine(text: string): string {
-  for (const line of text.split(LINE_BREAK)) {
-    const trimmed = line.trim();
-    if (trimmed !== '') return trimmed;
-  }
+  for (const line of nonBlankLines(text)) return line;
   return '';
 }
 
 /** True when `text` has more than one line that is not blank. */
 export function hasSeveralLines(text: string): boolean {
-  return text.split(LINE_BREAK).filter((line) => line.trim() !== '').length > 1;
+  let count = 0;
+  for (const _line of nonBlankLines(text)) if (++count > 1) return true;
+  return false;
 }
 
 /** `text` cut to `max` characters, the cut marked with an ellipsis. */

@@ -59,6 +59,36 @@ describe('createClaudeCodeConverter on stream.jsonl', () => {
     ]);
   });
 
+  it('keeps each tool input as the CLI wrote it, so it is not serialised again', () => {
+    const uses = ofType(events, 'tool_use');
+    expect(uses).toHaveLength(4);
+    for (const use of uses) expect(use.inputText).toBe(JSON.stringify(use.input));
+    const line = fixture('stream.jsonl')
+      .split('\n')
+      .find((text) => text.includes('"name":"Edit"'));
+    expect(line).toContain(`"input":${uses[1]?.inputText}`);
+  });
+
+  it('gives no input text for a line of several blocks (the text could belong to either)', () => {
+    const [use] = ofType(
+      convertLines([
+        JSON.stringify({
+          type: 'assistant',
+          message: {
+            id: 'msg_2',
+            content: [
+              { type: 'tool_use', id: 'toolu_a', name: 'Read', input: { file_path: 'a' } },
+              { type: 'tool_use', id: 'toolu_b', name: 'Read', input: { file_path: 'b' } },
+            ],
+          },
+        }),
+      ]),
+      'tool_use',
+    );
+    expect(use).toMatchObject({ id: 'toolu_a', input: { file_path: 'a' } });
+    expect(use?.inputText).toBeUndefined();
+  });
+
   it('starts the session with its id, model, tools and cwd', () => {
     const [start] = events;
     expect(start).toMatchObject({

@@ -1,4 +1,5 @@
 import type { AgentOutput, AgentOutputOf, JsonValue } from '@cairn/core';
+import { jsonValueText } from '@cairn/provider-utils';
 import { ClaudeCodeBlockIds } from './claude-code-block-ids.js';
 import {
   type ClaudeCodeEventContext,
@@ -56,7 +57,7 @@ export function createClaudeCodeConverter(options: ClaudeCodeConverterOptions = 
   // Tool names by call id, for the results (Claude's result blocks only name the id).
   let toolNames = new Map<string, string>();
 
-  function assistantEvents(line: JsonObject, context: ClaudeCodeEventContext): AgentOutput[] {
+  function assistantEvents(line: JsonObject, context: ClaudeCodeEventContext, text: string): AgentOutput[] {
     const message = line.message;
     if (!isJsonObject(message) || !Array.isArray(message.content))
       return [unknownClaudeCodeEvent(line, context)];
@@ -66,6 +67,12 @@ export function createClaudeCodeConverter(options: ClaudeCodeConverterOptions = 
     const events: AgentOutput[] = [];
     for (let index = 0; index < content.length; index++) {
       events.push(assistantBlockEvent(content[index] as JsonValue, messageId, base));
+    }
+    // Claude Code prints one block per line: its tool input's text is then certainly found in the line.
+    const only = events[0];
+    if (content.length === 1 && only?.type === 'tool_use') {
+      const inputText = jsonValueText(text, 'input', text.indexOf(JSON.stringify(only.id)), only.input);
+      if (inputText !== undefined) only.inputText = inputText;
     }
     addUnmappedClaudeCodeFields(events, line, ASSISTANT_FIELDS, base);
     return events;
@@ -183,13 +190,14 @@ export function createClaudeCodeConverter(options: ClaudeCodeConverterOptions = 
     ];
   }
 
-  function convertLine(line: JsonObject): AgentOutput[] {
+  // `text` is the line as printed: a tool input's JSON text is taken from it, not made again.
+  function convertLine(line: JsonObject, text: string): AgentOutput[] {
     const context = eventContextOf(line, clock);
     switch (line.type) {
       case 'system':
         return systemEvents(line, context);
       case 'assistant':
-        return assistantEvents(line, context);
+        return assistantEvents(line, context, text);
       case 'user':
         return userEvents(line, context);
       case 'stream_event':
@@ -225,7 +233,7 @@ export function createClaudeCodeConverter(options: ClaudeCodeConverterOptions = 
       try {
         if (!isJsonObject(parsed))
           return [unknownClaudeCodeEvent(parsed, { timestamp: now().toISOString() })];
-        return convertLine(parsed);
+        return convertLine(parsed, line);
       } catch (error) {
         // A defect here must not end the agent's stream: report it and go on with the next line.
         return [badLine(line, `Could not convert a Claude Code line: ${String(error)}`)];

@@ -1,0 +1,64 @@
+import type { JsonValue } from '@cairn/core';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { jsonValueText } from './json-value-text.js';
+
+// A Claude Code assistant line around a tool input, as the CLI prints it.
+const lineWith = (input: unknown, space?: number) =>
+  JSON.stringify(
+    {
+      type: 'assistant',
+      message: { id: 'msg_1', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Edit', input }] },
+      session_id: 's',
+    },
+    null,
+    space,
+  );
+
+const textOf = (line: string, input: JsonValue) =>
+  jsonValueText(line, 'input', line.indexOf('"toolu_1"'), input);
+
+describe('jsonValueText', () => {
+  it('cuts out the exact text of the value under a key', () => {
+    const input = { file_path: '/w/a.ts', old_string: 'say "hi"\n', new_string: '{ "input": [1, 2] }' };
+    expect(textOf(lineWith(input), input)).toBe(JSON.stringify(input));
+    const indented = textOf(lineWith(input, 2), input);
+    expect(indented).toMatch(/^\{\n +"file_path"/);
+    expect(JSON.parse(indented ?? '')).toEqual(input);
+  });
+
+  it('skips the same characters inside a string and keys of other objects before `from`', () => {
+    const input = { note: ',"input":{"x":1}', input: { nested: true } };
+    const line = `{"input":{"other":1},"message":${JSON.stringify({ id: 'toolu_1', input })}}`;
+    expect(textOf(line, input)).toBe(JSON.stringify(input));
+  });
+
+  it('is undefined when the value found is not the expected one', () => {
+    const line = lineWith({ a: 1, b: 2 });
+    expect(textOf(line, { b: 2, a: 1 })).toBeUndefined();
+    expect(textOf(line, { a: 1 })).toBeUndefined();
+    expect(jsonValueText(line, 'missing', 0, {})).toBeUndefined();
+    expect(jsonValueText('{"input":{"a":"unterminated', 'input', 0, { a: '' })).toBeUndefined();
+  });
+
+  it('finds any JSON value as the producer serialised it, or nothing, and never throws', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.constantFrom(undefined, 1, 2), (input, space) => {
+        const line = lineWith(input, space);
+        const text = textOf(line, input as JsonValue);
+        if (text !== undefined) expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(input)));
+        // Compact output, the way agent CLIs print lines, is always found.
+        if (space === undefined) expect(text).toBe(JSON.stringify(input));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('never throws on arbitrary text', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.nat(50), fc.jsonValue(), (text, from, expected) => {
+        jsonValueText(text, 'input', from, expected as JsonValue);
+      }),
+    );
+  });
+});
