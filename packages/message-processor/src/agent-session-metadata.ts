@@ -8,12 +8,15 @@ export interface AgentSessionInfo {
   cwd?: string;
 }
 
-/** `providerMetadata` naming the session, so a later run can resume it and paths can be shown relative. */
+/**
+ * `providerMetadata` naming the session, so a later run can resume it and paths can be shown
+ * relative. Frozen: the messages of a session share it.
+ */
 export function agentSessionMetadata(session: AgentSessionInfo): ProviderMetadata {
   const entry: Record<string, string> = {};
   if (session.sessionId !== undefined) entry.sessionId = session.sessionId;
   if (session.cwd !== undefined) entry.cwd = session.cwd;
-  return { [session.provider]: entry };
+  return Object.freeze({ [session.provider]: Object.freeze(entry) });
 }
 
 /**

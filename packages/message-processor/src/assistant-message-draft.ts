@@ -21,7 +21,9 @@ interface CallDraft {
   name: string;
   /** JSON argument text: streamed deltas, then the `tool_use` input. */
   arguments: string;
-  /** The `tool_use` input the text was made from. */
+  /** A `tool_use` announced the call (not only streamed input). */
+  announced?: boolean;
+  /** The `tool_use` input, when `arguments` is the producer's own text of it. */
   input?: JsonValue;
 }
 
@@ -77,7 +79,10 @@ export class AssistantMessageDraft {
     // The model's own text when the producer kept it; else the input, serialised.
     const args =
       event.inputText ?? (typeof event.input === 'string' ? event.input : JSON.stringify(event.input));
-    this.calls.set(event.id, { id: event.id, name: event.toolName, arguments: args, input: event.input });
+    // The input object is shown as is only when the logged text is the producer's own (it parses to
+    // that object); otherwise the display parses the logged text, as a reloaded log does.
+    const input = event.inputText === undefined ? undefined : event.input;
+    this.calls.set(event.id, { id: event.id, name: event.toolName, arguments: args, announced: true, input });
   }
 
   hasCall(id: string): boolean {
@@ -86,7 +91,7 @@ export class AssistantMessageDraft {
 
   /** Whether call `id` was announced by a `tool_use` (not only streamed input). */
   hasToolUse(id: string): boolean {
-    return this.calls.get(id)?.input !== undefined;
+    return this.calls.get(id)?.announced === true;
   }
 
   /**

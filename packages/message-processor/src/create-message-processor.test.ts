@@ -114,6 +114,23 @@ describe('createMessageProcessor: the log', () => {
     expect(display).toEqual(toDisplayMessages(log));
   });
 
+  it('shows what the log says when an input does not survive serialising (no producer text)', () => {
+    const { log, display } = run([toolUse('c1', 'Bash', { n: -0, big: 1e400 }), toolResult('c1', 'ok')]);
+    expect(log[0]?.tool_calls?.[0]?.function.arguments).toBe('{"n":0,"big":null}');
+    expect(display[0]?.toolExecution?.input).toEqual({ n: 0, big: null });
+    expect(display).toEqual(toDisplayMessages(JSON.parse(JSON.stringify(log))));
+  });
+
+  it('shares one frozen session record among the messages of a session', () => {
+    const { log } = run([
+      { type: 'session_start', timestamp, provider: 'claude-code', sessionId: 's-1' },
+      text('a', 'one', 'm1'),
+      text('b', 'two', 'm2'),
+    ]);
+    expect(log[0]?.providerMetadata).toBe(log[1]?.providerMetadata);
+    expect(Object.isFrozen(log[0]?.providerMetadata?.['claude-code'])).toBe(true);
+  });
+
   it('assembles streamed tool input and keeps unparseable input as text', () => {
     const { log } = run([
       { type: 'tool_input_delta', timestamp, id: 'c1', toolName: 'Bash', delta: '{"command":' },

@@ -34,12 +34,19 @@ export interface MessageProcessorOptions extends DisplayOptions {
    * until `end()`.
    */
   pendingTimeoutMs?: number;
-  /** Copied onto every log message. */
-  messageFields?: { mode?: ConversationMode; runId?: string; agentId?: string };
+  /** Copied onto every log message (read once, when the processor is made). */
+  messageFields?: MessageFields;
   /** Clock for durations and timeouts (milliseconds). */
   now?: () => number;
   /** Ids of new log messages. */
   generateId?: () => string;
+}
+
+/** Which session wrote the messages: set on every log message. */
+export interface MessageFields {
+  mode?: ConversationMode;
+  runId?: string;
+  agentId?: string;
 }
 
 export interface MessageProcessor {
@@ -297,17 +304,14 @@ function sessionOf(
  * Adds `fields` to a new message, as spreading them last into its literal would (same keys, same
  * order, same values), without the spread's copy when there are none.
  */
-function fieldsAdder(fields: object): (message: ConversationMessage) => ConversationMessage {
-  const keys = Reflect.ownKeys(fields).filter((key) =>
-    Object.prototype.propertyIsEnumerable.call(fields, key),
-  );
-  if (keys.length === 0) return (message) => message;
-  // Assigning `__proto__` would set the prototype; spreading defines the field.
-  if (keys.includes('__proto__')) return (message) => ({ ...message, ...fields });
-  const source = fields as Record<PropertyKey, unknown>;
+// The session fields are read once, when the processor is made, and set on each log message.
+function fieldsAdder(fields: MessageFields): (message: ConversationMessage) => ConversationMessage {
+  const { mode, runId, agentId } = fields;
+  if (mode === undefined && runId === undefined && agentId === undefined) return (message) => message;
   return (message) => {
-    const target = message as unknown as Record<PropertyKey, unknown>;
-    for (const key of keys) target[key] = source[key];
+    if (mode !== undefined) message.mode = mode;
+    if (runId !== undefined) message.runId = runId;
+    if (agentId !== undefined) message.agentId = agentId;
     return message;
   };
 }

@@ -7,6 +7,7 @@ export {
 export {
   createMessageProcessor,
   DEFAULT_PENDING_TIMEOUT_MS,
+  type MessageFields,
   type MessageProcessor,
   type MessageProcessorOptions,
 } from './create-message-processor.js';

@@ -159,6 +159,9 @@ describe('convertToOpenAIMessages (properties)', () => {
         expect(messages).toEqual(before);
         expect(convertToOpenAIMessages(once as ModelMessage[])).toEqual(once);
       }),
+      // Deep-copying and comparing large generated values: fewer runs keep it well inside the
+      // timeout on a loaded 2-core CI machine.
+      { numRuns: 50 },
     );
   });
 });

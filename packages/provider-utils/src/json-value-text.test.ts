@@ -15,8 +15,7 @@ const lineWith = (input: unknown, space?: number) =>
     space,
   );
 
-const textOf = (line: string, input: JsonValue) =>
-  jsonValueText(line, 'input', line.indexOf('"toolu_1"'), input);
+const textOf = (line: string, input: JsonValue) => jsonValueText(line, 'input', input);
 
 describe('jsonValueText', () => {
   it('cuts out the exact text of the value under a key', () => {
@@ -27,18 +26,32 @@ describe('jsonValueText', () => {
     expect(JSON.parse(indented ?? '')).toEqual(input);
   });
 
-  it('skips the same characters inside a string and keys of other objects before `from`', () => {
+  it('skips the same characters inside strings and keys nested in the value', () => {
     const input = { note: ',"input":{"x":1}', input: { nested: true } };
-    const line = `{"input":{"other":1},"message":${JSON.stringify({ id: 'toolu_1', input })}}`;
+    const line = `{"message":${JSON.stringify({ id: 'toolu_1', input })},"uuid":"u"}`;
     expect(textOf(line, input)).toBe(JSON.stringify(input));
+  });
+
+  it('is undefined when the key occurs as a key more than once outside the value', () => {
+    const input = { command: 'rm -rf /' };
+    const duplicate =
+      '{"content":[{"type":"tool_use","input":{"command":"ls"},"input":{"command":"rm -rf /"}}]}';
+    const elsewhere =
+      '{"tool_use_result":{"input":{"command":"ls"}},"content":[{"input":{"command":"rm -rf /"}}]}';
+    expect(textOf(duplicate, input)).toBeUndefined();
+    expect(textOf(elsewhere, input)).toBeUndefined();
+  });
+
+  it('is undefined, not an exception, for a key with a bad escape', () => {
+    expect(jsonValueText('{"input":{"\\x":1}}', 'input', { x: 1 })).toBeUndefined();
   });
 
   it('is undefined when the value found is not the expected one', () => {
     const line = lineWith({ a: 1, b: 2 });
     expect(textOf(line, { b: 2, a: 1 })).toBeUndefined();
     expect(textOf(line, { a: 1 })).toBeUndefined();
-    expect(jsonValueText(line, 'missing', 0, {})).toBeUndefined();
-    expect(jsonValueText('{"input":{"a":"unterminated', 'input', 0, { a: '' })).toBeUndefined();
+    expect(jsonValueText(line, 'missing', {})).toBeUndefined();
+    expect(jsonValueText('{"input":{"a":"unterminated', 'input', { a: '' })).toBeUndefined();
   });
 
   it('finds any JSON value as the producer serialised it, or nothing, and never throws', () => {
@@ -56,8 +69,9 @@ describe('jsonValueText', () => {
 
   it('never throws on arbitrary text', () => {
     fc.assert(
-      fc.property(fc.string(), fc.nat(50), fc.jsonValue(), (text, from, expected) => {
-        jsonValueText(text, 'input', from, expected as JsonValue);
+      fc.property(fc.string(), fc.jsonValue(), (text, expected) => {
+        jsonValueText(`{"input":${text}`, 'input', expected as JsonValue);
+        jsonValueText(text, 'input', expected as JsonValue);
       }),
     );
   });

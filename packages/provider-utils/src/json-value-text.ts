@@ -22,6 +22,16 @@ function stringEnd(text: string, at: number): number {
   }
 }
 
+// A key's text unescaped; undefined when its escapes are not valid JSON.
+function keyOf(raw: string): string | undefined {
+  if (!raw.includes('\\')) return raw;
+  try {
+    return JSON.parse(`"${raw}"`) as string;
+  } catch {
+    return undefined;
+  }
+}
+
 interface ScannedValue {
   end: number;
   /** An object's keys in text order; an array's element count. */
@@ -58,8 +68,9 @@ function scanValue(text: string, start: number): ScannedValue | undefined {
       const end = stringEnd(text, at);
       if (end === -1) return undefined;
       if (depth === 1 && keyNext) {
-        const raw = text.slice(at + 1, end - 1);
-        keys.push(raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw);
+        const key = keyOf(text.slice(at + 1, end - 1));
+        if (key === undefined) return undefined;
+        keys.push(key);
         keyNext = false;
       } else if (depth === 1 && !isObject && elements === 0) elements = 1;
       at = end;
@@ -97,30 +108,32 @@ function matches(text: string, start: number, scanned: ScannedValue, expected: J
   return text.slice(start, scanned.end) === JSON.stringify(expected);
 }
 
-/**
- * The JSON text of the value under `key` in `text` (the JSON `expected` was parsed from), searching
- * from `from` — so a consumer can keep a value's text instead of serialising it again. Undefined
- * when in doubt: the key is not found as a key, the text is not well formed there, or the value
- * found does not have `expected`'s shape.
- */
-export function jsonValueText(
-  text: string,
-  key: string,
-  from: number,
-  expected: JsonValue,
-): string | undefined {
-  const needle = `${JSON.stringify(key)}:`;
+// Where `needle` occurs as a key (after `{` or `,`: the same characters inside a string follow a
+// backslash), from `from`; -1 when it does not.
+function keyAt(text: string, needle: string, from: number): number {
   for (let at = text.indexOf(needle, from); at !== -1; at = text.indexOf(needle, at + 1)) {
-    // A key follows `{` or `,`; the same characters inside a string follow a backslash.
     let before = at - 1;
     while (before >= 0 && isSpace(text.charCodeAt(before))) before--;
     const previous = text.charCodeAt(before);
-    if (previous !== OPEN_BRACE && previous !== COMMA) continue;
-    let start = at + needle.length;
-    while (isSpace(text.charCodeAt(start))) start++;
-    const scanned = scanValue(text, start);
-    if (scanned === undefined) return undefined;
-    return matches(text, start, scanned, expected) ? text.slice(start, scanned.end) : undefined;
+    if (previous === OPEN_BRACE || previous === COMMA) return at;
   }
-  return undefined;
+  return -1;
+}
+
+/**
+ * The JSON text of the value under `key` in `text` (the JSON `expected` was parsed from), so a
+ * consumer can keep a value's text instead of serialising it again. Only when it is certain:
+ * `key` occurs exactly once as a key outside the value itself (a duplicate key, or the same key in
+ * another object, makes it ambiguous), the text is well formed there, and the value has
+ * `expected`'s shape at the top (kind, keys in order, element count). Otherwise undefined.
+ */
+export function jsonValueText(text: string, key: string, expected: JsonValue): string | undefined {
+  const needle = `${JSON.stringify(key)}:`;
+  const at = keyAt(text, needle, 0);
+  if (at === -1) return undefined;
+  let start = at + needle.length;
+  while (isSpace(text.charCodeAt(start))) start++;
+  const scanned = scanValue(text, start);
+  if (scanned === undefined || keyAt(text, needle, scanned.end) !== -1) return undefined;
+  return matches(text, start, scanned, expected) ? text.slice(start, scanned.end) : undefined;
 }

@@ -238,12 +238,14 @@ class Assembler implements ResultAssembler {
     call.open = false;
     // A tool without parameters often streams no arguments at all; providers expect an object.
     if (call.arguments.trim() === '') call.arguments = '{}';
+    const input = parseArguments(call.arguments);
     this.emit({
       type: 'tool_use',
       id: call.id,
       toolName: call.toolName,
-      input: parseArguments(call.arguments),
-      inputText: call.arguments,
+      input,
+      // The model's own text of the input; arguments that are not JSON are the input itself.
+      ...(typeof input === 'string' ? {} : { inputText: call.arguments }),
       ...(call.providerMetadata === undefined ? {} : { providerMetadata: call.providerMetadata }),
     });
   }

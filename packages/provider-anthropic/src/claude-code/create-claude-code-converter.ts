@@ -68,10 +68,11 @@ export function createClaudeCodeConverter(options: ClaudeCodeConverterOptions = 
     for (let index = 0; index < content.length; index++) {
       events.push(assistantBlockEvent(content[index] as JsonValue, messageId, base));
     }
-    // Claude Code prints one block per line: its tool input's text is then certainly found in the line.
+    // Claude Code prints one block per line: a tool input is then the line's only `input`, and its
+    // text can be kept rather than made again. (A string input is logged as is, without quotes.)
     const only = events[0];
-    if (content.length === 1 && only?.type === 'tool_use') {
-      const inputText = jsonValueText(text, 'input', text.indexOf(JSON.stringify(only.id)), only.input);
+    if (content.length === 1 && only?.type === 'tool_use' && typeof only.input !== 'string') {
+      const inputText = jsonValueText(text, 'input', only.input);
       if (inputText !== undefined) only.inputText = inputText;
     }
     addUnmappedClaudeCodeFields(events, line, ASSISTANT_FIELDS, base);
