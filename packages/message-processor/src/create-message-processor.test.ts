@@ -115,7 +115,10 @@ describe('createMessageProcessor: the log', () => {
   });
 
   it('shows what the log says when an input does not survive serialising (no producer text)', () => {
-    const { log, display } = run([toolUse('c1', 'Bash', { n: -0, big: Number.POSITIVE_INFINITY }), toolResult('c1', 'ok')]);
+    const { log, display } = run([
+      toolUse('c1', 'Bash', { n: -0, big: Number.POSITIVE_INFINITY }),
+      toolResult('c1', 'ok'),
+    ]);
     expect(log[0]?.tool_calls?.[0]?.function.arguments).toBe('{"n":0,"big":null}');
     expect(display[0]?.toolExecution?.input).toEqual({ n: 0, big: null });
     expect(display).toEqual(toDisplayMessages(JSON.parse(JSON.stringify(log))));
