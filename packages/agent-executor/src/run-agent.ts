@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { type AgentOutput, CairnError, type ConversationMessage } from '@cairn/core';
-import { createDisplayProjector, createMessageProcessor } from '@cairn/message-processor';
+import { createDisplayProjector, createMessageProcessor, type MessageFields } from '@cairn/message-processor';
 import { LineSplitter } from '@cairn/provider-utils';
 import type { AgentRunOptions } from './agent-executor-options.js';
 import type { AgentRunError, AgentRunResult } from './agent-run-result.js';
@@ -15,8 +15,6 @@ import type { RunSettings } from './run-settings.js';
 import { spawnAgentProcess } from './spawn-agent-process.js';
 import { StderrTail } from './stderr-tail.js';
 import { TranscriptBuffer } from './transcript-buffer.js';
-
-type MessageFields = Pick<ConversationMessage, 'mode' | 'runId' | 'agentId'>;
 
 async function resumeSessionOf(
   settings: RunSettings,

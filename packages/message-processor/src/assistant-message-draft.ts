@@ -6,7 +6,6 @@ import type {
   ProviderMetadata,
   ReasoningPart,
 } from '@cairn/core';
-import { rememberToolInput } from './parse-tool-arguments.js';
 
 // Text and reasoning blocks grow from deltas; the closing event's full text replaces what the
 // deltas built (it is authoritative), and a block cut off before it keeps what arrived.
@@ -96,8 +95,7 @@ export class AssistantMessageDraft {
 
   /**
    * Calls whose input is still streaming when the message closes keep the partial JSON text. The
-   * inputs of calls made from a `tool_use` go in `knownInputs` when given, else they are remembered
-   * for `toolArgumentsOf`.
+   * inputs known as objects go in `knownInputs` when given (for the processor's own display).
    */
   toolCalls(knownInputs?: Map<OpenAIToolCall, JsonValue>): OpenAIToolCall[] {
     const calls: OpenAIToolCall[] = [];
@@ -108,8 +106,7 @@ export class AssistantMessageDraft {
         function: { name: draft.name || 'unknown_tool', arguments: draft.arguments },
       };
       if (draft.input !== undefined && typeof draft.input !== 'string') {
-        if (knownInputs === undefined) rememberToolInput(call, draft.input);
-        else knownInputs.set(call, draft.input);
+        knownInputs?.set(call, draft.input);
       }
       calls.push(call);
     }

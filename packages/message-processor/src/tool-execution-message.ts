@@ -1,32 +1,11 @@
 import type { ConversationMessage, JsonValue, OpenAIToolCall, ToolExecutionMetadata } from '@cairn/core';
-import { toolArgumentsOf } from './parse-tool-arguments.js';
 import type { ToolCallView, ToolProcessorRegistry } from './tool-processors/index.js';
-
-/** What a display `tool_execution` message is made of: the call, its assistant message, its result. */
-export interface ToolExecutionParts {
-  call: OpenAIToolCall;
-  assistant: ConversationMessage;
-  /** The `tool` message answering the call; absent when it never came. */
-  result?: ConversationMessage;
-  registry: ToolProcessorRegistry;
-  cwd?: string;
-}
 
 /**
  * One display message for a tool call and its result (RFC-20250124-001): the summary as content,
- * the merged call and result in `toolExecution`. An interrupted or missing result is `unfinished`.
+ * the merged call and result in `toolExecution`; an interrupted or missing result is `unfinished`.
+ * Built field by field, without spreads: it runs once per call.
  */
-export function toolExecutionMessage({
-  call,
-  assistant,
-  result,
-  registry,
-  cwd,
-}: ToolExecutionParts): ConversationMessage {
-  return executionMessage(call, toolArgumentsOf(call), assistant, result, registry, cwd);
-}
-
-/** `toolExecutionMessage` with the call's input already known. Built field by field, without spreads: it runs once per call. */
 export function executionMessage(
   call: OpenAIToolCall,
   input: JsonValue,
@@ -72,20 +51,10 @@ export function executionMessage(
   return message;
 }
 
-/** Copies `from`'s context fields (see `contextFields`) onto `to`, in the same order. */
+/** Copies the fields saying which session `from` belongs to and where it is in the log onto `to`. */
 export function addContextFields(to: ConversationMessage, from: ConversationMessage): void {
   if (from.mode !== undefined) to.mode = from.mode;
   if (from.runId !== undefined) to.runId = from.runId;
   if (from.agentId !== undefined) to.agentId = from.agentId;
   if (from.seq !== undefined) to.seq = from.seq;
-}
-
-/** The fields saying which session a message belongs to and where it is in the log. */
-export function contextFields(message: ConversationMessage): Partial<ConversationMessage> {
-  const fields: Partial<ConversationMessage> = {};
-  if (message.mode !== undefined) fields.mode = message.mode;
-  if (message.runId !== undefined) fields.runId = message.runId;
-  if (message.agentId !== undefined) fields.agentId = message.agentId;
-  if (message.seq !== undefined) fields.seq = message.seq;
-  return fields;
 }
