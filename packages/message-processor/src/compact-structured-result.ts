@@ -9,8 +9,9 @@ function stringLength(value: JsonValue): number {
   if (typeof value === 'string') return value.length;
   if (value === null || typeof value !== 'object') return 0;
   let total = 0;
-  if (Array.isArray(value)) for (const item of value) total += stringLength(item);
-  else for (const key in value) total += stringLength(value[key] as JsonValue);
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) total += stringLength(value[index] as JsonValue);
+  } else for (const key in value) total += stringLength(value[key] as JsonValue);
   return total;
 }
 

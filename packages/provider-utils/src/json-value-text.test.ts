@@ -40,6 +40,39 @@ describe('jsonValueText', () => {
       '{"tool_use_result":{"input":{"command":"ls"}},"content":[{"input":{"command":"rm -rf /"}}]}';
     expect(textOf(duplicate, input)).toBeUndefined();
     expect(textOf(elsewhere, input)).toBeUndefined();
+    // JSON allows spaces before the colon: the later key (the one JSON.parse keeps) is still seen.
+    const spaced = '{"input":{"command":"ls"}, "input" : {"command":"rm -rf /"}}';
+    expect(textOf(spaced, input)).toBeUndefined();
+  });
+
+  it('finds a key with spaces around its colon', () => {
+    expect(textOf('{ "id": 1, "input" :\n {"a": [1, 2]} }', { a: [1, 2] })).toBe('{"a": [1, 2]}');
+  });
+
+  it('never answers with another value than the one JSON.parse keeps, whatever the keys and spaces', () => {
+    const space = fc.constantFrom('', ' ', '\n  ');
+    const entry = fc
+      .tuple(
+        fc.constantFrom('input', 'inputs', 'x', 'in"put'),
+        space,
+        space,
+        // Values of one shape but different content too: only their text tells them apart.
+        fc.oneof(fc.jsonValue(), fc.constantFrom({ a: 1 }, { a: 2 }, [1], [2])),
+      )
+      .map(
+        ([key, before, after, value]) => `${JSON.stringify(key)}${before}:${after}${JSON.stringify(value)}`,
+      );
+    fc.assert(
+      fc.property(fc.array(entry, { maxLength: 5 }), space, (entries, around) => {
+        const line = `{${around}${entries.join(`,${around}`)}${around}}`;
+        const parsed = JSON.parse(line) as Record<string, JsonValue>;
+        if (!Object.hasOwn(parsed, 'input')) return;
+        const expected = parsed.input as JsonValue;
+        const text = textOf(line, expected);
+        if (text !== undefined) expect(JSON.parse(text)).toEqual(expected);
+      }),
+      { numRuns: 1000 },
+    );
   });
 
   it('is undefined, not an exception, for a key with a bad escape', () => {

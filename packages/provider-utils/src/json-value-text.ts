@@ -92,10 +92,13 @@ function scanValue(text: string, start: number): ScannedValue | undefined {
 }
 
 function sameKeys(scanned: readonly string[], expected: Record<string, JsonValue>): boolean {
-  const keys = Object.keys(expected);
-  if (keys.length !== scanned.length) return false;
-  for (let index = 0; index < keys.length; index++) if (keys[index] !== scanned[index]) return false;
-  return true;
+  // Own keys in order, without the array Object.keys makes (a parsed object inherits none).
+  let index = 0;
+  for (const key in expected) {
+    if (!Object.hasOwn(expected, key) || key !== scanned[index]) return false;
+    index++;
+  }
+  return index === scanned.length;
 }
 
 // Whether the scanned text is certainly `expected` at the top: the same kind, the same keys in the
@@ -108,16 +111,41 @@ function matches(text: string, start: number, scanned: ScannedValue, expected: J
   return text.slice(start, scanned.end) === JSON.stringify(expected);
 }
 
-// Where `needle` occurs as a key (after `{` or `,`: the same characters inside a string follow a
-// backslash), from `from`; -1 when it does not.
-function keyAt(text: string, needle: string, from: number): number {
-  for (let at = text.indexOf(needle, from); at !== -1; at = text.indexOf(needle, at + 1)) {
-    let before = at - 1;
+const COLON = 58;
+
+// Where the value of key `needle` (the key as written, without its opening quote) starts, from
+// `from`; -1 when the key does not occur. A key is a string after `{` or `,` and before `:`
+// (spaces allowed around): the same characters inside a string are escaped, so they never are.
+// The search leaves the quote out: quotes are everywhere in JSON, and a needle starting with one
+// makes indexOf stop at each of them.
+function valueAfterKey(text: string, needle: string, from: number): number {
+  for (let at = text.indexOf(needle, from + 1); at !== -1; at = text.indexOf(needle, at + 1)) {
+    if (text.charCodeAt(at - 1) !== QUOTE) continue;
+    let before = at - 2;
     while (before >= 0 && isSpace(text.charCodeAt(before))) before--;
     const previous = text.charCodeAt(before);
-    if (previous === OPEN_BRACE || previous === COMMA) return at;
+    if (previous !== OPEN_BRACE && previous !== COMMA) continue;
+    let after = at + needle.length;
+    while (isSpace(text.charCodeAt(after))) after++;
+    if (text.charCodeAt(after) !== COLON) continue;
+    after++;
+    while (isSpace(text.charCodeAt(after))) after++;
+    return after;
   }
   return -1;
+}
+
+// The last key's needle: a caller asks for the same key line after line.
+let lastKey: string | undefined;
+let lastNeedle = '';
+
+// The key as it is written, without its opening quote (see `valueAfterKey`).
+function needleOf(key: string): string {
+  if (key !== lastKey) {
+    lastNeedle = JSON.stringify(key).slice(1);
+    lastKey = key;
+  }
+  return lastNeedle;
 }
 
 /**
@@ -128,12 +156,10 @@ function keyAt(text: string, needle: string, from: number): number {
  * `expected`'s shape at the top (kind, keys in order, element count). Otherwise undefined.
  */
 export function jsonValueText(text: string, key: string, expected: JsonValue): string | undefined {
-  const needle = `${JSON.stringify(key)}:`;
-  const at = keyAt(text, needle, 0);
-  if (at === -1) return undefined;
-  let start = at + needle.length;
-  while (isSpace(text.charCodeAt(start))) start++;
+  const needle = needleOf(key);
+  const start = valueAfterKey(text, needle, 0);
+  if (start === -1) return undefined;
   const scanned = scanValue(text, start);
-  if (scanned === undefined || keyAt(text, needle, scanned.end) !== -1) return undefined;
+  if (scanned === undefined || valueAfterKey(text, needle, scanned.end) !== -1) return undefined;
   return matches(text, start, scanned, expected) ? text.slice(start, scanned.end) : undefined;
 }

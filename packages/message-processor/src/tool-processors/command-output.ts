@@ -24,7 +24,7 @@ export function parseExitCode(text: string, failed = true): number | undefined {
 }
 
 function exitCodeOf(call: ToolCallView): number | null {
-  const reported = fieldOf(call.structured, 'exitCode', 'exit_code');
+  const reported = fieldOf(call.structured, 'exitCode') ?? fieldOf(call.structured, 'exit_code');
   if (Number.isSafeInteger(reported)) return reported as number;
   // An interrupted command was killed: it has no exit code.
   if (fieldOf(call.structured, 'interrupted') === true) return null;

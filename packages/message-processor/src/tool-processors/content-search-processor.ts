@@ -51,7 +51,7 @@ function outputModeOf(call: ToolCallView, listsFilesByDefault: boolean): string 
 }
 
 function searchedFor(call: ToolCallView): string {
-  const pattern = inputText(call, 'pattern', 'query');
+  const pattern = inputText(call, 'pattern') ?? inputText(call, 'query');
   return pattern === undefined
     ? 'Searched file contents'
     : `Searched for "${truncate(pattern, MAX_PATTERN_LENGTH)}"`;

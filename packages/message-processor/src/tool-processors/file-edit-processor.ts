@@ -12,6 +12,11 @@ export interface EditFileProcessorOptions {
   editsOf(input: JsonValue): FileEdit[];
 }
 
+/** The file before the edit, when the result has it (Claude Code's Edit and MultiEdit name it differently). */
+function originalFileOf(call: ToolCallView): string | undefined {
+  return stringField(call.structured, 'originalFile') ?? stringField(call.structured, 'originalFileContents');
+}
+
 /**
  * The whole file before and after when the result carries the original (Claude Code's
  * `originalFile`, MultiEdit's `originalFileContents`): the edits made on it, else its
@@ -21,7 +26,7 @@ export interface EditFileProcessorOptions {
 function editDiff(call: ToolCallView, edits: readonly FileEdit[]): DiffDetails | undefined {
   const filePath = filePathOf(call);
   if (filePath === undefined) return undefined;
-  const original = stringField(call.structured, 'originalFile', 'originalFileContents');
+  const original = originalFileOf(call);
   if (original !== undefined) {
     const hunks = fieldOf(call.structured, 'structuredPatch');
     const edited = applyEdits(original, edits) ?? applyHunks(original, hunks);
@@ -42,7 +47,7 @@ function editDiff(call: ToolCallView, edits: readonly FileEdit[]): DiffDetails |
  */
 function createdFile(call: ToolCallView, edits: readonly FileEdit[]): boolean {
   if (edits[0]?.oldString !== '') return false;
-  const original = stringField(call.structured, 'originalFile', 'originalFileContents');
+  const original = originalFileOf(call);
   return original === undefined || original === '';
 }
 

@@ -9,13 +9,22 @@ const FILE_PATH_FIELDS = ['file_path', 'path', 'absolute_path'] as const;
 const DIRECTORY_PATH_FIELDS = ['dir_path', 'path', 'directory'] as const;
 
 /** A non-empty string field of the call's input. */
-export function inputText(call: ToolCallView, ...names: readonly string[]): string | undefined {
-  return stringField(call.input, ...names) || undefined;
+export function inputText(call: ToolCallView, name: string): string | undefined {
+  return stringField(call.input, name) || undefined;
+}
+
+/** The first of `names` that is a non-empty string field of the call's input. */
+function firstInputText(call: ToolCallView, names: readonly string[]): string | undefined {
+  for (let index = 0; index < names.length; index++) {
+    const text = inputText(call, names[index] as string);
+    if (text !== undefined) return text;
+  }
+  return undefined;
 }
 
 /** The file a call works on: from its input, else its structured result (Claude Code's `filePath`). */
 export function filePathOf(call: ToolCallView): string | undefined {
-  return inputText(call, ...FILE_PATH_FIELDS) ?? (stringField(call.structured, 'filePath') || undefined);
+  return firstInputText(call, FILE_PATH_FIELDS) ?? (stringField(call.structured, 'filePath') || undefined);
 }
 
 /** The file a call works on, for a summary: relative to the cwd, "file" when unknown. */
@@ -26,6 +35,6 @@ export function shownFilePath(call: ToolCallView): string {
 
 /** The directory a call lists, for a summary: relative to the cwd, "." when not given. */
 export function shownDirectoryPath(call: ToolCallView): string {
-  const path = inputText(call, ...DIRECTORY_PATH_FIELDS);
+  const path = firstInputText(call, DIRECTORY_PATH_FIELDS);
   return path === undefined ? '.' : displayPath(path, call.cwd);
 }

@@ -50,8 +50,34 @@ export const numberField = (object: JsonObject, key: string): number | undefined
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 };
 
-// A timestamp the CLI reported (user lines carry one) wins over the converter's clock.
-const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+const isDigit = (code: number) => code >= 48 && code <= 57;
+
+// `text[from, from + pattern.length)` has a digit where `pattern` has `d` and the same character elsewhere.
+function fits(text: string, from: number, pattern: string): boolean {
+  for (let index = 0; index < pattern.length; index++) {
+    const code = text.charCodeAt(from + index);
+    if (pattern[index] === 'd' ? !isDigit(code) : code !== pattern.charCodeAt(index)) return false;
+  }
+  return true;
+}
+
+/**
+ * An ISO 8601 date-time with seconds and a zone: `dddd-dd-ddTdd:dd:dd(.d+)?(Z|±dd:dd)`. Checked by
+ * hand: one runs per user line, and a regex costs several times more here.
+ */
+export function isIsoDateTime(text: string): boolean {
+  if (text.length < 20 || !fits(text, 0, 'dddd-dd-ddTdd:dd:dd')) return false;
+  let at = 19;
+  if (text.charCodeAt(at) === 46 /* . */) {
+    at++;
+    const digitsFrom = at;
+    while (isDigit(text.charCodeAt(at))) at++;
+    if (at === digitsFrom) return false;
+  }
+  if (text.length === at + 1) return text.charCodeAt(at) === 90 /* Z */;
+  const sign = text.charCodeAt(at);
+  return text.length === at + 6 && (sign === 43 || sign === 45) && fits(text, at + 1, 'dd:dd');
+}
 
 // The last clock reading's ISO text: lines come many to a millisecond, and formatting a date
 // for each one shows in profiles.
@@ -80,7 +106,8 @@ export function isoNow(now: (() => Date) | undefined): string {
 /** The context of `line`: its own timestamp when valid, else `now()`, and its sub-agent parent. */
 export function eventContextOf(line: JsonObject, now: (() => Date) | undefined): ClaudeCodeEventContext {
   const reported = stringField(line, 'timestamp');
-  const timestamp = reported !== undefined && ISO_DATETIME.test(reported) ? reported : isoNow(now);
+  // A timestamp the CLI reported (user lines carry one) wins over the converter's clock.
+  const timestamp = reported !== undefined && isIsoDateTime(reported) ? reported : isoNow(now);
   const parentToolUseId = stringField(line, 'parent_tool_use_id');
   return parentToolUseId === undefined ? { timestamp } : { timestamp, parentToolUseId };
 }

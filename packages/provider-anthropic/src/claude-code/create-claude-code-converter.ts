@@ -40,6 +40,8 @@ const INIT_FIELDS = ['model', 'cwd', 'tools', 'claude_code_version', 'permission
 const ASSISTANT_FIELDS = ['message'];
 const USER_FIELDS = ['message', 'tool_use_result'];
 
+const OPEN_BRACE = 0x7b;
+
 // Lines longer than this are cut in the error event's `raw`, so one huge bad line cannot bloat it.
 const MAX_RAW_LENGTH = 10_000;
 
@@ -224,7 +226,8 @@ export function createClaudeCodeConverter(options: ClaudeCodeConverterOptions = 
 
   return {
     push(line) {
-      if (line.trim() === '') return [];
+      // A JSON line starts with `{`: only another line can be blank.
+      if (line.charCodeAt(0) !== OPEN_BRACE && line.trim() === '') return [];
       let parsed: unknown;
       try {
         parsed = JSON.parse(line);
