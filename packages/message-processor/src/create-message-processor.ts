@@ -165,8 +165,8 @@ export function createMessageProcessor(options: MessageProcessorOptions): Messag
   }
 
   function toolResult(event: AgentOutputOf<'tool_result'>) {
-    // Before the result: its call, whatever the sub-agent it started (Claude's Task) still had open, and its own thread's message.
-    drafts.closeHolding(event.toolUseId);
+    // Before the result: its call, whatever the sub-agent it started (Claude's Task) still had open
+    // (closing that thread closes the message holding the call first), and its own thread's message.
     drafts.close(event.toolUseId);
     drafts.close(event.parentToolUseId);
     const call = pending.take(event.toolUseId);
