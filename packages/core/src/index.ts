@@ -22,6 +22,7 @@ export {
 } from './agent-output/agent-output.js';
 export { type FinishReason, FinishReasonSchema } from './agent-output/finish-reason.js';
 export { addTokenUsage, type TokenUsage, TokenUsageSchema } from './agent-output/token-usage.js';
+export type { HistoryCompressionResult, LoopCompressionPipeline } from './compression/loop-compression.js';
 export {
   CairnError,
   type CairnErrorJSON,
@@ -35,6 +36,7 @@ export {
   isRetryableByDefault,
 } from './errors/cairn-error-code.js';
 export { assertSafeId, assertSafeRef, isSafeId, SAFE_ID_PATTERN } from './ids/assert-safe-id.js';
+export { createMessageIds } from './ids/create-message-ids.js';
 export { agentOutputJsonSchema, conversationMessageJsonSchema } from './json-schema.js';
 export {
   type ConversationMessage,

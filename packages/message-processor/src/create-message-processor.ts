@@ -5,6 +5,7 @@ import {
   type ConversationMessage,
   type ConversationMode,
   createInterruptedToolResult,
+  createMessageIds,
   type JsonValue,
   type OpenAIToolCall,
   type ProviderMetadata,
@@ -13,7 +14,6 @@ import { type AgentSessionInfo, agentSessionMetadata } from './agent-session-met
 import type { AssistantMessageDraft } from './assistant-message-draft.js';
 import { compactStructuredResult } from './compact-structured-result.js';
 import { createProjector, type DisplayOptions } from './create-display-projector.js';
-import { createMessageIds } from './message-ids.js';
 import { OpenDrafts } from './open-drafts.js';
 import { type PendingToolCall, PendingToolCalls } from './pending-tool-calls.js';
 

@@ -9,6 +9,20 @@ describe('abortableSleep', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(15);
   });
 
+  it('resolves a zero wait before any timer, unless already aborted', async () => {
+    let timerFired = false;
+    setTimeout(() => {
+      timerFired = true;
+    }, 0);
+    await abortableSleep(0);
+    expect(timerFired).toBe(false);
+    const controller = new AbortController();
+    controller.abort();
+    await expect(abortableSleep(0, controller.signal)).rejects.toSatisfy((error) =>
+      CairnError.is(error, 'LLM_ABORTED'),
+    );
+  });
+
   it('ends early with LLM_ABORTED when the signal fires', async () => {
     const controller = new AbortController();
     const sleeping = abortableSleep(60_000, controller.signal);

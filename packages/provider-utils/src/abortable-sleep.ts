@@ -7,6 +7,11 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
       reject(abortedError(signal));
       return;
     }
+    // No wait asked: no timer either, so a zero delay costs no trip through the event loop.
+    if (!(ms > 0)) {
+      resolve();
+      return;
+    }
     const onAbort = () => {
       clearTimeout(timer);
       reject(abortedError(signal));

@@ -23,6 +23,10 @@ type ApprovalCheck<Input> = {
   check(input: Input, context: ToolContext): boolean | Promise<boolean>;
 }['check'];
 
+type ModelOutputOf<Output> = {
+  render(output: Output): string;
+}['render'];
+
 /** A tool the model can call. Build one with `defineTool` from `@cairn/loop`. */
 export interface Tool<Input = unknown, Output = unknown> {
   /** Unique name the model calls it by (`read_file`). */
@@ -33,8 +37,13 @@ export interface Tool<Input = unknown, Output = unknown> {
   category: string;
   /** Validates the model's arguments before `execute`; also the source of the JSON Schema. */
   input: z.ZodType<Input>;
-  /** Runs the tool. A non-string result is JSON-stringified for the model. */
+  /**
+   * Runs the tool. A string result is what the model reads; any other result is kept as the call's
+   * `structured` result and the model reads `toModelOutput(result)`, or its JSON text.
+   */
   execute(input: Input, context: ToolContext): Promise<Output> | Output;
+  /** What the model reads of a non-string result (a summary instead of, say, a whole file). */
+  toModelOutput?: ModelOutputOf<Output>;
   /** Ask the user before running (always, or when this returns true). */
   needsApproval?: boolean | ApprovalCheck<Input>;
   /** Abort `execute` after this many milliseconds (`TOOL_TIMEOUT`). */
@@ -53,6 +62,8 @@ export interface ToolCallResult {
   durationMs: number;
   /** The tool's non-string output before stringifying, for UIs and the display view. */
   structured?: unknown;
+  /** The call was cancelled (the turn was aborted) before the tool returned: there is no real result. */
+  interrupted?: boolean;
 }
 
 /** What the user is asked to approve. */

@@ -1,9 +1,9 @@
-import { isSafeId } from '@cairn/core';
 import { describe, expect, it } from 'vitest';
-import { createMessageIds } from './message-ids.js';
+import { isSafeId } from './assert-safe-id.js';
+import { createMessageIds } from './create-message-ids.js';
 
 describe('createMessageIds', () => {
-  it('makes distinct safe ids, and distinct ones again in another processor', () => {
+  it('makes distinct safe ids, and distinct ones again in another producer', () => {
     const first = createMessageIds();
     const second = createMessageIds();
     const ids = [...Array.from({ length: 1000 }, first), ...Array.from({ length: 1000 }, second)];

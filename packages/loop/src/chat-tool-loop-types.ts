@@ -1,0 +1,125 @@
+import type {
+  AgentOutput,
+  CairnError,
+  CairnErrorCode,
+  FinishReason,
+  LoopCompressionPipeline,
+  ModelAdapter,
+  ModelAssistantMessage,
+  ModelMessage,
+  ModelSettings,
+  ModelToolChoice,
+  ProviderMetadata,
+  TokenUsage,
+  ToolExecutionOptions,
+  ToolHost,
+  ToolPolicy,
+} from '@cairn/core';
+import type { FailState } from './failing-call-tracker.js';
+
+/** Where the loop runs: handed to every tool call (`ToolContext`). */
+export interface LoopContext {
+  projectRoot?: string;
+  conversationId?: string;
+  runId?: string;
+  agentId?: string;
+}
+
+/** What the message callbacks receive: the pushed message, with what a persister needs. */
+interface LoopMessageFields {
+  /** Stable for this message: a persister can store it idempotently under this id. */
+  id: string;
+  createdAt: string;
+  /** The turn (1-based) the message belongs to. */
+  turn: number;
+}
+
+/** An assistant message the loop pushed, as `onAssistantMessage` receives it. */
+export type LoopAssistantMessage = ModelAssistantMessage &
+  LoopMessageFields & {
+    usage: TokenUsage;
+    finishReason: FinishReason;
+    modelId?: string;
+  };
+
+/** A tool result the loop pushed, as `onToolMessage` receives it (seed 7-2's shape and more). */
+export interface LoopToolMessage extends LoopMessageFields {
+  role: 'tool';
+  tool_call_id: string;
+  content: string;
+  toolName: string;
+  /** Milliseconds the call took. */
+  duration: number;
+  isError: boolean;
+  errorCode?: CairnErrorCode;
+  /** The tool's non-string output, for UIs and the display view. */
+  structured?: unknown;
+  /** No real result: the turn was cancelled or ended before the call returned. */
+  interrupted?: boolean;
+}
+
+export interface TurnInfo {
+  turn: number;
+}
+
+export interface TurnEndInfo extends TurnInfo {
+  usage: TokenUsage;
+  finishReason: FinishReason;
+  toolCalls: number;
+}
+
+type MaybePromise<T> = T | Promise<T>;
+
+export interface ChatToolLoopParams extends Partial<FailState> {
+  model: ModelAdapter;
+  /** The tools the model may call; none when absent. */
+  tools?: ToolHost;
+  /** The conversation so far (OpenAI-shaped); the loop appends its messages to this array. */
+  messages: ModelMessage[];
+  /** Model calls at most; reaching it with calls still coming ends the loop with `LOOP_MAX_TURNS`. Default 20. */
+  maxTurns?: number;
+  /** Cancels the turn: the model call and the running tools (`LLM_ABORTED`). */
+  signal?: AbortSignal;
+  context?: LoopContext;
+  /** Which tools the model sees and may run. */
+  policy?: ToolPolicy;
+  /** Asked before a tool that needs approval runs; without it such tools are refused. */
+  approve?: ToolExecutionOptions['approve'];
+  /** Calls of one assistant message run in parallel, this many at a time. Default 8. */
+  toolConcurrency?: number;
+  /** Identical failing calls in a row that end the loop with `LOOP_STUCK`. Default 3. */
+  stuckThreshold?: number;
+  /** Compresses the history before this loop's messages when a request gets too big (seed 7-5). */
+  compressionPipeline?: LoopCompressionPipeline;
+  /** Stream the model's answers (default: when the adapter can). */
+  stream?: boolean;
+  toolChoice?: ModelToolChoice;
+  settings?: ModelSettings;
+  providerOptions?: ProviderMetadata;
+  headers?: Record<string, string>;
+  /** After each assistant message is pushed; awaited, so it can persist before tools run. */
+  onAssistantMessage?(message: LoopAssistantMessage): MaybePromise<void>;
+  /** After each tool result is pushed, in call order; awaited. */
+  onToolMessage?(message: LoopToolMessage): MaybePromise<void>;
+  /** Every `AgentOutput` event: the model's stream, each tool result, and the loop's own errors. */
+  onEvent?(event: AgentOutput): void;
+  onTurnStart?(info: TurnInfo): MaybePromise<void>;
+  onTurnEnd?(info: TurnEndInfo): MaybePromise<void>;
+  /** Ids of the messages handed to the callbacks. */
+  generateId?: () => string;
+  now?: () => Date;
+}
+
+export interface ChatToolLoopResult extends FailState {
+  success: boolean;
+  /** The last assistant message (undefined when no model call succeeded). */
+  message?: LoopAssistantMessage;
+  /** The `messages` array given, with this loop's messages appended (and the history compressed). */
+  messages: ModelMessage[];
+  usage: { turns: TokenUsage[]; total: TokenUsage };
+  /** Model calls made (including one that failed). */
+  turns: number;
+  /** The last model call's reason; `aborted` or `error` when the loop ended that way. */
+  finishReason: FinishReason;
+  error?: CairnError;
+}

@@ -1,0 +1,251 @@
+import {
+  type AgentOutput,
+  addTokenUsage,
+  CairnError,
+  createMessageIds,
+  type FinishReason,
+  type ModelRequest,
+  type ModelResult,
+  type ModelToolMessage,
+  type OpenAIToolCall,
+  type TokenUsage,
+  type ToolCallResult,
+  type ToolExecutionOptions,
+  toCairnError,
+} from '@cairn/core';
+import type {
+  ChatToolLoopParams,
+  ChatToolLoopResult,
+  LoopAssistantMessage,
+  LoopToolMessage,
+} from './chat-tool-loop-types.js';
+import { compressHistory } from './compress-history.js';
+import { createToolHost } from './create-tool-host.js';
+import { DEFAULT_STUCK_THRESHOLD, FailingCallTracker } from './failing-call-tracker.js';
+import { interruptedToolResult } from './interrupted-tool-result.js';
+import { runToolCalls } from './run-tool-calls.js';
+
+export const DEFAULT_MAX_TURNS = 20;
+export const DEFAULT_TOOL_CONCURRENCY = 8;
+
+const NO_USAGE: TokenUsage = { inputTokens: 0, outputTokens: 0 };
+const NO_TOOLS = createToolHost([]);
+
+function positiveInteger(name: string, value: number, allowInfinity = false): number {
+  if ((allowInfinity && value === Number.POSITIVE_INFINITY) || (Number.isInteger(value) && value >= 1))
+    return value;
+  throw new CairnError('INVALID_ARGUMENT', `${name} must be a positive integer, got ${value}`);
+}
+
+const firstLine = (text: string) => text.split('\n', 1)[0] ?? '';
+
+/**
+ * The tool loop: call the model (streaming when it can) → push its message → run its tool calls
+ * (in parallel, results pushed in call order) → call the model again, until it answers without
+ * calls. It stops on `maxTurns` (`LOOP_MAX_TURNS`), on the same failing call repeating
+ * (`LOOP_STUCK`), on abort (`LLM_ABORTED`) or on a model failure the adapter could not retry;
+ * it never throws for these, and never leaves a tool call without a result in `messages`.
+ * Each message pushed is handed to the callbacks, awaited, with a stable id.
+ */
+export async function chatToolLoop(params: ChatToolLoopParams): Promise<ChatToolLoopResult> {
+  const { model, messages, signal } = params;
+  const maxTurns = positiveInteger('maxTurns', params.maxTurns ?? DEFAULT_MAX_TURNS);
+  const concurrency = positiveInteger('toolConcurrency', params.toolConcurrency ?? DEFAULT_TOOL_CONCURRENCY);
+  const stuckThreshold = positiveInteger(
+    'stuckThreshold',
+    params.stuckThreshold ?? DEFAULT_STUCK_THRESHOLD,
+    true,
+  );
+  const host = params.tools ?? NO_TOOLS;
+  const generateId = params.generateId ?? createMessageIds();
+  const now = params.now ?? (() => new Date());
+  const streaming = params.stream ?? model.capabilities.streaming;
+  const tracker = new FailingCallTracker(params);
+  const tools = host.getVisibleTools(params.policy === undefined ? {} : { policy: params.policy });
+  const execution: ToolExecutionOptions = {
+    ...params.context,
+    ...(signal === undefined ? {} : { signal }),
+    ...(params.policy === undefined ? {} : { policy: params.policy }),
+    ...(params.approve === undefined ? {} : { approve: params.approve }),
+  } as ToolExecutionOptions;
+
+  let loopStartIndex = messages.length;
+  const turnUsages: TokenUsage[] = [];
+  let total = NO_USAGE;
+  let last: LoopAssistantMessage | undefined;
+  let finishReason: FinishReason = 'stop';
+  let turn = 0;
+  // The calls of the last assistant message still without a result in `messages`.
+  let unanswered: OpenAIToolCall[] = [];
+
+  const emit = (event: AgentOutput) => params.onEvent?.(event);
+
+  function finish(error?: CairnError, reportedByModel = false): ChatToolLoopResult {
+    if (error !== undefined && !reportedByModel) {
+      emit({
+        type: 'error',
+        timestamp: now().toISOString(),
+        code: error.code,
+        message: error.message,
+        retryable: error.retryable,
+        fatal: true,
+      });
+    }
+    const reason: FinishReason =
+      error?.code === 'LLM_ABORTED'
+        ? 'aborted'
+        : error !== undefined && turnUsages.length < turn
+          ? 'error'
+          : finishReason;
+    return {
+      success: error === undefined,
+      ...(last === undefined ? {} : { message: last }),
+      messages,
+      usage: { turns: turnUsages, total },
+      turns: turn,
+      finishReason: reason,
+      ...(error === undefined ? {} : { error }),
+      ...tracker.current,
+    };
+  }
+
+  async function callModel(): Promise<ModelResult> {
+    const request: ModelRequest = {
+      // A copy: the loop appends to `messages` while a recorded request must stay as it was sent.
+      messages: messages.slice(),
+      ...(tools.length === 0 ? {} : { tools }),
+      ...(params.toolChoice === undefined ? {} : { toolChoice: params.toolChoice }),
+      ...(params.settings === undefined ? {} : { settings: params.settings }),
+      ...(params.providerOptions === undefined ? {} : { providerOptions: params.providerOptions }),
+      ...(params.headers === undefined ? {} : { headers: params.headers }),
+      ...(signal === undefined ? {} : { signal }),
+    };
+    if (!streaming) return model.generate(request);
+    const stream = model.stream(request);
+    for await (const event of stream) emit(event);
+    return stream.result;
+  }
+
+  async function pushToolResult(result: ToolCallResult, call: OpenAIToolCall): Promise<number> {
+    const message: ModelToolMessage = { role: 'tool', tool_call_id: call.id, content: result.content };
+    if (result.isError) message.isError = true;
+    messages.push(message);
+    unanswered = unanswered.filter((pending) => pending !== call);
+    const createdAt = now().toISOString();
+    emit({
+      type: 'tool_result',
+      timestamp: createdAt,
+      toolUseId: call.id,
+      toolName: result.toolName,
+      output: result.content,
+      isError: result.isError,
+      durationMs: result.durationMs,
+      ...(result.structured === undefined ? {} : { structured: result.structured as never }),
+    });
+    const shown: LoopToolMessage = {
+      id: generateId(),
+      createdAt,
+      turn,
+      role: 'tool',
+      tool_call_id: call.id,
+      content: result.content,
+      toolName: result.toolName,
+      duration: result.durationMs,
+      isError: result.isError,
+      ...(result.errorCode === undefined ? {} : { errorCode: result.errorCode }),
+      ...(result.structured === undefined ? {} : { structured: result.structured }),
+      ...(result.interrupted ? { interrupted: true } : {}),
+    };
+    await params.onToolMessage?.(shown);
+    return tracker.record(result, call.function.arguments);
+  }
+
+  /** Runs the calls; the `LOOP_STUCK` error when a failure repeated too often. */
+  async function runCalls(calls: OpenAIToolCall[]): Promise<CairnError | undefined> {
+    let stuck: CairnError | undefined;
+    await runToolCalls(
+      calls,
+      concurrency,
+      (call) => host.execute(call, execution),
+      async (result, index) => {
+        const repeats = await pushToolResult(result, calls[index] as OpenAIToolCall);
+        if (repeats >= stuckThreshold && stuck === undefined) {
+          stuck = new CairnError(
+            'LOOP_STUCK',
+            `${result.toolName} failed the same way ${repeats} times in a row (${result.errorCode ?? 'error'}: ${firstLine(result.content)}); the loop stopped instead of trying again.`,
+          );
+        }
+      },
+    );
+    return stuck;
+  }
+
+  // After a failure mid-turn: every call still unanswered gets an interrupted result.
+  async function answerRemainingCalls(reason: string): Promise<void> {
+    for (const call of unanswered) {
+      try {
+        await pushToolResult(interruptedToolResult(call, reason), call);
+      } catch {
+        // The callback failing again must not stop the log from being completed.
+      }
+    }
+    unanswered = [];
+  }
+
+  try {
+    while (turn < maxTurns) {
+      if (signal?.aborted) return finish(new CairnError('LLM_ABORTED', 'the loop was aborted'));
+      if (params.compressionPipeline !== undefined) {
+        loopStartIndex = await compressHistory(params.compressionPipeline, messages, loopStartIndex);
+      }
+      turn++;
+      await params.onTurnStart?.({ turn });
+      let result: ModelResult;
+      try {
+        result = await callModel();
+      } catch (error) {
+        // A stream has already reported its failure as events. (Adapters throw CairnErrors; anything
+        // else is an answer the loop could not use.)
+        return finish(toCairnError(error, 'LLM_BAD_RESPONSE'), streaming);
+      }
+      turnUsages.push(result.usage);
+      total = addTokenUsage(total, result.usage);
+      finishReason = result.finishReason;
+      messages.push(result.message);
+      const calls = result.message.tool_calls ?? [];
+      unanswered = [...calls];
+      last = {
+        ...result.message,
+        id: generateId(),
+        createdAt: now().toISOString(),
+        turn,
+        usage: result.usage,
+        finishReason: result.finishReason,
+        ...(result.modelId === undefined ? {} : { modelId: result.modelId }),
+      };
+      await params.onAssistantMessage?.(last);
+      const stuck = calls.length === 0 ? undefined : await runCalls(calls);
+      await params.onTurnEnd?.({
+        turn,
+        usage: result.usage,
+        finishReason: result.finishReason,
+        toolCalls: calls.length,
+      });
+      if (calls.length === 0) return finish();
+      if (signal?.aborted) return finish(new CairnError('LLM_ABORTED', 'the loop was aborted'));
+      if (stuck !== undefined) return finish(stuck);
+    }
+    return finish(
+      new CairnError(
+        'LOOP_MAX_TURNS',
+        `The model was still calling tools after ${maxTurns} turns; the loop stopped.`,
+      ),
+    );
+  } catch (error) {
+    // A callback (a persister) or a custom tool host failed: the log is completed first. A
+    // CairnError (a store that is down) is the loop's result; anything else is a bug, rethrown.
+    await answerRemainingCalls(error instanceof Error ? error.message : String(error));
+    if (!CairnError.is(error)) throw error;
+    return finish(error);
+  }
+}

@@ -1,0 +1,207 @@
+import type { OpenAIToolCall, ToolExecutionOptions } from '@cairn/core';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  approvalTool,
+  commandTool,
+  deniedByToolTool,
+  echoTool,
+  failingTool,
+  sleep,
+  slowTool,
+  summaryTool,
+  weatherTool,
+} from '../test/loop-test-tools.js';
+import { createToolHost } from './create-tool-host.js';
+import { defineTool } from './define-tool.js';
+
+const call = (name: string, args: unknown, id = 'call_1'): OpenAIToolCall => ({
+  id,
+  type: 'function',
+  function: { name, arguments: typeof args === 'string' ? args : JSON.stringify(args) },
+});
+
+const options = (extra: Partial<ToolExecutionOptions> = {}): ToolExecutionOptions => ({
+  signal: new AbortController().signal,
+  ...extra,
+});
+
+const host = createToolHost([
+  echoTool,
+  weatherTool,
+  summaryTool,
+  failingTool,
+  commandTool,
+  deniedByToolTool,
+  slowTool,
+  approvalTool,
+]);
+
+describe('createToolHost', () => {
+  it('lists the tools a policy allows, with the JSON Schema of their input', () => {
+    const all = host.getVisibleTools();
+    expect(all.map((tool) => tool.name)).toEqual(host.tools.map((tool) => tool.name));
+    expect(all.find((tool) => tool.name === 'echo')).toEqual({
+      name: 'echo',
+      description: 'Echo the text back',
+      inputSchema: {
+        type: 'object',
+        properties: { text: { type: 'string' }, delayMs: { type: 'number' } },
+        required: ['text'],
+      },
+    });
+    const policy = { allow: { categories: ['web', 'test'] }, deny: { tools: ['fail'] } };
+    expect(host.getVisibleTools({ policy }).map((tool) => tool.name)).toEqual([
+      'echo',
+      'get_weather',
+      'slow',
+    ]);
+  });
+
+  it('runs a call with its validated input and reports the duration', async () => {
+    const result = await host.execute(call('echo', { text: 'hi' }), options());
+    expect(result).toMatchObject({
+      toolCallId: 'call_1',
+      toolName: 'echo',
+      content: 'echo: hi',
+      isError: false,
+    });
+    expect(result.durationMs).toBeGreaterThanOrEqual(0);
+    expect(result).not.toHaveProperty('errorCode');
+  });
+
+  it('JSON-stringifies other outputs and keeps them as the structured result', async () => {
+    const weather = await host.execute(call('get_weather', { city: 'Oslo' }), options());
+    expect(weather).toMatchObject({
+      content: '{"city":"Oslo","celsius":4}',
+      structured: { city: 'Oslo', celsius: 4 },
+    });
+    const summary = await host.execute(call('read_big', {}), options());
+    expect(summary).toMatchObject({ content: '3 lines', structured: { lines: ['a', 'b', 'c'] } });
+  });
+
+  it('turns each way a call can go wrong into a failed result the model can act on', async () => {
+    const cases: [OpenAIToolCall, string, RegExp][] = [
+      [call('nope', {}), 'TOOL_NOT_FOUND', /no tool named "nope".*Available tools: echo, get_weather/],
+      [call('echo', '{"text": '), 'TOOL_INVALID_INPUT', /not valid JSON/],
+      [
+        call('echo', { text: 3 }),
+        'TOOL_INVALID_INPUT',
+        /Invalid arguments for echo:\n- text: .*expected string/i,
+      ],
+      [call('fail', {}), 'TOOL_FAILED', /^it is broken$/],
+      [call('outside', {}), 'TOOL_DENIED', /outside the workspace/],
+      [call('slow', {}), 'TOOL_TIMEOUT', /did not finish within 50 ms/],
+    ];
+    for (const [toolCall, code, text] of cases) {
+      const result = await host.execute(toolCall, options());
+      expect(result, code).toMatchObject({ isError: true, errorCode: code });
+      expect(result.content).toMatch(text);
+    }
+  });
+
+  it('keeps the structured result of a failure the tool reported with toolFailure', async () => {
+    const result = await host.execute(call('run', { command: 'lss' }), options());
+    expect(result).toMatchObject({
+      isError: true,
+      errorCode: 'TOOL_FAILED',
+      content: 'Exit code 2\nlss: not found',
+      structured: { stdout: '', stderr: 'not found', exitCode: 2 },
+    });
+  });
+
+  it('refuses calls the policy denies, even to a tool it has', async () => {
+    const policy = { deny: { categories: ['web'] } };
+    const result = await host.execute(call('get_weather', { city: 'Oslo' }), options({ policy }));
+    expect(result).toMatchObject({ isError: true, errorCode: 'TOOL_DENIED' });
+    expect(result.content).not.toMatch(/get_weather,/);
+  });
+
+  it('asks for approval when the tool needs it, and only then', async () => {
+    const asked: unknown[] = [];
+    const approve = (request: unknown) => {
+      asked.push(request);
+      return false;
+    };
+    const staging = await host.execute(call('deploy', { target: 'staging' }), options({ approve }));
+    expect(staging.content).toBe('deployed to staging');
+    const refused = await host.execute(call('deploy', { target: 'production' }, 'c2'), options({ approve }));
+    expect(refused).toMatchObject({ isError: true, errorCode: 'TOOL_DENIED' });
+    expect(asked).toEqual([{ toolCallId: 'c2', toolName: 'deploy', input: { target: 'production' } }]);
+    const approved = await host.execute(
+      call('deploy', { target: 'production' }),
+      options({ approve: () => true }),
+    );
+    expect(approved.content).toBe('deployed to production');
+    const nobody = await host.execute(call('deploy', { target: 'production' }), options());
+    expect(nobody.content).toMatch(/needs the user's approval, and there is no one to ask/);
+  });
+
+  it('stops a running tool when the turn is cancelled, and reports it as interrupted', async () => {
+    const controller = new AbortController();
+    let toolSignal: AbortSignal | undefined;
+    const waiting = defineTool({
+      name: 'wait',
+      description: 'Waits for its signal',
+      category: 'test',
+      input: z.object({}),
+      execute: (_input, { signal }) => {
+        toolSignal = signal;
+        return sleep(60_000, signal);
+      },
+    });
+    const pending = createToolHost([waiting]).execute(call('wait', {}), { signal: controller.signal });
+    await sleep(10);
+    controller.abort();
+    const result = await pending;
+    expect(result).toMatchObject({ isError: true, interrupted: true });
+    expect(result.content).toMatch(/^Interrupted/);
+    expect(toolSignal?.aborted).toBe(true);
+  });
+
+  it('never runs a call whose turn was cancelled before it started', async () => {
+    let ran = false;
+    const tool = defineTool({
+      name: 'mark',
+      description: 'Marks that it ran',
+      category: 'test',
+      input: z.object({}),
+      execute: () => {
+        ran = true;
+        return 'ran';
+      },
+    });
+    const controller = new AbortController();
+    controller.abort();
+    const result = await createToolHost([tool]).execute(call('mark', {}), { signal: controller.signal });
+    expect(result.interrupted).toBe(true);
+    expect(ran).toBe(false);
+  });
+
+  it('leaves no listener on a long-lived signal', async () => {
+    const controller = new AbortController();
+    const added: unknown[] = [];
+    const removed: unknown[] = [];
+    const { signal } = controller;
+    const add = signal.addEventListener.bind(signal);
+    const remove = signal.removeEventListener.bind(signal);
+    signal.addEventListener = ((type: string, listener: never, opts: never) => {
+      added.push(listener);
+      add(type, listener, opts);
+    }) as typeof signal.addEventListener;
+    signal.removeEventListener = ((type: string, listener: never) => {
+      removed.push(listener);
+      remove(type, listener);
+    }) as typeof signal.removeEventListener;
+    for (let index = 0; index < 20; index++) await host.execute(call('echo', { text: 'x' }), { signal });
+    await host.execute(call('fail', {}), { signal });
+    expect(added.length).toBeGreaterThan(0);
+    expect(new Set(removed)).toEqual(new Set(added));
+  });
+
+  it('refuses two tools of one name', () => {
+    expect(() => createToolHost([echoTool, echoTool])).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
+    );
+  });
+});

@@ -1,0 +1,168 @@
+import {
+  CairnError,
+  type CairnErrorCode,
+  INTERRUPTED_TOOL_RESULT_TEXT,
+  isToolAllowed,
+  type ModelToolDefinition,
+  type OpenAIToolCall,
+  type Tool,
+  type ToolCallResult,
+  type ToolContext,
+  type ToolExecutionOptions,
+  type ToolHost,
+  type ToolPolicy,
+} from '@cairn/core';
+import { modelOutputText } from './model-output-text.js';
+import { runWithDeadline, ToolCallStopped } from './run-with-deadline.js';
+import { describeToolFailure } from './tool-failure.js';
+import { toolInputErrorText } from './tool-input-error.js';
+import { toolInputJsonSchema } from './tool-input-json-schema.js';
+
+/** Default time limit of one tool call, when neither the tool nor the host sets one: 10 minutes. */
+export const DEFAULT_TOOL_TIMEOUT_MS = 600_000;
+
+export interface ToolHostOptions {
+  /** Time limit of a call whose tool sets none (`Infinity` for none). Default 10 minutes. */
+  defaultTimeoutMs?: number;
+}
+
+/** A `ToolHost` over a fixed set of tools, which can also list and look them up. */
+export interface ToolRegistry extends ToolHost {
+  readonly tools: readonly Tool[];
+  get(name: string): Tool | undefined;
+}
+
+type Outcome = Omit<ToolCallResult, 'toolCallId' | 'toolName' | 'durationMs'>;
+
+const failed = (errorCode: CairnErrorCode, content: string, structured?: unknown): Outcome => ({
+  content,
+  isError: true,
+  errorCode,
+  ...(structured === undefined ? {} : { structured }),
+});
+
+// A turn cancelled while the tool ran: there is no real result, and the model should be told so.
+const INTERRUPTED: Outcome = {
+  content: `${INTERRUPTED_TOOL_RESULT_TEXT} (the turn was cancelled)`,
+  isError: true,
+  interrupted: true,
+};
+
+/**
+ * The tool host: lists the tools a policy allows, and runs a call — unknown tool, refused by the
+ * policy or the approver, invalid arguments, a throw, a timeout: each becomes a failed result the
+ * model can read and act on (`TOOL_*` code), never an exception.
+ */
+export function createToolHost(tools: readonly Tool[], options: ToolHostOptions = {}): ToolRegistry {
+  const defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
+  if (!(defaultTimeoutMs > 0)) {
+    throw new CairnError('INVALID_ARGUMENT', `defaultTimeoutMs must be positive, got ${defaultTimeoutMs}`);
+  }
+  const byName = new Map<string, Tool>();
+  for (const tool of tools) {
+    if (byName.has(tool.name)) throw new CairnError('INVALID_ARGUMENT', `Two tools are named ${tool.name}`);
+    byName.set(tool.name, tool);
+  }
+  const visible = (policy: ToolPolicy | undefined) => tools.filter((tool) => isToolAllowed(policy, tool));
+
+  async function approved(tool: Tool, input: unknown, context: ToolContext, options: ToolExecutionOptions) {
+    const { needsApproval } = tool;
+    const asks =
+      typeof needsApproval === 'function' ? await needsApproval(input, context) : needsApproval === true;
+    if (!asks) return true;
+    if (options.approve === undefined) return false;
+    return (await options.approve({ toolCallId: context.toolCallId, toolName: tool.name, input })) === true;
+  }
+
+  async function outcome(call: OpenAIToolCall, options: ToolExecutionOptions): Promise<Outcome> {
+    const name = call.function.name;
+    const tool = byName.get(name);
+    if (tool === undefined || !isToolAllowed(options.policy, tool)) {
+      const names = visible(options.policy).map((known) => known.name);
+      const available =
+        names.length === 0 ? 'No tools are available.' : `Available tools: ${names.join(', ')}.`;
+      return tool === undefined
+        ? failed('TOOL_NOT_FOUND', `There is no tool named ${JSON.stringify(name)}. ${available}`)
+        : failed('TOOL_DENIED', `The tool ${name} is not allowed here. ${available}`);
+    }
+    let args: unknown;
+    try {
+      // An empty argument string is how some providers send "no arguments".
+      args = JSON.parse(call.function.arguments.trim() === '' ? '{}' : call.function.arguments);
+    } catch (error) {
+      return failed(
+        'TOOL_INVALID_INPUT',
+        `The arguments for ${name} are not valid JSON (${(error as Error).message}). Send one JSON object that matches its schema.`,
+      );
+    }
+    const parsed = tool.input.safeParse(args);
+    if (!parsed.success) return failed('TOOL_INVALID_INPUT', toolInputErrorText(name, parsed.error));
+    const timeoutMs = tool.timeoutMs ?? defaultTimeoutMs;
+    try {
+      // Waiting for the user is not the tool's time; a cancelled turn still ends the wait.
+      const allowed = await runWithDeadline(
+        (signal) =>
+          approved(tool, parsed.data, { ...contextOf(options), toolCallId: call.id, signal }, options),
+        undefined,
+        options.signal,
+      );
+      if (!allowed) {
+        return failed(
+          'TOOL_DENIED',
+          options.approve === undefined
+            ? `${name} needs the user's approval, and there is no one to ask here.`
+            : `The user did not approve running ${name}.`,
+        );
+      }
+      const output = await runWithDeadline(
+        (signal) => tool.execute(parsed.data, { ...contextOf(options), toolCallId: call.id, signal }),
+        timeoutMs,
+        options.signal,
+      );
+      if (typeof output === 'string') return { content: output, isError: false };
+      const content = tool.toModelOutput === undefined ? modelOutputText(output) : tool.toModelOutput(output);
+      return { content, isError: false, ...(output === undefined ? {} : { structured: output }) };
+    } catch (error) {
+      if (error instanceof ToolCallStopped) {
+        return error.reason === 'aborted'
+          ? INTERRUPTED
+          : failed('TOOL_TIMEOUT', `${name} did not finish within ${timeoutMs} ms and was stopped.`);
+      }
+      const failure = describeToolFailure(error);
+      return failed(failure.code, failure.message, failure.structured);
+    }
+  }
+
+  return {
+    tools,
+    get: (name) => byName.get(name),
+    getVisibleTools(options = {}): ModelToolDefinition[] {
+      return visible(options.policy).map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        inputSchema: toolInputJsonSchema(tool),
+      }));
+    },
+    async execute(call, options) {
+      const startedAt = performance.now();
+      const result = await outcome(call, options);
+      return {
+        toolCallId: call.id,
+        toolName: call.function.name,
+        durationMs: Math.round(performance.now() - startedAt),
+        ...result,
+      };
+    },
+  };
+}
+
+// The call's context without the host's own options.
+function contextOf(options: ToolExecutionOptions): Omit<ToolContext, 'toolCallId' | 'signal'> {
+  const { projectRoot, conversationId, runId, agentId } = options;
+  return {
+    ...(projectRoot === undefined ? {} : { projectRoot }),
+    ...(conversationId === undefined ? {} : { conversationId }),
+    ...(runId === undefined ? {} : { runId }),
+    ...(agentId === undefined ? {} : { agentId }),
+  };
+}

@@ -1,0 +1,25 @@
+export {
+  chatToolLoop,
+  chatToolLoop as runToolLoop,
+  DEFAULT_MAX_TURNS,
+  DEFAULT_TOOL_CONCURRENCY,
+} from './chat-tool-loop.js';
+export type {
+  ChatToolLoopParams,
+  ChatToolLoopResult,
+  LoopAssistantMessage,
+  LoopContext,
+  LoopToolMessage,
+  TurnEndInfo,
+  TurnInfo,
+} from './chat-tool-loop-types.js';
+export {
+  createToolHost,
+  DEFAULT_TOOL_TIMEOUT_MS,
+  type ToolHostOptions,
+  type ToolRegistry,
+} from './create-tool-host.js';
+export { defineTool, type ToolDefinition } from './define-tool.js';
+export { DEFAULT_STUCK_THRESHOLD, type FailState, failFingerprint } from './failing-call-tracker.js';
+export { type ToolFailureCode, toolFailure } from './tool-failure.js';
+export { toolInputJsonSchema } from './tool-input-json-schema.js';

@@ -1,0 +1,127 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { KILL_GRACE_MS } from './process-tree.js';
+import { createRunCommandTool, type RunCommandResult } from './run-command-tool.js';
+import { callTool, failureOf, useTempWorkspace, writeFiles } from './test-support.js';
+
+const dirs = useTempWorkspace();
+const tool = (options = {}) => createRunCommandTool({ root: dirs.root, ...options });
+const run = (args: object, options = {}, signal?: AbortSignal) =>
+  callTool(tool(options), args, signal === undefined ? {} : { signal });
+
+// A killed orphan can stay a zombie until PID 1 reaps it (Linux shows it in /proc): dead all the same.
+async function isRunning(pid: number): Promise<boolean> {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
+  return stat === undefined || stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+}
+
+async function pidWrittenTo(file: string): Promise<number> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const text = await readFile(file, 'utf8').catch(() => '');
+    if (text.trim() !== '') return Number(text.trim());
+    await sleep(20);
+  }
+  throw new Error(`no pid in ${file}`);
+}
+
+describe.skipIf(process.platform === 'win32')('run_command', () => {
+  it('runs in the workspace root and returns stdout, stderr and exit code 0', async () => {
+    const result = await run({ command: 'pwd; echo oops >&2' });
+    expect(result).toEqual({ stdout: `${dirs.root}\n`, stderr: 'oops\n', exitCode: 0 });
+    expect(tool().toModelOutput?.(result)).toBe(`${dirs.root}\n[stderr]\noops`);
+    expect(tool().toModelOutput?.({ stdout: '', stderr: '', exitCode: 0 })).toBe('(no output)');
+  });
+
+  it('runs in cwd inside the workspace, with the extra environment', async () => {
+    await writeFiles(dirs.root, { 'src/a.txt': '' });
+    const result = await run(
+      { command: 'ls; echo "$GREETING"', cwd: 'src' },
+      { commandEnv: { GREETING: 'hello' } },
+    );
+    expect(result.stdout).toBe('a.txt\nhello\n');
+    await failureOf(run({ command: 'ls', cwd: '..' }), 'TOOL_DENIED');
+    await failureOf(run({ command: 'ls', cwd: 'src/a.txt' }), 'TOOL_FAILED');
+  });
+
+  it('fails on a non-zero exit, keeping the output', async () => {
+    const error = await failureOf(run({ command: 'echo ran; echo broke >&2; exit 3' }), 'TOOL_FAILED');
+    expect(error.message).toBe('Exit code 3\nran\n[stderr]\nbroke');
+    expect(error.details?.structured).toEqual({ stdout: 'ran\n', stderr: 'broke\n', exitCode: 3 });
+  });
+
+  it('fails when a signal kills it', async () => {
+    const error = await failureOf(run({ command: 'kill -9 $$' }), 'TOOL_FAILED');
+    expect(error.message).toMatch(/^Command was killed by SIGKILL/);
+    expect(error.details?.structured).toMatchObject({ exitCode: null, signal: 'SIGKILL' });
+  });
+
+  it('times out with TOOL_TIMEOUT, stopping the whole process group', async () => {
+    const pidFile = join(dirs.root, 'pid');
+    const started = Date.now();
+    const error = await failureOf(
+      run({ command: `echo before; sleep 30 & echo $! > ${pidFile}; wait` }, { commandTimeoutMs: 300 }),
+      'TOOL_TIMEOUT',
+    );
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(error.message).toMatch(/^Command timed out after 0.3 s and was stopped\nbefore/);
+    expect(error.details?.structured).toMatchObject({
+      stdout: 'before\n',
+      exitCode: null,
+      interrupted: true,
+    });
+    expect(await isRunning(await pidWrittenTo(pidFile))).toBe(false);
+  });
+
+  it('kills what ignores SIGTERM once the grace period is over', async () => {
+    const pidFile = join(dirs.root, 'pid');
+    const started = Date.now();
+    const error = await failureOf(
+      run({ command: `trap '' TERM; sleep 30 & echo $! > ${pidFile}; wait` }, { commandTimeoutMs: 200 }),
+      'TOOL_TIMEOUT',
+    );
+    expect(Date.now() - started).toBeGreaterThanOrEqual(KILL_GRACE_MS);
+    expect(error.details?.structured).toMatchObject({ signal: 'SIGKILL' });
+    expect(await isRunning(await pidWrittenTo(pidFile))).toBe(false);
+  });
+
+  it('stops when the call is aborted', async () => {
+    const pidFile = join(dirs.root, 'pid');
+    const controller = new AbortController();
+    const call = run({ command: `sleep 30 & echo $! > ${pidFile}; wait` }, {}, controller.signal);
+    const grandchild = await pidWrittenTo(pidFile);
+    controller.abort();
+    const error = await failureOf(call, 'TOOL_FAILED');
+    expect(error.message).toMatch(/^Command was cancelled/);
+    expect(error.details?.structured).toMatchObject({ interrupted: true });
+    expect(await isRunning(grandchild)).toBe(false);
+  });
+
+  it('leaves nothing running in the background once it returns', async () => {
+    const pidFile = join(dirs.root, 'pid');
+    const started = Date.now();
+    await run({ command: `sleep 30 & echo $! > ${pidFile}` });
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(await isRunning(await pidWrittenTo(pidFile))).toBe(false);
+  });
+
+  it('keeps the start and the end of long output', async () => {
+    const result: RunCommandResult = await run(
+      { command: `printf 'START'; head -c 5000 /dev/zero | tr '\\0' x; printf 'END'` },
+      { maxCommandOutputBytes: 100 },
+    );
+    expect(result.stdout).toMatch(/^STARTx{45}\n\[… 4908 bytes of output cut …\]\nx{47}END$/);
+  });
+
+  it('needs approval unless turned off, and outlasts its own timeout in the host', () => {
+    expect(tool().needsApproval).toBe(true);
+    expect(tool({ runCommandNeedsApproval: false }).needsApproval).toBe(false);
+    expect(tool({ commandTimeoutMs: 1000 }).timeoutMs).toBeGreaterThan(1000);
+  });
+});
