@@ -17,6 +17,12 @@ import type {
 } from '@cairn/core';
 import type { FailState } from './failing-call-tracker.js';
 
+/** A system policy and an agent's own, merged so the agent can only narrow what the system allows. */
+export interface LayeredToolPolicy {
+  system?: ToolPolicy;
+  agent?: ToolPolicy;
+}
+
 /** Where the loop runs: handed to every tool call (`ToolContext`). */
 export interface LoopContext {
   projectRoot?: string;
@@ -81,8 +87,8 @@ export interface ChatToolLoopParams extends Partial<FailState> {
   /** Cancels the turn: the model call and the running tools (`LLM_ABORTED`). */
   signal?: AbortSignal;
   context?: LoopContext;
-  /** Which tools the model sees and may run. */
-  policy?: ToolPolicy;
+  /** Which tools the model sees and may run; layers are merged with `mergeToolPolicies` (they only narrow). */
+  policy?: ToolPolicy | LayeredToolPolicy;
   /** Asked before a tool that needs approval runs; without it such tools are refused. */
   approve?: ToolExecutionOptions['approve'];
   /** Calls of one assistant message run in parallel, this many at a time. Default 8. */

@@ -4,18 +4,22 @@ import {
   CairnError,
   createMessageIds,
   type FinishReason,
+  type ModelAssistantMessage,
   type ModelRequest,
   type ModelResult,
   type ModelToolMessage,
+  mergeToolPolicies,
   type OpenAIToolCall,
   type TokenUsage,
   type ToolCallResult,
   type ToolExecutionOptions,
+  type ToolPolicy,
   toCairnError,
 } from '@cairn/core';
 import type {
   ChatToolLoopParams,
   ChatToolLoopResult,
+  LayeredToolPolicy,
   LoopAssistantMessage,
   LoopToolMessage,
 } from './chat-tool-loop-types.js';
@@ -39,6 +43,40 @@ function positiveInteger(name: string, value: number, allowInfinity = false): nu
 
 const firstLine = (text: string) => text.split('\n', 1)[0] ?? '';
 
+/** A callback of the caller threw: not a model failure, whatever was running when it did. */
+class CallbackFailure extends Error {
+  constructor(readonly failure: unknown) {
+    super('a callback failed');
+  }
+}
+
+function resolvePolicy(policy: ToolPolicy | LayeredToolPolicy | undefined): ToolPolicy | undefined {
+  if (policy === undefined) return undefined;
+  return 'system' in policy || 'agent' in policy
+    ? mergeToolPolicies(policy as LayeredToolPolicy)
+    : (policy as ToolPolicy);
+}
+
+/**
+ * The message with every tool call id unique: a repeated id (some models reuse one) gets a
+ * suffix, since each call needs its own result and providers refuse duplicate ids on replay.
+ */
+function withUniqueCallIds(message: ModelAssistantMessage): ModelAssistantMessage {
+  const calls = message.tool_calls;
+  if (calls === undefined || calls.length < 2) return message;
+  const seen = new Set<string>();
+  let renamed = false;
+  const unique = calls.map((call) => {
+    let id = call.id;
+    for (let suffix = 2; seen.has(id); suffix++) id = `${call.id}-${suffix}`;
+    seen.add(id);
+    if (id === call.id) return call;
+    renamed = true;
+    return { ...call, id };
+  });
+  return renamed ? { ...message, tool_calls: unique } : message;
+}
+
 /**
  * The tool loop: call the model (streaming when it can) → push its message → run its tool calls
  * (in parallel, results pushed in call order) → call the model again, until it answers without
@@ -61,11 +99,17 @@ export async function chatToolLoop(params: ChatToolLoopParams): Promise<ChatTool
   const now = params.now ?? (() => new Date());
   const streaming = params.stream ?? model.capabilities.streaming;
   const tracker = new FailingCallTracker(params);
-  const tools = host.getVisibleTools(params.policy === undefined ? {} : { policy: params.policy });
+  const policy = resolvePolicy(params.policy);
+  const tools = host.getVisibleTools(policy === undefined ? {} : { policy });
+  // The tools' signal: the caller's abort, or the loop's own when it gives up mid-turn (a callback
+  // failed), so no call keeps running after the loop has returned.
+  const tooling = new AbortController();
+  const stopTools = () => tooling.abort(signal?.reason);
+  signal?.addEventListener('abort', stopTools, { once: true });
   const execution: ToolExecutionOptions = {
     ...params.context,
-    ...(signal === undefined ? {} : { signal }),
-    ...(params.policy === undefined ? {} : { policy: params.policy }),
+    signal: tooling.signal,
+    ...(policy === undefined ? {} : { policy }),
     ...(params.approve === undefined ? {} : { approve: params.approve }),
   } as ToolExecutionOptions;
 
@@ -77,8 +121,16 @@ export async function chatToolLoop(params: ChatToolLoopParams): Promise<ChatTool
   let turn = 0;
   // The calls of the last assistant message still without a result in `messages`.
   let unanswered: OpenAIToolCall[] = [];
+  // The model's stream already told `onEvent` about its failure.
+  let modelReportedError = false;
 
-  const emit = (event: AgentOutput) => params.onEvent?.(event);
+  const emit = (event: AgentOutput) => {
+    try {
+      params.onEvent?.(event);
+    } catch (error) {
+      throw new CallbackFailure(error);
+    }
+  };
 
   function finish(error?: CairnError, reportedByModel = false): ChatToolLoopResult {
     if (error !== undefined && !reportedByModel) {
@@ -122,7 +174,10 @@ export async function chatToolLoop(params: ChatToolLoopParams): Promise<ChatTool
     };
     if (!streaming) return model.generate(request);
     const stream = model.stream(request);
-    for await (const event of stream) emit(event);
+    for await (const event of stream) {
+      if (event.type === 'error') modelReportedError = true;
+      emit(event);
+    }
     return stream.result;
   }
 
@@ -176,6 +231,7 @@ export async function chatToolLoop(params: ChatToolLoopParams): Promise<ChatTool
           );
         }
       },
+      () => tooling.abort(new CairnError('LLM_ABORTED', 'the loop stopped after a failure')),
     );
     return stuck;
   }
@@ -202,20 +258,25 @@ export async function chatToolLoop(params: ChatToolLoopParams): Promise<ChatTool
       await params.onTurnStart?.({ turn });
       let result: ModelResult;
       try {
+        modelReportedError = false;
         result = await callModel();
       } catch (error) {
-        // A stream has already reported its failure as events. (Adapters throw CairnErrors; anything
-        // else is an answer the loop could not use.)
-        return finish(toCairnError(error, 'LLM_BAD_RESPONSE'), streaming);
+        if (error instanceof CallbackFailure) throw error;
+        // Adapters throw CairnErrors; anything else is an answer the loop could not use.
+        const failure = toCairnError(error, 'LLM_BAD_RESPONSE');
+        const ended = failure.code === 'LLM_ABORTED' ? 'aborted' : 'error';
+        await params.onTurnEnd?.({ turn, usage: NO_USAGE, finishReason: ended, toolCalls: 0 });
+        return finish(failure, modelReportedError);
       }
       turnUsages.push(result.usage);
       total = addTokenUsage(total, result.usage);
       finishReason = result.finishReason;
-      messages.push(result.message);
-      const calls = result.message.tool_calls ?? [];
+      const assistant = withUniqueCallIds(result.message);
+      messages.push(assistant);
+      const calls = assistant.tool_calls ?? [];
       unanswered = [...calls];
       last = {
-        ...result.message,
+        ...assistant,
         id: generateId(),
         createdAt: now().toISOString(),
         turn,
@@ -241,11 +302,15 @@ export async function chatToolLoop(params: ChatToolLoopParams): Promise<ChatTool
         `The model was still calling tools after ${maxTurns} turns; the loop stopped.`,
       ),
     );
-  } catch (error) {
-    // A callback (a persister) or a custom tool host failed: the log is completed first. A
-    // CairnError (a store that is down) is the loop's result; anything else is a bug, rethrown.
+  } catch (thrown) {
+    // A callback (a persister, onEvent) or a custom tool host failed: the log is completed first.
+    // A CairnError (a store that is down) is the loop's result; anything else is a bug, rethrown.
+    const error = thrown instanceof CallbackFailure ? thrown.failure : thrown;
+    tooling.abort(error);
     await answerRemainingCalls(error instanceof Error ? error.message : String(error));
     if (!CairnError.is(error)) throw error;
     return finish(error);
+  } finally {
+    signal?.removeEventListener('abort', stopTools);
   }
 }

@@ -25,7 +25,8 @@ export async function compressHistory(
       `The compression pipeline changed the running loop's messages (from index ${loopStartIndex} on); it may only compress what comes before them.`,
     );
   }
-  const compressed = result.messages;
+  // Copied first: a pipeline with nothing to do may hand back the very array it was given.
+  const compressed = [...result.messages];
   messages.length = 0;
   for (const message of compressed) messages.push(message);
   return start;

@@ -75,6 +75,8 @@ export function createToolHost(tools: readonly Tool[], options: ToolHostOptions 
   }
 
   async function outcome(call: OpenAIToolCall, options: ToolExecutionOptions): Promise<Outcome> {
+    // A cancelled turn's calls are all interrupted, whatever else would be wrong with them.
+    if (options.signal?.aborted) return INTERRUPTED;
     const name = call.function.name;
     const tool = byName.get(name);
     if (tool === undefined || !isToolAllowed(options.policy, tool)) {
@@ -98,30 +100,41 @@ export function createToolHost(tools: readonly Tool[], options: ToolHostOptions 
     const parsed = tool.input.safeParse(args);
     if (!parsed.success) return failed('TOOL_INVALID_INPUT', toolInputErrorText(name, parsed.error));
     const timeoutMs = tool.timeoutMs ?? defaultTimeoutMs;
+    let allowed: boolean;
     try {
       // Waiting for the user is not the tool's time; a cancelled turn still ends the wait.
-      const allowed = await runWithDeadline(
+      allowed = await runWithDeadline(
         (signal) =>
           approved(tool, parsed.data, { ...contextOf(options), toolCallId: call.id, signal }, options),
         undefined,
         options.signal,
       );
-      if (!allowed) {
-        return failed(
-          'TOOL_DENIED',
-          options.approve === undefined
-            ? `${name} needs the user's approval, and there is no one to ask here.`
-            : `The user did not approve running ${name}.`,
-        );
-      }
+    } catch (error) {
+      if (error instanceof ToolCallStopped) return INTERRUPTED;
+      // The tool never ran: without an answer from the approver it is not allowed to.
+      const reason = error instanceof Error ? error.message : String(error);
+      return failed('TOOL_DENIED', `${name} was not run: asking for approval failed (${reason}).`);
+    }
+    if (!allowed) {
+      return failed(
+        'TOOL_DENIED',
+        options.approve === undefined
+          ? `${name} needs the user's approval, and there is no one to ask here.`
+          : `The user did not approve running ${name}.`,
+      );
+    }
+    try {
       const output = await runWithDeadline(
         (signal) => tool.execute(parsed.data, { ...contextOf(options), toolCallId: call.id, signal }),
         timeoutMs,
         options.signal,
       );
       if (typeof output === 'string') return { content: output, isError: false };
-      const content = tool.toModelOutput === undefined ? modelOutputText(output) : tool.toModelOutput(output);
-      return { content, isError: false, ...(output === undefined ? {} : { structured: output }) };
+      return {
+        content: modelTextOf(tool, output),
+        isError: false,
+        ...(output === undefined ? {} : { structured: output }),
+      };
     } catch (error) {
       if (error instanceof ToolCallStopped) {
         return error.reason === 'aborted'
@@ -154,6 +167,17 @@ export function createToolHost(tools: readonly Tool[], options: ToolHostOptions 
       };
     },
   };
+}
+
+// What the model reads of a result. The tool has run: a `toModelOutput` that throws must not turn
+// its success into a failure (the model would retry it), so the JSON text is sent instead.
+function modelTextOf(tool: Tool, output: unknown): string {
+  if (tool.toModelOutput === undefined) return modelOutputText(output);
+  try {
+    return tool.toModelOutput(output);
+  } catch {
+    return modelOutputText(output);
+  }
 }
 
 // The call's context without the host's own options.

@@ -2,7 +2,7 @@ import type { ModelMessage } from '../messages/model-message.js';
 
 /** What `compressHistoricalMessages` returns. */
 export interface HistoryCompressionResult {
-  /** The compressed history followed, unchanged, by every message from `loopStartIndex` on. */
+  /** The compressed history followed by every message from `loopStartIndex` on: the same objects, unchanged. */
   messages: ModelMessage[];
   /** Where the running loop's own messages now start in `messages`. */
   newLoopStartIndex: number;
