@@ -38,6 +38,7 @@ export {
 export { assertSafeId, assertSafeRef, isSafeId, SAFE_ID_PATTERN } from './ids/assert-safe-id.js';
 export { createMessageIds } from './ids/create-message-ids.js';
 export { agentOutputJsonSchema, conversationMessageJsonSchema } from './json-schema.js';
+export { type Compaction, CompactionSchema, compactionSummaryText } from './messages/compaction.js';
 export {
   type ConversationMessage,
   type ConversationMessageRole,
@@ -94,7 +95,12 @@ export { type ProviderMetadata, ProviderMetadataSchema } from './messages/provid
 export { type ReasoningPart, ReasoningPartSchema } from './messages/reasoning-part.js';
 export { toModelMessage } from './messages/to-model-message.js';
 export { toOpenAIMessage } from './messages/to-openai-message.js';
-export { TOOL_OUTPUT_PREVIEW_LENGTH, TOOL_OUTPUT_THRESHOLD } from './messages/tool-output-limits.js';
+export {
+  fullOutputMarker,
+  TOOL_OUTPUT_PREVIEW_LENGTH,
+  TOOL_OUTPUT_THRESHOLD,
+} from './messages/tool-output-limits.js';
+export { type ToolProtocolIssue, toolProtocolIssues } from './messages/tool-protocol.js';
 export {
   KNOWN_WIDGET_TYPES,
   type WidgetAction,

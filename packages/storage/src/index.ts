@@ -28,9 +28,10 @@ export {
   MemoryConversationStore,
 } from './memory/memory-conversation-store.js';
 export { collectBlobs, type PendingBlob } from './offload/collect-blobs.js';
+// Kept here for existing imports; it lives in core beside the other tool-output limits.
+export { fullOutputMarker } from '@cairn/core';
 export {
   type BlobWriter,
-  fullOutputMarker,
   prepareToolMessageForStorage,
   toolOutputRef,
 } from './offload/prepare-tool-message-for-storage.js';

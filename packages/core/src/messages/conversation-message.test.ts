@@ -301,3 +301,21 @@ describe('isIncludedInContext', () => {
     expect(isIncludedInContext({ ...message, partType: 'error' })).toBe(true);
   });
 });
+
+describe('compaction records', () => {
+  const record = {
+    id: 'c1',
+    role: 'system',
+    createdAt: '2026-11-22T10:00:00.000Z',
+    content: 'Summary: the user asked for X; the assistant did Y.',
+    partType: 'compaction',
+    compaction: { fromSeq: 2, toSeq: 40, tokensBefore: 9000, tokensAfter: 120 },
+  };
+
+  it('are system messages with the seq range they cover', () => {
+    expect(isValidConversationMessage(record)).toBe(true);
+    expect(isValidConversationMessage({ ...record, role: 'user' })).toBe(false);
+    expect(isValidConversationMessage({ ...record, compaction: { fromSeq: 5, toSeq: 4 } })).toBe(false);
+    expect(isValidConversationMessage({ ...record, compaction: { fromSeq: 0, toSeq: 4 } })).toBe(false);
+  });
+});

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ToolExecutionMetadataSchema } from '../tools/tool-execution-metadata.js';
 import { assertValid, validationIssues } from '../validation/validate.js';
+import { CompactionSchema } from './compaction.js';
 import { conversationMessageFastCheck } from './conversation-message-fast-check.js';
 import { JsonValueSchema } from './json-value.js';
 import { DISPLAY_ONLY_PART_TYPES, MessagePartTypeSchema } from './message-part-type.js';
@@ -77,6 +78,13 @@ export const ConversationMessageSchema = z
     providerMetadata: ProviderMetadataSchema.optional(),
     /** Position in the conversation (1, 2, …), assigned by the store on append. The only order there is. */
     seq: z.number().int().positive().optional(),
+
+    // Compression.
+    /**
+     * System only (`partType: 'compaction'`): the log range this message's `content` summarises.
+     * Appended after the range; models see the summary in the range's place.
+     */
+    compaction: CompactionSchema.optional(),
   })
   .superRefine(checkRoleRules);
 

@@ -16,6 +16,8 @@ export const KNOWN_MESSAGE_PART_TYPES = [
   'error',
   /** An interactive widget (see `WidgetPayload`). */
   'widget',
+  /** A `system` message summarising earlier messages (its `compaction` says which). */
+  'compaction',
 ] as const;
 
 /** Part types that exist only in the display view and must never be sent to a model. */

@@ -13,6 +13,7 @@ const ROLE_ONLY_FIELDS = {
   isError: 'tool',
   structuredResult: 'tool',
   interrupted: 'tool',
+  compaction: 'system',
 } as const satisfies Record<string, ConversationMessageRole>;
 
 /** Fields a role requires beyond the ones every message has. */

@@ -89,4 +89,22 @@ describe('edit_file', () => {
     );
     expect(await readFile(join(dirs.outside, 'target.txt'), 'utf8')).toBe('secret');
   });
+
+  it('lands every one of parallel edits of one file (one assistant message, several calls)', async () => {
+    await writeFiles(dirs.root, { 'a.txt': 'alpha\nbeta\n' });
+    const results = await Promise.all([
+      editFile({ path: 'a.txt', old_string: 'alpha', new_string: 'ALPHA' }),
+      editFile({ path: 'a.txt', old_string: 'beta', new_string: 'BETA' }),
+    ]);
+    expect(results.map((result) => result.replacements)).toEqual([1, 1]);
+    expect(await content('a.txt')).toBe('ALPHA\nBETA\n');
+    const words = Array.from({ length: 8 }, (_, index) => `word${index}`);
+    await writeFiles(dirs.root, { 'b.txt': `${words.join('\n')}\n` });
+    await Promise.all(
+      words.map((word) =>
+        editFile({ path: join(dirs.root, 'b.txt'), old_string: word, new_string: word.toUpperCase() }),
+      ),
+    );
+    expect(await content('b.txt')).toBe(`${words.map((word) => word.toUpperCase()).join('\n')}\n`);
+  });
 });

@@ -5,6 +5,7 @@ import { CairnError } from '@cairn/core';
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
 import { looksBinary } from './binary-content.js';
+import { withFileLock } from './file-lock.js';
 import { fileSystemFailure, statIfExists } from './file-system.js';
 import { countOf } from './text-counts.js';
 import { openWorkspace } from './workspace.js';
@@ -80,35 +81,43 @@ export function createEditFileTool(options: WorkspaceToolsOptions = {}): Tool<Ed
       const workspace = await openWorkspace(options.root, context);
       const file = await workspace.resolve(path);
       try {
-        if (old_string === '') {
-          if ((await statIfExists(file.absolute)) !== undefined) {
+        // Read, edit, write: another call on this file waits, so neither edit is lost.
+        return await withFileLock(file.absolute, context.signal, async (): Promise<EditFileResult> => {
+          if (old_string === '') {
+            if ((await statIfExists(file.absolute)) !== undefined) {
+              throw failed(
+                `${file.relative} already exists; an empty old_string only creates new files. Give the text to replace, or use write_file.`,
+              );
+            }
+            await mkdir(dirname(file.absolute), { recursive: true });
+            await writeFileAtomic(file.absolute, new_string);
+            return { type: 'create', filePath: file.relative, originalFile: '' };
+          }
+          const original = await readEditable(file.absolute, file.relative);
+          const found = occurrencesOf(original.text, old_string);
+          if (found === 0) {
             throw failed(
-              `${file.relative} already exists; an empty old_string only creates new files. Give the text to replace, or use write_file.`,
+              `old_string was not found in ${file.relative}. It must match the file exactly, whitespace and line breaks included; read the file again and copy the text.`,
             );
           }
-          await mkdir(dirname(file.absolute), { recursive: true });
-          await writeFileAtomic(file.absolute, new_string);
-          return { type: 'create', filePath: file.relative, originalFile: '' };
-        }
-        const original = await readEditable(file.absolute, file.relative);
-        const found = occurrencesOf(original.text, old_string);
-        if (found === 0) {
-          throw failed(
-            `old_string was not found in ${file.relative}. It must match the file exactly, whitespace and line breaks included; read the file again and copy the text.`,
-          );
-        }
-        if (found > 1 && !replace_all) {
-          throw failed(
-            `old_string occurs ${found} times in ${file.relative}. Include more surrounding lines so it matches exactly once, or set replace_all to replace all ${found}.`,
-          );
-        }
-        // Spliced in, not String.replace: `$&` and the like in new_string stay as they are.
-        const at = original.text.indexOf(old_string);
-        const edited = replace_all
-          ? original.text.split(old_string).join(new_string)
-          : original.text.slice(0, at) + new_string + original.text.slice(at + old_string.length);
-        await writeFileAtomic(file.absolute, edited, original.mode);
-        return { type: 'update', filePath: file.relative, originalFile: original.text, replacements: found };
+          if (found > 1 && !replace_all) {
+            throw failed(
+              `old_string occurs ${found} times in ${file.relative}. Include more surrounding lines so it matches exactly once, or set replace_all to replace all ${found}.`,
+            );
+          }
+          // Spliced in, not String.replace: `$&` and the like in new_string stay as they are.
+          const at = original.text.indexOf(old_string);
+          const edited = replace_all
+            ? original.text.split(old_string).join(new_string)
+            : original.text.slice(0, at) + new_string + original.text.slice(at + old_string.length);
+          await writeFileAtomic(file.absolute, edited, original.mode);
+          return {
+            type: 'update',
+            filePath: file.relative,
+            originalFile: original.text,
+            replacements: found,
+          };
+        });
       } catch (error) {
         throw fileSystemFailure(error, 'edit', file.relative);
       }

@@ -70,4 +70,51 @@ describe('glob', () => {
     expect((await glob({ pattern: '**/*.ts' })).filenames).toEqual(['mine.ts']);
     await failureOf(glob({ pattern: '**/*', path: 'escape' }), 'TOOL_DENIED');
   });
+
+  it('refuses a pattern that goes through a symlinked directory out of the workspace, nested or from path', async () => {
+    await writeFiles(dirs.outside, { 'secret.txt': '', 'sub/deep.txt': '' });
+    await writeFiles(dirs.root, { 'a/mine.txt': '' });
+    await symlink(dirs.outside, join(dirs.root, 'linkdir'));
+    await symlink(dirs.outside, join(dirs.root, 'a', 'linkdir'));
+    for (const args of [
+      { pattern: 'linkdir/*' },
+      { pattern: 'linkdir/**' },
+      { pattern: 'linkdir/sub/*.txt' },
+      { pattern: 'a/linkdir/**' },
+      { pattern: 'linkdir/*', path: 'a' },
+      { pattern: '*', path: 'a/linkdir' },
+    ]) {
+      const error = await failureOf(glob(args), 'TOOL_DENIED');
+      expect(error.message).toMatch(/leads outside the workspace/);
+    }
+  });
+
+  it('never lists a directory outside, however the pattern names it', async () => {
+    await writeFiles(dirs.outside, { 'secret.txt': '', 'sub/deep.txt': '' });
+    await writeFiles(dirs.root, { 'a/mine.txt': '' });
+    // "+" makes it no plain name to check up front, yet the crawl starts in it all the same.
+    await symlink(dirs.outside, join(dirs.root, 'link+dir'));
+    await symlink(dirs.outside, join(dirs.root, 'a', 'link+dir'));
+    for (const pattern of [
+      'link+dir/*',
+      'link+dir/**/*.txt',
+      'a/link+dir/*',
+      '*/link+dir/*',
+      '**/secret.txt',
+    ]) {
+      expect((await glob({ pattern })).filenames).toEqual([]);
+    }
+    expect((await glob({ pattern: '**/*.txt' })).filenames).toEqual(['a/mine.txt']);
+  });
+
+  it('follows a symlinked directory named in the pattern or path when it stays inside', async () => {
+    await writeFiles(dirs.root, { 'real/x.ts': '', 'real/sub/y.ts': '' });
+    await symlink(join(dirs.root, 'real'), join(dirs.root, 'inlink'));
+    expect((await glob({ pattern: 'inlink/*.ts' })).filenames).toEqual(['inlink/x.ts']);
+    expect((await glob({ pattern: 'inlink/**/*.ts' })).filenames).toEqual(['inlink/sub/y.ts', 'inlink/x.ts']);
+    expect((await glob({ pattern: '**/*.ts', path: 'inlink' })).filenames).toEqual([
+      'real/sub/y.ts',
+      'real/x.ts',
+    ]);
+  });
 });

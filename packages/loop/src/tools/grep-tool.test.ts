@@ -1,5 +1,6 @@
 import { symlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { CairnError } from '@cairn/core';
 import { describe, expect, it } from 'vitest';
 import { createGrepTool } from './grep-tool.js';
 import { callTool, failureOf, useTempWorkspace, writeFiles } from './test-support.js';
@@ -84,5 +85,58 @@ describe('grep', () => {
     ]) {
       await failureOf(grep(args), 'TOOL_DENIED');
     }
+  });
+
+  it('never reads through a symlinked directory that a glob names, nested or from path', async () => {
+    await writeFiles(dirs.outside, { 'secret.txt': 'foo', 'sub/deep.txt': 'foo' });
+    await writeFiles(dirs.root, { 'a/mine.txt': 'foo' });
+    await symlink(dirs.outside, join(dirs.root, 'linkdir'));
+    await symlink(dirs.outside, join(dirs.root, 'a', 'linkdir'));
+    await symlink(dirs.outside, join(dirs.root, 'link+dir'));
+    for (const args of [
+      { pattern: 'foo', glob: 'linkdir/*' },
+      { pattern: 'foo', glob: 'linkdir/**/*.txt' },
+      { pattern: 'foo', glob: 'a/linkdir/**' },
+      { pattern: 'foo', path: 'a', glob: 'linkdir/*' },
+      { pattern: 'foo', path: 'a/linkdir' },
+    ]) {
+      await failureOf(grep(args), 'TOOL_DENIED');
+    }
+    expect(await grep({ pattern: 'foo', glob: 'link+dir/*' })).toBe('No matches found for "foo" in .');
+    expect(await grep({ pattern: 'foo' })).toBe('Found 1 match in 1 file\na/mine.txt:1: foo');
+  });
+
+  it('searches through a symlinked directory that stays inside the workspace', async () => {
+    await writeFiles(dirs.root, { 'real/x.txt': 'foo' });
+    await symlink(join(dirs.root, 'real'), join(dirs.root, 'inlink'));
+    expect(await grep({ pattern: 'foo', glob: 'inlink/*' })).toBe(
+      'Found 1 match in 1 file\ninlink/x.txt:1: foo',
+    );
+    expect(await grep({ pattern: 'foo', path: 'inlink' })).toBe('Found 1 match in 1 file\nreal/x.txt:1: foo');
+  });
+
+  // 2^28 ways to split the a's before the "!" fails them: about half a minute on the event loop.
+  const catastrophic = { pattern: '^(a+)+$' };
+  const slowLine = `${'a'.repeat(28)}!\n`;
+
+  it('stops a catastrophic pattern at once when the call is aborted', async () => {
+    await writeFiles(dirs.root, { 'a.txt': slowLine, 'b.txt': 'aaa\n' });
+    const controller = new AbortController();
+    const started = Date.now();
+    const call = callTool(createGrepTool({ root: dirs.root }), catastrophic, { signal: controller.signal });
+    setTimeout(() => controller.abort(new CairnError('TOOL_TIMEOUT', 'no result after 100 ms')), 100);
+    await failureOf(call, 'TOOL_TIMEOUT');
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('stops a search that outlasts grepTimeoutMs with TOOL_TIMEOUT naming the pattern', async () => {
+    await writeFiles(dirs.root, { 'a.txt': slowLine });
+    const started = Date.now();
+    const error = await failureOf(grep(catastrophic, { grepTimeoutMs: 200 }), 'TOOL_TIMEOUT');
+    expect(Date.now() - started).toBeLessThan(1200);
+    expect(error.message).toMatch(/^The search for "\^\(a\+\)\+\$" did not finish within 0\.2 s .*too slow/);
+    // The next search runs as usual.
+    await writeFiles(dirs.root, { 'a.txt': 'aaa\n' });
+    expect(await grep(catastrophic, { grepTimeoutMs: 200 })).toBe('Found 1 match in 1 file\na.txt:1: aaa');
   });
 });

@@ -67,7 +67,7 @@ function searchReport(
 
 /** `grep`: searches file contents with a regular expression; lines come as `path:line: text`. */
 export function createGrepTool(options: WorkspaceToolsOptions = {}): Tool<GrepInput, string> {
-  const { maxGrepMatches, maxGrepFileBytes } = workspaceToolLimits(options);
+  const { maxGrepMatches, maxGrepFileBytes, grepTimeoutMs } = workspaceToolLimits(options);
   return defineTool({
     name: 'grep',
     description:
@@ -90,6 +90,8 @@ export function createGrepTool(options: WorkspaceToolsOptions = {}): Tool<GrepIn
           : [target];
         const found = await searchFileContents(files, {
           regex,
+          pattern,
+          timeoutMs: grepTimeoutMs,
           maxMatches: maxGrepMatches,
           maxFileBytes: maxGrepFileBytes,
           signal: context.signal,

@@ -22,7 +22,9 @@ describe('createWorkspaceTools', () => {
   it('has sensible defaults and refuses a limit that is not a positive integer', () => {
     expect(WORKSPACE_TOOL_DEFAULTS).toMatchObject({
       commandTimeoutMs: 120_000,
+      grepTimeoutMs: 30_000,
       runCommandNeedsApproval: true,
+      inheritSecretEnv: false,
     });
     for (const maxReadLines of [0, -1, 1.5, Number.NaN]) {
       expect(() => createReadFileTool({ maxReadLines })).toThrow(/maxReadLines must be a positive integer/);

@@ -8,8 +8,35 @@ export const KILL_GRACE_MS = 2000;
 const POLL_INTERVAL_MS = 25;
 
 /**
+ * The process groups started by `spawnShell` that may still be alive. Stopping one takes a grace
+ * period, which a caller that has settled an aborted call need not wait for: when this process exits
+ * first, whatever is left is killed then, synchronously, instead of outliving it.
+ */
+const liveGroups = new Set<number>();
+let exitHandlerInstalled = false;
+
+function killLiveGroups(): void {
+  for (const pgid of liveGroups) signalGroup(pgid, 'SIGKILL');
+  liveGroups.clear();
+}
+
+function registerGroup(pgid: number): void {
+  liveGroups.add(pgid);
+  // One handler for the module, however many commands run.
+  if (exitHandlerInstalled) return;
+  exitHandlerInstalled = true;
+  process.on('exit', killLiveGroups);
+}
+
+/** The process groups of commands not known to be gone yet (for tests). */
+export function liveProcessGroups(): readonly number[] {
+  return [...liveGroups];
+}
+
+/**
  * Starts `command` in the platform shell, its stdin closed. On POSIX it leads a process group of its
- * own (`detached`), so the command and everything it starts can be stopped together.
+ * own (`detached`), so the command and everything it starts can be stopped together; the group is
+ * killed when this process exits, unless `stopProcessTree` has seen it gone.
  */
 export function spawnShell(command: string, cwd: string, env: NodeJS.ProcessEnv): ChildProcess {
   if (IS_WINDOWS) {
@@ -22,7 +49,14 @@ export function spawnShell(command: string, cwd: string, env: NodeJS.ProcessEnv)
       windowsVerbatimArguments: true,
     });
   }
-  return spawn('/bin/sh', ['-c', command], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn('/bin/sh', ['-c', command], {
+    cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  if (child.pid !== undefined) registerGroup(child.pid);
+  return child;
 }
 
 function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
@@ -83,7 +117,12 @@ export async function stopProcessTree(child: ChildProcess): Promise<void> {
     });
     return;
   }
-  if (!signalGroup(pid, 'SIGTERM') || (await groupExited(pid, KILL_GRACE_MS))) return;
-  signalGroup(pid, 'SIGKILL');
-  await groupExited(pid, KILL_GRACE_MS);
+  try {
+    if (!signalGroup(pid, 'SIGTERM') || (await groupExited(pid, KILL_GRACE_MS))) return;
+    signalGroup(pid, 'SIGKILL');
+    await groupExited(pid, KILL_GRACE_MS);
+  } finally {
+    // Gone, or past saving after SIGKILL: either way its number is not kept, as it may be reused.
+    liveGroups.delete(pid);
+  }
 }

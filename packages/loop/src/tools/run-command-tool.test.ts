@@ -1,8 +1,9 @@
+import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { KILL_GRACE_MS } from './process-tree.js';
+import { KILL_GRACE_MS, liveProcessGroups } from './process-tree.js';
 import { createRunCommandTool, type RunCommandResult } from './run-command-tool.js';
 import { callTool, failureOf, useTempWorkspace, writeFiles } from './test-support.js';
 
@@ -20,6 +21,13 @@ async function isRunning(pid: number): Promise<boolean> {
   }
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
   return stat === undefined || stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+}
+
+async function stopsRunningWithin(pid: number, ms: number): Promise<boolean> {
+  for (const deadline = Date.now() + ms; Date.now() < deadline; await sleep(20)) {
+    if (!(await isRunning(pid))) return true;
+  }
+  return !(await isRunning(pid));
 }
 
 async function pidWrittenTo(file: string): Promise<number> {
@@ -123,5 +131,96 @@ describe.skipIf(process.platform === 'win32')('run_command', () => {
     expect(tool().needsApproval).toBe(true);
     expect(tool({ runCommandNeedsApproval: false }).needsApproval).toBe(false);
     expect(tool({ commandTimeoutMs: 1000 }).timeoutMs).toBeGreaterThan(1000);
+  });
+
+  it('keeps secrets of this process out of the command, unless told to pass them', async () => {
+    const secrets = {
+      CAIRN_TEST_PROVIDER_API_KEY: 'sk-test',
+      cairn_test_token: 'tok',
+      CAIRN_TEST_DB_PASSWORD: 'pw',
+      DATABASE_URL: 'postgres://u:p@h/db',
+      GITHUB_TOKEN: 'ghp',
+    };
+    const plain = { CAIRN_TEST_TOKENIZER: 'plain', CAIRN_TEST_KEYS_DIR: 'plain' };
+    const names = [...Object.keys(secrets), ...Object.keys(plain)];
+    const command = names.map((name) => `echo "${name}=\${${name}:-unset}"`).join('; ');
+    const saved = names.map((name) => [name, process.env[name]] as const);
+    Object.assign(process.env, secrets, plain);
+    try {
+      const shown = (stdout: string) =>
+        Object.fromEntries(
+          stdout
+            .trim()
+            .split('\n')
+            .map((line) => line.split('=', 2)),
+        );
+      const unset = Object.fromEntries(Object.keys(secrets).map((name) => [name, 'unset']));
+      expect(shown((await run({ command })).stdout)).toEqual({ ...unset, ...plain });
+      // commandEnv is passed as given, secret or not.
+      expect(shown((await run({ command }, { commandEnv: { GITHUB_TOKEN: 'given' } })).stdout)).toEqual({
+        ...unset,
+        ...plain,
+        GITHUB_TOKEN: 'given',
+      });
+      expect(shown((await run({ command }, { inheritSecretEnv: true })).stdout)).toEqual({
+        ...secrets,
+        ...plain,
+      });
+    } finally {
+      for (const [name, value] of saved) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+  });
+
+  it('kills what is left of an aborted command when the process exits during the grace period', async () => {
+    const pidFile = join(dirs.root, 'pids');
+    const tools = new URL('../../dist/tools/index.js', import.meta.url).href;
+    // The host settles an aborted call at once; its caller may exit before SIGKILL is due.
+    const script = `
+      import { readFile } from 'node:fs/promises';
+      import { createRunCommandTool } from ${JSON.stringify(tools)};
+      const { WORKSPACE, COMMAND, PID_FILE } = process.env;
+      const tool = createRunCommandTool({ root: WORKSPACE, runCommandNeedsApproval: false });
+      const controller = new AbortController();
+      tool.execute({ command: COMMAND }, { toolCallId: 'c', signal: controller.signal }).catch(() => {});
+      while (!(await readFile(PID_FILE, 'utf8').catch(() => '')).endsWith('\\n')) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      controller.abort();
+      setTimeout(() => process.exit(0), 200);
+    `;
+    const command = `trap '' TERM; sleep 30 & echo "$$ $!" > ${pidFile}; wait`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      env: { ...process.env, WORKSPACE: dirs.root, COMMAND: command, PID_FILE: pidFile },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    const [shell, sleeper] = (await readFile(pidFile, 'utf8')).trim().split(' ').map(Number) as [
+      number,
+      number,
+    ];
+    try {
+      expect(code).toBe(0);
+      expect(await stopsRunningWithin(shell, 1000)).toBe(true);
+      expect(await stopsRunningWithin(sleeper, 1000)).toBe(true);
+    } finally {
+      try {
+        process.kill(-shell, 'SIGKILL');
+      } catch {}
+    }
+  });
+
+  it('forgets a command once it is gone, with one exit handler however many run', async () => {
+    await run({ command: 'true' });
+    const handlers = process.listenerCount('exit');
+    await Promise.all([
+      run({ command: 'true' }),
+      run({ command: 'sleep 0.1 & true' }),
+      run({ command: 'exit 0' }),
+    ]);
+    expect(process.listenerCount('exit')).toBe(handlers);
+    expect(liveProcessGroups()).toEqual([]);
   });
 });

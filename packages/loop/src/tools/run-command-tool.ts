@@ -3,6 +3,7 @@ import { CairnError } from '@cairn/core';
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
 import { toolFailure } from '../tool-failure.js';
+import { commandEnvironment } from './command-environment.js';
 import { statIfExists } from './file-system.js';
 import { KILL_GRACE_MS } from './process-tree.js';
 import { runShellCommand, type ShellCommandOutcome } from './run-shell-command.js';
@@ -52,7 +53,8 @@ function headlineOf(outcome: ShellCommandOutcome, timeoutMs: number): string {
 export function createRunCommandTool(
   options: WorkspaceToolsOptions = {},
 ): Tool<RunCommandInput, RunCommandResult> {
-  const { commandTimeoutMs, maxCommandOutputBytes, runCommandNeedsApproval } = workspaceToolLimits(options);
+  const { commandTimeoutMs, maxCommandOutputBytes, runCommandNeedsApproval, inheritSecretEnv } =
+    workspaceToolLimits(options);
   return defineTool({
     name: 'run_command',
     description:
@@ -75,7 +77,7 @@ export function createRunCommandTool(
         outcome = await runShellCommand({
           command,
           cwd: directory.absolute,
-          env: { ...process.env, ...options.commandEnv },
+          env: commandEnvironment(process.env, options.commandEnv, inheritSecretEnv),
           timeoutMs: commandTimeoutMs,
           maxOutputBytes: maxCommandOutputBytes,
           signal: context.signal,

@@ -54,15 +54,18 @@ export async function runShellCommand(request: ShellCommandRequest): Promise<She
   const timer = setTimeout(() => stop('timeout'), Math.min(timeoutMs, 2 ** 31 - 1));
   const onAbort = () => stop('abort');
   signal.addEventListener('abort', onAbort, { once: true });
-  let exit: Awaited<ReturnType<typeof exitOf>>;
+  let exit: Awaited<ReturnType<typeof exitOf>> | Error;
   try {
     exit = await exitOf(child);
+  } catch (error) {
+    exit = error as Error;
   } finally {
     clearTimeout(timer);
     signal.removeEventListener('abort', onAbort);
   }
-  // The shell is gone; what it left running in the background goes too.
+  // The shell is gone (or failed); what it left running in the background goes too.
   await (stopping ?? stopProcessTree(child));
+  if (exit instanceof Error) throw exit;
   // The pipes close once everyone holding them is gone; one that escaped the group is not waited for.
   let giveUp: NodeJS.Timeout | undefined;
   await Promise.race([

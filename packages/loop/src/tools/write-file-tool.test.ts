@@ -58,4 +58,16 @@ describe('write_file', () => {
     expect(await readdir(dirs.outside)).toEqual(['target.txt']);
     expect(await readFile(join(dirs.outside, 'target.txt'), 'utf8')).toBe('untouched');
   });
+
+  it('takes parallel writes of one file one at a time: each replaces what the one before wrote', async () => {
+    await writeFiles(dirs.root, { 'a.txt': 'v0\n' });
+    const contents = ['v1\n', 'v2\n', 'v3\n', 'v4\n'];
+    const results = await Promise.all(contents.map((content) => writeFile({ path: 'a.txt', content })));
+    // In some order, each saw the file the previous one left: the originals are all different.
+    const originals = results.map((result) => result.originalFile);
+    expect(new Set(originals).size).toBe(contents.length);
+    expect(originals).toContain('v0\n');
+    const last = contents.find((content) => !originals.includes(content));
+    expect(await readFile(join(dirs.root, 'a.txt'), 'utf8')).toBe(last);
+  });
 });

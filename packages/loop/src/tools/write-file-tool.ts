@@ -4,6 +4,7 @@ import type { Tool } from '@cairn/core';
 import { CairnError } from '@cairn/core';
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
+import { withFileLock } from './file-lock.js';
 import { fileSystemFailure, statIfExists } from './file-system.js';
 import { countOf, lineCountOf } from './text-counts.js';
 import { openWorkspace } from './workspace.js';
@@ -43,27 +44,30 @@ export function createWriteFileTool(
       const workspace = await openWorkspace(options.root, context);
       const file = await workspace.resolve(path);
       try {
-        const existing = await statIfExists(file.absolute);
-        if (existing !== undefined && !existing.isFile()) {
-          const what = existing.isDirectory() ? 'a directory' : 'not a regular file';
-          throw new CairnError('TOOL_FAILED', `${file.relative} is ${what}; give the path of a file.`);
-        }
-        const originalFile =
-          existing !== undefined && existing.size <= maxEditFileBytes
-            ? await readFile(file.absolute, 'utf8')
-            : undefined;
-        await mkdir(dirname(file.absolute), { recursive: true });
-        await writeFileAtomic(
-          file.absolute,
-          content,
-          existing === undefined ? undefined : existing.mode & 0o7777,
-        );
-        return {
-          type: existing === undefined ? 'create' : 'update',
-          filePath: file.relative,
-          lineCount: lineCountOf(content),
-          ...(originalFile === undefined ? {} : { originalFile }),
-        };
+        // One write (or edit) of this file at a time: the old content read is the one replaced.
+        return await withFileLock(file.absolute, context.signal, async (): Promise<WriteFileResult> => {
+          const existing = await statIfExists(file.absolute);
+          if (existing !== undefined && !existing.isFile()) {
+            const what = existing.isDirectory() ? 'a directory' : 'not a regular file';
+            throw new CairnError('TOOL_FAILED', `${file.relative} is ${what}; give the path of a file.`);
+          }
+          const originalFile =
+            existing !== undefined && existing.size <= maxEditFileBytes
+              ? await readFile(file.absolute, 'utf8')
+              : undefined;
+          await mkdir(dirname(file.absolute), { recursive: true });
+          await writeFileAtomic(
+            file.absolute,
+            content,
+            existing === undefined ? undefined : existing.mode & 0o7777,
+          );
+          return {
+            type: existing === undefined ? 'create' : 'update',
+            filePath: file.relative,
+            lineCount: lineCountOf(content),
+            ...(originalFile === undefined ? {} : { originalFile }),
+          };
+        });
       } catch (error) {
         throw fileSystemFailure(error, 'write', file.relative);
       }

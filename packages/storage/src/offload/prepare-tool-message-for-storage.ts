@@ -2,6 +2,7 @@ import {
   assertSafeId,
   type ConversationMessage,
   type ConversationStore,
+  fullOutputMarker,
   TOOL_OUTPUT_PREVIEW_LENGTH,
   TOOL_OUTPUT_THRESHOLD,
 } from '@cairn/core';
@@ -14,11 +15,6 @@ export function toolOutputRef(conversationId: string, messageId: string): string
   assertSafeId('conversationId', conversationId);
   assertSafeId('message id', messageId);
   return `tool-results/${conversationId}/${messageId}.txt`;
-}
-
-/** The line appended to a preview so that a model (or a person) reading it knows where the rest is. */
-export function fullOutputMarker(ref: string): string {
-  return `\n\n[Full output: ${ref}]`;
 }
 
 // Cut at a code point boundary: a preview ending in half a surrogate pair is not valid UTF-8.
