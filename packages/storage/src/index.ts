@@ -1,3 +1,5 @@
+// Kept here for existing imports; it lives in core beside the other tool-output limits.
+export { fullOutputMarker } from '@cairn/core';
 export {
   assertExpectedSeq,
   assignSeqs,
@@ -28,8 +30,6 @@ export {
   MemoryConversationStore,
 } from './memory/memory-conversation-store.js';
 export { collectBlobs, type PendingBlob } from './offload/collect-blobs.js';
-// Kept here for existing imports; it lives in core beside the other tool-output limits.
-export { fullOutputMarker } from '@cairn/core';
 export {
   type BlobWriter,
   prepareToolMessageForStorage,
