@@ -1,0 +1,21 @@
+import type { ModelMessage } from '@cairn/core';
+import type { EstimateProfile } from './estimate-profile.js';
+import { estimateTextTokens } from './estimate-text-tokens.js';
+
+/**
+ * Estimated tokens of one message in a request: its text, its tool calls (name and arguments) and
+ * its reasoning (Cairn's Anthropic and Gemini adapters send it back), plus the profile's framing.
+ */
+export function estimateMessageTokens(message: ModelMessage, profile: EstimateProfile): number {
+  let tokens = profile.message + estimateTextTokens(message.content ?? '', profile);
+  if (message.role === 'assistant') {
+    for (const call of message.tool_calls ?? []) {
+      tokens +=
+        profile.toolCall +
+        estimateTextTokens(call.function.name, profile) +
+        estimateTextTokens(call.function.arguments, profile);
+    }
+    for (const part of message.reasoning ?? []) tokens += estimateTextTokens(part.text, profile);
+  }
+  return Math.ceil(tokens);
+}
