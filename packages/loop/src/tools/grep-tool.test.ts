@@ -126,14 +126,13 @@ describe('grep', () => {
     const call = callTool(createGrepTool({ root: dirs.root }), catastrophic, { signal: controller.signal });
     setTimeout(() => controller.abort(new CairnError('TOOL_TIMEOUT', 'no result after 100 ms')), 100);
     await failureOf(call, 'TOOL_TIMEOUT');
-    expect(Date.now() - started).toBeLessThan(1000);
+    // Far below the half minute the pattern would run: only a stop gets here this soon.
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('stops a search that outlasts grepTimeoutMs with TOOL_TIMEOUT naming the pattern', async () => {
     await writeFiles(dirs.root, { 'a.txt': slowLine });
-    const started = Date.now();
     const error = await failureOf(grep(catastrophic, { grepTimeoutMs: 200 }), 'TOOL_TIMEOUT');
-    expect(Date.now() - started).toBeLessThan(1200);
     expect(error.message).toMatch(/^The search for "\^\(a\+\)\+\$" did not finish within 0\.2 s .*too slow/);
     // The next search runs as usual.
     await writeFiles(dirs.root, { 'a.txt': 'aaa\n' });

@@ -62,20 +62,26 @@ export function startLineMatcher(regex: RegExp, options: LineMatcherOptions): Li
   });
   worker.on('error', fail);
   worker.on('exit', () => fail(new CairnError('TOOL_FAILED', 'The search stopped unexpectedly.')));
-  const timer = setTimeout(
-    () =>
-      fail(
-        new CairnError(
-          'TOOL_TIMEOUT',
-          `The search for ${JSON.stringify(pattern)} did not finish within ${timeoutMs / 1000} s and was stopped: ` +
-            'the pattern is too slow (nested repetition such as (a+)+ can take exponential time on some lines). ' +
-            'Simplify it, or narrow path or glob.',
-          { details: { pattern } },
+  // The limit is on matching: it starts once the worker runs, so a slow start on a loaded machine
+  // is not taken for a slow pattern.
+  let timer: NodeJS.Timeout | undefined;
+  const startClock = () => {
+    timer = setTimeout(
+      () =>
+        fail(
+          new CairnError(
+            'TOOL_TIMEOUT',
+            `The search for ${JSON.stringify(pattern)} did not finish within ${timeoutMs / 1000} s and was stopped: ` +
+              'the pattern is too slow (nested repetition such as (a+)+ can take exponential time on some lines). ' +
+              'Simplify it, or narrow path or glob.',
+            { details: { pattern } },
+          ),
         ),
-      ),
-    // Timers overflow past 2^31 - 1 ms and fire at once.
-    Math.min(timeoutMs, 2 ** 31 - 1),
-  );
+      // Timers overflow past 2^31 - 1 ms and fire at once.
+      Math.min(timeoutMs, 2 ** 31 - 1),
+    );
+  };
+  worker.once('online', startClock);
   const onAbort = () => fail(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });
   return {
@@ -87,7 +93,8 @@ export function startLineMatcher(regex: RegExp, options: LineMatcherOptions): Li
       });
     },
     async close() {
-      clearTimeout(timer);
+      worker.off('online', startClock);
+      if (timer !== undefined) clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
       failure ??= new CairnError('TOOL_FAILED', 'The search is closed.');
       await worker.terminate();
