@@ -4,6 +4,7 @@ import {
   CairnError,
   type ConversationMessage,
   type ConversationMode,
+  compactStructuredResult,
   createInterruptedToolResult,
   createMessageIds,
   type JsonValue,
@@ -12,7 +13,6 @@ import {
 } from '@cairn/core';
 import { type AgentSessionInfo, agentSessionMetadata } from './agent-session-metadata.js';
 import type { AssistantMessageDraft } from './assistant-message-draft.js';
-import { compactStructuredResult } from './compact-structured-result.js';
 import { createProjector, type DisplayOptions } from './create-display-projector.js';
 import { OpenDrafts } from './open-drafts.js';
 import { type PendingToolCall, PendingToolCalls } from './pending-tool-calls.js';

@@ -1,7 +1,8 @@
-import { type JsonValue, TOOL_OUTPUT_THRESHOLD } from '@cairn/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compactStructuredResult } from './compact-structured-result.js';
+import type { JsonValue } from './json-value.js';
+import { TOOL_OUTPUT_THRESHOLD } from './tool-output-limits.js';
 
 const big = 'x'.repeat(TOOL_OUTPUT_THRESHOLD + 1);
 

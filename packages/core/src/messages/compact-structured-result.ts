@@ -1,4 +1,5 @@
-import { type JsonValue, TOOL_OUTPUT_THRESHOLD } from '@cairn/core';
+import type { JsonValue } from './json-value.js';
+import { TOOL_OUTPUT_THRESHOLD } from './tool-output-limits.js';
 
 // The store offloads a big `content`, not a big structured result: this keeps the structured
 // result within the same budget (in characters of its strings, a cheap stand-in for bytes).

@@ -1,0 +1,12 @@
+export { type AgentRuntime, createAgentRuntime } from './create-agent-runtime.js';
+export { messagesForProvider } from './messages-for-provider.js';
+export type {
+  AgentRuntimeOptions,
+  ChatParams,
+  ChatResult,
+  RuntimeAgent,
+  RuntimeEvent,
+  RuntimeEventListener,
+  RuntimeLogger,
+  RuntimeSettings,
+} from './runtime-types.js';

@@ -1,0 +1,107 @@
+import type { CompressionPipelineOptions } from '@cairn/compression';
+import type { AgentPersona, ModeProfiles } from '@cairn/context-builder';
+import type {
+  AgentOutput,
+  CairnError,
+  ConversationMessage,
+  ConversationStore,
+  FinishReason,
+  ModelAdapter,
+  TokenUsage,
+  Tool,
+  ToolExecutionOptions,
+  ToolHost,
+  ToolPolicy,
+} from '@cairn/core';
+import type { ToolRegistry } from '@cairn/loop';
+
+/** A pino-compatible logger (only these methods are used); never given secrets or message text. */
+export interface RuntimeLogger {
+  debug(fields: object, message?: string): void;
+  info(fields: object, message?: string): void;
+  warn(fields: object, message?: string): void;
+  error(fields: object, message?: string): void;
+}
+
+/** What the runtime adds to the `AgentOutput` stream. */
+export type RuntimeEvent =
+  | { type: 'runtime'; event: 'message_persisted'; conversationId: string; message: ConversationMessage }
+  | {
+      type: 'runtime';
+      event: 'compression_applied';
+      conversationId: string;
+      compressed: true | 'partial';
+      tokensBefore: number;
+      tokensAfter: number;
+      steps: string[];
+    };
+
+export type RuntimeEventListener = (event: AgentOutput | RuntimeEvent) => void;
+
+export interface RuntimeSettings {
+  /** Model calls per turn at most (the loop's `maxTurns`). Default 20. */
+  maxTurns?: number;
+  toolConcurrency?: number;
+  /** The system's tool policy; an agent's own can only narrow it. */
+  toolPolicy?: ToolPolicy;
+  /** The workspace tools work in. */
+  projectRoot?: string;
+  /** Asked before a tool that needs approval runs. */
+  approve?: ToolExecutionOptions['approve'];
+  /**
+   * Compression of the context (`false` for none). Default: the model's context window (or 128k)
+   * as the budget, a tokenizer for the model, and the model itself summarising old turns.
+   */
+  compression?: false | (CompressionPipelineOptions & { summarize?: boolean });
+  /** Prompt texts per mode (see `@cairn/context-builder`). */
+  modeProfiles?: Partial<ModeProfiles>;
+  /** Ids of new conversations and of the messages the runtime writes. */
+  generateId?: () => string;
+  now?: () => Date;
+}
+
+export interface AgentRuntimeOptions {
+  store: ConversationStore;
+  model: ModelAdapter;
+  /** The tools the model may call: a host, or the tools for one. */
+  tools?: ToolRegistry | ToolHost | readonly Tool[];
+  settings?: RuntimeSettings;
+  logger?: RuntimeLogger;
+}
+
+/** An agent: its persona for the system prompt, and what it may use. */
+export interface RuntimeAgent extends AgentPersona {
+  /** Written as `agentId` on its messages. */
+  id?: string;
+  /** Narrows the system policy for this agent. */
+  toolPolicy?: ToolPolicy;
+}
+
+export interface ChatParams {
+  /** The conversation to continue; a new one is created (and returned) when absent. */
+  conversationId?: string;
+  userInput: string;
+  /** Default `chat`. */
+  mode?: 'chat' | 'agent';
+  agent?: RuntimeAgent;
+  /** Facts for this turn (a selection, the open file): shown to the model, not stored. */
+  dataContext?: string | Record<string, unknown>;
+  /** More user messages stored before `userInput` (attachments as text, quoted messages). */
+  extraUserMessages?: string[];
+  signal?: AbortSignal;
+  onEvent?: RuntimeEventListener;
+  /** Another model for this turn (the conversation moves to it; see provider portability). */
+  model?: ModelAdapter;
+}
+
+export interface ChatResult {
+  conversationId: string;
+  success: boolean;
+  /** The last assistant message stored (the answer, or the error message on failure). */
+  message?: ConversationMessage;
+  error?: CairnError;
+  usage: { turns: TokenUsage[]; total: TokenUsage };
+  /** Model calls made. */
+  turns: number;
+  finishReason: FinishReason;
+}
