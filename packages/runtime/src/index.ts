@@ -1,5 +1,6 @@
 export { type AgentRuntime, createAgentRuntime } from './create-agent-runtime.js';
 export { messagesForProvider } from './messages-for-provider.js';
+export * from './runs/index.js';
 export type {
   AgentRuntimeOptions,
   ChatParams,
@@ -10,3 +11,4 @@ export type {
   RuntimeLogger,
   RuntimeSettings,
 } from './runtime-types.js';
+export { createTurnEnvironment } from './turn-environment.js';

@@ -27,6 +27,7 @@ import {
   storedErrorMessage,
   storedToolMessage,
 } from './stored-messages.js';
+import { withTurnTools } from './with-turn-tools.js';
 
 /** What one turn needs from the runtime. */
 export interface TurnEnvironment {
@@ -97,10 +98,7 @@ export async function runTurn(env: TurnEnvironment, request: TurnRequest): Promi
     }
   };
 
-  const host =
-    request.extraTools === undefined || request.extraTools.length === 0
-      ? env.host
-      : createToolHost([...env.host.tools, ...request.extraTools]);
+  const host = withTurnTools(env.host, request.extraTools);
 
   try {
     await persist(request.inputs);

@@ -14,6 +14,7 @@ import type {
   ToolPolicy,
 } from '@cairn/core';
 import type { ToolRegistry } from '@cairn/loop';
+import type { WorkflowPackage } from './runs/index.js';
 
 /** A pino-compatible logger (only these methods are used); never given secrets or message text. */
 export interface RuntimeLogger {
@@ -67,6 +68,8 @@ export interface AgentRuntimeOptions {
   tools?: ToolRegistry | ToolHost | readonly Tool[];
   settings?: RuntimeSettings;
   logger?: RuntimeLogger;
+  /** Workflow packages `runs.start` can name; checked when the runtime is created (`INVALID_ARGUMENT`). */
+  workflows?: readonly WorkflowPackage[];
 }
 
 /** An agent: its persona for the system prompt, and what it may use. */

@@ -1,0 +1,303 @@
+import {
+  CairnError,
+  type ConversationMessage,
+  type ConversationStore,
+  isIncludedInContext,
+  isToolCallMessage,
+  type ModelAdapter,
+} from '@cairn/core';
+import { ConversationQueue } from '../conversation-queue.js';
+import { runTurn, type TurnEnvironment } from '../run-turn.js';
+import { storedUserMessage } from '../stored-messages.js';
+import { loadRunState, type ReadRunRecordOptions, readRunWorkflow } from './read-run-records.js';
+import { runContextFor } from './run-context-for.js';
+import { runStateMessage, runWorkflowMessage } from './run-records.js';
+import {
+  assertRunId,
+  type RunState,
+  type RunWorkflowRecord,
+  runConversationId,
+  runIdOfConversation,
+} from './run-state.js';
+import type { RunApi, RunContinueParams, RunEvent, RunPage, RunResult, RunStartParams } from './run-types.js';
+import type { WorkflowPackage } from './workflow-definition.js';
+import { createWorkflowRegistry, type WorkflowRegistry } from './workflow-registry.js';
+import { createWorkflowTools } from './workflow-tools.js';
+
+/** The user message a run starts with when `start` is given no input. */
+export const RUN_START_TEXT = 'Start the workflow.';
+/** The user message `continue` stores when given none and the log has nothing waiting for an answer. */
+export const RUN_CONTINUE_TEXT = 'Continue.';
+
+export interface RunApiOptions {
+  /** The runtime's turn environment: store, tools, compression, ids, clock, logger. */
+  env: TurnEnvironment;
+  /** The model of a turn that names none. */
+  model: ModelAdapter;
+  /** The runtime's queue, so a run's turns (and chats on its conversation) never interleave. Default: its own. */
+  queue?: ConversationQueue;
+  /** The workflows `start` can name, checked now (`INVALID_ARGUMENT` naming the package and field). */
+  workflows?: readonly WorkflowPackage[] | WorkflowRegistry;
+  /** Ids of new runs; default `env.generateId`. */
+  generateRunId?: () => string;
+  /** Page size of the state reader (default 50). */
+  statePageSize?: number;
+}
+
+const NO_USAGE = { inputTokens: 0, outputTokens: 0 };
+
+function checkText(name: string, value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new CairnError('INVALID_ARGUMENT', `${name} must be a non-empty string when given`);
+  }
+  return value;
+}
+
+// What the model would answer if the turn had no new user message: a user message, a tool result,
+// or a call whose result never came (the context builder answers it as interrupted).
+async function hasSomethingToAnswer(store: ConversationStore, conversationId: string): Promise<boolean> {
+  const tail = await store.load(conversationId, { direction: 'backward', limit: 50 });
+  const last = tail.find((message) => message.role !== 'system' && isIncludedInContext(message));
+  if (last === undefined) return false;
+  return last.role === 'user' || last.role === 'tool' || isToolCallMessage(last);
+}
+
+const sameFailState = (a: RunState, b: Pick<RunState, 'lastFailFingerprint' | 'consecutiveFailCount'>) =>
+  a.lastFailFingerprint === b.lastFailFingerprint && a.consecutiveFailCount === b.consecutiveFailCount;
+
+/**
+ * Workflow runs on top of `runTurn` (seed 7-7). A run lives in its own conversation `run-<runId>`:
+ * the workflow it follows (first record), its state (a `run_state` record per change; the last is
+ * current) and every message of its turns, all with `mode: 'run'` and `runId`. Nothing is kept in
+ * memory between turns: each turn reads the state from the store, so a fresh process continues a
+ * run exactly where it stood. The turns of one run are serialised on the runtime's queue.
+ */
+export function createRunApi(options: RunApiOptions): RunApi {
+  const { env } = options;
+  const { store, logger } = env;
+  const queue = options.queue ?? new ConversationQueue();
+  const registry =
+    options.workflows !== undefined && !Array.isArray(options.workflows) && 'resolve' in options.workflows
+      ? options.workflows
+      : createWorkflowRegistry((options.workflows as readonly WorkflowPackage[] | undefined) ?? []);
+  const generateRunId = options.generateRunId ?? env.generateId;
+  const readOptions: ReadRunRecordOptions =
+    options.statePageSize === undefined ? {} : { pageSize: options.statePageSize };
+
+  async function workflowOf(runId: string): Promise<RunWorkflowRecord> {
+    const record = await readRunWorkflow(store, runId, readOptions);
+    if (record === undefined) {
+      throw new CairnError('STORE_CORRUPT', `Run ${runId} has a state but no workflow record`, {
+        details: { runId },
+      });
+    }
+    return record;
+  }
+
+  async function turn(
+    runId: string,
+    record: RunWorkflowRecord,
+    state: RunState,
+    inputs: ConversationMessage[],
+    params: RunStartParams | RunContinueParams,
+    emitted: RunEvent[] = [],
+  ): Promise<RunResult> {
+    const conversationId = runConversationId(runId);
+    let sequence = state.streamSequence;
+    const emit = (event: RunEvent) => {
+      sequence++;
+      params.onEvent?.(event, sequence);
+    };
+    // The run's own records are stored whatever the listener does: its failure is only logged.
+    const report = (event: RunEvent) => {
+      try {
+        emit(event);
+      } catch (error) {
+        logger?.warn(
+          { runId, error: error instanceof Error ? error.name : typeof error },
+          'run event listener failed',
+        );
+      }
+    };
+    for (const event of emitted) report(event);
+    const { workflow } = record;
+    const agent = params.agent;
+    const session = {
+      mode: 'run' as const,
+      runId,
+      ...(agent?.id === undefined ? {} : { agentId: agent.id }),
+    };
+    // A completed run gets no step tool: there is no step to complete (post-completion profile).
+    const extraTools =
+      state.status === 'active'
+        ? createWorkflowTools({
+            store,
+            runId,
+            workflow,
+            generateId: env.generateId,
+            now: env.now,
+            onEvent: report,
+            streamSequence: () => sequence,
+            ...(logger === undefined ? {} : { logger }),
+            ...(options.statePageSize === undefined ? {} : { pageSize: options.statePageSize }),
+          })
+        : [];
+    const result = await runTurn(env, {
+      conversationId,
+      model: params.model ?? options.model,
+      session,
+      inputs,
+      runContext: runContextFor(workflow, state),
+      extraTools,
+      failState: {
+        lastFailFingerprint: state.lastFailFingerprint,
+        consecutiveFailCount: state.consecutiveFailCount,
+      },
+      ...(agent === undefined ? {} : { agent }),
+      ...(params.dataContext === undefined ? {} : { dataContext: params.dataContext }),
+      ...(params.signal === undefined ? {} : { signal: params.signal }),
+      onEvent: emit,
+    });
+
+    // The state as the turn left it (a step tool may have moved it), plus the loop's fail state and
+    // the events delivered, in a new record when they changed.
+    let error = result.error;
+    let latest = state;
+    try {
+      latest = await loadRunState(store, runId, readOptions);
+      const failState = result.loop ?? latest;
+      if (!sameFailState(latest, failState) || latest.streamSequence !== sequence) {
+        const next: RunState = {
+          ...latest,
+          lastFailFingerprint: failState.lastFailFingerprint,
+          consecutiveFailCount: failState.consecutiveFailCount,
+          streamSequence: sequence + 1,
+          updatedAt: env.now().toISOString(),
+        };
+        const message = runStateMessage(next, { id: env.generateId(), createdAt: next.updatedAt });
+        const { messages } = await store.append(conversationId, [message], { idempotencyKey: message.id });
+        latest = next;
+        // Counted in `streamSequence + 1` above: the record's own event.
+        for (const stored of messages)
+          report({ type: 'runtime', event: 'message_persisted', conversationId, message: stored });
+      }
+    } catch (thrown) {
+      const failure = CairnError.is(thrown)
+        ? thrown
+        : new CairnError('STORE_UNAVAILABLE', String(thrown), { cause: thrown });
+      logger?.error({ runId, code: failure.code }, 'could not store the run state after the turn');
+      error ??= failure;
+    }
+
+    const message = result.errorMessage ?? result.lastAssistant;
+    return {
+      runId,
+      conversationId,
+      state: latest,
+      success: error === undefined,
+      ...(message === undefined ? {} : { message }),
+      ...(error === undefined ? {} : { error }),
+      usage: result.loop?.usage ?? { turns: [], total: NO_USAGE },
+      turns: result.loop?.turns ?? 0,
+      finishReason: result.loop?.finishReason ?? 'error',
+    };
+  }
+
+  return {
+    async start(params) {
+      const input = checkText('input', params.input);
+      const { packageName, workflow } = registry.resolve(params.workflow);
+      const runId = params.runId ?? generateRunId();
+      const conversationId = runConversationId(runId);
+      return queue.run(conversationId, async () => {
+        const existing = await store.load(conversationId, { limit: 1 });
+        if (existing.length > 0) {
+          throw new CairnError('INVALID_ARGUMENT', `Run ${runId} already exists: continue it instead`, {
+            details: { runId },
+          });
+        }
+        const startedAt = env.now().toISOString();
+        const record: RunWorkflowRecord = { packageName, workflow };
+        const state: RunState = {
+          runId,
+          packageName,
+          workflowId: workflow.id,
+          workflowName: workflow.name,
+          status: 'active',
+          currentNodeId: workflow.entry,
+          stepsCompleted: [],
+          ...(input === undefined ? {} : { input }),
+          startedAt,
+          updatedAt: startedAt,
+          lastFailFingerprint: null,
+          consecutiveFailCount: 0,
+          streamSequence: 0,
+        };
+        // The workflow and the first state in one append: a run exists whole or not at all.
+        const { messages } = await store.append(conversationId, [
+          runWorkflowMessage(runId, record, { id: env.generateId(), createdAt: startedAt }),
+          runStateMessage(state, { id: env.generateId(), createdAt: startedAt }),
+        ]);
+        logger?.info({ runId, packageName, workflowId: workflow.id }, 'run started');
+        const session = {
+          mode: 'run' as const,
+          runId,
+          ...(params.agent?.id === undefined ? {} : { agentId: params.agent.id }),
+        };
+        const first = storedUserMessage(env.generateId(), startedAt, input ?? RUN_START_TEXT, session);
+        const persisted = messages.map(
+          (message): RunEvent => ({ type: 'runtime', event: 'message_persisted', conversationId, message }),
+        );
+        return turn(runId, record, state, [first], params, persisted);
+      });
+    },
+
+    async continue(params) {
+      assertRunId(params.runId);
+      const userInput = checkText('userInput', params.userInput);
+      const { runId } = params;
+      const conversationId = runConversationId(runId);
+      return queue.run(conversationId, async () => {
+        const state = await loadRunState(store, runId, readOptions);
+        const record = await workflowOf(runId);
+        const session = {
+          mode: 'run' as const,
+          runId,
+          ...(params.agent?.id === undefined ? {} : { agentId: params.agent.id }),
+        };
+        const text =
+          userInput ?? ((await hasSomethingToAnswer(store, conversationId)) ? undefined : RUN_CONTINUE_TEXT);
+        const inputs =
+          text === undefined
+            ? []
+            : [storedUserMessage(env.generateId(), env.now().toISOString(), text, session)];
+        return turn(runId, record, state, inputs, params);
+      });
+    },
+
+    async get(runId) {
+      assertRunId(runId);
+      return loadRunState(store, runId, readOptions);
+    },
+
+    async list(listOptions = {}) {
+      const page = await store.listConversations(listOptions);
+      const runs: RunState[] = [];
+      for (const conversation of page.conversations) {
+        const runId = runIdOfConversation(conversation.id);
+        if (runId === undefined) continue;
+        try {
+          runs.push(await loadRunState(store, runId, readOptions));
+        } catch (error) {
+          // A conversation named like a run but without a state (a chat called "run-…"): not a run.
+          if (!CairnError.is(error, 'STORE_NOT_FOUND')) throw error;
+        }
+      }
+      return {
+        runs,
+        ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
+      } satisfies RunPage;
+    },
+  };
+}

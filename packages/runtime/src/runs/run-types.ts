@@ -1,0 +1,100 @@
+import type {
+  AgentOutput,
+  CairnError,
+  ConversationMessage,
+  FinishReason,
+  ModelAdapter,
+  TokenUsage,
+} from '@cairn/core';
+import type { RuntimeAgent, RuntimeEvent } from '../runtime-types.js';
+import type { RunState } from './run-state.js';
+import type { WorkflowRef } from './workflow-registry.js';
+
+/** A run moved on: a step was completed (and the workflow, when `status` is `completed`). */
+export interface RunStepChangedEvent {
+  type: 'runtime';
+  event: 'run_step_changed';
+  runId: string;
+  conversationId: string;
+  /** The step completed. */
+  from: string;
+  /** The new current step; `from` again when the workflow completed on its last step. */
+  to: string;
+  status: RunState['status'];
+  /** The label of the edge taken, when it has one. */
+  edge?: string;
+  /** What the model said it did (`complete_step({ summary })`). */
+  summary?: string;
+}
+
+/** What a run reports: the turn's stream and runtime events, and its own. */
+export type RunEvent = AgentOutput | RuntimeEvent | RunStepChangedEvent;
+
+/**
+ * Receives a run's events with their number in the run: 1, 2, … over all its turns, carried over
+ * restarts (`RunState.streamSequence`), so a client can tell what it already has.
+ */
+export type RunEventListener = (event: RunEvent, sequence: number) => void;
+
+interface RunTurnParams {
+  /** The agent working on the run: its persona, its id on the messages, its tool policy. */
+  agent?: RuntimeAgent;
+  /** Facts for this turn: shown to the model, not stored. */
+  dataContext?: string | Record<string, unknown>;
+  signal?: AbortSignal;
+  onEvent?: RunEventListener;
+  /** Another model for this turn. */
+  model?: ModelAdapter;
+}
+
+export interface RunStartParams extends RunTurnParams {
+  workflow: WorkflowRef;
+  /** What the run is asked to do; stored as its first user message (a fixed kick-off text when absent). */
+  input?: string;
+  /** The run's id (a safe id, at most 124 characters); generated when absent. */
+  runId?: string;
+}
+
+export interface RunContinueParams extends RunTurnParams {
+  runId: string;
+  /**
+   * The user's next message. When absent and the log does not already end with something to
+   * answer (a user message, a call still without a result), a "Continue." message is stored.
+   */
+  userInput?: string;
+}
+
+export interface RunResult {
+  runId: string;
+  /** `run-<runId>`: the conversation with the run's messages and state records. */
+  conversationId: string;
+  /** The state after the turn, read from the store. */
+  state: RunState;
+  success: boolean;
+  /** The last assistant message stored (the answer, or the error message on failure). */
+  message?: ConversationMessage;
+  error?: CairnError;
+  usage: { turns: TokenUsage[]; total: TokenUsage };
+  /** Model calls made. */
+  turns: number;
+  finishReason: FinishReason;
+}
+
+/** One page of runs, most recently updated first. */
+export interface RunPage {
+  runs: RunState[];
+  /** Pass as `cursor` for the next page; absent on the last. */
+  nextCursor?: string;
+}
+
+/** Workflow runs: every message and every state change persisted in the run's conversation. */
+export interface RunApi {
+  /** Starts a run at the workflow's entry step and runs its first turn. */
+  start(params: RunStartParams): Promise<RunResult>;
+  /** Runs the next turn of a run, from the state in the store; a completed run answers follow-up questions. */
+  continue(params: RunContinueParams): Promise<RunResult>;
+  /** The current state (`STORE_NOT_FOUND` when there is no such run). */
+  get(runId: string): Promise<RunState>;
+  /** Runs, from the store's conversation list (a page may hold fewer than `limit` runs: other conversations are skipped). */
+  list(options?: { cursor?: string; limit?: number }): Promise<RunPage>;
+}
