@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { assertSafeId, CairnError } from '@cairn/core';
+import { assertSafeId, CairnError, KeyedSerialQueue } from '@cairn/core';
 import type { AgentExecutorOptions, AgentRunOptions } from './agent-executor-options.js';
 import type { AgentRunResult } from './agent-run-result.js';
 import { assertResumeSessionId } from './resume-session-id.js';
 import { runAgent } from './run-agent.js';
 import { resolveRunSettings } from './run-settings.js';
-import { KeyedSerialQueue } from './serial-queue.js';
 
 /** Runs an agent CLI and records its work in a conversation. */
 export interface AgentExecutor {

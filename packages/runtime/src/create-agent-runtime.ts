@@ -1,5 +1,5 @@
-import { assertSafeId, CairnError } from '@cairn/core';
-import { ConversationQueue } from './conversation-queue.js';
+import { assertSafeId, CairnError, KeyedSerialQueue } from '@cairn/core';
+
 import { runTurn } from './run-turn.js';
 import { createRunApi, type RunApi } from './runs/index.js';
 import type { AgentRuntimeOptions, ChatParams, ChatResult } from './runtime-types.js';
@@ -22,7 +22,7 @@ const NO_USAGE = { inputTokens: 0, outputTokens: 0 };
  */
 export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   const env = createTurnEnvironment(options);
-  const queue = new ConversationQueue();
+  const queue = new KeyedSerialQueue();
   const runs = createRunApi({
     env,
     model: options.model,

@@ -12,13 +12,7 @@ import {
   type ToolPolicy,
   toCairnError,
 } from '@cairn/core';
-import {
-  type ChatToolLoopResult,
-  chatToolLoop,
-  createToolHost,
-  type FailState,
-  type ToolRegistry,
-} from '@cairn/loop';
+import { type ChatToolLoopResult, chatToolLoop, type FailState, type ToolRegistry } from '@cairn/loop';
 import { messagesForProvider } from './messages-for-provider.js';
 import type { RuntimeAgent, RuntimeEvent, RuntimeEventListener, RuntimeLogger } from './runtime-types.js';
 import {

@@ -5,21 +5,14 @@ import type {
   ModelAdapter,
   ModelRequest,
 } from '@cairn/core';
-import { createToolHost, defineTool } from '@cairn/loop';
+import { createToolHost } from '@cairn/loop';
 import { ScriptedModel, type ScriptTurn } from '@cairn/testing';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import { describe, expect, it } from 'vitest';
 import { createAgentRuntime, type RuntimeEvent } from '../src/index.js';
-import { STORE_BACKENDS } from './stores.js';
+import { STORE_BACKENDS, useStoreBackend } from './stores.js';
+import { weatherTool } from './weather-tool.js';
 
-const weather = defineTool({
-  name: 'get_weather',
-  description: 'The weather in a city',
-  category: 'web',
-  input: z.object({ city: z.string() }),
-  execute: ({ city }) => `${city}: -3 °C`,
-});
-const tools = createToolHost([weather]);
+const tools = createToolHost([weatherTool]);
 
 /** A ScriptedModel answering with `generate` (no streaming), recording the store as each request arrives. */
 function probingModel(
@@ -44,21 +37,7 @@ function probingModel(
 }
 
 describe.each(STORE_BACKENDS)('runtime chat on the $name store (seed 7-5)', (backend) => {
-  let place: Awaited<ReturnType<typeof backend.create>>;
-  let opened: ConversationStore[];
-  const open = () => {
-    const store = place.open();
-    opened.push(store);
-    return store;
-  };
-  beforeEach(async () => {
-    place = await backend.create();
-    opened = [];
-  });
-  afterEach(async () => {
-    for (const store of opened) await store.close();
-    await place.cleanUp();
-  });
+  const { open } = useStoreBackend(backend);
 
   it('stores the user message before the model call, then each message as it happens; history feeds the next turn', async () => {
     const store = open();

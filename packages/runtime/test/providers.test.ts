@@ -1,13 +1,13 @@
 import type { ModelAdapter } from '@cairn/core';
-import { createToolHost, defineTool } from '@cairn/loop';
+import { createToolHost } from '@cairn/loop';
 import { createAnthropicAdapter } from '@cairn/provider-anthropic';
 import { createGeminiAdapter } from '@cairn/provider-gemini';
 import { createOpenAIAdapter } from '@cairn/provider-openai';
 import { createMemoryConversationStore } from '@cairn/storage';
 import { type MockProvider, type MockProviderServer, startMockProviderServer } from '@cairn/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { createAgentRuntime, type RuntimeLogger } from '../src/index.js';
+import { weatherTool } from './weather-tool.js';
 
 // One chat turn per real adapter (the official SDK inside) against @cairn/testing's loopback server
 // for its wire protocol, then a second turn replaying the stored history to the same server.
@@ -24,14 +24,6 @@ const adapters: Record<MockProvider, (baseURL: string) => ModelAdapter> = {
   anthropic: (baseURL) => createAnthropicAdapter({ model: 'claude-test', baseURL, apiKey: API_KEY }),
   gemini: (baseURL) => createGeminiAdapter({ model: 'gemini-test', baseURL, apiKey: API_KEY }),
 };
-
-const weather = defineTool({
-  name: 'get_weather',
-  description: 'The weather in a city',
-  category: 'web',
-  input: z.object({ city: z.string() }),
-  execute: ({ city }) => `${city}: -3 °C`,
-});
 
 describe.each(Object.keys(adapters) as MockProvider[])('runtime with the %s adapter', (provider) => {
   it('runs a tool-using turn, stores it, and replays the stored history on the next turn', async () => {
@@ -54,7 +46,7 @@ describe.each(Object.keys(adapters) as MockProvider[])('runtime with the %s adap
     const runtime = createAgentRuntime({
       store,
       model: adapters[provider](server.baseURL),
-      tools: createToolHost([weather]),
+      tools: createToolHost([weatherTool]),
       settings: { compression: false },
       logger,
     });

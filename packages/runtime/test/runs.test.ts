@@ -1,9 +1,9 @@
 import type { ConversationMessage, ConversationStore, ModelToolMessage } from '@cairn/core';
+import { KeyedSerialQueue } from '@cairn/core';
 import { defineTool } from '@cairn/loop';
 import { createMemoryConversationStore } from '@cairn/storage';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ConversationQueue } from '../src/conversation-queue.js';
 import {
   createRunApi,
   RUN_CONTINUE_TEXT,
@@ -13,7 +13,7 @@ import {
 } from '../src/runs/index.js';
 import { runTurnEnvironment } from './runs-env.js';
 import { ARTICLE, ONE_STEP, PUBLISHING, runModel, SUMMARY_TEXT, systemPrompt } from './runs-fixtures.js';
-import { STORE_BACKENDS } from './stores.js';
+import { STORE_BACKENDS, useStoreBackend } from './stores.js';
 
 const NO_COMPRESSION = { settings: { compression: false as const } };
 
@@ -31,21 +31,7 @@ const lastToolMessage = (messages: readonly { role: string }[]) =>
   messages.filter((message): message is ModelToolMessage => message.role === 'tool').at(-1);
 
 describe.each(STORE_BACKENDS)('workflow runs on the $name store (seed 7-7)', (backend) => {
-  let place: Awaited<ReturnType<typeof backend.create>>;
-  let opened: ConversationStore[];
-  const open = () => {
-    const store = place.open();
-    opened.push(store);
-    return store;
-  };
-  beforeEach(async () => {
-    place = await backend.create();
-    opened = [];
-  });
-  afterEach(async () => {
-    for (const store of opened) await store.close();
-    await place.cleanUp();
-  });
+  const { open } = useStoreBackend(backend);
 
   it('keeps every message in run-<runId> with mode run and runId; the prompt has the step, then the post-completion profile', async () => {
     const store = open();
@@ -360,7 +346,7 @@ describe.each(STORE_BACKENDS)('workflow runs on the $name store (seed 7-7)', (ba
 });
 
 describe('workflow run API', () => {
-  const memoryRuns = (replies: Parameters<typeof runModel>[0], extra: { queue?: ConversationQueue } = {}) => {
+  const memoryRuns = (replies: Parameters<typeof runModel>[0], extra: { queue?: KeyedSerialQueue } = {}) => {
     const store = createMemoryConversationStore();
     const script = runModel(replies);
     const runs = createRunApi({
@@ -492,7 +478,7 @@ describe('workflow run API', () => {
   });
 
   it('runs the turns of one run one at a time on the shared queue, in call order', async () => {
-    const queue = new ConversationQueue();
+    const queue = new KeyedSerialQueue();
     const { runs, store } = memoryRuns(
       [{ text: 'first', delayMs: 30 }, { text: 'second', delayMs: 10 }, { text: 'third' }],
       { queue },

@@ -6,7 +6,7 @@ import { createMemoryConversationStore } from '@cairn/storage';
 import { createFsConversationStore } from '@cairn/store-fs';
 import { createPostgresConversationStore } from '@cairn/store-postgres';
 import { createSqliteConversationStore } from '@cairn/store-sqlite';
-import { inject } from 'vitest';
+import { afterEach, beforeEach, inject } from 'vitest';
 
 /** A store backend for the runtime's checklists: `open` gives a store on the same data each time. */
 export interface StoreBackend {
@@ -64,3 +64,27 @@ export const STORE_BACKENDS: StoreBackend[] = [
     },
   },
 ];
+
+/**
+ * Inside a `describe`: a fresh place on `backend` before each test, and `open()` for stores on it
+ * (a second `open()` is a restart on the same data); every store opened is closed after the test.
+ */
+export function useStoreBackend(backend: StoreBackend): { open(): ConversationStore } {
+  let place: Awaited<ReturnType<StoreBackend['create']>>;
+  let opened: ConversationStore[] = [];
+  beforeEach(async () => {
+    place = await backend.create();
+    opened = [];
+  });
+  afterEach(async () => {
+    for (const store of opened) await store.close();
+    await place.cleanUp();
+  });
+  return {
+    open() {
+      const store = place.open();
+      opened.push(store);
+      return store;
+    },
+  };
+}

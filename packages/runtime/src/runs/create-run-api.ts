@@ -4,9 +4,10 @@ import {
   type ConversationStore,
   isIncludedInContext,
   isToolCallMessage,
+  KeyedSerialQueue,
   type ModelAdapter,
 } from '@cairn/core';
-import { ConversationQueue } from '../conversation-queue.js';
+
 import { runTurn, type TurnEnvironment } from '../run-turn.js';
 import { storedUserMessage } from '../stored-messages.js';
 import { loadRunState, type ReadRunRecordOptions, readRunWorkflow } from './read-run-records.js';
@@ -35,7 +36,7 @@ export interface RunApiOptions {
   /** The model of a turn that names none. */
   model: ModelAdapter;
   /** The runtime's queue, so a run's turns (and chats on its conversation) never interleave. Default: its own. */
-  queue?: ConversationQueue;
+  queue?: KeyedSerialQueue;
   /** The workflows `start` can name, checked now (`INVALID_ARGUMENT` naming the package and field). */
   workflows?: readonly WorkflowPackage[] | WorkflowRegistry;
   /** Ids of new runs; default `env.generateId`. */
@@ -76,7 +77,7 @@ const sameFailState = (a: RunState, b: Pick<RunState, 'lastFailFingerprint' | 'c
 export function createRunApi(options: RunApiOptions): RunApi {
   const { env } = options;
   const { store, logger } = env;
-  const queue = options.queue ?? new ConversationQueue();
+  const queue = options.queue ?? new KeyedSerialQueue();
   const registry =
     options.workflows !== undefined && !Array.isArray(options.workflows) && 'resolve' in options.workflows
       ? options.workflows

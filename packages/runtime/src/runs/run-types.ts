@@ -1,12 +1,5 @@
-import type {
-  AgentOutput,
-  CairnError,
-  ConversationMessage,
-  FinishReason,
-  ModelAdapter,
-  TokenUsage,
-} from '@cairn/core';
-import type { RuntimeAgent, RuntimeEvent } from '../runtime-types.js';
+import type { AgentOutput, ModelAdapter } from '@cairn/core';
+import type { ChatResult, RuntimeAgent, RuntimeEvent } from '../runtime-types.js';
 import type { RunState } from './run-state.js';
 import type { WorkflowRef } from './workflow-registry.js';
 
@@ -64,20 +57,11 @@ export interface RunContinueParams extends RunTurnParams {
   userInput?: string;
 }
 
-export interface RunResult {
+/** What `start` and `continue` return: a chat turn's result, and where the run stands after it. */
+export interface RunResult extends ChatResult {
   runId: string;
-  /** `run-<runId>`: the conversation with the run's messages and state records. */
-  conversationId: string;
   /** The state after the turn, read from the store. */
   state: RunState;
-  success: boolean;
-  /** The last assistant message stored (the answer, or the error message on failure). */
-  message?: ConversationMessage;
-  error?: CairnError;
-  usage: { turns: TokenUsage[]; total: TokenUsage };
-  /** Model calls made. */
-  turns: number;
-  finishReason: FinishReason;
 }
 
 /** One page of runs, most recently updated first. */

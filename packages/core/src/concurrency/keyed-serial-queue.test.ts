@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { KeyedSerialQueue } from './serial-queue.js';
+import { KeyedSerialQueue } from './keyed-serial-queue.js';
 
 describe('KeyedSerialQueue', () => {
   it('runs the tasks of one key one at a time, in order, whatever their durations', async () => {
