@@ -6,30 +6,11 @@ import {
   isEndNode,
   parseWorkflowDefinition,
   parseWorkflowPackage,
-  type RunState,
   runContextFor,
   type WorkflowDefinition,
   workflowDefinitionIssues,
 } from '../src/runs/index.js';
-import { ARTICLE, ONE_STEP, PUBLISHING } from './runs-fixtures.js';
-
-const AT = '2025-01-01T00:00:00.000Z';
-
-const stateAt = (currentNodeId: string, extra: Partial<RunState> = {}): RunState => ({
-  runId: 'r1',
-  packageName: 'publishing',
-  workflowId: 'article',
-  workflowName: 'Write an article',
-  status: 'active',
-  currentNodeId,
-  stepsCompleted: [],
-  startedAt: AT,
-  updatedAt: AT,
-  lastFailFingerprint: null,
-  consecutiveFailCount: 0,
-  streamSequence: 0,
-  ...extra,
-});
+import { ARTICLE, STATE_TIME as AT, ONE_STEP, PUBLISHING, articleState as stateAt } from './runs-fixtures.js';
 
 const issuePaths = (value: unknown) =>
   workflowDefinitionIssues(value).map((issue) => `${issue.path}: ${issue.message}`);

@@ -1,6 +1,6 @@
 import type { ModelRequest } from '@cairn/core';
 import { ScriptedModel, type ScriptTurn } from '@cairn/testing';
-import type { WorkflowDefinition, WorkflowPackage } from '../src/runs/index.js';
+import type { RunState, WorkflowDefinition, WorkflowPackage } from '../src/runs/index.js';
 
 /** draft → review → (approved) publish, or (needs changes, the default) back to draft. */
 export const ARTICLE: WorkflowDefinition = {
@@ -63,3 +63,22 @@ export const systemPrompt = (request: ModelRequest | undefined) => {
   const first = request?.messages[0];
   return first?.role === 'system' ? String(first.content) : '';
 };
+
+export const STATE_TIME = '2025-01-01T00:00:00.000Z';
+
+/** A state of an `ARTICLE` run at step `currentNodeId`. */
+export const articleState = (currentNodeId: string, extra: Partial<RunState> = {}): RunState => ({
+  runId: 'r1',
+  packageName: 'publishing',
+  workflowId: 'article',
+  workflowName: 'Write an article',
+  status: 'active',
+  currentNodeId,
+  stepsCompleted: [],
+  startedAt: STATE_TIME,
+  updatedAt: STATE_TIME,
+  lastFailFingerprint: null,
+  consecutiveFailCount: 0,
+  streamSequence: 0,
+  ...extra,
+});

@@ -2,7 +2,6 @@ import type { ConversationMessage, ConversationStore } from '@cairn/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   loadRunState,
-  type RunState,
   readRunState,
   readRunWorkflow,
   runConversationId,
@@ -10,26 +9,8 @@ import {
   runStateMessage,
   runWorkflowMessage,
 } from '../src/runs/index.js';
-import { ARTICLE } from './runs-fixtures.js';
+import { ARTICLE, STATE_TIME as AT, articleState as state } from './runs-fixtures.js';
 import { STORE_BACKENDS } from './stores.js';
-
-const AT = '2025-01-01T00:00:00.000Z';
-
-const state = (currentNodeId: string, extra: Partial<RunState> = {}): RunState => ({
-  runId: 'r1',
-  packageName: 'publishing',
-  workflowId: 'article',
-  workflowName: 'Write an article',
-  status: 'active',
-  currentNodeId,
-  stepsCompleted: [],
-  startedAt: AT,
-  updatedAt: AT,
-  lastFailFingerprint: null,
-  consecutiveFailCount: 0,
-  streamSequence: 0,
-  ...extra,
-});
 
 const chatter = (from: number, count: number): ConversationMessage[] =>
   Array.from({ length: count }, (_, index) => ({
