@@ -16,6 +16,24 @@ export interface AgentRuntime {
 
 const NO_USAGE = { inputTokens: 0, outputTokens: 0 };
 
+const invalid = (problem: string) => new CairnError('INVALID_ARGUMENT', problem);
+
+// Checked before anything is written: a bad call must not leave half a turn in the store.
+function checkChatParams(params: ChatParams): void {
+  if (typeof params.userInput !== 'string' || params.userInput.trim() === '') {
+    throw invalid('userInput must be a non-empty string');
+  }
+  if (params.mode !== undefined && params.mode !== 'chat' && params.mode !== 'agent') {
+    throw invalid(
+      `mode must be 'chat' or 'agent' (runs have their own API), got ${JSON.stringify(params.mode)}`,
+    );
+  }
+  if (params.extraUserMessages?.some((text) => typeof text !== 'string' || text.trim() === '')) {
+    throw invalid('extraUserMessages must be non-empty strings');
+  }
+  if (params.agent?.id !== undefined) assertSafeId('agent id', params.agent.id);
+}
+
 /**
  * The runtime: chat turns and workflow runs that store everything as it happens and resume from
  * the store after a restart — no history in memory. Turns on one conversation run one at a time.
@@ -33,14 +51,23 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   return {
     runs,
     async chat(params) {
-      if (typeof params.userInput !== 'string' || params.userInput.trim() === '') {
-        throw new CairnError('INVALID_ARGUMENT', 'userInput must be a non-empty string');
-      }
+      checkChatParams(params);
       const conversationId = params.conversationId ?? env.generateId();
       assertSafeId('conversationId', conversationId);
       const mode = params.mode ?? 'chat';
       const session = { mode, ...(params.agent?.id === undefined ? {} : { agentId: params.agent.id }) };
       return queue.run(conversationId, async () => {
+        // Cancelled while waiting for the turn before it: nothing was said to anyone, nothing is stored.
+        if (params.signal?.aborted) {
+          return {
+            conversationId,
+            success: false,
+            error: new CairnError('LLM_ABORTED', 'the turn was cancelled before it started'),
+            usage: { turns: [], total: NO_USAGE },
+            turns: 0,
+            finishReason: 'aborted',
+          };
+        }
         const createdAt = env.now().toISOString();
         const inputs = [...(params.extraUserMessages ?? []), params.userInput].map((text) =>
           storedUserMessage(env.generateId(), createdAt, text, session),

@@ -2,7 +2,7 @@ import { type CompressionPipeline, createCompactionRecord } from '@cairn/compres
 import { buildLlmMessagesFromConversation, type ModeProfiles, type RunContext } from '@cairn/context-builder';
 import {
   type AgentOutput,
-  type CairnError,
+  CairnError,
   type ConversationMessage,
   type ConversationStore,
   type ModelAdapter,
@@ -23,10 +23,25 @@ import {
 } from './stored-messages.js';
 import { withTurnTools } from './with-turn-tools.js';
 
+const STORE_ATTEMPTS = 3;
+
+// A store that is briefly unavailable (a busy database, a lock) is tried again, a little later.
+async function withStoreRetry<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      if (attempt >= STORE_ATTEMPTS || !CairnError.is(error) || !error.retryable) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
+    }
+  }
+}
+
 /** What one turn needs from the runtime. */
 export interface TurnEnvironment {
   store: ConversationStore;
   host: ToolRegistry;
+  /** A compression pipeline for one turn on `model` (none when compression is off). */
   pipelineFor(model: ModelAdapter): CompressionPipeline | undefined;
   maxTurns?: number;
   toolConcurrency?: number;
@@ -77,15 +92,26 @@ function dataContextText(dataContext: string | Record<string, unknown>): string 
 export async function runTurn(env: TurnEnvironment, request: TurnRequest): Promise<TurnResult> {
   const { store, logger } = env;
   const { conversationId, model, session } = request;
-  const emit = (event: AgentOutput | RuntimeEvent) => request.onEvent?.(event);
+  // A listener is the caller's UI: its failure is logged, never the turn's failure.
+  const emit = (event: AgentOutput | RuntimeEvent) => {
+    try {
+      request.onEvent?.(event);
+    } catch (error) {
+      logger?.warn(
+        { conversationId, error: error instanceof Error ? error.name : typeof error },
+        'event listener failed',
+      );
+    }
+  };
   let lastAssistant: ConversationMessage | undefined;
 
   const persist = async (messages: ConversationMessage[]) => {
     if (messages.length === 0) return;
-    // The first id as the key: a retried append of the same messages is not stored twice.
-    const { messages: stored } = await store.append(conversationId, messages, {
-      idempotencyKey: messages[0]?.id as string,
-    });
+    // The first id as the key: the retry of an append that may have landed is not stored twice.
+    const key = messages[0]?.id as string;
+    const { messages: stored } = await withStoreRetry(() =>
+      store.append(conversationId, messages, { idempotencyKey: key }),
+    );
     for (const message of stored) {
       if (message.role === 'assistant') lastAssistant = message;
       emit({ type: 'runtime', event: 'message_persisted', conversationId, message });
@@ -183,7 +209,9 @@ export async function runTurn(env: TurnEnvironment, request: TurnRequest): Promi
     if (loop.success) return { loop, ...(lastAssistant === undefined ? {} : { lastAssistant }) };
     return await failed(loop.error as CairnError, loop);
   } catch (error) {
-    return await failed(toCairnError(error, 'STORE_UNAVAILABLE'));
+    // A CairnError (a store down, a bad message) is the turn's result; anything else is a bug.
+    if (!CairnError.is(error)) throw error;
+    return await failed(error);
   }
 
   async function failed(error: CairnError, loop?: ChatToolLoopResult): Promise<TurnResult> {

@@ -1,5 +1,5 @@
 import { CompressionPipeline, createModelSummarizer, createTokenizer } from '@cairn/compression';
-import { createMessageIds, type ModelAdapter, type Tool, type ToolHost } from '@cairn/core';
+import { createMessageIds, type ModelAdapter, type Tokenizer, type Tool, type ToolHost } from '@cairn/core';
 import { createToolHost, type ToolRegistry } from '@cairn/loop';
 import type { TurnEnvironment } from './run-turn.js';
 import type { AgentRuntimeOptions } from './runtime-types.js';
@@ -22,25 +22,26 @@ function registryOf(tools: AgentRuntimeOptions['tools']): ToolRegistry {
 export function createTurnEnvironment(options: Omit<AgentRuntimeOptions, 'model'>): TurnEnvironment {
   const settings = options.settings ?? {};
   const compression = settings.compression;
-  // One pipeline per model: its tokenizer's counts and calibration belong to that model.
-  const pipelines = new WeakMap<ModelAdapter, CompressionPipeline>();
+  // A tokenizer per model (its counts are cached per message, whatever the conversation); a pipeline
+  // per turn, since its thrash guard is about one conversation's request.
+  const tokenizers = new WeakMap<ModelAdapter, Tokenizer>();
   return {
     store: options.store,
     host: registryOf(options.tools),
     pipelineFor(model) {
       if (compression === false) return undefined;
-      let pipeline = pipelines.get(model);
-      if (pipeline === undefined) {
-        const { summarize = true, ...pipelineOptions } = compression ?? {};
-        pipeline = new CompressionPipeline({
-          tokenBudget: model.capabilities.contextWindowTokens ?? 128_000,
-          tokenizer: createTokenizer({ provider: model.provider, model: model.modelId }),
-          ...(summarize ? { summarizer: createModelSummarizer(model) } : {}),
-          ...pipelineOptions,
-        });
-        pipelines.set(model, pipeline);
+      let tokenizer = tokenizers.get(model);
+      if (tokenizer === undefined) {
+        tokenizer = createTokenizer({ provider: model.provider, model: model.modelId });
+        tokenizers.set(model, tokenizer);
       }
-      return pipeline;
+      const { summarize = true, ...pipelineOptions } = compression ?? {};
+      return new CompressionPipeline({
+        tokenBudget: model.capabilities.contextWindowTokens ?? 128_000,
+        tokenizer,
+        ...(summarize ? { summarizer: createModelSummarizer(model) } : {}),
+        ...pipelineOptions,
+      });
     },
     generateId: settings.generateId ?? createMessageIds(),
     now: settings.now ?? (() => new Date()),

@@ -129,21 +129,19 @@ export function createRunApi(options: RunApiOptions): RunApi {
       runId,
       ...(agent?.id === undefined ? {} : { agentId: agent.id }),
     };
-    // A completed run gets no step tool: there is no step to complete (post-completion profile).
-    const extraTools =
-      state.status === 'active'
-        ? createWorkflowTools({
-            store,
-            runId,
-            workflow,
-            generateId: env.generateId,
-            now: env.now,
-            onEvent: report,
-            streamSequence: () => sequence,
-            ...(logger === undefined ? {} : { logger }),
-            ...(options.statePageSize === undefined ? {} : { pageSize: options.statePageSize }),
-          })
-        : [];
+    // A completed run keeps the step tool (calling it says the run is complete): a history holding
+    // its calls sent with no tools at all is refused by some providers (Anthropic, Bedrock).
+    const extraTools = createWorkflowTools({
+      store,
+      runId,
+      workflow,
+      generateId: env.generateId,
+      now: env.now,
+      onEvent: report,
+      streamSequence: () => sequence,
+      ...(logger === undefined ? {} : { logger }),
+      ...(options.statePageSize === undefined ? {} : { pageSize: options.statePageSize }),
+    });
     const result = await runTurn(env, {
       conversationId,
       model: params.model ?? options.model,
@@ -235,22 +233,29 @@ export function createRunApi(options: RunApiOptions): RunApi {
           consecutiveFailCount: 0,
           streamSequence: 0,
         };
-        // The workflow and the first state in one append: a run exists whole or not at all.
-        const { messages } = await store.append(conversationId, [
-          runWorkflowMessage(runId, record, { id: env.generateId(), createdAt: startedAt }),
-          runStateMessage(state, { id: env.generateId(), createdAt: startedAt }),
-        ]);
-        logger?.info({ runId, packageName, workflowId: workflow.id }, 'run started');
         const session = {
           mode: 'run' as const,
           runId,
           ...(params.agent?.id === undefined ? {} : { agentId: params.agent.id }),
         };
         const first = storedUserMessage(env.generateId(), startedAt, input ?? RUN_START_TEXT, session);
+        // The workflow, the first state and the input in one append, on an empty conversation only: a
+        // run exists whole or not at all, and a second start of the same run (another process) loses
+        // with STORE_CONFLICT instead of writing a second beginning.
+        const { messages } = await store.append(
+          conversationId,
+          [
+            runWorkflowMessage(runId, record, { id: env.generateId(), createdAt: startedAt }),
+            runStateMessage(state, { id: env.generateId(), createdAt: startedAt }),
+            first,
+          ],
+          { expectedSeq: 0 },
+        );
+        logger?.info({ runId, packageName, workflowId: workflow.id }, 'run started');
         const persisted = messages.map(
           (message): RunEvent => ({ type: 'runtime', event: 'message_persisted', conversationId, message }),
         );
-        return turn(runId, record, state, [first], params, persisted);
+        return turn(runId, record, state, [], params, persisted);
       });
     },
 
