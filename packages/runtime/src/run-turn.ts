@@ -1,4 +1,8 @@
-import { type CompressionPipeline, createCompactionRecord } from '@cairn/compression';
+import {
+  type CalibratedTokenizer,
+  type CompressionPipeline,
+  createCompactionRecord,
+} from '@cairn/compression';
 import { buildLlmMessagesFromConversation, type ModeProfiles, type RunContext } from '@cairn/context-builder';
 import {
   type AgentOutput,
@@ -25,6 +29,11 @@ import { withTurnTools } from './with-turn-tools.js';
 
 const STORE_ATTEMPTS = 3;
 
+function calibratedTokenizerOf(pipeline: CompressionPipeline | undefined): CalibratedTokenizer | undefined {
+  const tokenizer = pipeline?.tokenizer;
+  return tokenizer !== undefined && 'calibrate' in tokenizer ? (tokenizer as CalibratedTokenizer) : undefined;
+}
+
 // A store that is briefly unavailable (a busy database, a lock) is tried again, a little later.
 async function withStoreRetry<T>(write: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
@@ -41,8 +50,8 @@ async function withStoreRetry<T>(write: () => Promise<T>): Promise<T> {
 export interface TurnEnvironment {
   store: ConversationStore;
   host: ToolRegistry;
-  /** A compression pipeline for one turn on `model` (none when compression is off). */
-  pipelineFor(model: ModelAdapter): CompressionPipeline | undefined;
+  /** A compression pipeline for one turn of a conversation on `model` (none when compression is off). */
+  pipelineFor(model: ModelAdapter, conversationId: string): CompressionPipeline | undefined;
   maxTurns?: number;
   toolConcurrency?: number;
   toolPolicy?: ToolPolicy;
@@ -123,7 +132,7 @@ export async function runTurn(env: TurnEnvironment, request: TurnRequest): Promi
   try {
     await persist(request.inputs);
     const history = await store.load(conversationId);
-    const pipeline = env.pipelineFor(model);
+    const pipeline = env.pipelineFor(model, conversationId);
     const agent = request.agent;
     const built = buildLlmMessagesFromConversation({
       messages: history,
@@ -180,6 +189,10 @@ export async function runTurn(env: TurnEnvironment, request: TurnRequest): Promi
         await persist(records);
       }
     }
+    // Each model call's reported input tokens calibrate the estimate (Anthropic, Gemini): the request
+    // is the loop's message list as the call starts.
+    const calibrated = calibratedTokenizerOf(pipeline);
+    let sent: ModelMessage[] | undefined;
     const loop = await chatToolLoop({
       model,
       tools: host,
@@ -203,6 +216,16 @@ export async function runTurn(env: TurnEnvironment, request: TurnRequest): Promi
       generateId: env.generateId,
       now: env.now,
       onEvent: emit,
+      ...(calibrated === undefined
+        ? {}
+        : {
+            onTurnStart: () => {
+              sent = messages.slice();
+            },
+            onTurnEnd: ({ usage }) => {
+              if (sent !== undefined && usage.inputTokens > 0) calibrated.calibrate(sent, usage.inputTokens);
+            },
+          }),
       onAssistantMessage: (message) => persist([storedAssistantMessage(message, session)]),
       onToolMessage: (message) => persist([storedToolMessage(message, session)]),
     });

@@ -18,23 +18,39 @@ function registryOf(tools: AgentRuntimeOptions['tools']): ToolRegistry {
   };
 }
 
+// Conversations whose tokenizer (and its calibration) a runtime keeps, least recently used dropped.
+const CALIBRATED_CONVERSATIONS = 256;
+
 /** What every turn of a runtime shares: the store, the tools, a compression pipeline per model, ids, clock. */
 export function createTurnEnvironment(options: Omit<AgentRuntimeOptions, 'model'>): TurnEnvironment {
   const settings = options.settings ?? {};
   const compression = settings.compression;
-  // A tokenizer per model (its counts are cached per message, whatever the conversation); a pipeline
-  // per turn, since its thrash guard is about one conversation's request.
-  const tokenizers = new WeakMap<ModelAdapter, Tokenizer>();
+  // A tokenizer per conversation and model, calibrated with the usage the provider reports on each
+  // of the conversation's turns (the most recent conversations are kept); a pipeline per turn,
+  // since its thrash guard is about one conversation's request.
+  const tokenizers = new WeakMap<ModelAdapter, Map<string, Tokenizer>>();
+  const tokenizerFor = (model: ModelAdapter, conversationId: string): Tokenizer => {
+    let byConversation = tokenizers.get(model);
+    if (byConversation === undefined) {
+      byConversation = new Map();
+      tokenizers.set(model, byConversation);
+    }
+    let tokenizer = byConversation.get(conversationId);
+    if (tokenizer === undefined) {
+      tokenizer = createTokenizer({ provider: model.provider, model: model.modelId });
+      if (byConversation.size >= CALIBRATED_CONVERSATIONS) {
+        byConversation.delete(byConversation.keys().next().value as string);
+      }
+    } else byConversation.delete(conversationId);
+    byConversation.set(conversationId, tokenizer);
+    return tokenizer;
+  };
   return {
     store: options.store,
     host: registryOf(options.tools),
-    pipelineFor(model) {
+    pipelineFor(model, conversationId) {
       if (compression === false) return undefined;
-      let tokenizer = tokenizers.get(model);
-      if (tokenizer === undefined) {
-        tokenizer = createTokenizer({ provider: model.provider, model: model.modelId });
-        tokenizers.set(model, tokenizer);
-      }
+      const tokenizer = tokenizerFor(model, conversationId);
       const { summarize = true, ...pipelineOptions } = compression ?? {};
       return new CompressionPipeline({
         tokenBudget: model.capabilities.contextWindowTokens ?? 128_000,

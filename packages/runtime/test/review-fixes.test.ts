@@ -151,3 +151,30 @@ describe('runtime review fixes', () => {
     expect(await store.load('c')).toEqual([]);
   });
 });
+
+describe('runtime token calibration', () => {
+  it('corrects its estimate with the input tokens the provider reported on the conversation’s earlier turns', async () => {
+    const store = createMemoryConversationStore();
+    // The provider counts 90,000 input tokens (its system prompt and tool schemas the estimate cannot see).
+    const model = new ScriptedModel({
+      provider: 'anthropic',
+      turns: () => ({ text: 'ok', usage: { inputTokens: 90_000, outputTokens: 5 } }),
+    });
+    const runtime = createAgentRuntime({
+      store,
+      model,
+      settings: { compression: { tokenBudget: 100_000, summarize: false } },
+    });
+    const compressedIn: string[] = [];
+    const onEvent = (event: { type: string; event?: string; conversationId?: string }) => {
+      if (event.type === 'runtime' && event.event === 'compression_applied')
+        compressedIn.push(event.conversationId as string);
+    };
+    await runtime.chat({ conversationId: 'a', userInput: 'Hi', onEvent });
+    expect(compressedIn).toEqual([]);
+    // The same conversation now counts as over 80% of the budget; a new one does not.
+    await runtime.chat({ conversationId: 'a', userInput: 'Again', onEvent });
+    await runtime.chat({ conversationId: 'b', userInput: 'Hi', onEvent });
+    expect(compressedIn).toEqual(['a']);
+  });
+});
