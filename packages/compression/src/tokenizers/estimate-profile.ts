@@ -1,4 +1,4 @@
-import { CairnError } from '@cairn/core';
+import { assertOneOf } from './assert-one-of.js';
 
 /** Whose tokenizer an estimate imitates. */
 export type EstimateFamily = 'anthropic' | 'gemini' | 'generic';
@@ -101,11 +101,5 @@ export const ESTIMATE_PROFILES: Readonly<Record<EstimateFamily, EstimateProfile>
 
 /** Throws `INVALID_ARGUMENT` unless `family` is one of `ESTIMATE_FAMILIES`. */
 export function assertEstimateFamily(family: unknown): asserts family is EstimateFamily {
-  if (!ESTIMATE_FAMILIES.includes(family as EstimateFamily)) {
-    throw new CairnError(
-      'INVALID_ARGUMENT',
-      `family must be one of ${ESTIMATE_FAMILIES.join(', ')}; got ${JSON.stringify(family)}`,
-      { details: { family } },
-    );
-  }
+  assertOneOf('family', ESTIMATE_FAMILIES, family);
 }

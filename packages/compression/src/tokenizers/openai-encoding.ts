@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
-import { CairnError } from '@cairn/core';
 import type { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { assertOneOf } from './assert-one-of.js';
 import { bareModelId } from './bare-model-id.js';
 
 /** The encodings OpenAI's chat models use. */
@@ -25,13 +25,7 @@ export function openAIEncodingForModel(model: string): OpenAIEncodingName {
 }
 
 export function assertOpenAIEncoding(encoding: unknown): asserts encoding is OpenAIEncodingName {
-  if (!OPENAI_ENCODINGS.includes(encoding as OpenAIEncodingName)) {
-    throw new CairnError(
-      'INVALID_ARGUMENT',
-      `encoding must be one of ${OPENAI_ENCODINGS.join(', ')}; got ${JSON.stringify(encoding)}`,
-      { details: { encoding } },
-    );
-  }
+  assertOneOf('encoding', OPENAI_ENCODINGS, encoding);
 }
 
 // Loading an encoding's ranks takes 100–300 ms, so each is loaded (synchronously, through
