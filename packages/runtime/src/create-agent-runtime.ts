@@ -1,15 +1,29 @@
 import { assertSafeId, CairnError, KeyedSerialQueue } from '@cairn/core';
 
+import { compressConversation, summarizingPipelineFor } from './compress-conversation.js';
 import { runTurn } from './run-turn.js';
 import { createRunApi, type RunApi } from './runs/index.js';
-import type { AgentRuntimeOptions, ChatParams, ChatResult } from './runtime-types.js';
-import { storedUserMessage } from './stored-messages.js';
+import type {
+  AgentRuntimeOptions,
+  ChatParams,
+  ChatResult,
+  CompressParams,
+  CompressResult,
+} from './runtime-types.js';
+import { type SessionFields, storedUserMessage } from './stored-messages.js';
 import { createTurnEnvironment } from './turn-environment.js';
 
 /** What an application calls. */
 export interface AgentRuntime {
   /** One chat turn (seed 7-5); a failure is stored and returned, not thrown. */
   chat(params: ChatParams): Promise<ChatResult>;
+  /**
+   * Compresses a stored conversation now, whatever its usage (a `/compress` command): everything
+   * before the recent window and the latest request is summarised, and the summary stored as a
+   * compaction record the next turns send instead. Waits for a running turn; never runs beside one.
+   * Throws `INVALID_ID`, `STORE_NOT_FOUND` (no messages), `INVALID_ARGUMENT` (compression off).
+   */
+  compress(params: CompressParams): Promise<CompressResult>;
   /** Workflow runs (seed 7-7): state in the store, so another runtime continues where this one stopped. */
   runs: RunApi;
 }
@@ -18,20 +32,29 @@ const NO_USAGE = { inputTokens: 0, outputTokens: 0 };
 
 const invalid = (problem: string) => new CairnError('INVALID_ARGUMENT', problem);
 
-// Checked before anything is written: a bad call must not leave half a turn in the store.
-function checkChatParams(params: ChatParams): void {
-  if (typeof params.userInput !== 'string' || params.userInput.trim() === '') {
-    throw invalid('userInput must be a non-empty string');
-  }
+// The session the messages a call writes carry; its fields checked first.
+function sessionOf(params: Pick<ChatParams, 'mode' | 'agent'>): SessionFields {
   if (params.mode !== undefined && params.mode !== 'chat' && params.mode !== 'agent') {
     throw invalid(
       `mode must be 'chat' or 'agent' (runs have their own API), got ${JSON.stringify(params.mode)}`,
     );
   }
+  if (params.agent?.id !== undefined) assertSafeId('agent id', params.agent.id);
+  return {
+    mode: params.mode ?? 'chat',
+    ...(params.agent?.id === undefined ? {} : { agentId: params.agent.id }),
+  };
+}
+
+// Checked before anything is written: a bad call must not leave half a turn in the store.
+function checkChatParams(params: ChatParams): SessionFields {
+  if (typeof params.userInput !== 'string' || params.userInput.trim() === '') {
+    throw invalid('userInput must be a non-empty string');
+  }
   if (params.extraUserMessages?.some((text) => typeof text !== 'string' || text.trim() === '')) {
     throw invalid('extraUserMessages must be non-empty strings');
   }
-  if (params.agent?.id !== undefined) assertSafeId('agent id', params.agent.id);
+  return sessionOf(params);
 }
 
 /**
@@ -51,11 +74,9 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   return {
     runs,
     async chat(params) {
-      checkChatParams(params);
+      const session = checkChatParams(params);
       const conversationId = params.conversationId ?? env.generateId();
       assertSafeId('conversationId', conversationId);
-      const mode = params.mode ?? 'chat';
-      const session = { mode, ...(params.agent?.id === undefined ? {} : { agentId: params.agent.id }) };
       return queue.run(conversationId, async () => {
         // Cancelled while waiting for the turn before it: nothing was said to anyone, nothing is stored.
         if (params.signal?.aborted) {
@@ -93,6 +114,16 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
           finishReason: turn.loop?.finishReason ?? 'error',
         };
       });
+    },
+    async compress(params) {
+      const { conversationId } = params;
+      assertSafeId('conversationId', conversationId);
+      const session = sessionOf(params);
+      const model = params.model ?? options.model;
+      const pipeline = summarizingPipelineFor(env, model, conversationId);
+      return queue.run(conversationId, () =>
+        compressConversation(env, { ...params, model, session, pipeline }),
+      );
     },
   };
 }

@@ -5,6 +5,8 @@ export type {
   AgentRuntimeOptions,
   ChatParams,
   ChatResult,
+  CompressParams,
+  CompressResult,
   RuntimeAgent,
   RuntimeEvent,
   RuntimeEventListener,

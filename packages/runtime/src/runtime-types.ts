@@ -1,4 +1,4 @@
-import type { CompressionPipelineOptions } from '@cairn/compression';
+import type { CompressionPipelineOptions, CompressionResult, CompressionStepName } from '@cairn/compression';
 import type { AgentPersona, ModeProfiles } from '@cairn/context-builder';
 import type {
   AgentOutput,
@@ -107,4 +107,19 @@ export interface ChatResult {
   /** Model calls made. */
   turns: number;
   finishReason: FinishReason;
+}
+
+/** `compress`: the conversation to compress, for the turn that would come next (its mode, agent, model). */
+export interface CompressParams extends Pick<ChatParams, 'mode' | 'agent' | 'model' | 'signal' | 'onEvent'> {
+  conversationId: string;
+}
+
+/** What `compress` did to the request the next turn sends. */
+export interface CompressResult extends Pick<CompressionResult, 'compressed' | 'reason'> {
+  conversationId: string;
+  tokensBefore: number;
+  tokensAfter: number;
+  steps: CompressionStepName[];
+  /** Summaries stored as compaction records: the next turns send them in place of what they cover. */
+  summaries: number;
 }

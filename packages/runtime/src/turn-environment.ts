@@ -1,8 +1,34 @@
 import { CompressionPipeline, createModelSummarizer, createTokenizer } from '@cairn/compression';
-import { createMessageIds, type ModelAdapter, type Tokenizer, type Tool, type ToolHost } from '@cairn/core';
+import type { ModeProfiles } from '@cairn/context-builder';
+import {
+  type ConversationStore,
+  createMessageIds,
+  type ModelAdapter,
+  type Tokenizer,
+  type Tool,
+  type ToolExecutionOptions,
+  type ToolHost,
+  type ToolPolicy,
+} from '@cairn/core';
 import { createToolHost, type ToolRegistry } from '@cairn/loop';
-import type { TurnEnvironment } from './run-turn.js';
-import type { AgentRuntimeOptions } from './runtime-types.js';
+import type { AgentRuntimeOptions, RuntimeLogger } from './runtime-types.js';
+
+/** What the turns (and compressions) of a runtime share. */
+export interface TurnEnvironment {
+  store: ConversationStore;
+  host: ToolRegistry;
+  /** A compression pipeline for one turn of a conversation on `model` (none when compression is off). */
+  pipelineFor(model: ModelAdapter, conversationId: string): CompressionPipeline | undefined;
+  maxTurns?: number;
+  toolConcurrency?: number;
+  toolPolicy?: ToolPolicy;
+  projectRoot?: string;
+  approve?: ToolExecutionOptions['approve'];
+  modeProfiles?: Partial<ModeProfiles>;
+  generateId: () => string;
+  now: () => Date;
+  logger?: RuntimeLogger;
+}
 
 function registryOf(tools: AgentRuntimeOptions['tools']): ToolRegistry {
   if (tools === undefined) return createToolHost([]);

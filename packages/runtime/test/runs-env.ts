@@ -1,7 +1,6 @@
 import type { ConversationStore, Tool } from '@cairn/core';
-import type { TurnEnvironment } from '../src/run-turn.js';
 import type { RuntimeSettings } from '../src/runtime-types.js';
-import { createTurnEnvironment } from '../src/turn-environment.js';
+import { createTurnEnvironment, type TurnEnvironment } from '../src/turn-environment.js';
 
 /** The turn environment `createAgentRuntime` builds, for the run API's tests. */
 export function runTurnEnvironment(

@@ -27,6 +27,17 @@ const written = (message: ModelMessage) =>
   message.role === 'user' &&
   /^\[(Summary of the earlier conversation|\d+ earlier messages were left out)/.test(message.content);
 
+// Where the part compression must leave alone starts: the recent window, moved back so no
+// assistant message is cut from its results, or the latest request when that is earlier.
+const protectedFrom = (messages: readonly ModelMessage[], minRecentMessages: number) => {
+  let start = Math.max(1, messages.length - minRecentMessages);
+  while (start > 1 && messages[start]?.role === 'tool') start--;
+  return Math.min(
+    start,
+    messages.findLastIndex((message) => message.role === 'user'),
+  );
+};
+
 describe('CompressionPipeline properties', () => {
   it('keeps any conversation protocol-valid, in order, with its system prompt, recent window and latest request', async () => {
     await fc.assert(
@@ -86,6 +97,47 @@ describe('CompressionPipeline properties', () => {
         },
       ),
       { numRuns: 150 },
+    );
+  });
+
+  it('forced, never touches the system prompt, the recent window or the latest request, keeps calls with their results, and drops nothing with a summariser', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        conversationArbitrary,
+        fc.double({ min: 0.05, max: 2, noNaN: true }),
+        fc.integer({ min: 0, max: 12 }),
+        fc.boolean(),
+        async (messages, fill, minRecentMessages, summarise) => {
+          const pipeline = new CompressionPipeline({
+            tokenizer: testTokenizer,
+            tokenBudget: Math.max(1, Math.floor(testTokenizer.count(messages) / fill)),
+            minRecentMessages,
+            ...(summarise ? { summarizer } : {}),
+          });
+          const result = await pipeline.compressNow(messages);
+          const out = result.messages;
+          expect(toolProtocolIssues(out)).toEqual([]);
+          expect(out[0]).toBe(messages[0]);
+          const kept = messages.slice(protectedFrom(messages, minRecentMessages));
+          const tail = out.slice(out.length - kept.length);
+          tail.forEach((message, index) => {
+            expect(message).toBe(kept[index]);
+          });
+          const original = out.filter((message) => !written(message)).map(identity);
+          expect(isSubsequence(original, messages.map(identity))).toBe(true);
+          expect(result.after.tokens).toBeLessThanOrEqual(result.before.tokens);
+          if (result.compressed === false) {
+            expect(out).toEqual(messages);
+            expect(result.reason).toBeDefined();
+          }
+          if (!summarise || result.compressed === false) return;
+          // Everything before the kept part became one summary, and nothing is left to compress.
+          expect(out).toHaveLength(kept.length + 2);
+          expect(result.steps.map((step) => step.step)).not.toContain('drop-turns');
+          expect((await pipeline.compressNow(out)).compressed).toBe(false);
+        },
+      ),
+      { numRuns: 200 },
     );
   });
 });

@@ -153,3 +153,96 @@ describe('CompressionPipeline', () => {
     );
   });
 });
+
+describe('CompressionPipeline.compressNow', () => {
+  const isTrimmed = (message: ModelMessage | undefined) =>
+    message?.role === 'tool' && message.content.includes('more characters of this output were left out');
+
+  it('summarises everything before the recent window, under the trigger too, after trimming old tool outputs', async () => {
+    const messages = conversation(6);
+    const writer = summarizer();
+    const pipeline = pipelineFor(messages, 0.3, { summarizer: writer });
+    expect(await pipeline.compressIfNeeded(messages)).toMatchObject({ compressed: false });
+    const result = await pipeline.compressNow(messages);
+    expect(result.compressed).toBe(true);
+    expect(result.steps.map((step) => step.step)).toEqual(['trim-tool-outputs', 'summarize']);
+    const [summary] = result.summaries;
+    if (summary === undefined) throw new Error('expected a summary');
+    expect(summary.fromIndex).toBe(1);
+    const kept = messages.slice(summary.toIndex + 1);
+    expect(kept.length).toBeGreaterThanOrEqual(10);
+    expect(result.messages).toEqual([
+      messages[0],
+      { role: 'user', content: expect.stringContaining(summary.text) },
+      ...kept,
+    ]);
+    // The summariser read the old turns with their outputs already cut.
+    expect(writer.calls).toHaveLength(1);
+    expect(writer.calls[0]?.filter((message) => message.role === 'tool').every(isTrimmed)).toBe(true);
+    expect(result.after.tokens).toBeLessThan(result.before.tokens);
+  });
+
+  it('leaves a conversation that is all recent window alone, and says so', async () => {
+    const messages = conversation(1);
+    const writer = summarizer();
+    const result = await pipelineFor(messages, 0.3, { summarizer: writer }).compressNow(messages);
+    expect(result).toMatchObject({
+      compressed: false,
+      steps: [],
+      reason: expect.stringMatching(/^nothing to compress: every message .* recent window/),
+    });
+    expect(result.messages).toEqual(messages);
+    expect(writer.calls).toEqual([]);
+  });
+
+  it.each([
+    ['fails', { summarize: () => Promise.reject(new Error('summariser down')) }, /summariser down/],
+    ['writes more than it replaces', summarizer('x'.repeat(200_000)), /no shorter than the \d+ messages/],
+  ])(
+    'keeps the history as it was, trimmed outputs too, when the summariser %s',
+    async (_case, writer, why) => {
+      const messages = conversation(6);
+      const result = await pipelineFor(messages, 0.3, { summarizer: writer }).compressNow(messages);
+      expect(result).toMatchObject({ compressed: false, steps: [], summaries: [] });
+      expect(result.reason).toMatch(/^could not summarise: /);
+      expect(result.reason).toMatch(why);
+      expect(result.messages).toEqual(messages);
+    },
+  );
+
+  it('without a summariser, cuts every old tool output but leaves turns out only as far as the target needs', async () => {
+    const messages = conversation(6);
+    const result = await pipelineFor(messages, 0.3).compressNow(messages);
+    expect(result.compressed).toBe(true);
+    expect(result.steps.map((step) => step.step)).toEqual(['trim-tool-outputs']);
+    expect(result.messages).toHaveLength(messages.length);
+    const old = result.messages.slice(0, -10).filter((message) => message.role === 'tool');
+    expect(old.length).toBeGreaterThan(0);
+    expect(old.every(isTrimmed)).toBe(true);
+
+    // Over the target, the same turns are left out as compressIfNeeded leaves out.
+    const long = conversation(30, 1, 100);
+    const forced = await pipelineFor(long, 0.95).compressNow(long);
+    const needed = await pipelineFor(long, 0.95).compressIfNeeded(long);
+    expect(forced.steps.map((step) => step.step)).toEqual(['drop-turns']);
+    expect(forced.messages).toEqual(needed.messages);
+  });
+
+  it('ignores the thrash guard', async () => {
+    // A recent turn too big for the target: an attempt ends partial, and arms the guard.
+    const messages = [...conversation(8, 1, 100), ...turn(99, 1, 20_000)];
+    const pipeline = pipelineFor(messages, 0.95, { minRecentMessages: 4, summarizer: summarizer() });
+    const first = await pipeline.compressIfNeeded(messages);
+    expect(first.compressed).toBe('partial');
+    // One short turn later, the big turn's request has left the recent window.
+    const grown = [...first.messages, ...turn(100, 0, 0)];
+    expect(await pipeline.compressIfNeeded(grown)).toMatchObject({
+      compressed: false,
+      reason: expect.stringMatching(/last attempt could not reach the target/),
+    });
+    const forced = await pipeline.compressNow(grown);
+    expect(forced).toMatchObject({ compressed: 'partial', reason: expect.stringMatching(/over the target/) });
+    expect(forced.steps.map((step) => step.step)).toEqual(['summarize']);
+    expect(forced.summaries[0]).toMatchObject({ fromIndex: 1, toIndex: 2 });
+  });
+});

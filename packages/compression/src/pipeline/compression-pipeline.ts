@@ -50,9 +50,10 @@ const ratio = (name: string, value: number) => {
 /**
  * Keeps requests inside the context window (seed 7-5). Steps, cheapest first, each stopping as
  * soon as usage is at or under the target: (1) old tool outputs cut to a preview; (2) the oldest
- * whole turns summarised by the `summarizer` (a failure leaves them as they were and is reported);
- * (3) the oldest whole turns left out. The system prompt, the recent window and the latest user
- * request are never touched, and an assistant message always stays or leaves with its results.
+ * whole turns summarised by the `summarizer` (a failure, or a summary no shorter than what it would
+ * replace, leaves them as they were and is reported); (3) the oldest whole turns left out. The
+ * system prompt, the recent window and the latest user request are never touched, and an assistant
+ * message always stays or leaves with its results. `compressNow` compresses whatever the usage.
  */
 export class CompressionPipeline {
   readonly budget: number;
@@ -60,7 +61,8 @@ export class CompressionPipeline {
   readonly targetUsage: number;
   readonly minRecentMessages: number;
   readonly tokenizer: Tokenizer;
-  private readonly summarizer: Summarizer | undefined;
+  /** Writes step 2's summaries; without one, old turns are left out instead. */
+  readonly summarizer: Summarizer | undefined;
   private readonly previewLength: number;
   // The thrash guard: after an attempt that could not reach the target, no new attempt until the
   // request has grown by a twentieth of the budget (otherwise every call would redo the same work).
@@ -120,6 +122,21 @@ export class CompressionPipeline {
   }
 
   /**
+   * Compresses now, whatever the usage (a user's `/compress`): the trigger and the thrash guard are
+   * ignored, every old tool output is cut to its preview, and everything before the recent window
+   * and the latest request is summarised in one summary. Nothing is left out: a summariser
+   * failure (or a summary no shorter than what it replaces) leaves the messages as they were,
+   * with the reason, so asking again can do it whole. Without a summariser, the oldest turns are
+   * left out only as far as the target needs: what is left out is gone, with no summary to keep it.
+   */
+  async compressNow(
+    messages: readonly ModelMessage[],
+    options: { signal?: AbortSignal } = {},
+  ): Promise<CompressionResult> {
+    return this.run(messages, messages.length, options.signal, true);
+  }
+
+  /**
    * In-loop compression (seed 7-5): only what precedes `loopStartIndex` may change, so the running
    * loop's calls and results reach the model as they are.
    */
@@ -150,7 +167,8 @@ export class CompressionPipeline {
   private async run(
     messages: readonly ModelMessage[],
     limit: number,
-    signal?: AbortSignal,
+    signal: AbortSignal | undefined,
+    force = false,
   ): Promise<CompressionResult> {
     const before = this.getUsage(messages);
     const unchanged = (reason: string): CompressionResult => ({
@@ -162,7 +180,7 @@ export class CompressionPipeline {
       summaries: [],
       reason,
     });
-    if (!this.shouldCompress(messages)) {
+    if (!force && !this.shouldCompress(messages)) {
       return unchanged(
         before.usagePercent <= this.triggerThreshold
           ? 'under the trigger'
@@ -180,10 +198,15 @@ export class CompressionPipeline {
       origin: messages.map((_message, index) => index),
     };
     const target = this.targetUsage * this.budget;
-    if (work.tokens > target) this.trimToolOutputs(work, target);
-    if (work.tokens > target && this.summarizer !== undefined)
-      await this.summarizeTurns(work, target, this.summarizer, signal);
-    if (work.tokens > target) this.dropTurns(work, target);
+    // Forced, trimming and summarising go as far as they can (a target of 0 tokens).
+    const stepTarget = force ? 0 : target;
+    if (work.tokens > stepTarget) this.trimToolOutputs(work, stepTarget);
+    if (work.tokens > stepTarget && this.summarizer !== undefined) {
+      const failure = await this.summarizeTurns(work, stepTarget, this.summarizer, signal);
+      if (force && failure !== undefined) return unchanged(`could not summarise: ${failure}`);
+    }
+    if (work.tokens > target && !(force && this.summarizer !== undefined)) this.dropTurns(work, target);
+    if (force && work.steps.length === 0) return unchanged(this.nothingToCompress(work));
     const after = this.getUsage(work.messages);
     const reached = after.tokens <= target;
     this.partialAt = reached ? undefined : after.tokens;
@@ -200,6 +223,22 @@ export class CompressionPipeline {
             reason: `the system prompt and the ${work.messages.length - work.protectedFrom} messages that must stay (the recent window, the latest request, the running loop) need ${after.tokens} tokens, over the target of ${Math.floor(target)}`,
           }),
     };
+  }
+
+  /** Why a forced compression changed nothing. */
+  private nothingToCompress(work: Work): string {
+    const older = work.protectedFrom - work.floor;
+    if (older === 0)
+      return 'nothing to compress: every message after the system prompt is in the recent window or the latest request';
+    const what =
+      older === 1
+        ? 'the 1 message before the recent window'
+        : `the ${older} messages before the recent window`;
+    return `nothing to compress: cutting, summarising or leaving out ${what} would not make the request smaller${
+      this.summarizer === undefined
+        ? ' (without a summariser, old turns are left out only down to the target)'
+        : ''
+    }`;
   }
 
   /** Step 1: old tool outputs longer than the preview are cut to it, oldest first. */
@@ -246,13 +285,16 @@ export class CompressionPipeline {
     return { end, tokens: removed };
   }
 
-  /** Step 2: the oldest whole turns replaced by one summary message. */
+  /**
+   * Step 2: the oldest whole turns replaced by one summary message. Returns why, when the summary
+   * could not be used (the history is then as it was).
+   */
   private async summarizeTurns(
     work: Work,
     target: number,
     summarizer: Summarizer,
     signal?: AbortSignal,
-  ): Promise<void> {
+  ): Promise<string | undefined> {
     const tokensBefore = work.tokens;
     // Room for the summary itself: a tenth of what is summarised, at most 2,000 tokens.
     const { end, tokens } = this.oldestUnitsToRemove(
@@ -260,8 +302,12 @@ export class CompressionPipeline {
       target,
       Math.min(2_000, (work.tokens - target) / 10),
     );
-    if (end - work.floor < 2) return;
+    if (end - work.floor < 2) return undefined;
     const selected = work.messages.slice(work.floor, end);
+    const failed = (error: string) => {
+      work.steps.push({ step: 'summarize', messages: 0, tokensBefore, tokensAfter: tokensBefore, error });
+      return error;
+    };
     let text: string;
     try {
       text = (
@@ -269,17 +315,16 @@ export class CompressionPipeline {
       ).trim();
       if (text === '') throw new Error('the summariser returned no text');
     } catch (error) {
-      work.steps.push({
-        step: 'summarize',
-        messages: 0,
-        tokensBefore,
-        tokensAfter: tokensBefore,
-        error: error instanceof Error ? error.message : String(error),
-      });
-      return;
+      return failed(error instanceof Error ? error.message : String(error));
     }
     const summary: ModelMessage = { role: 'user', content: compactionSummaryText(text) };
     const summaryTokens = this.tokensOf(summary);
+    // A summary that saves nothing would only lose detail (a short history summarised at length).
+    if (summaryTokens >= tokens) {
+      return failed(
+        `the summary (${summaryTokens} tokens) is no shorter than the ${selected.length} messages it would replace (${tokens} tokens)`,
+      );
+    }
     const origins = work.origin.slice(work.floor, end).filter((origin) => origin >= 0);
     this.replace(work, end, [summary]);
     work.tokens += summaryTokens - tokens;
@@ -293,6 +338,7 @@ export class CompressionPipeline {
       });
     }
     work.steps.push({ step: 'summarize', messages: selected.length, tokensBefore, tokensAfter: work.tokens });
+    return undefined;
   }
 
   /** Step 3: the oldest whole turns left out, with a note saying so. */
@@ -304,8 +350,9 @@ export class CompressionPipeline {
     });
     const { end, tokens } = this.oldestUnitsToRemove(work, target, this.tokensOf(note(0)));
     const count = end - work.floor;
-    if (count === 0) return;
     const marker = note(count);
+    // A note costlier than what it stands for (one short message) would only lose the message.
+    if (count === 0 || this.tokensOf(marker) >= tokens) return;
     this.replace(work, end, [marker]);
     work.tokens += this.tokensOf(marker) - tokens;
     work.steps.push({ step: 'drop-turns', messages: count, tokensBefore, tokensAfter: work.tokens });

@@ -18,7 +18,10 @@ export interface CompressionStep {
   messages: number;
   tokensBefore: number;
   tokensAfter: number;
-  /** The step failed (a summariser error): the history is as it was before it. */
+  /**
+   * The step failed (a summariser error, a summary no shorter than its messages): the history is as
+   * it was before it.
+   */
   error?: string;
 }
 

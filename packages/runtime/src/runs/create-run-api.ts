@@ -8,8 +8,9 @@ import {
   type ModelAdapter,
 } from '@cairn/core';
 
-import { runTurn, type TurnEnvironment } from '../run-turn.js';
+import { runTurn } from '../run-turn.js';
 import { storedUserMessage } from '../stored-messages.js';
+import type { TurnEnvironment } from '../turn-environment.js';
 import { loadRunState, type ReadRunRecordOptions, readRunWorkflow } from './read-run-records.js';
 import { runContextFor } from './run-context-for.js';
 import { runStateMessage, runWorkflowMessage } from './run-records.js';

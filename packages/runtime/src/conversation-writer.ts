@@ -1,0 +1,58 @@
+import { type AgentOutput, CairnError, type ConversationMessage } from '@cairn/core';
+import type { RuntimeEvent, RuntimeEventListener } from './runtime-types.js';
+import type { TurnEnvironment } from './turn-environment.js';
+
+const STORE_ATTEMPTS = 3;
+
+// A store that is briefly unavailable (a busy database, a lock) is tried again, a little later.
+async function withStoreRetry<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      if (attempt >= STORE_ATTEMPTS || !CairnError.is(error) || !error.retryable) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
+    }
+  }
+}
+
+/** How a turn (or a compression) tells the caller what happens, and stores what it writes. */
+export interface ConversationWriter {
+  /** Gives the caller an event; a listener that throws is logged, never the operation's failure. */
+  emit(event: AgentOutput | RuntimeEvent): void;
+  /** Appends to the conversation (a briefly unavailable store is tried again); each message is reported. */
+  persist(messages: ConversationMessage[]): Promise<ConversationMessage[]>;
+}
+
+export function createConversationWriter(
+  env: Pick<TurnEnvironment, 'store' | 'logger'>,
+  conversationId: string,
+  onEvent: RuntimeEventListener | undefined,
+): ConversationWriter {
+  const { store, logger } = env;
+  // A listener is the caller's UI: its failure is logged, never the turn's failure.
+  const emit = (event: AgentOutput | RuntimeEvent) => {
+    try {
+      onEvent?.(event);
+    } catch (error) {
+      logger?.warn(
+        { conversationId, error: error instanceof Error ? error.name : typeof error },
+        'event listener failed',
+      );
+    }
+  };
+  return {
+    emit,
+    async persist(messages) {
+      if (messages.length === 0) return [];
+      // The first id as the key: the retry of an append that may have landed is not stored twice.
+      const key = messages[0]?.id as string;
+      const { messages: stored } = await withStoreRetry(() =>
+        store.append(conversationId, messages, { idempotencyKey: key }),
+      );
+      for (const message of stored)
+        emit({ type: 'runtime', event: 'message_persisted', conversationId, message });
+      return stored;
+    },
+  };
+}
