@@ -1,0 +1,250 @@
+import { createInterface } from 'node:readline/promises';
+import { CairnError } from '@cairn/core';
+import { formatCliError } from '../cli-error.js';
+import type { CliIO } from '../io.js';
+import { describeModel, type ResolvedModel, resolveModel } from '../model/resolve-model.js';
+import type { Colors } from '../render/colors.js';
+import { renderDisplayMessage } from '../render/render-display-message.js';
+import { createSpinner } from '../render/spinner.js';
+import { type ApprovalAnswer, describeApprovalRequest } from '../session/approver.js';
+import type { CliSession } from '../session/open-session.js';
+import { newChatId } from './chat-ids.js';
+import { displayView, loadExistingConversation } from './conversation-history.js';
+import { chatAgent, runChatTurn } from './run-chat-turn.js';
+import { parseSlashCommand, slashHelp } from './slash-commands.js';
+import { UsageTotals } from './usage-totals.js';
+
+// Two Ctrl-C this close together end the program.
+const DOUBLE_INTERRUPT_MS = 2000;
+const HISTORY_SHOWN = 20;
+
+export interface InteractiveChatOptions {
+  conversationId?: string;
+  colors: Colors;
+  /** Print the conversation's recent history first (default true when resuming). */
+  showHistory?: boolean;
+}
+
+/**
+ * The interactive chat: a prompt, streamed answers, slash commands. Ctrl-C aborts the running turn
+ * (the partial turn is stored as interrupted); a second Ctrl-C, or one at an empty prompt pressed
+ * twice, exits. Without a terminal it reads one message per line until the input ends.
+ */
+export async function runInteractiveChat(
+  session: CliSession,
+  io: CliIO,
+  options: InteractiveChatOptions,
+): Promise<number> {
+  const { colors } = options;
+  const out = io.stdout;
+  const terminal = io.stdin.isTTY === true && out.isTTY === true;
+  const rl = createInterface({
+    input: io.stdin,
+    output: out as NodeJS.WritableStream,
+    terminal,
+    historySize: terminal ? 500 : 0,
+  });
+  // Taken now, so lines that arrive while the history prints (piped input) are buffered, not lost.
+  const lines = rl[Symbol.asyncIterator]();
+  rl.setPrompt(terminal ? colors.bold(colors.cyan('› ')) : '');
+  const spinner = createSpinner(out, { enabled: terminal, colors });
+  const usage = new UsageTotals();
+  let conversationId = options.conversationId ?? newChatId();
+  let model: ResolvedModel = session.model;
+  let running: AbortController | undefined;
+  let lastInterrupt = 0;
+  let exiting = false;
+  const say = (text: string) => out.write(text.endsWith('\n') ? text : `${text}\n`);
+
+  if (terminal) {
+    session.approver.setPrompt(async (request) => {
+      spinner.stop();
+      const question = `${colors.yellow('?')} allow ${colors.bold(describeApprovalRequest(request))} ${colors.dim('[y]es / [n]o / [a]lways')} `;
+      try {
+        const answer = (await rl.question(question, running === undefined ? {} : { signal: running.signal }))
+          .trim()
+          .toLowerCase();
+        const decided: ApprovalAnswer = answer.startsWith('a')
+          ? 'always'
+          : answer.startsWith('y')
+            ? 'yes'
+            : 'no';
+        if (decided === 'no') say(colors.dim('  refused'));
+        return decided;
+      } catch {
+        return 'no';
+      }
+    });
+  }
+
+  const exit = () => {
+    exiting = true;
+    running?.abort();
+    rl.close();
+  };
+
+  rl.on('SIGINT', () => {
+    const now = Date.now();
+    const twice = now - lastInterrupt < DOUBLE_INTERRUPT_MS;
+    lastInterrupt = now;
+    if (running !== undefined && !running.signal.aborted && !twice) {
+      spinner.stop();
+      running.abort();
+      say(colors.yellow('\n⏹ aborting this turn — press Ctrl-C again to exit'));
+      return;
+    }
+    if (twice || running !== undefined) {
+      say('');
+      exit();
+      return;
+    }
+    rl.write(null, { ctrl: true, name: 'u' });
+    say(colors.dim('\n(press Ctrl-C again to exit, or type /exit)'));
+    rl.prompt();
+  });
+
+  const showHistory = async (id: string) => {
+    const view = displayView(await loadExistingConversation(session.store, id), session.workspace);
+    const shown = view.slice(-HISTORY_SHOWN);
+    if (shown.length < view.length) say(colors.dim(`… ${view.length - shown.length} earlier messages`));
+    for (const message of shown)
+      out.write(renderDisplayMessage(message, { colors, verbose: session.settings.verbose }));
+  };
+
+  const handleSlash = async (line: string): Promise<void> => {
+    const command = parseSlashCommand(line);
+    if (command === undefined) return;
+    switch (command.name) {
+      case 'help':
+        say(slashHelp());
+        return;
+      case 'new':
+        conversationId = newChatId();
+        say(colors.dim(`new conversation ${conversationId}`));
+        return;
+      case 'resume':
+        if (command.argument === undefined) {
+          say('usage: /resume <id> — /conversations lists them');
+          return;
+        }
+        await showHistory(command.argument);
+        conversationId = command.argument;
+        say(colors.dim(`resumed ${conversationId}`));
+        return;
+      case 'conversations': {
+        const page = await session.store.listConversations({ limit: 15 });
+        for (const summary of page.conversations) {
+          const current = summary.id === conversationId ? colors.green(' (current)') : '';
+          say(
+            `  ${summary.id}  ${colors.dim(`${summary.updatedAt.slice(0, 16).replace('T', ' ')} · ${summary.messageCount} messages`)}${current}`,
+          );
+        }
+        if (page.conversations.length === 0) say(colors.dim('  no conversations yet'));
+        return;
+      }
+      case 'model': {
+        if (command.argument !== undefined) {
+          const [provider, modelId] = command.argument.split(':', 2);
+          const next = await resolveModel(
+            {
+              provider: provider as never,
+              ...(modelId === undefined || modelId === '' ? {} : { model: modelId }),
+            },
+            io.env,
+          );
+          if (model !== session.model) await model.close();
+          model = next;
+        }
+        say(describeModel(model));
+        return;
+      }
+      case 'compress': {
+        const controller = new AbortController();
+        running = controller;
+        spinner.start('compressing');
+        try {
+          const result = await session.runtime.compress({
+            conversationId,
+            model: model.adapter,
+            signal: controller.signal,
+            ...chatAgent(session),
+          });
+          spinner.stop();
+          const n = (value: number) => value.toLocaleString('en-US');
+          say(
+            result.compressed === false
+              ? colors.dim(`${result.reason ?? 'nothing was compressed'} (${n(result.tokensBefore)} tokens)`)
+              : `context: ${n(result.tokensBefore)} → ${n(result.tokensAfter)} tokens (${result.steps.join(', ')})`,
+          );
+        } finally {
+          spinner.stop();
+          running = undefined;
+        }
+        return;
+      }
+      case 'usage':
+        say(usage.describe());
+        return;
+      case 'exit':
+        exit();
+        return;
+      case 'unknown':
+        say(`unknown command ${command.text} — /help lists them`);
+        return;
+    }
+  };
+
+  const runTurn = async (userInput: string) => {
+    const controller = new AbortController();
+    running = controller;
+    try {
+      const result = await runChatTurn(session, {
+        conversationId,
+        userInput,
+        model,
+        signal: controller.signal,
+        out,
+        colors,
+        spinner,
+        verbose: session.settings.verbose,
+      });
+      usage.add(result.usage.total, result.turns);
+    } finally {
+      running = undefined;
+    }
+  };
+
+  if (options.conversationId !== undefined && options.showHistory !== false)
+    await showHistory(options.conversationId);
+  if (terminal) say(colors.dim(`conversation ${conversationId} · /help for commands · Ctrl-C aborts a turn`));
+  rl.prompt();
+  try {
+    for (let next = await lines.next(); !next.done; next = await lines.next()) {
+      const line = next.value;
+      if (exiting) break;
+      const text = line.trim();
+      if (text !== '') {
+        try {
+          if (text.startsWith('/')) await handleSlash(text);
+          else await runTurn(text);
+        } catch (error) {
+          if (!CairnError.is(error)) throw error;
+          spinner.stop();
+          say(colors.red(formatCliError(error)));
+        }
+      }
+      if (exiting) break;
+      rl.prompt();
+    }
+  } finally {
+    spinner.stop();
+    session.approver.setPrompt(undefined);
+    rl.close();
+    if (model !== session.model) await model.close();
+  }
+  // A chat left before its first message has nothing stored to come back to.
+  if ((await session.store.load(conversationId, { limit: 1 })).length > 0) {
+    say(colors.dim(`conversation saved: cairn chat --resume ${conversationId}`));
+  }
+  return 0;
+}

@@ -1,0 +1,60 @@
+import type { AgentOutput } from '@cairn/core';
+import type { ChatResult, RuntimeEvent } from '@cairn/runtime';
+import type { OutputStream } from '../io.js';
+import type { ResolvedModel } from '../model/resolve-model.js';
+import type { Colors } from '../render/colors.js';
+import { createLiveTurnRenderer } from '../render/live-turn-renderer.js';
+import type { Spinner } from '../render/spinner.js';
+import type { CliSession } from '../session/open-session.js';
+
+export interface ChatTurnOptions {
+  conversationId: string;
+  userInput: string;
+  /** The model for this turn (default: the session's). */
+  model?: ResolvedModel;
+  signal?: AbortSignal;
+  out: OutputStream;
+  colors: Colors;
+  spinner?: Spinner;
+  /** Print each `AgentOutput` event as a JSON line instead of rendering it. */
+  json?: boolean;
+  verbose?: boolean;
+}
+
+const isAgentOutput = (event: AgentOutput | RuntimeEvent): event is AgentOutput => event.type !== 'runtime';
+
+/** The agent chat turns run as (the config's system prompt), so `/compress` builds the same context. */
+export function chatAgent(session: CliSession): { agent?: { systemPrompt: string } } {
+  const systemPrompt = session.settings.systemPrompt;
+  return systemPrompt === undefined ? {} : { agent: { systemPrompt } };
+}
+
+/** One chat turn through the runtime, shown live: streamed text, one merged line per tool call, diffs. */
+export async function runChatTurn(session: CliSession, options: ChatTurnOptions): Promise<ChatResult> {
+  const { out } = options;
+  const renderer = options.json
+    ? undefined
+    : createLiveTurnRenderer({
+        out,
+        colors: options.colors,
+        cwd: session.workspace,
+        ...(options.spinner === undefined ? {} : { spinner: options.spinner }),
+        ...(out.columns === undefined ? {} : { width: out.columns }),
+        ...(options.verbose === undefined ? {} : { verbose: options.verbose }),
+      });
+  try {
+    return await session.runtime.chat({
+      conversationId: options.conversationId,
+      userInput: options.userInput,
+      ...(options.model === undefined ? {} : { model: options.model.adapter }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...chatAgent(session),
+      onEvent: (event) => {
+        if (renderer !== undefined) renderer.onEvent(event);
+        else if (isAgentOutput(event)) out.write(`${JSON.stringify(event)}\n`);
+      },
+    });
+  } finally {
+    renderer?.finish();
+  }
+}

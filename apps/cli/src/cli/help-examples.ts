@@ -1,0 +1,45 @@
+const block = (lines: string[]) => `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
+
+/** The examples each command's `--help` ends with. */
+export const examples = {
+  root: `${block([
+    'cairn                                  # chat (the offline demo model when no API key is set)',
+    'cairn demo                             # a guided tour on a sample workspace',
+    'cairn -p "summarise README.md"         # one answer, for scripts',
+    'OPENAI_API_KEY=… cairn --model gpt-4.1-mini',
+    'cairn --provider openai-compatible --base-url http://localhost:11434/v1 -m llama3.2',
+    'cairn conversations list',
+  ])}
+Model: --provider/--model, else the first key found (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY or
+GOOGLE_API_KEY), else OPENAI_BASE_URL, else a local server on localhost:11434, else the scripted demo.
+Settings: flags, then the environment, then cairn.config.json. Exit codes: 0 ok, 2 invalid input, 3 store,
+4 model provider, 5 tool loop, 6 agent CLI, 130 aborted.
+`,
+  chat: block([
+    'cairn chat',
+    'cairn chat --continue',
+    'cairn chat --resume chat-20261122-1530-a1b2c3',
+    'cairn -p "what does src/index.ts export?" --json | jq -c .type',
+  ]),
+  demo: block(['cairn demo', 'cairn demo --data-dir /tmp/cairn-demo']),
+  conversations: block([
+    'cairn conversations list --limit 5',
+    'cairn conversations show chat-20261122-1530-a1b2c3',
+    'cairn conversations export chat-20261122-1530-a1b2c3 --format md -o chat.md',
+    'cairn conversations delete chat-20261122-1530-a1b2c3',
+  ]),
+  workflow: block([
+    'cairn workflow run review.yaml --input "Review docs/intro.md"',
+    'cairn workflow run workflows.json --workflow triage',
+  ]),
+  runs: block(['cairn runs list', 'cairn runs show run-42', 'cairn runs continue run-42 --input "approved"']),
+  agent: block([
+    'cairn agent claude "add a test for src/parse.ts" --cwd ~/project',
+    'cairn agent claude --resume "now run the tests"',
+    'cairn agent gemini "explain the build" --json',
+  ]),
+  convert: block([
+    'cairn convert --from claude-code session.jsonl --view display --format md > session.md',
+    'claude -p --output-format stream-json --verbose "hi" | cairn convert --from claude-code -',
+  ]),
+};

@@ -1,0 +1,380 @@
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError, Option } from 'commander';
+import { latestChatId } from '../chat/chat-ids.js';
+import { loadExistingConversation } from '../chat/conversation-history.js';
+import { runInteractiveChat } from '../chat/interactive-chat.js';
+import { cliFailure } from '../cli-error.js';
+import { runAgentCommand } from '../commands/agent-command.js';
+import {
+  deleteConversation,
+  type ExportFormat,
+  exportConversation,
+  listConversations,
+  showConversation,
+} from '../commands/conversations-command.js';
+import { runConvertCommand } from '../commands/convert-command.js';
+import { runDemoCommand } from '../commands/demo-command.js';
+import { runPrintCommand } from '../commands/print-command.js';
+import { continueRun, listRuns, runWorkflowFile, showRun } from '../commands/runs-command.js';
+import type { GlobalFlags } from '../config/cli-settings.js';
+import type { CliIO } from '../io.js';
+import { readWorkflowFile } from '../runs/workflow-file.js';
+import {
+  type CommandContext,
+  commandContext,
+  reportFailure,
+  withSession,
+  withStore,
+} from './command-context.js';
+import { examples } from './help-examples.js';
+
+const VERSION = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+
+const positiveInt = (name: string) => (value: string) => {
+  const number = Number(value);
+  if (!Number.isSafeInteger(number) || number <= 0)
+    throw cliFailure('INVALID_ARGUMENT', `${name} must be a positive integer, got "${value}"`);
+  return number;
+};
+
+interface ChatFlags extends GlobalFlags {
+  print?: string;
+  json?: boolean;
+  continue?: boolean;
+  resume?: string;
+}
+
+/**
+ * The `cairn` command line. Every action returns an exit code through `setExit` instead of calling
+ * `process.exit`, so the program runs in-process in tests; `signal` is what Ctrl-C aborts.
+ */
+export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: number) => void): Command {
+  const program = new Command('cairn');
+  // Each action: build the context from every option (global ones included), run, report.
+  const action =
+    <A extends unknown[]>(
+      run: (context: CommandContext, flags: Record<string, unknown>, ...args: A) => Promise<number>,
+    ) =>
+    async (...args: unknown[]) => {
+      const command = args[args.length - 1] as Command;
+      const flags = command.optsWithGlobals();
+      try {
+        setExit(
+          await run(commandContext(flags as GlobalFlags, io, signal), flags, ...(args.slice(0, -2) as A)),
+        );
+      } catch (error) {
+        setExit(reportFailure(error, io));
+      }
+    };
+
+  program
+    .description('Persistent, provider-neutral conversations with tool-using LLM agents.')
+    .version(VERSION, '-V, --version')
+    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
+    .exitOverride()
+    .showSuggestionAfterError()
+    .option('--provider <name>', 'openai | anthropic | gemini | openai-compatible (env CAIRN_PROVIDER)')
+    .option('-m, --model <id>', 'the model id (env CAIRN_MODEL)')
+    .option('--base-url <url>', 'an OpenAI-compatible API root ending in /v1 (env OPENAI_BASE_URL)')
+    .option('--api-key <key>', 'the provider key, when not in its environment variable')
+    .option(
+      '--data-dir <dir>',
+      'where conversations are stored (env CAIRN_DATA_DIR; default ~/.local/share/cairn)',
+    )
+    .addOption(
+      new Option('--store <kind>', 'the store (env CAIRN_STORE)').choices(['fs', 'sqlite', 'postgres']),
+    )
+    .option('--database-url <url>', 'PostgreSQL for --store postgres (env DATABASE_URL)')
+    .option('--config <file>', 'the config file (env CAIRN_CONFIG; default ./cairn.config.json)')
+    .option('--workspace <dir>', 'the directory the tools may touch (default: the current one)')
+    .addOption(
+      new Option('--approval <mode>', 'run_command: ask | always | never').choices([
+        'ask',
+        'always',
+        'never',
+      ]),
+    )
+    .option('-y, --yes', 'allow run_command without asking (same as --approval always)')
+    .option('--no-color', 'no colours (also NO_COLOR, or when not a terminal)')
+    .option('--verbose', 'full command output and diffs')
+    .addHelpText('after', examples.root);
+
+  program
+    .command('chat', { isDefault: true })
+    .description('chat with the model (the default command); -p for one prompt without a chat')
+    .option('-p, --print <prompt>', 'answer one prompt and exit (for scripts)')
+    .option('--json', 'with -p: print every AgentOutput event as a JSON line')
+    .option('-c, --continue', 'continue the most recent conversation')
+    .option('-r, --resume <id>', 'continue a stored conversation')
+    .addHelpText('after', examples.chat)
+    .action(
+      action(async (context, raw) => {
+        const flags = raw as ChatFlags;
+        const { io: cio, colors } = context;
+        return withSession(
+          context,
+          async (session) => {
+            let conversationId = flags.resume;
+            if (conversationId !== undefined) await loadExistingConversation(session.store, conversationId);
+            if (flags.continue) {
+              conversationId = await latestChatId(session.store);
+              if (conversationId === undefined)
+                throw cliFailure(
+                  'STORE_NOT_FOUND',
+                  'there is no conversation to continue',
+                  'start one with `cairn chat`',
+                );
+            }
+            if (flags.print !== undefined) {
+              return runPrintCommand(session, cio, {
+                prompt: flags.print,
+                colors,
+                signal: context.signal,
+                ...(flags.json === undefined ? {} : { json: flags.json }),
+                ...(conversationId === undefined ? {} : { conversationId }),
+              });
+            }
+            return runInteractiveChat(session, cio, {
+              colors,
+              ...(conversationId === undefined ? {} : { conversationId }),
+            });
+          },
+          { quiet: flags.json === true },
+        );
+      }),
+    );
+
+  program
+    .command('demo')
+    .description(
+      'a tour of a sample workspace: read, edit (with its diff), list, a failing command, an answer',
+    )
+    .addHelpText('after', examples.demo)
+    .action(
+      action(async (context) =>
+        withSession(context, (session) =>
+          runDemoCommand(session, context.io, { colors: context.colors, signal: context.signal }),
+        ),
+      ),
+    );
+
+  const conversations = program.command('conversations').alias('convs').description('stored conversations');
+  conversations
+    .command('list')
+    .description('the most recently updated conversations')
+    .option('-n, --limit <n>', 'how many', positiveInt('--limit'), 20)
+    .option('--json', 'one JSON object per line')
+    .action(
+      action(async (context, flags) =>
+        withStore(context, (store) =>
+          listConversations(
+            { io: context.io, store, colors: context.colors },
+            { limit: flags.limit as number, json: flags.json === true },
+          ),
+        ),
+      ),
+    );
+  conversations
+    .command('show <id>')
+    .description('the conversation as the display view: tool calls merged with their results, diffs')
+    .action(
+      action(async (context, _flags, id: string) =>
+        withStore(context, (store) =>
+          showConversation({ io: context.io, store, colors: context.colors }, id, {
+            verbose: context.settings.verbose,
+          }),
+        ),
+      ),
+    );
+  conversations
+    .command('export <id>')
+    .description('the stored log as JSON lines or JSON, or the display view as Markdown')
+    .addOption(
+      new Option('--format <format>', 'jsonl | json | md').choices(['jsonl', 'json', 'md']).default('jsonl'),
+    )
+    .option('-o, --output <file>', 'write to a file instead of stdout')
+    .action(
+      action(async (context, flags, id: string) =>
+        withStore(context, (store) =>
+          exportConversation({ io: context.io, store, colors: context.colors }, id, {
+            format: flags.format as ExportFormat,
+            ...(typeof flags.output === 'string' ? { output: flags.output } : {}),
+          }),
+        ),
+      ),
+    );
+  conversations
+    .command('delete <id>')
+    .description('delete a conversation and its stored tool outputs')
+    .action(
+      action(async (context, _flags, id: string) =>
+        withStore(context, (store) =>
+          deleteConversation({ io: context.io, store, colors: context.colors }, id),
+        ),
+      ),
+    );
+  conversations.addHelpText('after', examples.conversations);
+
+  const workflow = program.command('workflow').description('workflow runs (run mode)');
+  workflow
+    .command('run <file>')
+    .description('start a run of the workflow in a YAML or JSON file')
+    .option('--workflow <id>', 'which workflow, when the file is a package of several')
+    .option('-i, --input <text>', 'what the run is asked to do')
+    .option('--run-id <id>', 'the run id (default: generated)')
+    .addHelpText('after', examples.workflow)
+    .action(
+      action(async (context, flags, path: string) => {
+        const file = await readWorkflowFile(path, flags.workflow as string | undefined);
+        return withSession(
+          context,
+          (session) =>
+            runWorkflowFile(
+              { session, io: context.io, colors: context.colors, signal: context.signal },
+              {
+                file,
+                ...(typeof flags.input === 'string' ? { input: flags.input } : {}),
+                ...(typeof flags.runId === 'string' ? { runId: flags.runId } : {}),
+              },
+            ),
+          { workflows: [file.pkg] },
+        );
+      }),
+    );
+
+  const runs = program.command('runs').description('workflow runs in the store');
+  runs
+    .command('list')
+    .option('-n, --limit <n>', 'how many', positiveInt('--limit'), 20)
+    .option('--json', 'one JSON run state per line')
+    .action(
+      action(async (context, flags) =>
+        withSession(
+          context,
+          (session) =>
+            listRuns(
+              { session, io: context.io, colors: context.colors },
+              { limit: flags.limit as number, json: flags.json === true },
+            ),
+          { quiet: true },
+        ),
+      ),
+    );
+  runs
+    .command('show <runId>')
+    .action(
+      action(async (context, _flags, runId: string) =>
+        withSession(
+          context,
+          (session) => showRun({ session, io: context.io, colors: context.colors }, runId),
+          { quiet: true },
+        ),
+      ),
+    );
+  runs
+    .command('continue <runId>')
+    .description('the next turn of a run, from where the store says it is (after any restart)')
+    .option('-i, --input <text>', 'your reply to the run')
+    .action(
+      action(async (context, flags, runId: string) =>
+        withSession(context, (session) =>
+          continueRun(
+            { session, io: context.io, colors: context.colors, signal: context.signal },
+            { runId, ...(typeof flags.input === 'string' ? { input: flags.input } : {}) },
+          ),
+        ),
+      ),
+    );
+  runs.addHelpText('after', examples.runs);
+
+  program
+    .command('agent <cli> <prompt>')
+    .description('run Claude Code (claude) or Gemini CLI (gemini) and store its work as a conversation')
+    .option('--cwd <dir>', 'the directory the agent works in (default: the current one)')
+    .option('--resume', "continue the agent's own session (the latest, or --conversation's)")
+    .option('--conversation <id>', 'the conversation to add the run to')
+    .option(
+      '--command <path>',
+      'the executable (default claude / gemini; env CAIRN_CLAUDE_COMMAND / CAIRN_GEMINI_COMMAND)',
+    )
+    .option('--json', 'print every AgentOutput event as a JSON line')
+    .addHelpText('after', examples.agent)
+    .action(
+      action(async (context, flags, cli: string, prompt: string) => {
+        if (cli !== 'claude' && cli !== 'gemini')
+          throw cliFailure(
+            'INVALID_ARGUMENT',
+            `unknown agent CLI "${cli}"`,
+            'use `cairn agent claude …` or `cairn agent gemini …`',
+          );
+        return withStore(context, (store) =>
+          runAgentCommand(
+            {
+              agent: cli,
+              prompt,
+              cwd: typeof flags.cwd === 'string' ? flags.cwd : context.io.cwd,
+              resume: flags.resume === true,
+              json: flags.json === true,
+              verbose: context.settings.verbose,
+              ...(typeof flags.conversation === 'string' ? { conversationId: flags.conversation } : {}),
+              ...(typeof flags.command === 'string' ? { command: flags.command } : {}),
+              // Only an explicit --model: a chat model from the environment or config means nothing to the agent CLI.
+              ...(typeof flags.model === 'string' ? { model: flags.model } : {}),
+            },
+            { io: context.io, store, colors: context.colors, signal: context.signal },
+          ),
+        );
+      }),
+    );
+
+  program
+    .command('convert [file]')
+    .description('turn a saved Claude Code / Gemini CLI transcript (stream-json) into Cairn messages')
+    .addOption(
+      new Option('--from <format>', 'the transcript format')
+        .choices(['claude-code', 'gemini-cli'])
+        .makeOptionMandatory(),
+    )
+    .addOption(
+      new Option('--view <view>', 'log: messages as stored; display: tool calls merged with results')
+        .choices(['log', 'display'])
+        .default('log'),
+    )
+    .addOption(new Option('--format <format>', 'jsonl | md').choices(['jsonl', 'md']).default('jsonl'))
+    .addHelpText('after', examples.convert)
+    .action(
+      action(async (context, flags, file: string | undefined) =>
+        runConvertCommand(
+          {
+            from: flags.from as 'claude-code' | 'gemini-cli',
+            view: flags.view as 'log' | 'display',
+            format: flags.format as 'jsonl' | 'md',
+            ...(file === undefined ? {} : { file }),
+          },
+          { io: context.io },
+        ),
+      ),
+    );
+
+  return program;
+}
+
+/** Parses `argv` (without node and the script) and runs the command; resolves to the exit code. */
+export async function runCli(argv: readonly string[], io: CliIO, signal: AbortSignal): Promise<number> {
+  let exitCode = 0;
+  const program = createProgram(io, signal, (code) => {
+    exitCode = code;
+  });
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end through here with code 0; usage errors with 1, reported as 2.
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    return reportFailure(error, io);
+  }
+  return exitCode;
+}

@@ -1,0 +1,103 @@
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { createAgentExecutor } from '@cairn/agent-executor';
+import type { ConversationStore } from '@cairn/core';
+import { AGENT_CLIS, type AgentChoice, agentCommand } from '../agent/agent-clis.js';
+import { agentRunFailure } from '../agent/agent-run-failure.js';
+import { agentRunSummary } from '../agent/agent-run-summary.js';
+import { findResumableConversation } from '../agent/find-resumable-conversation.js';
+import { LiveAgentOutput } from '../agent/live-agent-output.js';
+import { cliFailure, exitCodeFor, formatCliError } from '../cli-error.js';
+import type { CliIO } from '../io.js';
+import type { Colors } from '../render/colors.js';
+
+export interface AgentCommandOptions {
+  agent: AgentChoice;
+  prompt: string;
+  /** The agent's working directory (relative to `io.cwd`). */
+  cwd: string;
+  /** Continue the agent's own session: `conversationId`'s, else the latest conversation's in `cwd`. */
+  resume?: boolean;
+  conversationId?: string;
+  /** The executable (default claude / gemini; env CAIRN_CLAUDE_COMMAND / CAIRN_GEMINI_COMMAND override) */
+  command?: string;
+  model?: string;
+  /** Print each `AgentOutput` event as a JSON line instead of the rendered output. */
+  json?: boolean;
+  verbose?: boolean;
+}
+
+export interface AgentCommandDeps {
+  io: CliIO;
+  store: ConversationStore;
+  colors: Colors;
+  /** Aborting (Ctrl-C) stops the agent; the run ends with exit code 130. */
+  signal?: AbortSignal;
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `cairn agent claude|gemini "<prompt>"`: runs the agent CLI through the agent executor, which
+ * stores its work as a conversation, and shows it live. Ends with the conversation id, how to
+ * continue it and what the run cost (stderr); a failed run with the error and its exit code.
+ */
+export async function runAgentCommand(options: AgentCommandOptions, deps: AgentCommandDeps): Promise<number> {
+  const { io, store, colors } = deps;
+  try {
+    const cli = AGENT_CLIS[options.agent];
+    const cwd = resolve(io.cwd, options.cwd);
+    // Checked here so a typo stores nothing (the executor would record a failed run).
+    if (!(await isDirectory(cwd)))
+      throw cliFailure('INVALID_ARGUMENT', `--cwd ${options.cwd} is not a directory`);
+    const command = agentCommand(cli, options.command, io.env);
+    const conversationId =
+      options.conversationId ??
+      (options.resume ? await findResumableConversation(store, options.agent, cli, cwd) : undefined);
+
+    const executor = createAgentExecutor({
+      store,
+      agent: cli.definition,
+      cwd,
+      command,
+      env: io.env,
+      ...(options.model === undefined ? {} : { model: options.model }),
+    });
+    const live = new LiveAgentOutput({
+      out: io.stdout,
+      colors,
+      json: options.json,
+      verbose: options.verbose,
+    });
+    const result = await executor.run({
+      prompt: options.prompt,
+      ...(conversationId === undefined ? {} : { conversationId }),
+      ...(options.resume ? { resume: true } : {}),
+      ...(deps.signal === undefined ? {} : { signal: deps.signal }),
+      ...live.listeners,
+    });
+    live.end(result.error);
+
+    if (options.verbose && result.stderr.trim() !== '') {
+      io.stderr.write(colors.dim(`${cli.definition.name} stderr:\n${result.stderr.trimEnd()}\n`));
+    }
+    // Without a session there is nothing to continue (the CLI did not start, or said nothing).
+    if (result.sessionId !== undefined) {
+      const elsewhere = cwd === resolve(io.cwd) ? {} : { cwd };
+      io.stderr.write(agentRunSummary(result, { agent: options.agent, colors, ...elsewhere }));
+    }
+    if (result.error === undefined) return 0;
+    const failure = agentRunFailure(result.error, cli, command);
+    io.stderr.write(`${formatCliError(failure)}\n`);
+    return exitCodeFor(failure);
+  } catch (error) {
+    io.stderr.write(`${formatCliError(error)}\n`);
+    return exitCodeFor(error);
+  }
+}

@@ -1,0 +1,112 @@
+import { writeFile } from 'node:fs/promises';
+import { assertSafeId, type ConversationStore } from '@cairn/core';
+import { displayView, loadExistingConversation } from '../chat/conversation-history.js';
+import { cliFailure } from '../cli-error.js';
+import type { CliIO } from '../io.js';
+import type { Colors } from '../render/colors.js';
+import { conversationToMarkdown } from '../render/conversation-markdown.js';
+import { renderDisplayMessage } from '../render/render-display-message.js';
+
+export type ExportFormat = 'jsonl' | 'md' | 'json';
+
+interface ConversationsDeps {
+  io: CliIO;
+  store: ConversationStore;
+  colors: Colors;
+}
+
+/** `cairn conversations list`: most recently updated first, `--limit` rows (all with `--all`). */
+export async function listConversations(
+  deps: ConversationsDeps,
+  options: { limit: number; json?: boolean },
+): Promise<number> {
+  const { io, store, colors } = deps;
+  const rows = [];
+  let cursor: string | undefined;
+  do {
+    const page = await store.listConversations({
+      limit: Math.min(options.limit - rows.length, 100),
+      ...(cursor === undefined ? {} : { cursor }),
+    });
+    rows.push(...page.conversations);
+    cursor = page.nextCursor;
+  } while (cursor !== undefined && rows.length < options.limit);
+  if (options.json) {
+    for (const row of rows) io.stdout.write(`${JSON.stringify(row)}\n`);
+    return 0;
+  }
+  if (rows.length === 0) {
+    io.stdout.write(colors.dim('no conversations yet — start one with `cairn chat`\n'));
+    return 0;
+  }
+  const width = Math.max(...rows.map((row) => row.id.length));
+  for (const row of rows) {
+    const when = row.updatedAt.slice(0, 16).replace('T', ' ');
+    const title = row.title === undefined ? '' : `  ${row.title}`;
+    io.stdout.write(
+      `${row.id.padEnd(width)}  ${colors.dim(`${when}  ${String(row.messageCount).padStart(4)} messages`)}${title}\n`,
+    );
+  }
+  return 0;
+}
+
+/** `cairn conversations show <id>`: the display view, tool calls merged with their results and diffs. */
+export async function showConversation(
+  deps: ConversationsDeps,
+  id: string,
+  options: { verbose?: boolean } = {},
+): Promise<number> {
+  const { io, store, colors } = deps;
+  const log = await loadExistingConversation(store, id);
+  for (const message of displayView(log)) {
+    io.stdout.write(
+      renderDisplayMessage(message, {
+        colors,
+        ...(options.verbose === undefined ? {} : { verbose: options.verbose }),
+        ...(io.stdout.columns === undefined ? {} : { width: io.stdout.columns }),
+      }),
+    );
+  }
+  return 0;
+}
+
+/** `cairn conversations export <id>`: the stored log as JSON lines or one JSON document, or the display view as Markdown. */
+export async function exportConversation(
+  deps: ConversationsDeps,
+  id: string,
+  options: { format: ExportFormat; output?: string },
+): Promise<number> {
+  const log = await loadExistingConversation(deps.store, id);
+  let text: string;
+  switch (options.format) {
+    case 'jsonl':
+      text = log.map((message) => `${JSON.stringify(message)}\n`).join('');
+      break;
+    case 'json':
+      text = `${JSON.stringify({ conversationId: id, messages: log }, null, 2)}\n`;
+      break;
+    case 'md':
+      text = conversationToMarkdown(displayView(log), { title: id });
+      break;
+  }
+  if (options.output === undefined) deps.io.stdout.write(text);
+  else {
+    await writeFile(options.output, text);
+    deps.io.stderr.write(deps.colors.dim(`wrote ${log.length} messages to ${options.output}\n`));
+  }
+  return 0;
+}
+
+/** `cairn conversations delete <id>`: the conversation and its offloaded outputs. */
+export async function deleteConversation(deps: ConversationsDeps, id: string): Promise<number> {
+  assertSafeId('conversation id', id);
+  if (!(await deps.store.deleteConversation(id))) {
+    throw cliFailure(
+      'STORE_NOT_FOUND',
+      `there is no conversation "${id}"`,
+      '`cairn conversations list` shows the ids',
+    );
+  }
+  deps.io.stdout.write(`deleted ${id}\n`);
+  return 0;
+}

@@ -1,0 +1,40 @@
+import { newChatId } from '../chat/chat-ids.js';
+import { runChatTurn } from '../chat/run-chat-turn.js';
+import { exitCodeFor, formatCliError } from '../cli-error.js';
+import type { CliIO } from '../io.js';
+import type { Colors } from '../render/colors.js';
+import type { CliSession } from '../session/open-session.js';
+
+export interface PrintCommandOptions {
+  prompt: string;
+  conversationId?: string;
+  json?: boolean;
+  colors: Colors;
+  signal?: AbortSignal;
+}
+
+/**
+ * `cairn -p "<prompt>"`: one turn, no questions asked, for scripts. The answer (or, with `--json`,
+ * every `AgentOutput` event as a JSON line) goes to stdout; the conversation id and any error to
+ * stderr. Exit code 0 on success, else the family of the error code (see `exitCodeFor`).
+ */
+export async function runPrintCommand(
+  session: CliSession,
+  io: CliIO,
+  options: PrintCommandOptions,
+): Promise<number> {
+  const conversationId = options.conversationId ?? newChatId();
+  const result = await runChatTurn(session, {
+    conversationId,
+    userInput: options.prompt,
+    out: io.stdout,
+    colors: options.colors,
+    verbose: session.settings.verbose,
+    ...(options.json === undefined ? {} : { json: options.json }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  });
+  io.stderr.write(options.colors.dim(`conversation ${conversationId}\n`));
+  if (result.success) return 0;
+  io.stderr.write(`${formatCliError(result.error)}\n`);
+  return exitCodeFor(result.error);
+}

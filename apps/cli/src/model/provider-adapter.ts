@@ -1,0 +1,37 @@
+import type { ModelAdapter } from '@cairn/core';
+import { createAnthropicAdapter } from '@cairn/provider-anthropic';
+import { createGeminiAdapter } from '@cairn/provider-gemini';
+import { createOpenAIAdapter } from '@cairn/provider-openai';
+import type { ProviderName } from './resolved-model.js';
+
+/** The model used when `--model` is absent: a current, fast, affordable one of each provider. */
+export const DEFAULT_MODEL_IDS = {
+  openai: 'gpt-4.1-mini',
+  anthropic: 'claude-sonnet-4-5',
+  gemini: 'gemini-2.5-flash',
+} as const satisfies Record<Exclude<ProviderName, 'openai-compatible'>, string>;
+
+// Given explicitly: otherwise the SDKs would read OPENAI_BASE_URL / ANTHROPIC_BASE_URL from
+// process.env, behind the back of the environment the CLI was handed.
+const OPENAI_API_URL = 'https://api.openai.com/v1';
+const ANTHROPIC_API_URL = 'https://api.anthropic.com';
+
+export interface ProviderConnection {
+  model: string;
+  apiKey: string;
+  baseURL?: string;
+}
+
+/** The provider's real adapter, connected with exactly the given key and base URL. */
+export function createProviderAdapter(provider: ProviderName, connection: ProviderConnection): ModelAdapter {
+  const { model, apiKey, baseURL } = connection;
+  switch (provider) {
+    case 'openai':
+    case 'openai-compatible':
+      return createOpenAIAdapter({ model, apiKey, baseURL: baseURL ?? OPENAI_API_URL });
+    case 'anthropic':
+      return createAnthropicAdapter({ model, apiKey, baseURL: baseURL ?? ANTHROPIC_API_URL });
+    case 'gemini':
+      return createGeminiAdapter({ model, apiKey, ...(baseURL === undefined ? {} : { baseURL }) });
+  }
+}

@@ -1,0 +1,249 @@
+import { CairnError } from '@cairn/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { describeModel, type ModelSettings, type ResolvedModel, resolveModel } from './resolve-model.js';
+import { closedPortURL, type ModelsServer, modelList, startModelsServer } from './test-support.js';
+
+// No local server is probed unless a test asks for one.
+const NO_LOCAL = { CAIRN_LOCAL_BASE_URL: 'off' };
+
+let server: ModelsServer | undefined;
+let resolved: ResolvedModel | undefined;
+afterEach(async () => {
+  await resolved?.close();
+  await server?.close();
+  resolved = undefined;
+  server = undefined;
+});
+
+async function resolve(
+  settings: ModelSettings,
+  env: NodeJS.ProcessEnv,
+  options?: Parameters<typeof resolveModel>[2],
+) {
+  resolved = await resolveModel(settings, env, options);
+  const { provider, modelId, source, demo } = resolved;
+  return { provider, modelId, source, demo, adapter: resolved.adapter.provider };
+}
+
+async function failure(promise: Promise<unknown>): Promise<{ code: string; message: string; fix: unknown }> {
+  const error = await promise.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  if (!CairnError.is(error)) throw new Error(`expected a CairnError, got ${String(error)}`);
+  return { code: error.code, message: error.message, fix: error.details?.fix };
+}
+
+describe('resolveModel: an explicit provider', () => {
+  it('uses the provider with its key from the environment and its default model', async () => {
+    const env = { ...NO_LOCAL, OPENAI_API_KEY: 'sk-o', ANTHROPIC_API_KEY: 'sk-a' };
+    await expect(resolve({ provider: 'anthropic' }, env)).resolves.toEqual({
+      provider: 'anthropic',
+      modelId: 'claude-sonnet-4-5',
+      source: '--provider',
+      demo: false,
+      adapter: 'anthropic',
+    });
+    await expect(
+      resolve({ provider: 'gemini', model: 'gemini-2.5-pro' }, { GOOGLE_API_KEY: 'g' }),
+    ).resolves.toEqual({
+      provider: 'gemini',
+      modelId: 'gemini-2.5-pro',
+      source: '--provider',
+      demo: false,
+      adapter: 'gemini',
+    });
+    await expect(resolve({ provider: 'openai', apiKey: 'sk-flag' }, {})).resolves.toMatchObject({
+      provider: 'openai',
+      modelId: 'gpt-4.1-mini',
+    });
+  });
+
+  it('fails with LLM_AUTH and the fix when the provider has no key, whatever other keys are set', async () => {
+    await expect(
+      failure(resolveModel({ provider: 'anthropic' }, { OPENAI_API_KEY: 'sk-o' })),
+    ).resolves.toEqual({
+      code: 'LLM_AUTH',
+      message: 'anthropic needs an API key',
+      fix: 'set ANTHROPIC_API_KEY or pass --api-key',
+    });
+    await expect(failure(resolveModel({ provider: 'gemini' }, { GEMINI_API_KEY: ' ' }))).resolves.toEqual({
+      code: 'LLM_AUTH',
+      message: 'gemini needs an API key',
+      fix: 'set GEMINI_API_KEY or GOOGLE_API_KEY or pass --api-key',
+    });
+  });
+
+  it('needs a base URL for openai-compatible, and takes --model or the first model the server lists', async () => {
+    await expect(
+      failure(resolveModel({ provider: 'openai-compatible' }, { OPENAI_API_KEY: 'k' })),
+    ).resolves.toMatchObject({ code: 'INVALID_ARGUMENT', message: 'openai-compatible needs a base URL' });
+    server = await startModelsServer({ body: modelList('llama3.2', 'qwen3') });
+    const settings: ModelSettings = { provider: 'openai-compatible', baseURL: server.baseURL };
+    await expect(resolve(settings, NO_LOCAL)).resolves.toEqual({
+      provider: 'openai-compatible',
+      modelId: 'llama3.2',
+      source: '--provider',
+      demo: false,
+      adapter: 'openai',
+    });
+    await expect(resolve({ ...settings, model: 'qwen3' }, NO_LOCAL)).resolves.toMatchObject({
+      modelId: 'qwen3',
+    });
+  });
+
+  it('checks a --base-url given with anthropic answers', async () => {
+    const baseURL = await closedPortURL();
+    await expect(
+      failure(resolveModel({ provider: 'anthropic', apiKey: 'a', baseURL }, NO_LOCAL)),
+    ).resolves.toMatchObject({ code: 'LLM_UNAVAILABLE', message: `cannot reach ${baseURL}: ECONNREFUSED` });
+  });
+});
+
+describe('resolveModel: from the environment', () => {
+  it.each([
+    [
+      { OPENAI_API_KEY: 'o', ANTHROPIC_API_KEY: 'a', GEMINI_API_KEY: 'g' },
+      'openai',
+      'gpt-4.1-mini',
+      'OPENAI_API_KEY',
+    ],
+    [{ ANTHROPIC_API_KEY: 'a', GEMINI_API_KEY: 'g' }, 'anthropic', 'claude-sonnet-4-5', 'ANTHROPIC_API_KEY'],
+    [
+      { OPENAI_API_KEY: '', GEMINI_API_KEY: 'g', GOOGLE_API_KEY: 'g2' },
+      'gemini',
+      'gemini-2.5-flash',
+      'GEMINI_API_KEY',
+    ],
+    [{ GOOGLE_API_KEY: 'g2' }, 'gemini', 'gemini-2.5-flash', 'GOOGLE_API_KEY'],
+  ])('%j → %s %s (from %s)', async (keys, provider, modelId, source) => {
+    await expect(resolve({}, { ...NO_LOCAL, ...keys })).resolves.toMatchObject({ provider, modelId, source });
+  });
+
+  it('applies --model to the provider found', async () => {
+    await expect(resolve({ model: 'claude-opus-4-1' }, { ANTHROPIC_API_KEY: 'a' })).resolves.toMatchObject({
+      provider: 'anthropic',
+      modelId: 'claude-opus-4-1',
+    });
+  });
+
+  it('sends OPENAI_API_KEY to OPENAI_BASE_URL, after checking it answers (a 401 will do)', async () => {
+    server = await startModelsServer({ status: 401 });
+    const env = { OPENAI_API_KEY: 'sk-o', OPENAI_BASE_URL: server.baseURL };
+    await expect(resolve({}, env)).resolves.toMatchObject({ provider: 'openai', source: 'OPENAI_API_KEY' });
+    expect(server.requests[0]?.authorization).toBe('Bearer sk-o');
+  });
+
+  it('uses OPENAI_BASE_URL alone as an OpenAI-compatible server', async () => {
+    server = await startModelsServer({ body: modelList('mistral') });
+    await expect(resolve({}, { ...NO_LOCAL, OPENAI_BASE_URL: server.baseURL })).resolves.toEqual({
+      provider: 'openai-compatible',
+      modelId: 'mistral',
+      source: 'OPENAI_BASE_URL',
+      demo: false,
+      adapter: 'openai',
+    });
+  });
+
+  it('prefers --base-url to the keys in the environment', async () => {
+    server = await startModelsServer({ body: modelList('mistral') });
+    await expect(resolve({ baseURL: server.baseURL }, { ANTHROPIC_API_KEY: 'a' })).resolves.toMatchObject({
+      provider: 'openai-compatible',
+      source: '--base-url',
+    });
+  });
+
+  it('fails with LLM_UNAVAILABLE when a configured base URL cannot be reached', async () => {
+    const baseURL = await closedPortURL();
+    const expected = {
+      code: 'LLM_UNAVAILABLE',
+      message: `cannot reach ${baseURL}: ECONNREFUSED`,
+      fix: 'start the server, or fix --base-url / OPENAI_BASE_URL',
+    };
+    await expect(failure(resolveModel({ baseURL }, {}))).resolves.toEqual(expected);
+    await expect(failure(resolveModel({}, { OPENAI_BASE_URL: baseURL }))).resolves.toEqual(expected);
+    await expect(
+      failure(resolveModel({}, { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: baseURL })),
+    ).resolves.toEqual(expected);
+  });
+
+  it('fails with INVALID_ARGUMENT for a base URL that is no URL, a server listing no models, a lone --api-key', async () => {
+    await expect(failure(resolveModel({ baseURL: 'localhost:11434' }, {}))).resolves.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: '--base-url is not an http(s) URL: localhost:11434',
+    });
+    server = await startModelsServer({ status: 404 });
+    await expect(failure(resolveModel({ baseURL: server.baseURL }, {}))).resolves.toEqual({
+      code: 'INVALID_ARGUMENT',
+      message: `${server.baseURL} lists no models`,
+      fix: 'pass --model',
+    });
+    await expect(failure(resolveModel({ apiKey: 'sk-x' }, {}))).resolves.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: '--api-key needs a provider',
+    });
+  });
+});
+
+describe('resolveModel: a local server, else the demo', () => {
+  it('uses a local server that lists a model, taking --model first', async () => {
+    server = await startModelsServer({ body: modelList('llama3.2') });
+    const options = { localBaseURL: server.baseURL };
+    await expect(resolve({}, {}, options)).resolves.toEqual({
+      provider: 'openai-compatible',
+      modelId: 'llama3.2',
+      source: `local server at ${server.baseURL}`,
+      demo: false,
+      adapter: 'openai',
+    });
+    await expect(resolve({ model: 'phi4' }, {}, options)).resolves.toMatchObject({ modelId: 'phi4' });
+    // The environment points elsewhere: the local server configured there is probed instead.
+    const elsewhere = await closedPortURL();
+    await expect(resolve({}, { CAIRN_LOCAL_BASE_URL: elsewhere }, options)).resolves.toMatchObject({
+      demo: true,
+    });
+  });
+
+  it('falls back to the demo when the local server is off, slow, failing or has no models', async () => {
+    server = await startModelsServer({ body: modelList('llama3.2'), delayMs: 300 });
+    const demo = { provider: 'demo', modelId: 'cairn-demo', source: 'no API key found', demo: true };
+    await expect(
+      resolve({}, {}, { localBaseURL: server.baseURL, probeTimeoutMs: 30 }),
+    ).resolves.toMatchObject(demo);
+    await resolved?.close();
+    await expect(
+      resolve({}, { CAIRN_LOCAL_BASE_URL: 'off' }, { localBaseURL: server.baseURL }),
+    ).resolves.toMatchObject(demo);
+    await resolved?.close();
+    await server.close();
+    server = await startModelsServer({ status: 500 });
+    await expect(resolve({}, {}, { localBaseURL: server.baseURL })).resolves.toMatchObject(demo);
+    await resolved?.close();
+    await server.close();
+    server = await startModelsServer({ body: modelList() });
+    await expect(resolve({}, {}, { localBaseURL: server.baseURL })).resolves.toMatchObject(demo);
+  });
+});
+
+describe('describeModel', () => {
+  it('names the provider, the model and why, never the key', async () => {
+    const model = await resolveModel({}, { ...NO_LOCAL, ANTHROPIC_API_KEY: 'sk-ant-secret' });
+    expect(describeModel(model)).toBe('model: anthropic claude-sonnet-4-5 (from ANTHROPIC_API_KEY)');
+  });
+
+  it('says the demo is a scripted offline tour, not a model, and how to use a real one', async () => {
+    resolved = await resolveModel({}, NO_LOCAL);
+    const banner = describeModel(resolved);
+    expect(banner).toContain('offline demo (no API key found)');
+    expect(banner).toContain('not a language model');
+    for (const hint of [
+      'OPENAI_API_KEY',
+      'ANTHROPIC_API_KEY',
+      'GEMINI_API_KEY',
+      '--provider',
+      '--base-url',
+    ]) {
+      expect(banner).toContain(hint);
+    }
+  });
+});

@@ -1,0 +1,25 @@
+import type { ModelAdapter } from '@cairn/core';
+
+export type ProviderName = 'openai' | 'anthropic' | 'gemini' | 'openai-compatible';
+
+/** What the user chose on the command line or in the config; every field is optional. */
+export interface ModelSettings {
+  provider?: ProviderName;
+  model?: string;
+  baseURL?: string;
+  /** Where `baseURL` came from, for the start-up line (default `--base-url`). */
+  baseURLFrom?: string;
+  apiKey?: string;
+}
+
+/** The model a session talks to, and why this one. */
+export interface ResolvedModel {
+  adapter: ModelAdapter;
+  provider: ProviderName | 'demo';
+  modelId: string;
+  /** Why this model: "--provider", "OPENAI_API_KEY", "OPENAI_BASE_URL", "local server at http://localhost:11434/v1", "no API key found" … */
+  source: string;
+  demo: boolean;
+  /** Stops the demo server, if any. */
+  close(): Promise<void>;
+}

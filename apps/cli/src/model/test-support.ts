@@ -1,0 +1,50 @@
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ModelsServer {
+  /** `http://127.0.0.1:<port>/v1`. */
+  baseURL: string;
+  /** The headers of each request received. */
+  requests: IncomingHttpHeaders[];
+  close(): Promise<void>;
+}
+
+/** A loopback server answering every request with `status` and `body` (JSON), after `delayMs`. */
+export async function startModelsServer(
+  answer: { status?: number; body?: unknown; delayMs?: number } = {},
+): Promise<ModelsServer> {
+  const requests: IncomingHttpHeaders[] = [];
+  const server = createServer((request, response) => {
+    requests.push(request.headers);
+    setTimeout(() => {
+      response.writeHead(answer.status ?? 200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(answer.body ?? { object: 'list', data: [] }));
+    }, answer.delayMs ?? 0);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A base URL nothing listens on: a port just released. */
+export async function closedPortURL(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}/v1`;
+}
+
+/** An OpenAI-style model list. */
+export const modelList = (...ids: string[]) => ({
+  object: 'list',
+  data: ids.map((id) => ({ id, object: 'model', owned_by: 'library' })),
+});

@@ -1,0 +1,138 @@
+import type { AgentOutput, ConversationMessage } from '@cairn/core';
+import { createDisplayProjector } from '@cairn/message-processor';
+import type { RunStepChangedEvent, RuntimeEvent } from '@cairn/runtime';
+import type { OutputStream } from '../io.js';
+import type { Colors } from './colors.js';
+import { type RenderOptions, renderDisplayMessage } from './render-display-message.js';
+import type { Spinner } from './spinner.js';
+
+export interface LiveTurnRenderer {
+  onEvent(event: AgentOutput | RuntimeEvent | RunStepChangedEvent): void;
+  /** end of the turn: stop spinner, flush a trailing newline */
+  finish(): void;
+}
+
+export interface LiveTurnRendererOptions {
+  out: OutputStream;
+  colors: Colors;
+  /** Runs while the model thinks or tools run; stopped before anything is written. */
+  spinner?: Spinner;
+  /** Paths inside it are shown relative. */
+  cwd?: string;
+  width?: number;
+  verbose?: boolean;
+}
+
+type StreamKind = 'text' | 'reasoning';
+
+/**
+ * Renders one running turn: the model's text and reasoning as they stream, and each stored
+ * message through the display view — so a tool call shows as one line once its result is stored,
+ * the same line a reloaded conversation shows. Text already streamed is not printed again when
+ * its message is stored; the user's own input is not echoed.
+ */
+export function createLiveTurnRenderer(options: LiveTurnRendererOptions): LiveTurnRenderer {
+  const { out, colors, spinner } = options;
+  const projector = createDisplayProjector(options.cwd === undefined ? {} : { cwd: options.cwd });
+  const renderOptions: RenderOptions = { colors, width: options.width, verbose: options.verbose };
+  let atLineStart = true;
+  let streaming: StreamKind | undefined;
+  // What the current model call streamed: its stored message must not print it twice.
+  const streamed: Record<StreamKind, boolean> = { text: false, reasoning: false };
+  let spinnerText: string | undefined;
+
+  // `plain` is `chunk` without colour, to tell whether the output now ends a line.
+  const write = (chunk: string, plain = chunk) => {
+    if (plain === '') return;
+    out.write(chunk);
+    atLineStart = plain.endsWith('\n');
+  };
+  const endLine = () => {
+    if (!atLineStart) write('\n');
+  };
+  // The spinner draws on its own line: never over text still being streamed.
+  const wait = (text?: string) => {
+    if (spinner === undefined) return;
+    endLine();
+    spinnerText = text;
+    spinner.start(text);
+  };
+  // Whole lines, with the spinner out of the way (and back when it was running).
+  const print = (lines: string) => {
+    if (lines === '') return;
+    const waiting = spinner?.active === true;
+    spinner?.stop();
+    streaming = undefined;
+    endLine();
+    out.write(lines);
+    atLineStart = true;
+    if (waiting) wait(spinnerText);
+  };
+  const stream = (kind: StreamKind, delta: string) => {
+    spinner?.stop();
+    if (streaming !== kind) endLine();
+    streaming = kind;
+    streamed[kind] = true;
+    write(kind === 'reasoning' ? colors.dim(delta) : delta, delta);
+  };
+
+  const alreadyStreamed = (shown: ConversationMessage) => {
+    if (shown.role !== 'assistant') return false;
+    if (shown.partType === 'thinking') return streamed.reasoning;
+    return (shown.partType === undefined || shown.partType === 'content') && streamed.text;
+  };
+
+  const persisted = (message: ConversationMessage) => {
+    for (const shown of projector.push(message)) {
+      if (shown.role === 'user' || alreadyStreamed(shown)) continue;
+      print(renderDisplayMessage(shown, renderOptions));
+      // A result is in: the model (or the next tool) is at work again.
+      if (shown.partType === 'tool_execution') wait();
+    }
+    // The next model call streams anew.
+    if (message.role === 'assistant') {
+      streamed.text = false;
+      streamed.reasoning = false;
+    }
+  };
+
+  const onRuntimeEvent = (event: RuntimeEvent | RunStepChangedEvent) => {
+    switch (event.event) {
+      case 'message_persisted':
+        return persisted(event.message);
+      case 'compression_applied': {
+        const tokens = `${formatTokens(event.tokensBefore)} → ${formatTokens(event.tokensAfter)}`;
+        return print(`${colors.dim(`context compressed: ${tokens} tokens`)}\n`);
+      }
+      case 'run_step_changed': {
+        const completed = event.status === 'completed' ? ', workflow completed' : '';
+        return print(`${colors.cyan(`step ${event.from} → ${event.to}${completed}`)}\n`);
+      }
+    }
+  };
+
+  wait();
+  return {
+    onEvent(event) {
+      if (event.type === 'runtime') return onRuntimeEvent(event);
+      switch (event.type) {
+        case 'text_delta':
+          return stream('text', event.delta);
+        case 'reasoning_delta':
+          return stream('reasoning', event.delta);
+        case 'tool_use':
+          return wait(`running ${event.toolName}`);
+      }
+      // Errors are shown from the error message the runtime stores; other events add nothing to see.
+    },
+    finish() {
+      spinner?.stop();
+      for (const shown of projector.end()) print(renderDisplayMessage(shown, renderOptions));
+      endLine();
+    },
+  };
+}
+
+function formatTokens(tokens: number): string {
+  return tokens.toLocaleString('en-US');
+}

@@ -1,0 +1,33 @@
+import type { RunResult, RunState } from '@cairn/runtime';
+import type { CliIO } from '../io.js';
+import type { Colors } from '../render/colors.js';
+import { createLiveTurnRenderer, type LiveTurnRenderer } from '../render/live-turn-renderer.js';
+import { createSpinner } from '../render/spinner.js';
+import type { CliSession } from '../session/open-session.js';
+
+/** A run's turn shown live, as a chat turn is. */
+export function runRenderer(session: CliSession, io: CliIO, colors: Colors): LiveTurnRenderer {
+  return createLiveTurnRenderer({
+    out: io.stdout,
+    colors,
+    cwd: session.workspace,
+    spinner: createSpinner(io.stdout, { enabled: io.stdout.isTTY === true, colors }),
+    verbose: session.settings.verbose,
+    ...(io.stdout.columns === undefined ? {} : { width: io.stdout.columns }),
+  });
+}
+
+/** `run-42  active  step "review" (2 done)  article/review`. */
+export function describeRunState(state: RunState, colors: Colors): string {
+  const status = state.status === 'completed' ? colors.green(state.status) : colors.yellow(state.status);
+  const where = state.status === 'completed' ? 'finished' : `at step "${state.currentNodeId}"`;
+  return `${state.runId}  ${status}  ${where} (${state.stepsCompleted.length} steps done)  ${colors.dim(`${state.packageName}/${state.workflowId} · ${state.updatedAt.slice(0, 16).replace('T', ' ')}`)}`;
+}
+
+/** After a turn: where the run stands, and how to go on when it is waiting. */
+export function reportRunTurn(result: RunResult, io: CliIO, colors: Colors): void {
+  io.stderr.write(`${describeRunState(result.state, colors)}\n`);
+  if (result.state.status !== 'completed') {
+    io.stderr.write(colors.dim(`continue with: cairn runs continue ${result.runId} [--input "…"]\n`));
+  }
+}

@@ -1,0 +1,44 @@
+import type { ToolApprovalRequest } from '@cairn/core';
+import type { ApprovalMode } from '../config/cli-settings.js';
+
+export type ApprovalAnswer = 'yes' | 'no' | 'always';
+
+/** Asks the person at the terminal; absent when nobody can answer (stdin is not a terminal). */
+export type ApprovalPrompt = (request: ToolApprovalRequest) => Promise<ApprovalAnswer>;
+
+/** The runtime's `approve` callback, following the approval mode; `always` answers are remembered per tool. */
+export interface Approver {
+  approve(request: ToolApprovalRequest): Promise<boolean>;
+  /** The prompt the interactive chat installs (and removes when it ends). */
+  setPrompt(prompt: ApprovalPrompt | undefined): void;
+}
+
+export function createApprover(
+  mode: ApprovalMode,
+  onRefused?: (request: ToolApprovalRequest) => void,
+): Approver {
+  const alwaysAllowed = new Set<string>();
+  let prompt: ApprovalPrompt | undefined;
+  return {
+    setPrompt(next) {
+      prompt = next;
+    },
+    async approve(request) {
+      if (mode === 'always' || alwaysAllowed.has(request.toolName)) return true;
+      if (mode === 'never' || prompt === undefined) {
+        onRefused?.(request);
+        return false;
+      }
+      const answer = await prompt(request);
+      if (answer === 'always') alwaysAllowed.add(request.toolName);
+      return answer !== 'no';
+    },
+  };
+}
+
+/** What the user is asked to allow, in one line: the command for a shell call, else the input. */
+export function describeApprovalRequest(request: ToolApprovalRequest): string {
+  const input = request.input as { command?: unknown } | null;
+  if (typeof input?.command === 'string') return `${request.toolName}: ${input.command}`;
+  return `${request.toolName} ${JSON.stringify(request.input)}`;
+}

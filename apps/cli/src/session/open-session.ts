@@ -1,0 +1,86 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ConversationStore } from '@cairn/core';
+import { createWorkspaceTools } from '@cairn/loop/tools';
+import { type AgentRuntime, createAgentRuntime, type WorkflowPackage } from '@cairn/runtime';
+import type { ApprovalMode, CliSettings } from '../config/cli-settings.js';
+import { createSampleWorkspace } from '../demo/sample-workspace.js';
+import type { CliIO } from '../io.js';
+import { type ResolvedModel, resolveModel } from '../model/resolve-model.js';
+import { openStore } from '../store/open-store.js';
+import { type Approver, createApprover } from './approver.js';
+
+/** What chat, one-shot prompts and runs work with: a store, a model, the workspace tools, the runtime. */
+export interface CliSession {
+  settings: CliSettings;
+  store: ConversationStore;
+  model: ResolvedModel;
+  runtime: AgentRuntime;
+  /** The directory the tools may touch. */
+  workspace: string;
+  approval: ApprovalMode;
+  approver: Approver;
+  close(): Promise<void>;
+}
+
+/** The store, opened where the settings say (the data directory is created when missing). */
+export function openSettingsStore(settings: CliSettings): ConversationStore {
+  if (settings.store !== 'postgres') mkdirSync(settings.dataDir, { recursive: true });
+  return openStore(settings);
+}
+
+// The scripted demo's calls are fixed and run in its own sample workspace, so with nobody to ask it
+// may run them; a real model's commands are refused unless the user allowed them.
+function approvalMode(settings: CliSettings, model: ResolvedModel, io: CliIO): ApprovalMode {
+  if (settings.approval !== undefined) return settings.approval;
+  if (io.stdin.isTTY === true) return 'ask';
+  return model.demo ? 'always' : 'never';
+}
+
+export async function openSession(
+  settings: CliSettings,
+  io: CliIO,
+  options: { onRefused?: Parameters<typeof createApprover>[1]; workflows?: readonly WorkflowPackage[] } = {},
+): Promise<CliSession> {
+  const model = await resolveModel(settings.model, io.env);
+  let store: ConversationStore | undefined;
+  try {
+    store = openSettingsStore(settings);
+    let workspace = settings.workspace ?? io.cwd;
+    if (settings.workspace === undefined && model.demo) {
+      workspace = join(settings.dataDir, 'demo-workspace');
+      await createSampleWorkspace(workspace);
+    }
+    const approval = approvalMode(settings, model, io);
+    const approver = createApprover(approval, options.onRefused);
+    const tools = createWorkspaceTools({ root: workspace });
+    // One runtime: another model (`/model`) is passed per turn, which keeps provider metadata apart.
+    const runtime = createAgentRuntime({
+      store,
+      model: model.adapter,
+      tools,
+      ...(options.workflows === undefined ? {} : { workflows: options.workflows }),
+      settings: {
+        projectRoot: workspace,
+        approve: (request) => approver.approve(request),
+        ...(settings.maxTurns === undefined ? {} : { maxTurns: settings.maxTurns }),
+      },
+    });
+    const openedStore = store;
+    return {
+      settings,
+      store: openedStore,
+      model,
+      runtime,
+      workspace,
+      approval,
+      approver,
+      async close() {
+        await Promise.allSettled([openedStore.close(), model.close()]);
+      },
+    };
+  } catch (error) {
+    await Promise.allSettled([store?.close(), model.close()]);
+    throw error;
+  }
+}

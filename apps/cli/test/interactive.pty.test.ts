@@ -1,0 +1,104 @@
+import { execFileSync } from 'node:child_process';
+import { type ScriptTurn, startMockProviderServer } from '@cairn/testing';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { chatRequests, ensureCliBuilt, mockEnv, tempDir } from './cli-process.js';
+import { TmuxSession } from './tmux-session.js';
+
+beforeAll(() => {
+  // Not skipped when missing: the interactive chat is only tested here (.ci/run installs tmux).
+  execFileSync('tmux', ['-V']);
+  ensureCliBuilt();
+}, 120_000);
+
+const STORY = `Once upon a time ${'there was a very long story that kept going '.repeat(12)}The end.`;
+
+const sessions: TmuxSession[] = [];
+afterEach(() => {
+  for (const session of sessions.splice(0)) session.stop();
+});
+
+describe('cairn chat in a real terminal (tmux)', () => {
+  it('streams, aborts a turn with Ctrl-C, asks before run_command, and resumes after a restart', async () => {
+    const turns: ScriptTurn[] = [
+      { text: STORY, chunkSize: 4, chunkDelayMs: 60 },
+      {
+        text: 'Running it.',
+        toolCalls: [{ name: 'run_command', arguments: { command: 'echo approved-output' } }],
+      },
+      { text: 'The command printed approved-output.' },
+      { text: 'You first asked for a long story.' },
+    ];
+    const server = await startMockProviderServer({ provider: 'openai', turns });
+    const dir = tempDir('pty');
+    const env = mockEnv(dir, server.baseURL, { TERM: 'xterm-256color' });
+    try {
+      const first = new TmuxSession(dir);
+      sessions.push(first);
+      first.start(['chat', '--workspace', dir], env);
+      await first.waitFor((screen) => screen.includes('/help for commands'), 'the prompt');
+
+      first.type('tell me a long story');
+      first.keys('Enter');
+      await first.waitFor((screen) => screen.includes('Once upon a time'), 'streamed text');
+      first.keys('C-c');
+      await first.waitFor((screen) => screen.includes('aborting this turn'), 'the abort');
+      // The abort reached the HTTP request: the client closed it before the story was finished.
+      await expect.poll(() => chatRequests(server)[0]?.closedAt).toBeDefined();
+      expect(first.exited()).toBe(false);
+
+      first.type('run the check');
+      first.keys('Enter');
+      await first.waitFor(
+        (screen) => screen.includes('allow run_command: echo approved-output'),
+        'the approval question',
+      );
+      first.type('y');
+      first.keys('Enter');
+      await first.waitFor(
+        (screen) => screen.includes('The command printed approved-output.'),
+        'the answer after the tool',
+      );
+      expect(first.screen()).toMatch(/✓.*echo approved-output/);
+
+      first.type('/usage');
+      first.keys('Enter');
+      await first.waitFor((screen) => screen.includes('this session:'), '/usage');
+      first.type('/exit');
+      first.keys('Enter');
+      const closing = await first.waitFor(
+        (screen) => screen.includes('cairn chat --resume'),
+        'the exit line',
+      );
+      const id = /cairn chat --resume (\S+)/.exec(closing)?.[1] as string;
+      expect(id).toMatch(/^chat-/);
+      first.stop();
+
+      // A new process: /resume shows the stored history and the next turn carries it.
+      const second = new TmuxSession(dir);
+      sessions.push(second);
+      second.start(['chat', '--workspace', dir], env);
+      await second.waitFor((screen) => screen.includes('/help for commands'), 'the prompt after the restart');
+      second.type(`/resume ${id}`);
+      second.keys('Enter');
+      const resumed = await second.waitFor((screen) => screen.includes(`resumed ${id}`), '/resume');
+      expect(resumed).toContain('tell me a long story');
+      expect(resumed).toContain('The command printed approved-output.');
+      second.type('what did I ask first?');
+      second.keys('Enter');
+      await second.waitFor(
+        (screen) => screen.includes('You first asked for a long story.'),
+        'the answer after resuming',
+      );
+      const request = JSON.stringify(chatRequests(server)[3]?.body);
+      expect(request).toContain('tell me a long story');
+      expect(request).toContain('approved-output');
+
+      // Ctrl-C twice at the prompt exits.
+      second.keys('C-c');
+      second.keys('C-c');
+      await second.waitFor(() => second.exited(), 'the exit on a double Ctrl-C');
+    } finally {
+      await server.close();
+    }
+  }, 90_000);
+});

@@ -1,0 +1,89 @@
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CAIRN_BIN } from './cli-process.js';
+
+const quote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
+
+/**
+ * `cairn` in a real pseudo-terminal: a tmux session on its own server socket, driven with
+ * send-keys and read with capture-pane.
+ */
+export class TmuxSession {
+  private readonly socket = `cairn-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  private started = 0;
+
+  constructor(private readonly dir: string) {}
+
+  private tmux(...args: string[]): string {
+    return execFileSync('tmux', ['-L', this.socket, ...args], { encoding: 'utf8' });
+  }
+
+  /** Starts `cairn <args>` with exactly `env` (through a launcher script, so nothing is mis-quoted). */
+  start(args: string[], env: Record<string, string>): void {
+    const launcher = join(this.dir, `launch-${this.started++}.sh`);
+    const assignments = Object.entries(env).map(([name, value]) => quote(`${name}=${value}`));
+    const command = [
+      'env',
+      '-i',
+      ...assignments,
+      quote(process.execPath),
+      quote(CAIRN_BIN),
+      ...args.map(quote),
+    ];
+    writeFileSync(launcher, `#!/bin/sh\nexec ${command.join(' ')}\n`, { mode: 0o755 });
+    // remain-on-exit keeps the pane (and what the program printed last) after it exits.
+    this.tmux(
+      'new-session',
+      '-d',
+      '-s',
+      'cairn',
+      '-x',
+      '140',
+      '-y',
+      '50',
+      launcher,
+      ';',
+      'set-option',
+      '-t',
+      'cairn',
+      'remain-on-exit',
+      'on',
+    );
+  }
+
+  type(text: string): void {
+    this.tmux('send-keys', '-t', 'cairn', '-l', text);
+  }
+
+  keys(...keys: string[]): void {
+    this.tmux('send-keys', '-t', 'cairn', ...keys);
+  }
+
+  screen(): string {
+    return this.tmux('capture-pane', '-p', '-J', '-t', 'cairn', '-S', '-1000');
+  }
+
+  /** Whether the program in the pane has exited. */
+  exited(): boolean {
+    return this.tmux('display-message', '-p', '-t', 'cairn', '#{pane_dead}').trim() === '1';
+  }
+
+  async waitFor(check: (screen: string) => boolean, what: string, timeoutMs = 20_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const screen = this.screen();
+      if (check(screen)) return screen;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; the screen:\n${screen}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  stop(): void {
+    try {
+      this.tmux('kill-server');
+    } catch {
+      // Already gone.
+    }
+  }
+}
