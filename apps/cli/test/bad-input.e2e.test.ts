@@ -1,9 +1,18 @@
-import { writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { startMockProviderServer } from '@cairn/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { chatRequests, cliEnv, ensureCliBuilt, mockEnv, runCairn, tempDir } from './cli-process.js';
+import {
+  CAIRN_BIN,
+  chatRequests,
+  cliEnv,
+  ensureCliBuilt,
+  mockEnv,
+  runCairn,
+  tempDir,
+} from './cli-process.js';
 
 beforeAll(ensureCliBuilt, 120_000);
 
@@ -100,5 +109,70 @@ describe('bad input', () => {
     const run = await runCairn(['conversations', 'lst'], { env: cliEnv(tempDir('usage')) });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('Did you mean list?');
+  });
+});
+
+describe('more bad input (review findings)', () => {
+  it('an unknown command, a file export would overwrite or cannot write, and a closed output pipe', async () => {
+    const dir = tempDir('more');
+    const env = cliEnv(dir);
+    const bogus = await runCairn(['bogus'], { env });
+    expectOneLineFailure(bogus, 2, /unknown command "bogus"/);
+
+    expect((await runCairn(['demo'], { env })).code).toBe(0);
+    const id = /^(chat-\S+)/m.exec(
+      (await runCairn(['conversations', 'list'], { env })).stdout,
+    )?.[1] as string;
+    const target = join(dir, 'keep.md');
+    writeFileSync(target, 'my notes');
+    expectOneLineFailure(
+      await runCairn(['conversations', 'export', id, '-o', target], { env }),
+      2,
+      /cannot write .*keep\.md \(EEXIST\).*--force/,
+    );
+    expect(readFileSync(target, 'utf8')).toBe('my notes');
+    expect(
+      (await runCairn(['conversations', 'export', id, '-o', target, '--force', '--format', 'md'], { env }))
+        .code,
+    ).toBe(0);
+    expect(readFileSync(target, 'utf8')).toContain('```diff');
+    expectOneLineFailure(
+      await runCairn(['conversations', 'export', id, '-o', join(dir, 'no', 'such', 'dir.md')], { env }),
+      2,
+      /ENOENT/,
+    );
+
+    // A reader that stops early is not an error: no stack trace, no EPIPE.
+    const piped = await new Promise<{ stderr: string; status: number | null }>((resolve) => {
+      const child = spawn(
+        'bash',
+        [
+          '-c',
+          `"${process.execPath}" "${CAIRN_BIN}" conversations export ${id} | head -c 10 >/dev/null; exit \${PIPESTATUS[0]}`,
+        ],
+        { env },
+      );
+      let stderr = '';
+      child.stderr.on('data', (chunk) => {
+        stderr += chunk;
+      });
+      child.on('close', (status) => resolve({ stderr, status }));
+    });
+    expect(piped.stderr).not.toContain('EPIPE');
+    expect(piped.status).toBe(0);
+  });
+
+  it('reading runs needs no model: runs list works with a provider that has no key', async () => {
+    const run = await runCairn(['runs', 'list', '--provider', 'anthropic'], { env: cliEnv(tempDir('runs')) });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('no runs yet');
+  });
+
+  it('a base URL carrying credentials is refused without echoing them', async () => {
+    const run = await runCairn(['-p', 'hi'], {
+      env: cliEnv(tempDir('creds'), { OPENAI_BASE_URL: 'http://admin:hunter2@127.0.0.1:1/v1' }),
+    });
+    expectOneLineFailure(run, 2, /user name or password/);
+    expect(run.stderr).not.toContain('hunter2');
   });
 });

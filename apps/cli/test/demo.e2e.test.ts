@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { startMockProviderServer } from '@cairn/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, ensureCliBuilt, runCairn, tempDir } from './cli-process.js';
+import { cliEnv, ensureCliBuilt, mockEnv, runCairn, tempDir } from './cli-process.js';
 
 beforeAll(ensureCliBuilt, 120_000);
 
@@ -69,5 +70,40 @@ describe('cairn demo: the offline demo model, with no key and no network', () =>
     }
     const version = await runCairn(['--version'], { env });
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+  it("only `cairn demo` resets the sample project: other commands keep the user's own fixes", async () => {
+    const dataDir = tempDir('keep');
+    const env = cliEnv(dataDir);
+    expect((await runCairn(['demo'], { env })).code).toBe(0);
+    const source = join(dataDir, 'demo-workspace', 'src', 'greet.js');
+    writeFileSync(source, '// fixed by me\n');
+    expect((await runCairn(['-p', 'anything'], { env })).code).toBe(0);
+    expect((await runCairn(['runs', 'list'], { env })).code).toBe(0);
+    expect(readFileSync(source, 'utf8')).toBe('// fixed by me\n');
+    // The tour starts from the sample again (and fixes its first bug again; the second stays).
+    expect((await runCairn(['demo'], { env })).code).toBe(0);
+    expect(readFileSync(source, 'utf8')).not.toContain('fixed by me');
+    expect(readFileSync(source, 'utf8')).toContain('toLowerCase');
+  });
+
+  it('with a real model, the tour still runs in the sample project, not where cairn was started', async () => {
+    const server = await startMockProviderServer({
+      provider: 'openai',
+      turns: [
+        { toolCalls: [{ name: 'write_file', arguments: { path: 'NOTES.txt', content: 'written' } }] },
+        { text: 'Done.' },
+      ],
+    });
+    try {
+      const dataDir = tempDir('real-demo');
+      const cwd = tempDir('real-demo-cwd');
+      const run = await runCairn(['demo'], { env: mockEnv(dataDir, server.baseURL), cwd });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toContain(`workspace: ${join(dataDir, 'demo-workspace')}`);
+      expect(readFileSync(join(dataDir, 'demo-workspace', 'NOTES.txt'), 'utf8')).toBe('written');
+      expect(() => readFileSync(join(cwd, 'NOTES.txt'))).toThrow();
+    } finally {
+      await server.close();
+    }
   });
 });

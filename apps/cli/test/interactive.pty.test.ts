@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { type ScriptTurn, startMockProviderServer } from '@cairn/testing';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chatRequests, ensureCliBuilt, mockEnv, tempDir } from './cli-process.js';
+import { chatRequests, cliEnv, ensureCliBuilt, mockEnv, tempDir } from './cli-process.js';
 import { TmuxSession } from './tmux-session.js';
 
 beforeAll(() => {
@@ -101,4 +101,21 @@ describe('cairn chat in a real terminal (tmux)', () => {
       await server.close();
     }
   }, 90_000);
+  it('cairn demo on a terminal asks before its command, and "always" lets it run', async () => {
+    const dir = tempDir('pty-demo');
+    const session = new TmuxSession(dir);
+    sessions.push(session);
+    session.start(['demo'], cliEnv(dir, { TERM: 'xterm-256color' }));
+    await session.waitFor(
+      (screen) => screen.includes('allow run_command: node --test test/greet.test.js'),
+      'the approval question',
+    );
+    session.type('a');
+    session.keys('Enter');
+    await session.waitFor((screen) => screen.includes('Here is what happened'), 'the end of the tour');
+    expect(session.screen()).toMatch(/✗ Command `node --test test\/greet\.test\.js` failed/);
+    session.type('/exit');
+    session.keys('Enter');
+    await session.waitFor(() => session.exited(), 'the exit');
+  }, 60_000);
 });

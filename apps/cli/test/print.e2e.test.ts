@@ -105,4 +105,24 @@ describe('cairn -p against a real OpenAI-compatible server (the mock, through th
     const { readFileSync } = await import('node:fs');
     expect(readFileSync(join(workspace, 'proof.txt'), 'utf8')).toBe('ran\n');
   });
+  it('colours only a terminal (or FORCE_COLOR), never with NO_COLOR or --no-color', async () => {
+    server = await startMockProviderServer({
+      provider: 'openai',
+      // A listing, then (once the request carries its result) an answer.
+      turns: (request) =>
+        JSON.stringify(request.body).includes('"role":"tool"')
+          ? { text: 'done' }
+          : { toolCalls: [{ name: 'list_dir', arguments: { path: '.' } }] },
+    });
+    const dataDir = tempDir('colour');
+    const { NO_COLOR: _off, ...piped } = mockEnv(dataDir, server.baseURL);
+    const ansi = new RegExp(`${String.fromCharCode(27)}\\[`);
+    const plain = await runCairn(['-p', 'list'], { env: piped });
+    expect(plain.stdout).toMatch(/Listed/);
+    expect(plain.stdout + plain.stderr).not.toMatch(ansi);
+    const forced = await runCairn(['-p', 'list'], { env: { ...piped, FORCE_COLOR: '1' } });
+    expect(forced.stdout).toMatch(ansi);
+    const refused = await runCairn(['-p', 'list', '--no-color'], { env: { ...piped, FORCE_COLOR: '1' } });
+    expect(refused.stdout + refused.stderr).not.toMatch(ansi);
+  });
 });

@@ -2,17 +2,43 @@ import { createInterface } from 'node:readline/promises';
 import { CairnError } from '@cairn/core';
 import { formatCliError } from '../cli-error.js';
 import type { CliIO } from '../io.js';
-import { describeModel, type ResolvedModel, resolveModel } from '../model/resolve-model.js';
+import {
+  describeModel,
+  isProviderName,
+  PROVIDER_NAMES,
+  type ProviderName,
+  type ResolvedModel,
+  resolveModel,
+} from '../model/resolve-model.js';
 import type { Colors } from '../render/colors.js';
 import { renderDisplayMessage } from '../render/render-display-message.js';
 import { createSpinner } from '../render/spinner.js';
-import { type ApprovalAnswer, describeApprovalRequest } from '../session/approver.js';
 import type { CliSession } from '../session/open-session.js';
+import { terminalApprovalPrompt } from '../session/terminal-approval.js';
 import { newChatId } from './chat-ids.js';
 import { displayView, loadExistingConversation } from './conversation-history.js';
 import { chatAgent, runChatTurn } from './run-chat-turn.js';
 import { parseSlashCommand, slashHelp } from './slash-commands.js';
 import { UsageTotals } from './usage-totals.js';
+
+/**
+ * `/model provider:id`, `/model provider`, or `/model id` (another model of the current provider);
+ * a string is what to tell the user instead.
+ */
+function modelSwitch(
+  argument: string,
+  current: ResolvedModel,
+): { provider: ProviderName; model?: string } | string {
+  const [first = '', second] = argument.split(':', 2);
+  const usage = `e.g. /model anthropic:claude-sonnet-4-5 — providers: ${PROVIDER_NAMES.join(', ')}`;
+  if (second !== undefined) {
+    if (!isProviderName(first)) return `unknown provider "${first}" (${usage})`;
+    return second === '' ? { provider: first } : { provider: first, model: second };
+  }
+  if (isProviderName(first)) return { provider: first };
+  if (current.provider === 'demo') return `the offline demo has no other models; name a provider (${usage})`;
+  return { provider: current.provider, model: first };
+}
 
 // Two Ctrl-C this close together end the program.
 const DOUBLE_INTERRUPT_MS = 2000;
@@ -23,6 +49,8 @@ export interface InteractiveChatOptions {
   colors: Colors;
   /** Print the conversation's recent history first (default true when resuming). */
   showHistory?: boolean;
+  /** A first message, sent (and shown) before the prompt: the demo's tour. */
+  initialInput?: string;
 }
 
 /**
@@ -57,33 +85,19 @@ export async function runInteractiveChat(
   const say = (text: string) => out.write(text.endsWith('\n') ? text : `${text}\n`);
 
   if (terminal) {
-    session.approver.setPrompt(async (request) => {
-      spinner.stop();
-      const question = `${colors.yellow('?')} allow ${colors.bold(describeApprovalRequest(request))} ${colors.dim('[y]es / [n]o / [a]lways')} `;
-      try {
-        const answer = (await rl.question(question, running === undefined ? {} : { signal: running.signal }))
-          .trim()
-          .toLowerCase();
-        const decided: ApprovalAnswer = answer.startsWith('a')
-          ? 'always'
-          : answer.startsWith('y')
-            ? 'yes'
-            : 'no';
-        if (decided === 'no') say(colors.dim('  refused'));
-        return decided;
-      } catch {
-        return 'no';
-      }
-    });
+    session.approver.setPrompt(
+      terminalApprovalPrompt(rl, { colors, spinner, signal: () => running?.signal, say }),
+    );
   }
 
+  let interrupted = false;
   const exit = () => {
     exiting = true;
     running?.abort();
     rl.close();
   };
 
-  rl.on('SIGINT', () => {
+  const interrupt = () => {
     const now = Date.now();
     const twice = now - lastInterrupt < DOUBLE_INTERRUPT_MS;
     lastInterrupt = now;
@@ -95,13 +109,17 @@ export async function runInteractiveChat(
     }
     if (twice || running !== undefined) {
       say('');
+      interrupted = true;
       exit();
       return;
     }
-    rl.write(null, { ctrl: true, name: 'u' });
+    if (terminal) rl.write(null, { ctrl: true, name: 'u' });
     say(colors.dim('\n(press Ctrl-C again to exit, or type /exit)'));
     rl.prompt();
-  });
+  };
+  // On a terminal readline reads Ctrl-C itself; otherwise (output redirected) it reaches the process.
+  rl.on('SIGINT', interrupt);
+  if (!terminal) process.on('SIGINT', interrupt);
 
   const showHistory = async (id: string) => {
     const view = displayView(await loadExistingConversation(session.store, id), session.workspace);
@@ -144,11 +162,22 @@ export async function runInteractiveChat(
       }
       case 'model': {
         if (command.argument !== undefined) {
-          const [provider, modelId] = command.argument.split(':', 2);
+          const target = modelSwitch(command.argument, model);
+          if (typeof target === 'string') {
+            say(target);
+            return;
+          }
+          // The session's key and base URL go with its own provider, never to another one.
+          const { apiKey, baseURL, baseURLFrom } = session.settings.model;
+          const sameProvider = target.provider === session.settings.model.provider;
           const next = await resolveModel(
             {
-              provider: provider as never,
-              ...(modelId === undefined || modelId === '' ? {} : { model: modelId }),
+              provider: target.provider,
+              ...(target.model === undefined ? {} : { model: target.model }),
+              ...(sameProvider && apiKey !== undefined ? { apiKey } : {}),
+              ...(sameProvider && baseURL !== undefined
+                ? { baseURL, ...(baseURLFrom === undefined ? {} : { baseURLFrom }) }
+                : {}),
             },
             io.env,
           );
@@ -217,28 +246,36 @@ export async function runInteractiveChat(
   if (options.conversationId !== undefined && options.showHistory !== false)
     await showHistory(options.conversationId);
   if (terminal) say(colors.dim(`conversation ${conversationId} · /help for commands · Ctrl-C aborts a turn`));
-  rl.prompt();
+  const handleLine = async (text: string) => {
+    try {
+      if (text.startsWith('/')) await handleSlash(text);
+      else await runTurn(text);
+    } catch (error) {
+      if (!CairnError.is(error)) throw error;
+      spinner.stop();
+      say(colors.red(formatCliError(error)));
+    }
+  };
   try {
-    for (let next = await lines.next(); !next.done; next = await lines.next()) {
-      const line = next.value;
-      if (exiting) break;
-      const text = line.trim();
-      if (text !== '') {
-        try {
-          if (text.startsWith('/')) await handleSlash(text);
-          else await runTurn(text);
-        } catch (error) {
-          if (!CairnError.is(error)) throw error;
-          spinner.stop();
-          say(colors.red(formatCliError(error)));
-        }
-      }
+    if (options.initialInput !== undefined) {
+      say(`${colors.bold(colors.cyan('› '))}${options.initialInput}`);
+      await handleLine(options.initialInput);
+    }
+    if (!exiting) rl.prompt();
+    for (
+      let next = exiting ? undefined : await lines.next();
+      next !== undefined && !next.done;
+      next = await lines.next()
+    ) {
+      const text = next.value.trim();
+      if (text !== '') await handleLine(text);
       if (exiting) break;
       rl.prompt();
     }
   } finally {
     spinner.stop();
     session.approver.setPrompt(undefined);
+    process.off('SIGINT', interrupt);
     rl.close();
     if (model !== session.model) await model.close();
   }
@@ -246,5 +283,5 @@ export async function runInteractiveChat(
   if ((await session.store.load(conversationId, { limit: 1 })).length > 0) {
     say(colors.dim(`conversation saved: cairn chat --resume ${conversationId}`));
   }
-  return 0;
+  return interrupted ? 130 : 0;
 }

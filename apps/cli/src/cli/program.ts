@@ -39,6 +39,9 @@ const positiveInt = (name: string) => (value: string) => {
   return number;
 };
 
+// Someone at a terminal to answer questions: both ends of the conversation are a TTY.
+const isTerminal = ({ io }: CommandContext) => io.stdin.isTTY === true && io.stdout.isTTY === true;
+
 interface ChatFlags extends GlobalFlags {
   print?: string;
   json?: boolean;
@@ -106,12 +109,21 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
     .description('chat with the model (the default command); -p for one prompt without a chat')
     .option('-p, --print <prompt>', 'answer one prompt and exit (for scripts)')
     .option('--json', 'with -p: print every AgentOutput event as a JSON line')
-    .option('-c, --continue', 'continue the most recent conversation')
+    .addOption(new Option('-c, --continue', 'continue the most recent conversation').conflicts('resume'))
     .option('-r, --resume <id>', 'continue a stored conversation')
+    // Words after `cairn` that name no command land here (chat is the default): say so.
+    .argument('[words...]')
     .addHelpText('after', examples.chat)
     .action(
-      action(async (context, raw) => {
+      action(async (context, raw, words: string[]) => {
         const flags = raw as ChatFlags;
+        if (words.length > 0) {
+          throw cliFailure(
+            'INVALID_ARGUMENT',
+            `unknown command "${words[0]}"`,
+            '`cairn --help` lists the commands; to send a prompt use cairn -p "…"',
+          );
+        }
         const { io: cio, colors } = context;
         return withSession(
           context,
@@ -131,6 +143,7 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
               return runPrintCommand(session, cio, {
                 prompt: flags.print,
                 colors,
+                errColors: context.errColors,
                 signal: context.signal,
                 ...(flags.json === undefined ? {} : { json: flags.json }),
                 ...(conversationId === undefined ? {} : { conversationId }),
@@ -141,7 +154,7 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
               ...(conversationId === undefined ? {} : { conversationId }),
             });
           },
-          { quiet: flags.json === true },
+          { interactive: flags.print === undefined && cio.stdin.isTTY === true && cio.stdout.isTTY === true },
         );
       }),
     );
@@ -154,8 +167,15 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
     .addHelpText('after', examples.demo)
     .action(
       action(async (context) =>
-        withSession(context, (session) =>
-          runDemoCommand(session, context.io, { colors: context.colors, signal: context.signal }),
+        withSession(
+          context,
+          (session) =>
+            runDemoCommand(session, context.io, {
+              colors: context.colors,
+              errColors: context.errColors,
+              signal: context.signal,
+            }),
+          { demoTour: true, interactive: isTerminal(context) },
         ),
       ),
     );
@@ -166,6 +186,7 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
     .description('the most recently updated conversations')
     .option('-n, --limit <n>', 'how many', positiveInt('--limit'), 20)
     .option('--json', 'one JSON object per line')
+    .addHelpText('after', examples.conversationsList)
     .action(
       action(async (context, flags) =>
         withStore(context, (store) =>
@@ -179,6 +200,7 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
   conversations
     .command('show <id>')
     .description('the conversation as the display view: tool calls merged with their results, diffs')
+    .addHelpText('after', examples.conversationsShow)
     .action(
       action(async (context, _flags, id: string) =>
         withStore(context, (store) =>
@@ -194,13 +216,16 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
     .addOption(
       new Option('--format <format>', 'jsonl | json | md').choices(['jsonl', 'json', 'md']).default('jsonl'),
     )
-    .option('-o, --output <file>', 'write to a file instead of stdout')
+    .option('-o, --output <file>', 'write to a file instead of stdout (never over an existing one)')
+    .option('--force', 'with -o: replace an existing file')
+    .addHelpText('after', examples.conversationsExport)
     .action(
       action(async (context, flags, id: string) =>
         withStore(context, (store) =>
           exportConversation({ io: context.io, store, colors: context.colors }, id, {
             format: flags.format as ExportFormat,
             ...(typeof flags.output === 'string' ? { output: flags.output } : {}),
+            force: flags.force === true,
           }),
         ),
       ),
@@ -208,6 +233,7 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
   conversations
     .command('delete <id>')
     .description('delete a conversation and its stored tool outputs')
+    .addHelpText('after', examples.conversationsDelete)
     .action(
       action(async (context, _flags, id: string) =>
         withStore(context, (store) =>
@@ -232,14 +258,20 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
           context,
           (session) =>
             runWorkflowFile(
-              { session, io: context.io, colors: context.colors, signal: context.signal },
+              {
+                session,
+                io: context.io,
+                colors: context.colors,
+                errColors: context.errColors,
+                signal: context.signal,
+              },
               {
                 file,
                 ...(typeof flags.input === 'string' ? { input: flags.input } : {}),
                 ...(typeof flags.runId === 'string' ? { runId: flags.runId } : {}),
               },
             ),
-          { workflows: [file.pkg] },
+          { workflows: [file.pkg], interactive: isTerminal(context) },
         );
       }),
     );
@@ -249,27 +281,29 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
     .command('list')
     .option('-n, --limit <n>', 'how many', positiveInt('--limit'), 20)
     .option('--json', 'one JSON run state per line')
+    .description('runs, most recently updated first')
+    .addHelpText('after', examples.runsList)
     .action(
       action(async (context, flags) =>
-        withSession(
-          context,
-          (session) =>
-            listRuns(
-              { session, io: context.io, colors: context.colors },
-              { limit: flags.limit as number, json: flags.json === true },
-            ),
-          { quiet: true },
+        withStore(context, (store) =>
+          listRuns(
+            { store, io: context.io, colors: context.colors },
+            { limit: flags.limit as number, json: flags.json === true },
+          ),
         ),
       ),
     );
   runs
     .command('show <runId>')
+    .description('where a run stands, and its conversation')
+    .addHelpText('after', examples.runsShow)
     .action(
       action(async (context, _flags, runId: string) =>
-        withSession(
-          context,
-          (session) => showRun({ session, io: context.io, colors: context.colors }, runId),
-          { quiet: true },
+        withStore(context, (store) =>
+          showRun(
+            { store, io: context.io, colors: context.colors, verbose: context.settings.verbose },
+            runId,
+          ),
         ),
       ),
     );
@@ -277,13 +311,23 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
     .command('continue <runId>')
     .description('the next turn of a run, from where the store says it is (after any restart)')
     .option('-i, --input <text>', 'your reply to the run')
+    .addHelpText('after', examples.runsContinue)
     .action(
       action(async (context, flags, runId: string) =>
-        withSession(context, (session) =>
-          continueRun(
-            { session, io: context.io, colors: context.colors, signal: context.signal },
-            { runId, ...(typeof flags.input === 'string' ? { input: flags.input } : {}) },
-          ),
+        withSession(
+          context,
+          (session) =>
+            continueRun(
+              {
+                session,
+                io: context.io,
+                colors: context.colors,
+                errColors: context.errColors,
+                signal: context.signal,
+              },
+              { runId, ...(typeof flags.input === 'string' ? { input: flags.input } : {}) },
+            ),
+          { interactive: isTerminal(context) },
         ),
       ),
     );

@@ -36,7 +36,7 @@ export async function listConversations(
     return 0;
   }
   if (rows.length === 0) {
-    io.stdout.write(colors.dim('no conversations yet — start one with `cairn chat`\n'));
+    io.stdout.write(`${colors.dim('no conversations yet — start one with `cairn chat`')}\n`);
     return 0;
   }
   const width = Math.max(...rows.map((row) => row.id.length));
@@ -74,7 +74,7 @@ export async function showConversation(
 export async function exportConversation(
   deps: ConversationsDeps,
   id: string,
-  options: { format: ExportFormat; output?: string },
+  options: { format: ExportFormat; output?: string; force?: boolean },
 ): Promise<number> {
   const log = await loadExistingConversation(deps.store, id);
   let text: string;
@@ -91,8 +91,20 @@ export async function exportConversation(
   }
   if (options.output === undefined) deps.io.stdout.write(text);
   else {
-    await writeFile(options.output, text);
-    deps.io.stderr.write(deps.colors.dim(`wrote ${log.length} messages to ${options.output}\n`));
+    try {
+      // Never over an existing file unless asked: an export must not cost the user another file.
+      await writeFile(options.output, text, { flag: options.force ? 'w' : 'wx' });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? String(error);
+      throw cliFailure(
+        'INVALID_ARGUMENT',
+        `cannot write ${options.output} (${code})`,
+        code === 'EEXIST'
+          ? 'pass --force to replace it, or choose another file'
+          : 'choose a writable file path',
+      );
+    }
+    deps.io.stderr.write(`wrote ${log.length} messages to ${options.output}\n`);
   }
   return 0;
 }

@@ -4,7 +4,6 @@ import { runChatTurn } from '../chat/run-chat-turn.js';
 import { exitCodeFor, formatCliError } from '../cli-error.js';
 import type { CliIO } from '../io.js';
 import type { Colors } from '../render/colors.js';
-import { createSpinner } from '../render/spinner.js';
 import type { CliSession } from '../session/open-session.js';
 
 /** What the tour asks; a real model given the same words does the same tour. */
@@ -18,17 +17,25 @@ export const DEMO_PROMPT =
 export async function runDemoCommand(
   session: CliSession,
   io: CliIO,
-  options: { colors: Colors; signal?: AbortSignal },
+  options: { colors: Colors; errColors: Colors; signal?: AbortSignal },
 ): Promise<number> {
   const { colors } = options;
   const conversationId = newChatId();
+  // On a terminal the tour is the chat's first message, so run_command gets its approval question.
+  if (io.stdin.isTTY === true && io.stdout.isTTY === true) {
+    return runInteractiveChat(session, io, {
+      conversationId,
+      colors,
+      showHistory: false,
+      initialInput: DEMO_PROMPT,
+    });
+  }
   io.stdout.write(`${colors.bold(colors.cyan('› '))}${DEMO_PROMPT}\n`);
   const result = await runChatTurn(session, {
     conversationId,
     userInput: DEMO_PROMPT,
     out: io.stdout,
     colors,
-    spinner: createSpinner(io.stdout, { enabled: io.stdout.isTTY === true, colors }),
     verbose: session.settings.verbose,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
@@ -36,13 +43,10 @@ export async function runDemoCommand(
     io.stderr.write(`${formatCliError(result.error)}\n`);
     return exitCodeFor(result.error);
   }
-  if (io.stdin.isTTY === true && io.stdout.isTTY === true) {
-    return runInteractiveChat(session, io, { conversationId, colors, showHistory: false });
-  }
   io.stderr.write(
-    colors.dim(
-      `\nstored as ${conversationId}: cairn conversations show ${conversationId} · cairn chat --resume ${conversationId}\n`,
-    ),
+    `${options.errColors.dim(
+      `\nstored as ${conversationId}: cairn conversations show ${conversationId} · cairn chat --resume ${conversationId}`,
+    )}\n`,
   );
   return 0;
 }

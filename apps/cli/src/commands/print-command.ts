@@ -10,6 +10,8 @@ export interface PrintCommandOptions {
   conversationId?: string;
   json?: boolean;
   colors: Colors;
+  /** Colours for stderr. */
+  errColors: Colors;
   signal?: AbortSignal;
 }
 
@@ -33,7 +35,7 @@ export async function runPrintCommand(
     ...(options.json === undefined ? {} : { json: options.json }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
-  io.stderr.write(options.colors.dim(`conversation ${conversationId}\n`));
+  io.stderr.write(`${options.errColors.dim(`conversation ${conversationId}`)}\n`);
   if (result.success) return 0;
   io.stderr.write(`${formatCliError(result.error)}\n`);
   return exitCodeFor(result.error);

@@ -1,4 +1,5 @@
-import { createInterface } from 'node:readline/promises';
+import { createInterface, type Interface } from 'node:readline/promises';
+import type { ConversationStore } from '@cairn/core';
 import type { RunEvent, RunResult } from '@cairn/runtime';
 import { runConversationId } from '@cairn/runtime';
 import { displayView, loadExistingConversation } from '../chat/conversation-history.js';
@@ -7,25 +8,68 @@ import type { CliIO } from '../io.js';
 import type { Colors } from '../render/colors.js';
 import { renderDisplayMessage } from '../render/render-display-message.js';
 import { describeRunState, reportRunTurn, runRenderer } from '../runs/run-turns.js';
+import { storedRuns } from '../runs/stored-runs.js';
 import type { readWorkflowFile } from '../runs/workflow-file.js';
 import type { CliSession } from '../session/open-session.js';
+import { terminalApprovalPrompt } from '../session/terminal-approval.js';
 
 interface RunDeps {
   session: CliSession;
   io: CliIO;
   colors: Colors;
+  errColors: Colors;
   signal?: AbortSignal;
+}
+
+/** The terminal a run talks to between turns, when there is one: replies, approvals, Ctrl-C. */
+interface RunTerminal {
+  rl: Interface;
+  /** Aborts the running turn (the first Ctrl-C); a second Ctrl-C ends the command. */
+  current?: AbortController;
+  interrupted: boolean;
+}
+
+function openRunTerminal(deps: RunDeps): RunTerminal | undefined {
+  const { io, colors } = deps;
+  if (io.stdin.isTTY !== true || io.stdout.isTTY !== true) return undefined;
+  const rl = createInterface({ input: io.stdin, output: io.stdout as NodeJS.WritableStream });
+  const terminal: RunTerminal = { rl, interrupted: false };
+  rl.on('SIGINT', () => {
+    if (terminal.current !== undefined && !terminal.current.signal.aborted) {
+      terminal.current.abort();
+      io.stdout.write(`${colors.yellow('\n⏹ aborting this turn — press Ctrl-C again to exit')}\n`);
+      return;
+    }
+    terminal.interrupted = true;
+    terminal.current?.abort();
+    rl.close();
+  });
+  deps.session.approver.setPrompt(
+    terminalApprovalPrompt(rl, {
+      colors,
+      signal: () => terminal.current?.signal,
+      say: (text) => io.stdout.write(`${text}\n`),
+    }),
+  );
+  return terminal;
 }
 
 async function turn(
   deps: RunDeps,
-  start: (onEvent: (event: RunEvent) => void) => Promise<RunResult>,
+  terminal: RunTerminal | undefined,
+  start: (onEvent: (event: RunEvent) => void, signal: AbortSignal) => Promise<RunResult>,
 ): Promise<RunResult> {
+  const controller = new AbortController();
+  if (terminal !== undefined) terminal.current = controller;
+  const stop = () => controller.abort();
+  deps.signal?.addEventListener('abort', stop, { once: true });
   const renderer = runRenderer(deps.session, deps.io, deps.colors);
   try {
-    return await start((event) => renderer.onEvent(event));
+    return await start((event) => renderer.onEvent(event), controller.signal);
   } finally {
     renderer.finish();
+    deps.signal?.removeEventListener('abort', stop);
+    if (terminal !== undefined) terminal.current = undefined;
   }
 }
 
@@ -33,31 +77,35 @@ async function turn(
  * After a turn, on a terminal, the run waits for the user's reply (an empty line just continues);
  * elsewhere the command ends and says how to continue later (the run is in the store).
  */
-async function followUp(deps: RunDeps, first: RunResult): Promise<number> {
+async function followUp(deps: RunDeps, terminal: RunTerminal | undefined, first: RunResult): Promise<number> {
   let result = first;
   const { io } = deps;
-  const interactive = io.stdin.isTTY === true && io.stdout.isTTY === true;
-  const rl = interactive
-    ? createInterface({ input: io.stdin, output: io.stdout as NodeJS.WritableStream })
-    : undefined;
   try {
-    while (rl !== undefined && result.state.status !== 'completed' && !deps.signal?.aborted) {
-      reportRunTurn(result, io, deps.colors);
-      const reply = (await rl.question(deps.colors.cyan('run › ')).catch(() => '/exit')).trim();
-      if (reply === '/exit') break;
-      result = await turn(deps, (onEvent) =>
+    while (
+      terminal !== undefined &&
+      result.success &&
+      result.state.status !== 'completed' &&
+      !terminal.interrupted
+    ) {
+      reportRunTurn(result, io, deps.errColors);
+      const reply = (await terminal.rl.question(deps.colors.cyan('run › ')).catch(() => '/exit')).trim();
+      if (reply === '/exit' || terminal.interrupted) break;
+      const runId = result.runId;
+      result = await turn(deps, terminal, (onEvent, signal) =>
         deps.session.runtime.runs.continue({
-          runId: result.runId,
+          runId,
           ...(reply === '' ? {} : { userInput: reply }),
           onEvent,
-          ...(deps.signal === undefined ? {} : { signal: deps.signal }),
+          signal,
         }),
       );
     }
   } finally {
-    rl?.close();
+    deps.session.approver.setPrompt(undefined);
+    terminal?.rl.close();
   }
-  reportRunTurn(result, io, deps.colors);
+  reportRunTurn(result, io, deps.errColors);
+  if (terminal?.interrupted) return 130;
   if (result.success) return 0;
   io.stderr.write(`${formatCliError(result.error)}\n`);
   return exitCodeFor(result.error);
@@ -68,16 +116,17 @@ export async function runWorkflowFile(
   deps: RunDeps,
   options: { file: Awaited<ReturnType<typeof readWorkflowFile>>; input?: string; runId?: string },
 ): Promise<number> {
-  const result = await turn(deps, (onEvent) =>
+  const terminal = openRunTerminal(deps);
+  const result = await turn(deps, terminal, (onEvent, signal) =>
     deps.session.runtime.runs.start({
       workflow: options.file.ref,
       ...(options.input === undefined ? {} : { input: options.input }),
       ...(options.runId === undefined ? {} : { runId: options.runId }),
       onEvent,
-      ...(deps.signal === undefined ? {} : { signal: deps.signal }),
+      signal,
     }),
   );
-  return followUp(deps, result);
+  return followUp(deps, terminal, result);
 }
 
 /** `cairn runs continue <runId>`: the next turn, from the state in the store (after any restart). */
@@ -85,42 +134,51 @@ export async function continueRun(
   deps: RunDeps,
   options: { runId: string; input?: string },
 ): Promise<number> {
-  const result = await turn(deps, (onEvent) =>
+  const terminal = openRunTerminal(deps);
+  const result = await turn(deps, terminal, (onEvent, signal) =>
     deps.session.runtime.runs.continue({
       runId: options.runId,
       ...(options.input === undefined ? {} : { userInput: options.input }),
       onEvent,
-      ...(deps.signal === undefined ? {} : { signal: deps.signal }),
+      signal,
     }),
   );
-  return followUp(deps, result);
+  return followUp(deps, terminal, result);
 }
 
-/** `cairn runs list`. */
+interface StoredRunDeps {
+  store: ConversationStore;
+  io: CliIO;
+  colors: Colors;
+  verbose?: boolean;
+}
+
+/** `cairn runs list` (the store only: no model needed). */
 export async function listRuns(
-  deps: Omit<RunDeps, 'signal'>,
+  deps: StoredRunDeps,
   options: { limit: number; json?: boolean },
 ): Promise<number> {
-  const page = await deps.session.runtime.runs.list({ limit: options.limit });
+  const page = await storedRuns(deps.store).list({ limit: options.limit });
   for (const state of page.runs) {
     deps.io.stdout.write(
       options.json ? `${JSON.stringify(state)}\n` : `${describeRunState(state, deps.colors)}\n`,
     );
   }
-  if (page.runs.length === 0 && !options.json)
-    deps.io.stdout.write(deps.colors.dim('no runs yet — start one with `cairn workflow run <file>`\n'));
+  if (page.runs.length === 0 && !options.json) {
+    deps.io.stdout.write(`${deps.colors.dim('no runs yet — start one with `cairn workflow run <file>`')}\n`);
+  }
   return 0;
 }
 
 /** `cairn runs show <runId>`: where the run stands, then its conversation. */
-export async function showRun(deps: Omit<RunDeps, 'signal'>, runId: string): Promise<number> {
-  const state = await deps.session.runtime.runs.get(runId);
+export async function showRun(deps: StoredRunDeps, runId: string): Promise<number> {
+  const state = await storedRuns(deps.store).get(runId);
   deps.io.stdout.write(`${describeRunState(state, deps.colors)}\n`);
-  if (state.input !== undefined) deps.io.stdout.write(deps.colors.dim(`input: ${state.input}\n`));
-  const log = await loadExistingConversation(deps.session.store, runConversationId(runId), 'cairn runs list');
-  for (const message of displayView(log, deps.session.workspace)) {
+  if (state.input !== undefined) deps.io.stdout.write(`${deps.colors.dim(`input: ${state.input}`)}\n`);
+  const log = await loadExistingConversation(deps.store, runConversationId(runId), 'cairn runs list');
+  for (const message of displayView(log)) {
     deps.io.stdout.write(
-      renderDisplayMessage(message, { colors: deps.colors, verbose: deps.session.settings.verbose }),
+      renderDisplayMessage(message, { colors: deps.colors, verbose: deps.verbose === true }),
     );
   }
   return 0;

@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { cliFailure } from '../cli-error.js';
-import type { ModelSettings, ProviderName } from '../model/resolve-model.js';
+import { type ModelSettings, PROVIDER_NAMES } from '../model/resolve-model.js';
 import type { StoreKind, StoreSettings } from '../store/open-store.js';
 import { type CliConfig, configPath, loadConfigFile } from './config-file.js';
 
@@ -38,7 +38,6 @@ export interface CliSettings extends StoreSettings {
   configFile?: string;
 }
 
-const PROVIDERS: readonly ProviderName[] = ['openai', 'anthropic', 'gemini', 'openai-compatible'];
 const STORES: readonly StoreKind[] = ['fs', 'sqlite', 'postgres'];
 const APPROVALS: readonly ApprovalMode[] = ['ask', 'always', 'never'];
 
@@ -67,7 +66,11 @@ export function resolveCliSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, c
   const pick = (flag: string | undefined, envName: string, fromConfig: string | undefined) =>
     nonEmpty(flag) ?? nonEmpty(env[envName]) ?? fromConfig;
 
-  const provider = oneOf('--provider', pick(flags.provider, 'CAIRN_PROVIDER', config.provider), PROVIDERS);
+  const provider = oneOf(
+    '--provider',
+    pick(flags.provider, 'CAIRN_PROVIDER', config.provider),
+    PROVIDER_NAMES,
+  );
   const model = pick(flags.model, 'CAIRN_MODEL', config.model);
   // OPENAI_BASE_URL is left to the model resolution (after any API key); it still beats the config file.
   const baseURL =

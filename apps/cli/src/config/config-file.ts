@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { cliFailure } from '../cli-error.js';
+import { PROVIDER_NAMES } from '../model/resolved-model.js';
 
 export const CONFIG_FILE_NAME = 'cairn.config.json';
 
@@ -11,7 +12,7 @@ export const CONFIG_FILE_NAME = 'cairn.config.json';
  */
 export const CliConfigSchema = z.strictObject({
   $schema: z.string().optional(),
-  provider: z.enum(['openai', 'anthropic', 'gemini', 'openai-compatible']).optional(),
+  provider: z.enum(PROVIDER_NAMES).optional(),
   model: z.string().min(1).optional(),
   baseURL: z.url().optional(),
   store: z.enum(['fs', 'sqlite', 'postgres']).optional(),

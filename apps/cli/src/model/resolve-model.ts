@@ -5,7 +5,13 @@ import { createProviderAdapter, DEFAULT_MODEL_IDS, type ProviderConnection } fro
 import type { ModelSettings, ProviderName, ResolvedModel } from './resolved-model.js';
 
 export { describeModel } from './describe-model.js';
-export type { ModelSettings, ProviderName, ResolvedModel } from './resolved-model.js';
+export {
+  isProviderName,
+  type ModelSettings,
+  PROVIDER_NAMES,
+  type ProviderName,
+  type ResolvedModel,
+} from './resolved-model.js';
 
 export interface ResolveModelOptions {
   /**
@@ -65,6 +71,14 @@ function connected(
 /** Checks a configured base URL answers at all (any HTTP status will do); returns the models it lists. */
 async function reach({ url, from }: ConfiguredURL, apiKey: string | undefined): Promise<string[]> {
   const parsed = URL.canParse(url) ? new URL(url) : undefined;
+  if (parsed !== undefined && (parsed.username !== '' || parsed.password !== '')) {
+    // Never echoed: the URL carries a secret (and fetch refuses such URLs anyway).
+    throw cliFailure(
+      'INVALID_ARGUMENT',
+      `${from} has a user name or password in it (${parsed.protocol}//***@${parsed.host}${parsed.pathname})`,
+      'remove them from the URL and pass the key with --api-key or OPENAI_API_KEY',
+    );
+  }
   if (parsed?.protocol !== 'http:' && parsed?.protocol !== 'https:') {
     throw cliFailure(
       'INVALID_ARGUMENT',
@@ -188,8 +202,10 @@ export async function resolveModel(
 ): Promise<ResolvedModel> {
   if (settings.provider !== undefined) return explicitProvider(settings.provider, settings, env);
   const flagURL = nonBlank(settings.baseURL);
-  if (flagURL !== undefined) {
-    const from = settings.baseURLFrom ?? '--base-url';
+  const from = settings.baseURLFrom ?? '--base-url';
+  // A flag beats the environment's keys; a config file's URL does not (flags > env > config).
+  const fromFlag = from === '--base-url';
+  if (flagURL !== undefined && fromFlag) {
     return compatibleServer({ url: flagURL, from }, settings, env, from);
   }
   if (nonBlank(settings.apiKey) !== undefined) {
@@ -201,6 +217,7 @@ export async function resolveModel(
   }
   const found = envKeys(env)[0];
   if (found !== undefined) return keyedProvider(found.provider, found.key, settings, env, found.variable);
+  if (flagURL !== undefined) return compatibleServer({ url: flagURL, from }, settings, env, from);
   const envURL = nonBlank(env.OPENAI_BASE_URL);
   if (envURL !== undefined) {
     return compatibleServer({ url: envURL, from: 'OPENAI_BASE_URL' }, settings, env, 'OPENAI_BASE_URL');

@@ -1,6 +1,11 @@
 import type { ModelAdapter } from '@cairn/core';
 
-export type ProviderName = 'openai' | 'anthropic' | 'gemini' | 'openai-compatible';
+export const PROVIDER_NAMES = ['openai', 'anthropic', 'gemini', 'openai-compatible'] as const;
+
+export type ProviderName = (typeof PROVIDER_NAMES)[number];
+
+export const isProviderName = (value: string): value is ProviderName =>
+  (PROVIDER_NAMES as readonly string[]).includes(value);
 
 /** What the user chose on the command line or in the config; every field is optional. */
 export interface ModelSettings {

@@ -28,6 +28,6 @@ export function describeRunState(state: RunState, colors: Colors): string {
 export function reportRunTurn(result: RunResult, io: CliIO, colors: Colors): void {
   io.stderr.write(`${describeRunState(result.state, colors)}\n`);
   if (result.state.status !== 'completed') {
-    io.stderr.write(colors.dim(`continue with: cairn runs continue ${result.runId} [--input "…"]\n`));
+    io.stderr.write(`${colors.dim(`continue with: cairn runs continue ${result.runId} [--input "…"]`)}\n`);
   }
 }

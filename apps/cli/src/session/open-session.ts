@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConversationStore } from '@cairn/core';
 import { createWorkspaceTools } from '@cairn/loop/tools';
@@ -29,29 +29,46 @@ export function openSettingsStore(settings: CliSettings): ConversationStore {
   return openStore(settings);
 }
 
-// The scripted demo's calls are fixed and run in its own sample workspace, so with nobody to ask it
-// may run them; a real model's commands are refused unless the user allowed them.
-function approvalMode(settings: CliSettings, model: ResolvedModel, io: CliIO): ApprovalMode {
-  if (settings.approval !== undefined) return settings.approval;
-  if (io.stdin.isTTY === true) return 'ask';
+/** How a command uses the session. */
+export interface SessionOptions {
+  onRefused?: Parameters<typeof createApprover>[1];
+  workflows?: readonly WorkflowPackage[];
+  /** The command asks run_command approvals at the terminal (it installs the question itself). */
+  interactive?: boolean;
+  /** `cairn demo`: work in the sample project, reset to its start, whichever model answers. */
+  demoTour?: boolean;
+}
+
+// Asked only where a command will really ask. With nobody to ask, the scripted demo's fixed calls
+// in its own sample project may run; a real model's commands are refused unless the user allowed them.
+function approvalMode(settings: CliSettings, model: ResolvedModel, options: SessionOptions): ApprovalMode {
+  if (settings.approval !== undefined && (settings.approval !== 'ask' || options.interactive)) {
+    return settings.approval;
+  }
+  if (options.interactive) return 'ask';
   return model.demo ? 'always' : 'never';
+}
+
+// The sample project is reset only by `cairn demo`: elsewhere it holds the user's own fixes.
+async function sampleWorkspace(settings: CliSettings, reset: boolean): Promise<string> {
+  const dir = join(settings.dataDir, 'demo-workspace');
+  if (reset || !existsSync(dir)) await createSampleWorkspace(dir);
+  return dir;
 }
 
 export async function openSession(
   settings: CliSettings,
   io: CliIO,
-  options: { onRefused?: Parameters<typeof createApprover>[1]; workflows?: readonly WorkflowPackage[] } = {},
+  options: SessionOptions = {},
 ): Promise<CliSession> {
   const model = await resolveModel(settings.model, io.env);
   let store: ConversationStore | undefined;
   try {
     store = openSettingsStore(settings);
-    let workspace = settings.workspace ?? io.cwd;
-    if (settings.workspace === undefined && model.demo) {
-      workspace = join(settings.dataDir, 'demo-workspace');
-      await createSampleWorkspace(workspace);
-    }
-    const approval = approvalMode(settings, model, io);
+    const demoTour = options.demoTour === true;
+    const workspace =
+      settings.workspace ?? (demoTour || model.demo ? await sampleWorkspace(settings, demoTour) : io.cwd);
+    const approval = approvalMode(settings, model, options);
     const approver = createApprover(approval, options.onRefused);
     const tools = createWorkspaceTools({ root: workspace });
     // One runtime: another model (`/model`) is passed per turn, which keeps provider metadata apart.
