@@ -12,7 +12,10 @@ describe('CLI errors', () => {
     expect(formatCliError(error)).toBe(
       'cairn: there is no conversation "x" [STORE_NOT_FOUND] — `cairn conversations list` shows the ids',
     );
-    expect(formatCliError(new CairnError('LLM_AUTH', 'bad key'))).toBe('cairn: bad key [LLM_AUTH]');
+    expect(formatCliError(new CairnError('LLM_AUTH', 'bad key'))).toMatch(
+      /^cairn: bad key \[LLM_AUTH\] — check the API key/,
+    );
+    expect(formatCliError(new CairnError('TOOL_FAILED', 'no'))).toBe('cairn: no [TOOL_FAILED]');
   });
 
   it('gives each family of codes its own exit code', () => {

@@ -1,6 +1,7 @@
 import type { AgentRunResult } from '@cairn/agent-executor';
 import type { Colors } from '../render/colors.js';
 import { formatDuration } from '../render/format-duration.js';
+import { formatCount } from '../render/format-numbers.js';
 import type { AgentChoice } from './agent-clis.js';
 import { shellArgument } from './shell-argument.js';
 
@@ -11,7 +12,7 @@ export interface AgentRunSummaryOptions {
   colors: Colors;
 }
 
-const count = (value: number) => value.toLocaleString('en-US');
+const count = formatCount;
 
 // "5 turns · 96,437 input / 270 output tokens · $0.4889 · 12.3s", of what the CLI reported.
 function usageLine(result: AgentRunResult): string | undefined {

@@ -11,6 +11,7 @@ import {
   resolveModel,
 } from '../model/resolve-model.js';
 import type { Colors } from '../render/colors.js';
+import { formatCount, formatStoredTime } from '../render/format-numbers.js';
 import { renderDisplayMessage } from '../render/render-display-message.js';
 import { createSpinner } from '../render/spinner.js';
 import type { CliSession } from '../session/open-session.js';
@@ -30,7 +31,7 @@ function modelSwitch(
   current: ResolvedModel,
 ): { provider: ProviderName; model?: string } | string {
   const [first = '', second] = argument.split(':', 2);
-  const usage = `e.g. /model anthropic:claude-sonnet-4-5 — providers: ${PROVIDER_NAMES.join(', ')}`;
+  const usage = `e.g. /model anthropic:claude-sonnet-5-5 — providers: ${PROVIDER_NAMES.join(', ')}`;
   if (second !== undefined) {
     if (!isProviderName(first)) return `unknown provider "${first}" (${usage})`;
     return second === '' ? { provider: first } : { provider: first, model: second };
@@ -154,7 +155,7 @@ export async function runInteractiveChat(
         for (const summary of page.conversations) {
           const current = summary.id === conversationId ? colors.green(' (current)') : '';
           say(
-            `  ${summary.id}  ${colors.dim(`${summary.updatedAt.slice(0, 16).replace('T', ' ')} · ${summary.messageCount} messages`)}${current}`,
+            `  ${summary.id}  ${colors.dim(`${formatStoredTime(summary.updatedAt)} · ${summary.messageCount} messages`)}${current}`,
           );
         }
         if (page.conversations.length === 0) say(colors.dim('  no conversations yet'));
@@ -199,11 +200,12 @@ export async function runInteractiveChat(
             ...chatAgent(session),
           });
           spinner.stop();
-          const n = (value: number) => value.toLocaleString('en-US');
           say(
             result.compressed === false
-              ? colors.dim(`${result.reason ?? 'nothing was compressed'} (${n(result.tokensBefore)} tokens)`)
-              : `context: ${n(result.tokensBefore)} → ${n(result.tokensAfter)} tokens (${result.steps.join(', ')})`,
+              ? colors.dim(
+                  `${result.reason ?? 'nothing was compressed'} (${formatCount(result.tokensBefore)} tokens)`,
+                )
+              : `context: ${formatCount(result.tokensBefore)} → ${formatCount(result.tokensAfter)} tokens (${result.steps.join(', ')})`,
           );
         } finally {
           spinner.stop();

@@ -1,4 +1,5 @@
 import type { TokenUsage } from '@cairn/core';
+import { formatCount, plural } from '../render/format-numbers.js';
 
 /** Tokens and model calls added up over a CLI session, for `/usage`. */
 export class UsageTotals {
@@ -19,9 +20,9 @@ export class UsageTotals {
   }
 
   describe(): string {
-    const n = (value: number) => value.toLocaleString('en-US');
+    const n = formatCount;
     const lines = [
-      `this session: ${n(this.turns)} turns, ${n(this.modelCalls)} model calls`,
+      `this session: ${n(this.turns)} ${plural(this.turns, 'turn')}, ${n(this.modelCalls)} model ${plural(this.modelCalls, 'call')}`,
       `  input ${n(this.inputTokens)} tokens (${n(this.cachedInputTokens)} from cache), output ${n(this.outputTokens)} tokens`,
     ];
     if (this.last !== undefined) {

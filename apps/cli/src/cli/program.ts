@@ -1,32 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
-import { latestChatId } from '../chat/chat-ids.js';
-import { loadExistingConversation } from '../chat/conversation-history.js';
-import { runInteractiveChat } from '../chat/interactive-chat.js';
 import { cliFailure } from '../cli-error.js';
-import { runAgentCommand } from '../commands/agent-command.js';
-import {
-  deleteConversation,
-  type ExportFormat,
-  exportConversation,
-  listConversations,
-  showConversation,
-} from '../commands/conversations-command.js';
-import { runConvertCommand } from '../commands/convert-command.js';
-import { runDemoCommand } from '../commands/demo-command.js';
-import { runPrintCommand } from '../commands/print-command.js';
-import { continueRun, listRuns, runWorkflowFile, showRun } from '../commands/runs-command.js';
+import type { ExportFormat } from '../commands/conversations-command.js';
 import type { GlobalFlags } from '../config/cli-settings.js';
 import type { CliIO } from '../io.js';
-import { readWorkflowFile } from '../runs/workflow-file.js';
-import {
-  type CommandContext,
-  commandContext,
-  reportFailure,
-  withSession,
-  withStore,
-} from './command-context.js';
+import { type CommandContext, commandContext, reportFailure } from './command-context.js';
 import { examples } from './help-examples.js';
+
+// The commands (the runtime, the stores, the SDKs…) load when one runs, so --help and --version are quick.
+const load = () => import('./command-modules.js');
+type CommandModules = Awaited<ReturnType<typeof load>>;
 
 const VERSION = (
   JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -58,15 +41,19 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
   // Each action: build the context from every option (global ones included), run, report.
   const action =
     <A extends unknown[]>(
-      run: (context: CommandContext, flags: Record<string, unknown>, ...args: A) => Promise<number>,
+      run: (
+        m: CommandModules,
+        context: CommandContext,
+        flags: Record<string, unknown>,
+        ...args: A
+      ) => Promise<number>,
     ) =>
     async (...args: unknown[]) => {
       const command = args[args.length - 1] as Command;
       const flags = command.optsWithGlobals();
       try {
-        setExit(
-          await run(commandContext(flags as GlobalFlags, io, signal), flags, ...(args.slice(0, -2) as A)),
-        );
+        const context = commandContext(flags as GlobalFlags, io, signal);
+        setExit(await run(await load(), context, flags, ...(args.slice(0, -2) as A)));
       } catch (error) {
         setExit(reportFailure(error, io));
       }
@@ -115,7 +102,7 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
     .argument('[words...]')
     .addHelpText('after', examples.chat)
     .action(
-      action(async (context, raw, words: string[]) => {
+      action(async (m, context, raw, words: string[]) => {
         const flags = raw as ChatFlags;
         if (words.length > 0) {
           throw cliFailure(
@@ -125,13 +112,13 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
           );
         }
         const { io: cio, colors } = context;
-        return withSession(
+        return m.withSession(
           context,
           async (session) => {
             let conversationId = flags.resume;
-            if (conversationId !== undefined) await loadExistingConversation(session.store, conversationId);
+            if (conversationId !== undefined) await m.loadExistingConversation(session.store, conversationId);
             if (flags.continue) {
-              conversationId = await latestChatId(session.store);
+              conversationId = await m.latestChatId(session.store);
               if (conversationId === undefined)
                 throw cliFailure(
                   'STORE_NOT_FOUND',
@@ -140,7 +127,7 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
                 );
             }
             if (flags.print !== undefined) {
-              return runPrintCommand(session, cio, {
+              return m.runPrintCommand(session, cio, {
                 prompt: flags.print,
                 colors,
                 errColors: context.errColors,
@@ -149,7 +136,7 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
                 ...(conversationId === undefined ? {} : { conversationId }),
               });
             }
-            return runInteractiveChat(session, cio, {
+            return m.runInteractiveChat(session, cio, {
               colors,
               ...(conversationId === undefined ? {} : { conversationId }),
             });
@@ -166,11 +153,11 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
     )
     .addHelpText('after', examples.demo)
     .action(
-      action(async (context) =>
-        withSession(
+      action(async (m, context) =>
+        m.withSession(
           context,
           (session) =>
-            runDemoCommand(session, context.io, {
+            m.runDemoCommand(session, context.io, {
               colors: context.colors,
               errColors: context.errColors,
               signal: context.signal,
@@ -188,9 +175,9 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
     .option('--json', 'one JSON object per line')
     .addHelpText('after', examples.conversationsList)
     .action(
-      action(async (context, flags) =>
-        withStore(context, (store) =>
-          listConversations(
+      action(async (m, context, flags) =>
+        m.withStore(context, (store) =>
+          m.listConversations(
             { io: context.io, store, colors: context.colors },
             { limit: flags.limit as number, json: flags.json === true },
           ),
@@ -202,9 +189,9 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
     .description('the conversation as the display view: tool calls merged with their results, diffs')
     .addHelpText('after', examples.conversationsShow)
     .action(
-      action(async (context, _flags, id: string) =>
-        withStore(context, (store) =>
-          showConversation({ io: context.io, store, colors: context.colors }, id, {
+      action(async (m, context, _flags, id: string) =>
+        m.withStore(context, (store) =>
+          m.showConversation({ io: context.io, store, colors: context.colors }, id, {
             verbose: context.settings.verbose,
           }),
         ),
@@ -220,9 +207,9 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
     .option('--force', 'with -o: replace an existing file')
     .addHelpText('after', examples.conversationsExport)
     .action(
-      action(async (context, flags, id: string) =>
-        withStore(context, (store) =>
-          exportConversation({ io: context.io, store, colors: context.colors }, id, {
+      action(async (m, context, flags, id: string) =>
+        m.withStore(context, (store) =>
+          m.exportConversation({ io: context.io, store, colors: context.colors }, id, {
             format: flags.format as ExportFormat,
             ...(typeof flags.output === 'string' ? { output: flags.output } : {}),
             force: flags.force === true,
@@ -235,9 +222,9 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
     .description('delete a conversation and its stored tool outputs')
     .addHelpText('after', examples.conversationsDelete)
     .action(
-      action(async (context, _flags, id: string) =>
-        withStore(context, (store) =>
-          deleteConversation({ io: context.io, store, colors: context.colors }, id),
+      action(async (m, context, _flags, id: string) =>
+        m.withStore(context, (store) =>
+          m.deleteConversation({ io: context.io, store, colors: context.colors }, id),
         ),
       ),
     );
@@ -252,12 +239,12 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
     .option('--run-id <id>', 'the run id (default: generated)')
     .addHelpText('after', examples.workflow)
     .action(
-      action(async (context, flags, path: string) => {
-        const file = await readWorkflowFile(path, flags.workflow as string | undefined);
-        return withSession(
+      action(async (m, context, flags, path: string) => {
+        const file = await m.readWorkflowFile(path, flags.workflow as string | undefined);
+        return m.withSession(
           context,
           (session) =>
-            runWorkflowFile(
+            m.runWorkflowFile(
               {
                 session,
                 io: context.io,
@@ -284,9 +271,9 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
     .description('runs, most recently updated first')
     .addHelpText('after', examples.runsList)
     .action(
-      action(async (context, flags) =>
-        withStore(context, (store) =>
-          listRuns(
+      action(async (m, context, flags) =>
+        m.withStore(context, (store) =>
+          m.listRuns(
             { store, io: context.io, colors: context.colors },
             { limit: flags.limit as number, json: flags.json === true },
           ),
@@ -298,9 +285,9 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
     .description('where a run stands, and its conversation')
     .addHelpText('after', examples.runsShow)
     .action(
-      action(async (context, _flags, runId: string) =>
-        withStore(context, (store) =>
-          showRun(
+      action(async (m, context, _flags, runId: string) =>
+        m.withStore(context, (store) =>
+          m.showRun(
             { store, io: context.io, colors: context.colors, verbose: context.settings.verbose },
             runId,
           ),
@@ -313,11 +300,11 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
     .option('-i, --input <text>', 'your reply to the run')
     .addHelpText('after', examples.runsContinue)
     .action(
-      action(async (context, flags, runId: string) =>
-        withSession(
+      action(async (m, context, flags, runId: string) =>
+        m.withSession(
           context,
           (session) =>
-            continueRun(
+            m.continueRun(
               {
                 session,
                 io: context.io,
@@ -346,15 +333,15 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
     .option('--json', 'print every AgentOutput event as a JSON line')
     .addHelpText('after', examples.agent)
     .action(
-      action(async (context, flags, cli: string, prompt: string) => {
+      action(async (m, context, flags, cli: string, prompt: string) => {
         if (cli !== 'claude' && cli !== 'gemini')
           throw cliFailure(
             'INVALID_ARGUMENT',
             `unknown agent CLI "${cli}"`,
             'use `cairn agent claude …` or `cairn agent gemini …`',
           );
-        return withStore(context, (store) =>
-          runAgentCommand(
+        return m.withStore(context, (store) =>
+          m.runAgentCommand(
             {
               agent: cli,
               prompt,
@@ -387,14 +374,16 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
         .default('log'),
     )
     .addOption(new Option('--format <format>', 'jsonl | md').choices(['jsonl', 'md']).default('jsonl'))
+    .option('--cwd <dir>', 'the directory the agent ran in: paths under it are shown relative')
     .addHelpText('after', examples.convert)
     .action(
-      action(async (context, flags, file: string | undefined) =>
-        runConvertCommand(
+      action(async (m, context, flags, file: string | undefined) =>
+        m.runConvertCommand(
           {
             from: flags.from as 'claude-code' | 'gemini-cli',
             view: flags.view as 'log' | 'display',
             format: flags.format as 'jsonl' | 'md',
+            ...(typeof flags.cwd === 'string' ? { cwd: flags.cwd } : {}),
             ...(file === undefined ? {} : { file }),
           },
           { io: context.io },

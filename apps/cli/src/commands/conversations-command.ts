@@ -5,6 +5,7 @@ import { cliFailure } from '../cli-error.js';
 import type { CliIO } from '../io.js';
 import type { Colors } from '../render/colors.js';
 import { conversationToMarkdown } from '../render/conversation-markdown.js';
+import { formatStoredTime } from '../render/format-numbers.js';
 import { renderDisplayMessage } from '../render/render-display-message.js';
 
 export type ExportFormat = 'jsonl' | 'md' | 'json';
@@ -15,7 +16,7 @@ interface ConversationsDeps {
   colors: Colors;
 }
 
-/** `cairn conversations list`: most recently updated first, `--limit` rows (all with `--all`). */
+/** `cairn conversations list`: most recently updated first, `--limit` rows. */
 export async function listConversations(
   deps: ConversationsDeps,
   options: { limit: number; json?: boolean },
@@ -41,7 +42,7 @@ export async function listConversations(
   }
   const width = Math.max(...rows.map((row) => row.id.length));
   for (const row of rows) {
-    const when = row.updatedAt.slice(0, 16).replace('T', ' ');
+    const when = formatStoredTime(row.updatedAt);
     const title = row.title === undefined ? '' : `  ${row.title}`;
     io.stdout.write(
       `${row.id.padEnd(width)}  ${colors.dim(`${when}  ${String(row.messageCount).padStart(4)} messages`)}${title}\n`,

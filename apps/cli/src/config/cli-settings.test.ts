@@ -103,7 +103,7 @@ describe('resolveCliSettings', () => {
       '--provider must be one of',
     );
     expect(failure(() => resolveCliSettings({}, { CAIRN_STORE: 'redis' }, cwd)).message).toContain(
-      '--store must be one of',
+      'CAIRN_STORE must be one of',
     );
     expect(failure(() => resolveCliSettings({ approval: 'maybe' }, {}, cwd)).code).toBe('INVALID_ARGUMENT');
   });

@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { cliFailure } from '../cli-error.js';
 import { type ModelSettings, PROVIDER_NAMES } from '../model/resolve-model.js';
 import type { StoreKind, StoreSettings } from '../store/open-store.js';
@@ -63,29 +63,42 @@ export function defaultDataDir(env: NodeJS.ProcessEnv): string {
 export function resolveCliSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, cwd: string): CliSettings {
   const file = configPath(flags.config, env, cwd);
   const config: CliConfig = loadConfigFile(file);
-  const pick = (flag: string | undefined, envName: string, fromConfig: string | undefined) =>
-    nonEmpty(flag) ?? nonEmpty(env[envName]) ?? fromConfig;
+  // Each value with where it came from, so an error names the flag, the variable or the file field.
+  const pick = (
+    flag: string | undefined,
+    flagName: string,
+    envName: string,
+    fromConfig: string | undefined,
+  ) => {
+    if (nonEmpty(flag) !== undefined) return { value: flag as string, from: flagName };
+    if (nonEmpty(env[envName]) !== undefined) return { value: env[envName] as string, from: envName };
+    if (fromConfig !== undefined) return { value: fromConfig, from: `${file} (${flagName.slice(2)})` };
+    return undefined;
+  };
+  const choice = <T extends string>(picked: ReturnType<typeof pick>, allowed: readonly T[]) =>
+    picked === undefined ? undefined : oneOf(picked.from, picked.value, allowed);
+  // Paths from the config file are relative to the file; flags and variables to where cairn runs.
+  const path = (picked: ReturnType<typeof pick>) =>
+    picked === undefined
+      ? undefined
+      : resolve(file !== undefined && picked.from.startsWith(file) ? dirname(file) : cwd, picked.value);
 
-  const provider = oneOf(
-    '--provider',
-    pick(flags.provider, 'CAIRN_PROVIDER', config.provider),
+  const provider = choice(
+    pick(flags.provider, '--provider', 'CAIRN_PROVIDER', config.provider),
     PROVIDER_NAMES,
   );
-  const model = pick(flags.model, 'CAIRN_MODEL', config.model);
+  const model = pick(flags.model, '--model', 'CAIRN_MODEL', config.model)?.value;
   // OPENAI_BASE_URL is left to the model resolution (after any API key); it still beats the config file.
   const baseURL =
     nonEmpty(flags.baseUrl) ?? (nonEmpty(env.OPENAI_BASE_URL) === undefined ? config.baseURL : undefined);
   const apiKey = nonEmpty(flags.apiKey);
-  const store = oneOf('--store', pick(flags.store, 'CAIRN_STORE', config.store), STORES) ?? 'fs';
-  const dataDir = pick(flags.dataDir, 'CAIRN_DATA_DIR', config.dataDir);
-  const databaseUrl = pick(flags.databaseUrl, 'DATABASE_URL', config.databaseUrl);
-  const workspace = pick(flags.workspace, 'CAIRN_WORKSPACE', config.workspace);
+  const store = choice(pick(flags.store, '--store', 'CAIRN_STORE', config.store), STORES) ?? 'fs';
+  const dataDir = path(pick(flags.dataDir, '--data-dir', 'CAIRN_DATA_DIR', config.dataDir));
+  const databaseUrl = pick(flags.databaseUrl, '--database-url', 'DATABASE_URL', config.databaseUrl)?.value;
+  const workspace = path(pick(flags.workspace, '--workspace', 'CAIRN_WORKSPACE', config.workspace));
   const approval = flags.yes
     ? 'always'
-    : oneOf('--approval', pick(flags.approval, 'CAIRN_APPROVAL', config.approval), APPROVALS);
-  // Paths in the config file are relative to the file, the others to where cairn runs.
-  const base = (fromConfig: string | undefined, value: string | undefined) =>
-    value !== undefined && value === fromConfig && file !== undefined ? resolve(file, '..') : cwd;
+    : choice(pick(flags.approval, '--approval', 'CAIRN_APPROVAL', config.approval), APPROVALS);
 
   return {
     model: {
@@ -98,9 +111,9 @@ export function resolveCliSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, c
       ...(apiKey === undefined ? {} : { apiKey }),
     },
     store,
-    dataDir: dataDir === undefined ? defaultDataDir(env) : resolve(base(config.dataDir, dataDir), dataDir),
+    dataDir: dataDir ?? defaultDataDir(env),
     ...(databaseUrl === undefined ? {} : { databaseUrl }),
-    ...(workspace === undefined ? {} : { workspace: resolve(base(config.workspace, workspace), workspace) }),
+    ...(workspace === undefined ? {} : { workspace }),
     ...(approval === undefined ? {} : { approval }),
     ...(config.maxTurns === undefined ? {} : { maxTurns: config.maxTurns }),
     ...(config.systemPrompt === undefined ? {} : { systemPrompt: config.systemPrompt }),

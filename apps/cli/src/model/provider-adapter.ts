@@ -1,13 +1,10 @@
 import type { ModelAdapter } from '@cairn/core';
-import { createAnthropicAdapter } from '@cairn/provider-anthropic';
-import { createGeminiAdapter } from '@cairn/provider-gemini';
-import { createOpenAIAdapter } from '@cairn/provider-openai';
 import type { ProviderName } from './resolved-model.js';
 
 /** The model used when `--model` is absent: a current, fast, affordable one of each provider. */
 export const DEFAULT_MODEL_IDS = {
   openai: 'gpt-4.1-mini',
-  anthropic: 'claude-sonnet-4-5',
+  anthropic: 'claude-sonnet-5-5',
   gemini: 'gemini-2.5-flash',
 } as const satisfies Record<Exclude<ProviderName, 'openai-compatible'>, string>;
 
@@ -22,16 +19,28 @@ export interface ProviderConnection {
   baseURL?: string;
 }
 
-/** The provider's real adapter, connected with exactly the given key and base URL. */
-export function createProviderAdapter(provider: ProviderName, connection: ProviderConnection): ModelAdapter {
+/**
+ * The provider's real adapter, connected with exactly the given key and base URL. Only the one
+ * provider's SDK is loaded, when it is needed: `cairn --help` should not wait for three SDKs.
+ */
+export async function createProviderAdapter(
+  provider: ProviderName,
+  connection: ProviderConnection,
+): Promise<ModelAdapter> {
   const { model, apiKey, baseURL } = connection;
   switch (provider) {
     case 'openai':
-    case 'openai-compatible':
+    case 'openai-compatible': {
+      const { createOpenAIAdapter } = await import('@cairn/provider-openai');
       return createOpenAIAdapter({ model, apiKey, baseURL: baseURL ?? OPENAI_API_URL });
-    case 'anthropic':
+    }
+    case 'anthropic': {
+      const { createAnthropicAdapter } = await import('@cairn/provider-anthropic');
       return createAnthropicAdapter({ model, apiKey, baseURL: baseURL ?? ANTHROPIC_API_URL });
-    case 'gemini':
+    }
+    case 'gemini': {
+      const { createGeminiAdapter } = await import('@cairn/provider-gemini');
       return createGeminiAdapter({ model, apiKey, ...(baseURL === undefined ? {} : { baseURL }) });
+    }
   }
 }

@@ -39,7 +39,7 @@ describe('resolveModel: an explicit provider', () => {
     const env = { ...NO_LOCAL, OPENAI_API_KEY: 'sk-o', ANTHROPIC_API_KEY: 'sk-a' };
     await expect(resolve({ provider: 'anthropic' }, env)).resolves.toEqual({
       provider: 'anthropic',
-      modelId: 'claude-sonnet-4-5',
+      modelId: 'claude-sonnet-5-5',
       source: '--provider',
       demo: false,
       adapter: 'anthropic',
@@ -108,7 +108,7 @@ describe('resolveModel: from the environment', () => {
       'gpt-4.1-mini',
       'OPENAI_API_KEY',
     ],
-    [{ ANTHROPIC_API_KEY: 'a', GEMINI_API_KEY: 'g' }, 'anthropic', 'claude-sonnet-4-5', 'ANTHROPIC_API_KEY'],
+    [{ ANTHROPIC_API_KEY: 'a', GEMINI_API_KEY: 'g' }, 'anthropic', 'claude-sonnet-5-5', 'ANTHROPIC_API_KEY'],
     [
       { OPENAI_API_KEY: '', GEMINI_API_KEY: 'g', GOOGLE_API_KEY: 'g2' },
       'gemini',
@@ -228,7 +228,7 @@ describe('resolveModel: a local server, else the demo', () => {
 describe('describeModel', () => {
   it('names the provider, the model and why, never the key', async () => {
     const model = await resolveModel({}, { ...NO_LOCAL, ANTHROPIC_API_KEY: 'sk-ant-secret' });
-    expect(describeModel(model)).toBe('model: anthropic claude-sonnet-4-5 (from ANTHROPIC_API_KEY)');
+    expect(describeModel(model)).toBe('model: anthropic claude-sonnet-5-5 (from ANTHROPIC_API_KEY)');
   });
 
   it('says the demo is a scripted offline tour, not a model, and how to use a real one', async () => {

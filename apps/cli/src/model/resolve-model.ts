@@ -1,5 +1,4 @@
 import { cliFailure } from '../cli-error.js';
-import { startDemoModel } from '../demo/demo-model.js';
 import { probeModels } from './probe-models.js';
 import { createProviderAdapter, DEFAULT_MODEL_IDS, type ProviderConnection } from './provider-adapter.js';
 import type { ModelSettings, ProviderName, ResolvedModel } from './resolved-model.js';
@@ -55,11 +54,11 @@ function envKeys(env: NodeJS.ProcessEnv) {
   });
 }
 
-function connected(
+async function connected(
   connection: ProviderConnection & { provider: ProviderName; source: string },
-): ResolvedModel {
+): Promise<ResolvedModel> {
   return {
-    adapter: createProviderAdapter(connection.provider, connection),
+    adapter: await createProviderAdapter(connection.provider, connection),
     provider: connection.provider,
     modelId: connection.model,
     source: connection.source,
@@ -225,6 +224,8 @@ export async function resolveModel(
   const local = await localServer(settings, env, options);
   if (local !== undefined) return local;
   const chunkDelayMs = demoChunkDelayMs(env);
+  // Loaded only when it is the answer: it brings the mock servers of @cairn/testing.
+  const { startDemoModel } = await import('../demo/demo-model.js');
   const demo = await startDemoModel(chunkDelayMs === undefined ? {} : { chunkDelayMs });
   return { ...demo, source: 'no API key found' };
 }

@@ -3,6 +3,7 @@ import { createDisplayProjector } from '@cairn/message-processor';
 import type { RunStepChangedEvent, RuntimeEvent } from '@cairn/runtime';
 import type { OutputStream } from '../io.js';
 import type { Colors } from './colors.js';
+import { formatCount } from './format-numbers.js';
 import { type RenderOptions, renderDisplayMessage } from './render-display-message.js';
 import type { Spinner } from './spinner.js';
 
@@ -134,5 +135,5 @@ export function createLiveTurnRenderer(options: LiveTurnRendererOptions): LiveTu
 }
 
 function formatTokens(tokens: number): string {
-  return tokens.toLocaleString('en-US');
+  return formatCount(tokens);
 }

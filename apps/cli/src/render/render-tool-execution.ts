@@ -1,6 +1,7 @@
 import type { CommandOutputDetails, FileListDetails, ToolExecutionMetadata } from '@cairn/core';
 import { fitWidth, flattenLines } from './fit-width.js';
 import { formatDuration } from './format-duration.js';
+import { plural } from './format-numbers.js';
 import type { RenderOptions } from './render-display-message.js';
 import { renderPatch } from './render-patch.js';
 import {
@@ -85,8 +86,4 @@ function fileListLines({ files }: FileListDetails, { colors, width, verbose }: R
   const more = files.length > PREVIEWED_FILES ? ', …' : '';
   const line = `${files.length} ${plural(files.length, 'file')}: ${preview}${more}`;
   return `${INDENT}${colors.dim(fitWidth(line, room))}\n`;
-}
-
-function plural(count: number, word: string): string {
-  return count === 1 ? word : `${word}s`;
 }

@@ -1,6 +1,7 @@
 import type { RunResult, RunState } from '@cairn/runtime';
 import type { CliIO } from '../io.js';
 import type { Colors } from '../render/colors.js';
+import { formatStoredTime } from '../render/format-numbers.js';
 import { createLiveTurnRenderer, type LiveTurnRenderer } from '../render/live-turn-renderer.js';
 import { createSpinner } from '../render/spinner.js';
 import type { CliSession } from '../session/open-session.js';
@@ -21,7 +22,7 @@ export function runRenderer(session: CliSession, io: CliIO, colors: Colors): Liv
 export function describeRunState(state: RunState, colors: Colors): string {
   const status = state.status === 'completed' ? colors.green(state.status) : colors.yellow(state.status);
   const where = state.status === 'completed' ? 'finished' : `at step "${state.currentNodeId}"`;
-  return `${state.runId}  ${status}  ${where} (${state.stepsCompleted.length} steps done)  ${colors.dim(`${state.packageName}/${state.workflowId} · ${state.updatedAt.slice(0, 16).replace('T', ' ')}`)}`;
+  return `${state.runId}  ${status}  ${where} (${state.stepsCompleted.length} steps done)  ${colors.dim(`${state.packageName}/${state.workflowId} · ${formatStoredTime(state.updatedAt)}`)}`;
 }
 
 /** After a turn: where the run stands, and how to go on when it is waiting. */

@@ -24,7 +24,7 @@ export interface CliSession {
 }
 
 /** The store, opened where the settings say (the data directory is created when missing). */
-export function openSettingsStore(settings: CliSettings): ConversationStore {
+export async function openSettingsStore(settings: CliSettings): Promise<ConversationStore> {
   if (settings.store !== 'postgres') mkdirSync(settings.dataDir, { recursive: true });
   return openStore(settings);
 }
@@ -64,7 +64,7 @@ export async function openSession(
   const model = await resolveModel(settings.model, io.env);
   let store: ConversationStore | undefined;
   try {
-    store = openSettingsStore(settings);
+    store = await openSettingsStore(settings);
     const demoTour = options.demoTour === true;
     const workspace =
       settings.workspace ?? (demoTour || model.demo ? await sampleWorkspace(settings, demoTour) : io.cwd);

@@ -1,8 +1,5 @@
 import { join } from 'node:path';
 import type { ConversationStore } from '@cairn/core';
-import { createFsConversationStore } from '@cairn/store-fs';
-import { createPostgresConversationStore } from '@cairn/store-postgres';
-import { createSqliteConversationStore } from '@cairn/store-sqlite';
 import { cliFailure } from '../cli-error.js';
 
 export type StoreKind = 'fs' | 'sqlite' | 'postgres';
@@ -15,14 +12,21 @@ export interface StoreSettings {
   databaseUrl?: string;
 }
 
-/** Opens the configured store: files under the data dir (default), one SQLite file, or PostgreSQL. */
-export function openStore(settings: StoreSettings): ConversationStore {
+/**
+ * Opens the configured store: files under the data dir (default), one SQLite file, or PostgreSQL.
+ * Only that backend is loaded (a native SQLite binding or a database driver is not free to load).
+ */
+export async function openStore(settings: StoreSettings): Promise<ConversationStore> {
   switch (settings.store) {
-    case 'fs':
+    case 'fs': {
+      const { createFsConversationStore } = await import('@cairn/store-fs');
       return createFsConversationStore({ rootDir: join(settings.dataDir, 'store') });
-    case 'sqlite':
+    }
+    case 'sqlite': {
+      const { createSqliteConversationStore } = await import('@cairn/store-sqlite');
       return createSqliteConversationStore({ filename: join(settings.dataDir, 'conversations.db') });
-    case 'postgres':
+    }
+    case 'postgres': {
       if (settings.databaseUrl === undefined || settings.databaseUrl === '') {
         throw cliFailure(
           'INVALID_ARGUMENT',
@@ -30,6 +34,8 @@ export function openStore(settings: StoreSettings): ConversationStore {
           'set DATABASE_URL (or --database-url) to a postgres:// connection string',
         );
       }
+      const { createPostgresConversationStore } = await import('@cairn/store-postgres');
       return createPostgresConversationStore({ connectionString: settings.databaseUrl });
+    }
   }
 }

@@ -1,0 +1,60 @@
+import type { ConversationStore } from '@cairn/core';
+import { describeModel } from '../model/resolve-model.js';
+import { describeApprovalRequest } from '../session/approver.js';
+import {
+  type CliSession,
+  openSession,
+  openSettingsStore,
+  type SessionOptions,
+} from '../session/open-session.js';
+import type { CommandContext } from './command-context.js';
+
+/**
+ * Opens a session (model, store, runtime), prints which model is used and why, runs `work`, and
+ * always closes the store and any demo server.
+ */
+export async function withSession(
+  context: CommandContext,
+  work: (session: CliSession) => Promise<number>,
+  options: Omit<SessionOptions, 'onRefused'> & { quiet?: boolean } = {},
+): Promise<number> {
+  const { io, errColors: colors } = context;
+  const { quiet, ...sessionOptions } = options;
+  const session = await openSession(context.settings, io, {
+    ...sessionOptions,
+    onRefused: (request) =>
+      io.stderr.write(
+        `${colors.yellow(`refused ${describeApprovalRequest(request)} — nobody to ask; allow commands with --yes or --approval always`)}\n`,
+      ),
+  });
+  try {
+    if (!quiet) {
+      io.stderr.write(
+        `${session.model.demo ? colors.yellow(describeModel(session.model)) : colors.dim(describeModel(session.model))}\n`,
+      );
+      if (session.model.demo && context.settings.model.model !== undefined) {
+        io.stderr.write(
+          `${colors.yellow(`--model ${context.settings.model.model} is not used: there is no provider to send it to`)}\n`,
+        );
+      }
+      if (session.model.demo || session.workspace !== io.cwd)
+        io.stderr.write(`${colors.dim(`workspace: ${session.workspace}`)}\n`);
+    }
+    return await work(session);
+  } finally {
+    await session.close();
+  }
+}
+
+/** Runs `work` with just the store (listing, showing, exporting need no model). */
+export async function withStore(
+  context: CommandContext,
+  work: (store: ConversationStore) => Promise<number>,
+): Promise<number> {
+  const store = await openSettingsStore(context.settings);
+  try {
+    return await work(store);
+  } finally {
+    await store.close();
+  }
+}
