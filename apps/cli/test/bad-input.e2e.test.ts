@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { startMockProviderServer } from '@cairn/testing';
@@ -174,5 +174,25 @@ describe('more bad input (review findings)', () => {
     });
     expectOneLineFailure(run, 2, /user name or password/);
     expect(run.stderr).not.toContain('hunter2');
+  });
+  it('a damaged log line is set aside (never deleted), the user told in one line, the rest shown', async () => {
+    const dir = tempDir('corrupt');
+    const env = cliEnv(dir);
+    expect((await runCairn(['demo'], { env })).code).toBe(0);
+    const id = /^(chat-\S+)/m.exec(
+      (await runCairn(['conversations', 'list'], { env })).stdout,
+    )?.[1] as string;
+    const log = readdirSync(join(dir, 'store'), { recursive: true, encoding: 'utf8' }).find(
+      (file) => file.includes(id) && file.endsWith('.jsonl'),
+    ) as string;
+    appendFileSync(join(dir, 'store', log), '{"torn": tr\n');
+    const shown = await runCairn(['conversations', 'show', id], { env });
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain('Updated src/greet.js');
+    expect(shown.stderr).toMatch(
+      /^cairn: \d+ damaged bytes of conversation chat-\S+ were set aside in (\S+)/m,
+    );
+    const aside = /set aside in (\S+)/.exec(shown.stderr)?.[1] as string;
+    expect(readFileSync(aside, 'utf8')).toContain('{"torn": tr');
   });
 });

@@ -75,6 +75,8 @@ describe('cairn -p against a real OpenAI-compatible server (the mock, through th
     const run = await runCairn(['-p', 'Keep this question'], { env: mockEnv(dataDir, server.baseURL) });
     expect(run.code).toBe(4);
     expect(run.stderr).toContain('[LLM_AUTH]');
+    // stdout is the answer only: the failure is the one line on stderr.
+    expect(run.stdout).toBe('');
     const log = await storedLog(dataDir, conversationOf(run.stderr));
     expect(log[0]).toMatchObject({ role: 'user', content: 'Keep this question' });
     expect(log[1]).toMatchObject({ role: 'assistant', partType: 'error', errorCode: 'LLM_AUTH' });

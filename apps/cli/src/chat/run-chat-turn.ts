@@ -19,6 +19,8 @@ export interface ChatTurnOptions {
   /** Print each `AgentOutput` event as a JSON line instead of rendering it. */
   json?: boolean;
   verbose?: boolean;
+  /** Print the turn's error in the transcript (default true; `-p` reports it on stderr instead). */
+  showErrors?: boolean;
 }
 
 const isAgentOutput = (event: AgentOutput | RuntimeEvent): event is AgentOutput => event.type !== 'runtime';
@@ -41,6 +43,7 @@ export async function runChatTurn(session: CliSession, options: ChatTurnOptions)
         ...(options.spinner === undefined ? {} : { spinner: options.spinner }),
         ...(out.columns === undefined ? {} : { width: out.columns }),
         ...(options.verbose === undefined ? {} : { verbose: options.verbose }),
+        ...(options.showErrors === undefined ? {} : { showErrors: options.showErrors }),
       });
   try {
     return await session.runtime.chat({

@@ -51,7 +51,7 @@ export async function withStore(
   context: CommandContext,
   work: (store: ConversationStore) => Promise<number>,
 ): Promise<number> {
-  const store = await openSettingsStore(context.settings);
+  const store = await openSettingsStore(context.settings, context.io);
   try {
     return await work(store);
   } finally {

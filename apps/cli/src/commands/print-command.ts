@@ -32,6 +32,7 @@ export async function runPrintCommand(
     out: io.stdout,
     colors: options.colors,
     verbose: session.settings.verbose,
+    showErrors: false,
     ...(options.json === undefined ? {} : { json: options.json }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   });

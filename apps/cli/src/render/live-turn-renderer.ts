@@ -22,6 +22,11 @@ export interface LiveTurnRendererOptions {
   cwd?: string;
   width?: number;
   verbose?: boolean;
+  /**
+   * Show the turn's stored error message (default true). `cairn -p` turns it off: its stdout is the
+   * answer only, and the error goes to stderr as one line.
+   */
+  showErrors?: boolean;
 }
 
 type StreamKind = 'text' | 'reasoning';
@@ -86,6 +91,7 @@ export function createLiveTurnRenderer(options: LiveTurnRendererOptions): LiveTu
   const persisted = (message: ConversationMessage) => {
     for (const shown of projector.push(message)) {
       if (shown.role === 'user' || alreadyStreamed(shown)) continue;
+      if (shown.partType === 'error' && options.showErrors === false) continue;
       print(renderDisplayMessage(shown, renderOptions));
       // A result is in: the model (or the next tool) is at work again.
       if (shown.partType === 'tool_execution') wait();

@@ -24,9 +24,15 @@ export interface CliSession {
 }
 
 /** The store, opened where the settings say (the data directory is created when missing). */
-export async function openSettingsStore(settings: CliSettings): Promise<ConversationStore> {
+export async function openSettingsStore(settings: CliSettings, io: CliIO): Promise<ConversationStore> {
   if (settings.store !== 'postgres') mkdirSync(settings.dataDir, { recursive: true });
-  return openStore(settings);
+  // Damaged lines are moved aside, never deleted, and the user is told where they went.
+  return openStore(settings, {
+    onQuarantine: (report) =>
+      io.stderr.write(
+        `cairn: ${report.length} damaged bytes of conversation ${report.conversationId} were set aside in ${report.quarantineFile} (${report.reason}); the rest loads as usual\n`,
+      ),
+  });
 }
 
 /** How a command uses the session. */
@@ -64,7 +70,7 @@ export async function openSession(
   const model = await resolveModel(settings.model, io.env);
   let store: ConversationStore | undefined;
   try {
-    store = await openSettingsStore(settings);
+    store = await openSettingsStore(settings, io);
     const demoTour = options.demoTour === true;
     const workspace =
       settings.workspace ?? (demoTour || model.demo ? await sampleWorkspace(settings, demoTour) : io.cwd);

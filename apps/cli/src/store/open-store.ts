@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { ConversationStore } from '@cairn/core';
+import type { QuarantineReport } from '@cairn/store-fs';
 import { cliFailure } from '../cli-error.js';
 
 export type StoreKind = 'fs' | 'sqlite' | 'postgres';
@@ -16,11 +17,17 @@ export interface StoreSettings {
  * Opens the configured store: files under the data dir (default), one SQLite file, or PostgreSQL.
  * Only that backend is loaded (a native SQLite binding or a database driver is not free to load).
  */
-export async function openStore(settings: StoreSettings): Promise<ConversationStore> {
+export async function openStore(
+  settings: StoreSettings,
+  options: { onQuarantine?: (report: QuarantineReport) => void } = {},
+): Promise<ConversationStore> {
   switch (settings.store) {
     case 'fs': {
       const { createFsConversationStore } = await import('@cairn/store-fs');
-      return createFsConversationStore({ rootDir: join(settings.dataDir, 'store') });
+      return createFsConversationStore({
+        rootDir: join(settings.dataDir, 'store'),
+        ...(options.onQuarantine === undefined ? {} : { onQuarantine: options.onQuarantine }),
+      });
     }
     case 'sqlite': {
       const { createSqliteConversationStore } = await import('@cairn/store-sqlite');
