@@ -1,0 +1,70 @@
+import { type Command, Option } from 'commander';
+import type { ExportFormat } from '../commands/conversations-command.js';
+import { type Action, positiveInt } from './command-action.js';
+import { examples } from './help-examples.js';
+
+/** `cairn conversations list|show|export|delete`. */
+export function registerConversationCommands(program: Command, action: Action): void {
+  const conversations = program.command('conversations').alias('convs').description('stored conversations');
+  conversations
+    .command('list')
+    .description('the most recently updated conversations')
+    .option('-n, --limit <n>', 'how many', positiveInt('--limit'), 20)
+    .option('--json', 'one JSON object per line')
+    .addHelpText('after', examples.conversationsList)
+    .action(
+      action(async (m, context, flags) =>
+        m.withStore(context, (store) =>
+          m.listConversations(
+            { io: context.io, store, colors: context.colors },
+            { limit: flags.limit as number, json: flags.json === true },
+          ),
+        ),
+      ),
+    );
+  conversations
+    .command('show <id>')
+    .description('the conversation as the display view: tool calls merged with their results, diffs')
+    .addHelpText('after', examples.conversationsShow)
+    .action(
+      action(async (m, context, _flags, id: string) =>
+        m.withStore(context, (store) =>
+          m.showConversation({ io: context.io, store, colors: context.colors }, id, {
+            verbose: context.settings.verbose,
+          }),
+        ),
+      ),
+    );
+  conversations
+    .command('export <id>')
+    .description('the stored log as JSON lines or JSON, or the display view as Markdown')
+    .addOption(
+      new Option('--format <format>', 'jsonl | json | md').choices(['jsonl', 'json', 'md']).default('jsonl'),
+    )
+    .option('-o, --output <file>', 'write to a file instead of stdout (never over an existing one)')
+    .option('--force', 'with -o: replace an existing file')
+    .addHelpText('after', examples.conversationsExport)
+    .action(
+      action(async (m, context, flags, id: string) =>
+        m.withStore(context, (store) =>
+          m.exportConversation({ io: context.io, store, colors: context.colors }, id, {
+            format: flags.format as ExportFormat,
+            ...(typeof flags.output === 'string' ? { output: flags.output } : {}),
+            force: flags.force === true,
+          }),
+        ),
+      ),
+    );
+  conversations
+    .command('delete <id>')
+    .description('delete a conversation and its stored tool outputs')
+    .addHelpText('after', examples.conversationsDelete)
+    .action(
+      action(async (m, context, _flags, id: string) =>
+        m.withStore(context, (store) =>
+          m.deleteConversation({ io: context.io, store, colors: context.colors }, id),
+        ),
+      ),
+    );
+  conversations.addHelpText('after', examples.conversations);
+}
