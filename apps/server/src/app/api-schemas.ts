@@ -1,0 +1,44 @@
+import {
+  type AgentOutput,
+  agentOutputJsonSchema,
+  CairnErrorCodeSchema,
+  type ConversationMessage,
+  conversationMessageJsonSchema,
+  isSafeId,
+  SAFE_ID_PATTERN,
+} from '@cairn/core';
+import { z } from '@hono/zod-openapi';
+import { jsonSchemaComponent } from './json-schema-component.js';
+
+export const ConversationMessageSchema = jsonSchemaComponent<ConversationMessage>(
+  'ConversationMessage',
+  conversationMessageJsonSchema(),
+);
+
+export const AgentOutputSchema = jsonSchemaComponent<AgentOutput>('AgentOutput', agentOutputJsonSchema());
+
+export const CairnErrorJsonSchema = z
+  .object({
+    name: z.literal('CairnError'),
+    code: CairnErrorCodeSchema,
+    message: z.string(),
+    retryable: z.boolean(),
+    retryAfterMs: z.number().optional(),
+    details: z.record(z.string(), z.unknown()).optional(),
+  })
+  .openapi('CairnError');
+
+/** A safe id (`isSafeId`): what every store accepts as a path segment or key. */
+export const SafeIdSchema = z
+  .string()
+  .regex(SAFE_ID_PATTERN)
+  .refine(isSafeId, 'must not start with a dot')
+  .openapi({ example: 'c-7f3a9e2b' });
+
+/** `:id` of the conversation routes; a failure here is answered `INVALID_ID` (see the validation hook). */
+export const ConversationParamsSchema = z.object({
+  id: SafeIdSchema.openapi({ param: { name: 'id', in: 'path' } }),
+});
+
+/** A `seq` in a query string. */
+export const SeqQuerySchema = z.coerce.number().int().min(1);

@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import type { ConversationStore } from '@cairn/core';
+import { createRoute, z } from '@hono/zod-openapi';
+import { apiError, errorResponse } from './api-error.js';
+import { ConversationParamsSchema, SafeIdSchema } from './api-schemas.js';
+import type { ServerApp } from './server-env.js';
+import type { TurnRegistry } from './turn-registry.js';
+
+const CreateConversationBodySchema = z
+  .object({ id: SafeIdSchema.optional().openapi({ description: 'Generated (`c-<uuid>`) when absent' }) })
+  .openapi('CreateConversationRequest');
+
+const ConversationSummarySchema = z
+  .object({
+    id: z.string(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    messageCount: z.number().int(),
+    lastSeq: z.number().int(),
+    title: z.string().optional().openapi({ description: 'The first user message, on one line' }),
+  })
+  .openapi('ConversationSummary');
+
+const ListQuerySchema = z.object({
+  cursor: z.string().max(1024).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+const createRouteConfig = createRoute({
+  method: 'post',
+  path: '/v1/conversations',
+  summary: 'Reserve a conversation id',
+  description:
+    'Stores nothing: a conversation exists once its first message is posted, and its title is taken ' +
+    'from that message. Answers 409 when the id already has messages.',
+  request: {
+    body: { required: false, content: { 'application/json': { schema: CreateConversationBodySchema } } },
+  },
+  responses: {
+    201: {
+      description: 'The id to post messages to',
+      content: { 'application/json': { schema: z.object({ id: z.string() }) } },
+    },
+    400: errorResponse('Invalid id or body'),
+    409: errorResponse('The conversation already has messages'),
+  },
+});
+
+const listRoute = createRoute({
+  method: 'get',
+  path: '/v1/conversations',
+  summary: 'List conversations, most recently updated first',
+  request: { query: ListQuerySchema },
+  responses: {
+    200: {
+      description: 'One page',
+      content: {
+        'application/json': {
+          schema: z.object({
+            conversations: z.array(ConversationSummarySchema),
+            nextCursor: z.string().optional(),
+          }),
+        },
+      },
+    },
+    400: errorResponse('Invalid cursor or limit'),
+  },
+});
+
+const deleteRoute = createRoute({
+  method: 'delete',
+  path: '/v1/conversations/{id}',
+  summary: 'Delete a conversation and its blobs',
+  request: { params: ConversationParamsSchema },
+  responses: {
+    204: { description: 'Deleted' },
+    400: errorResponse('Invalid id'),
+    404: errorResponse('No such conversation'),
+    409: errorResponse('A turn is running on it in this instance'),
+  },
+});
+
+/** Creating, listing and deleting conversations. */
+export function registerConversationRoutes(
+  app: ServerApp,
+  store: ConversationStore,
+  registry: TurnRegistry,
+): void {
+  app.openapi(createRouteConfig, async (c) => {
+    const id = c.req.valid('json')?.id ?? `c-${randomUUID()}`;
+    if ((await store.load(id, { limit: 1 })).length > 0) {
+      return apiError(c, 409, 'CONVERSATION_EXISTS', 'the conversation already has messages');
+    }
+    return c.json({ id }, 201);
+  });
+
+  app.openapi(listRoute, async (c) => {
+    const { cursor, limit } = c.req.valid('query');
+    const page = await store.listConversations({ limit, ...(cursor === undefined ? {} : { cursor }) });
+    return c.json(page, 200);
+  });
+
+  app.openapi(deleteRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    if (registry.has(id)) return apiError(c, 409, 'TURN_RUNNING', 'a turn is running on this conversation');
+    if (!(await store.deleteConversation(id)))
+      return apiError(c, 404, 'STORE_NOT_FOUND', 'no such conversation');
+    return c.body(null, 204);
+  });
+}

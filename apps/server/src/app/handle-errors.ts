@@ -1,0 +1,25 @@
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { apiError, toPublicError } from './api-error.js';
+import { errorFields } from './error-fields.js';
+import type { ServerEnv, ServerLogger } from './server-env.js';
+
+/** `onError`: known failures as their status, anything else 500 `INTERNAL`, logged by name only. */
+export function handleErrors(logger: ServerLogger) {
+  return (error: Error, c: Context<ServerEnv>): Response => {
+    // Hono's validator rejecting a body that is not JSON.
+    if (error instanceof HTTPException && error.status === 400) {
+      return apiError(c, 400, 'INVALID_ARGUMENT', error.message);
+    }
+    const shown = toPublicError(error);
+    if (shown.code === 'INTERNAL') {
+      logger.error({ requestId: c.get('requestId'), ...errorFields(error) }, 'unexpected error');
+    }
+    return apiError(c, shown.status, shown.code, shown.message);
+  };
+}
+
+/** `notFound`: unknown routes answer like every other error. */
+export function notFoundHandler(c: Context<ServerEnv>): Response {
+  return apiError(c, 404, 'NOT_FOUND', 'no such route');
+}

@@ -1,0 +1,83 @@
+import { CairnError, type ConversationMessage } from '@cairn/core';
+import type { AgentRuntime, ChatResult, RuntimeEventListener } from '@cairn/runtime';
+import type { ConversationEventBus } from '../events/conversation-events.js';
+import type { ConversationTurnLock } from '../turns/turn-lock.js';
+import { errorFields } from './error-fields.js';
+import type { ServerLogger } from './server-env.js';
+
+export interface TurnDependencies {
+  runtime: AgentRuntime;
+  turnLock: ConversationTurnLock;
+  events: ConversationEventBus;
+  logger: ServerLogger;
+}
+
+export interface ConversationTurn {
+  conversationId: string;
+  content: string;
+  signal: AbortSignal;
+  onEvent?: RuntimeEventListener;
+}
+
+// What `runtime.chat` itself answers for a turn cancelled before it started: nothing was stored.
+function abortedBeforeStart(conversationId: string, error: CairnError): ChatResult {
+  return {
+    conversationId,
+    success: false,
+    error,
+    usage: { turns: [], total: { inputTokens: 0, outputTokens: 0 } },
+    turns: 0,
+    finishReason: 'aborted',
+  };
+}
+
+/**
+ * One chat turn while holding the conversation's turn lock (so instances never interleave turns),
+ * telling every instance about each message as soon as it is stored.
+ */
+export async function runConversationTurn(
+  deps: TurnDependencies,
+  turn: ConversationTurn,
+): Promise<ChatResult> {
+  const { conversationId } = turn;
+  const publish = (message: ConversationMessage) => {
+    // No seq means the store did not say where it landed: listeners re-check instead.
+    const lastSeq = message.seq ?? -1;
+    deps.events.publish({ conversationId, lastSeq }).catch((error: unknown) => {
+      deps.logger.warn({ conversationId, ...errorFields(error) }, 'publish failed');
+    });
+  };
+  let started = false;
+  let result: ChatResult;
+  try {
+    result = await deps.turnLock.run(
+      conversationId,
+      () => {
+        started = true;
+        return deps.runtime.chat({
+          conversationId,
+          userInput: turn.content,
+          signal: turn.signal,
+          onEvent: (event) => {
+            if (event.type === 'runtime' && event.event === 'message_persisted') publish(event.message);
+            turn.onEvent?.(event);
+          },
+        });
+      },
+      { signal: turn.signal },
+    );
+  } catch (error) {
+    if (started || !CairnError.is(error, 'LLM_ABORTED')) throw error;
+    result = abortedBeforeStart(conversationId, error);
+  }
+  deps.logger.info(
+    {
+      conversationId,
+      success: result.success,
+      modelCalls: result.turns,
+      ...(result.error === undefined ? {} : { errorCode: result.error.code }),
+    },
+    'turn finished',
+  );
+  return result;
+}

@@ -1,0 +1,53 @@
+import type { CairnErrorJSON } from '@cairn/core';
+import type { ChatResult, RuntimeEventListener } from '@cairn/runtime';
+import type { Context } from 'hono';
+import { type SSEMessage, streamSSE } from 'hono/streaming';
+import { type PublicError, toPublicError } from './api-error.js';
+import { errorFields } from './error-fields.js';
+import type { ServerEnv, ServerLogger } from './server-env.js';
+
+type DoneEvent = { success: boolean; error?: CairnErrorJSON | Omit<PublicError, 'status'> };
+
+/**
+ * Streams one turn as server-sent events: `agent_output` per model/tool event, `message` per
+ * stored message (`id:` its seq), then `done`. The turn does not depend on the stream: when the
+ * client goes away, writes are dropped and the turn runs on, storing everything (abort is explicit).
+ */
+export function streamTurn(
+  c: Context<ServerEnv>,
+  runTurn: (onEvent: RuntimeEventListener) => Promise<ChatResult>,
+  logger: ServerLogger,
+): Response {
+  // Proxies such as nginx would otherwise buffer the stream.
+  c.header('X-Accel-Buffering', 'no');
+  return streamSSE(c, async (stream) => {
+    // Events arrive synchronously; the chain keeps them in order without blocking the turn.
+    let writes = Promise.resolve();
+    const send = (message: SSEMessage) => {
+      writes = writes.then(() => stream.writeSSE(message));
+    };
+    let done: DoneEvent;
+    try {
+      const result = await runTurn((event) => {
+        if (event.type !== 'runtime') {
+          send({ event: 'agent_output', data: JSON.stringify(event) });
+        } else if (event.event === 'message_persisted') {
+          // Other runtime events (compression bookkeeping) are not part of this API.
+          const { message } = event;
+          const id = message.seq === undefined ? {} : { id: String(message.seq) };
+          send({ event: 'message', data: JSON.stringify(message), ...id });
+        }
+      });
+      done = {
+        success: result.success,
+        ...(result.error === undefined ? {} : { error: result.error.toJSON() }),
+      };
+    } catch (error) {
+      const { status: _status, ...shown } = toPublicError(error);
+      if (shown.code === 'INTERNAL') logger.error(errorFields(error), 'turn failed');
+      done = { success: false, error: shown };
+    }
+    send({ event: 'done', data: JSON.stringify(done) });
+    await writes;
+  });
+}

@@ -1,0 +1,48 @@
+/**
+ * The turns running (or waiting for their conversation) in this instance: counted against the
+ * concurrency limit, each with the controller `POST …/abort` and shutdown fire.
+ */
+export class TurnRegistry {
+  private readonly turns = new Map<string, Set<AbortController>>();
+  private count = 0;
+
+  constructor(private readonly maxConcurrentTurns: number) {}
+
+  /** A controller for a new turn of `conversationId`, or undefined when the limit is reached. */
+  begin(conversationId: string): AbortController | undefined {
+    if (this.count >= this.maxConcurrentTurns) return undefined;
+    const controller = new AbortController();
+    const set = this.turns.get(conversationId) ?? new Set();
+    set.add(controller);
+    this.turns.set(conversationId, set);
+    this.count += 1;
+    return controller;
+  }
+
+  end(conversationId: string, controller: AbortController): void {
+    const set = this.turns.get(conversationId);
+    if (!set?.delete(controller)) return;
+    this.count -= 1;
+    if (set.size === 0) this.turns.delete(conversationId);
+  }
+
+  has(conversationId: string): boolean {
+    return this.turns.has(conversationId);
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** Aborts every turn of `conversationId` here (the running one and any queued behind it). */
+  abort(conversationId: string, reason?: unknown): boolean {
+    const set = this.turns.get(conversationId);
+    if (set === undefined) return false;
+    for (const controller of set) controller.abort(reason);
+    return true;
+  }
+
+  abortAll(reason?: unknown): void {
+    for (const conversationId of this.turns.keys()) this.abort(conversationId, reason);
+  }
+}

@@ -1,0 +1,120 @@
+import { TokenUsageSchema } from '@cairn/core';
+import type { RuntimeEventListener } from '@cairn/runtime';
+import { createRoute, z } from '@hono/zod-openapi';
+import { apiError, errorResponse } from './api-error.js';
+import {
+  AgentOutputSchema,
+  CairnErrorJsonSchema,
+  ConversationMessageSchema,
+  ConversationParamsSchema,
+} from './api-schemas.js';
+import { runConversationTurn, type TurnDependencies } from './run-conversation-turn.js';
+import type { ServerApp } from './server-env.js';
+import { streamTurn } from './turn-event-stream.js';
+import type { TurnRegistry } from './turn-registry.js';
+
+const PostMessageBodySchema = z
+  .object({
+    content: z
+      .string()
+      .min(1)
+      .max(100_000)
+      .refine((text) => text.trim() !== '', 'must not be blank'),
+  })
+  .openapi('PostMessageRequest');
+
+const TurnResultSchema = z
+  .object({
+    conversationId: z.string(),
+    success: z.boolean(),
+    message: ConversationMessageSchema.optional().openapi({
+      description: 'The last assistant message stored: the answer, or the error message on failure',
+    }),
+    error: CairnErrorJsonSchema.optional(),
+    usage: z.object({ turns: z.array(TokenUsageSchema), total: TokenUsageSchema }),
+  })
+  .openapi('TurnResult');
+
+const TURN_EVENTS_DESCRIPTION =
+  'Sent when the request has `Accept: text/event-stream`. Events: `agent_output` (data: an ' +
+  '`AgentOutput`, see components) for each model or tool event; `message` (data: a ConversationMessage, `id`: its ' +
+  'seq) for each stored message; finally `done` (data: `{ success, error? }`). Disconnecting does ' +
+  'not stop the turn: use `POST …/abort`.';
+
+const postMessageRoute = createRoute({
+  method: 'post',
+  path: '/v1/conversations/{id}/messages',
+  summary: 'Send a user message and run the turn',
+  description: 'The first message creates the conversation. Turns of one conversation run one at a time.',
+  request: {
+    params: ConversationParamsSchema,
+    body: { required: true, content: { 'application/json': { schema: PostMessageBodySchema } } },
+  },
+  responses: {
+    200: {
+      description: 'The turn ended (successfully or with a stored failure)',
+      content: {
+        'application/json': { schema: TurnResultSchema },
+        'text/event-stream': { schema: z.string().openapi({ description: TURN_EVENTS_DESCRIPTION }) },
+      },
+    },
+    400: errorResponse('Invalid id or body'),
+    413: errorResponse('Body too large'),
+    429: errorResponse('Too many turns running on this instance; retry after `Retry-After` seconds'),
+  },
+});
+
+const abortRoute = createRoute({
+  method: 'post',
+  path: '/v1/conversations/{id}/abort',
+  summary: "Abort this instance's running (and queued) turns of the conversation",
+  request: { params: ConversationParamsSchema },
+  responses: {
+    202: {
+      description: 'Whether a turn was running here',
+      content: { 'application/json': { schema: z.object({ aborted: z.boolean() }) } },
+    },
+    400: errorResponse('Invalid id'),
+  },
+});
+
+const wantsEventStream = (accept: string | undefined) => /\btext\/event-stream\b/i.test(accept ?? '');
+
+/** Running a turn (as JSON or as an event stream) and aborting it. */
+export function registerTurnRoutes(app: ServerApp, deps: TurnDependencies, registry: TurnRegistry): void {
+  // Only named in the event-stream description, so listed explicitly for clients generating types.
+  app.openAPIRegistry.register('AgentOutput', AgentOutputSchema);
+  app.openapi(postMessageRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    const { content } = c.req.valid('json');
+    const controller = registry.begin(id);
+    if (controller === undefined) {
+      c.header('Retry-After', '1');
+      return apiError(c, 429, 'TOO_MANY_TURNS', 'too many turns are running; retry shortly');
+    }
+    const run = (onEvent?: RuntimeEventListener) =>
+      runConversationTurn(deps, {
+        conversationId: id,
+        content,
+        signal: controller.signal,
+        ...(onEvent === undefined ? {} : { onEvent }),
+      }).finally(() => registry.end(id, controller));
+    if (wantsEventStream(c.req.header('accept'))) return streamTurn(c, run, deps.logger);
+    const result = await run();
+    return c.json(
+      {
+        conversationId: result.conversationId,
+        success: result.success,
+        ...(result.message === undefined ? {} : { message: result.message }),
+        ...(result.error === undefined ? {} : { error: result.error.toJSON() }),
+        usage: result.usage,
+      },
+      200,
+    );
+  });
+
+  app.openapi(abortRoute, (c) => {
+    const { id } = c.req.valid('param');
+    return c.json({ aborted: registry.abort(id, 'aborted by request') }, 202);
+  });
+}

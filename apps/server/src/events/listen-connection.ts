@@ -1,0 +1,98 @@
+import type { RuntimeLogger } from '@cairn/runtime';
+import pg from 'pg';
+
+/** The LISTEN connection's `application_name`, to find it in `pg_stat_activity`. */
+export const LISTEN_APPLICATION_NAME = 'cairn-events';
+const FIRST_RECONNECT_DELAY_MS = 100;
+const MAX_RECONNECT_DELAY_MS = 5_000;
+
+export interface ListenConnectionOptions {
+  connectionString: string;
+  /** Already validated as a plain lower-case identifier. */
+  channel: string;
+  logger: Pick<RuntimeLogger, 'info' | 'warn'> | undefined;
+  onNotification: (payload: string | undefined) => void;
+  /** Called after a reconnect: notifications sent while the connection was down are lost. */
+  onReconnected: () => void;
+}
+
+export interface ListenConnection {
+  /** Ends the connection and stops reconnecting. */
+  close(): Promise<void>;
+}
+
+/**
+ * A dedicated connection LISTENing on `channel`. If it errors or ends, it reconnects with backoff (100 ms
+ * doubling to 5 s) and LISTENs again. Rejects if the first attempt fails. Every pg client gets an 'error'
+ * handler before connecting: an unhandled one would crash the process.
+ */
+export async function openListenConnection(options: ListenConnectionOptions): Promise<ListenConnection> {
+  const { connectionString, channel, logger } = options;
+  let closed = false;
+  let current: pg.Client | undefined;
+  let reconnectTimer: NodeJS.Timeout | undefined;
+  let reconnecting: Promise<void> | undefined;
+
+  const listen = async (): Promise<pg.Client> => {
+    const client = new pg.Client({ connectionString, application_name: LISTEN_APPLICATION_NAME });
+    client.on('error', (error) => lost(client, error));
+    client.on('end', () => lost(client, new Error('LISTEN connection ended')));
+    client.on('notification', (notification) => options.onNotification(notification.payload));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    } catch (error) {
+      await client.end();
+      throw error;
+    }
+    return client;
+  };
+
+  // A client that is not (or no longer) the current one failed while connecting, or was already handled.
+  const lost = (client: pg.Client, error: Error) => {
+    if (client !== current || closed) return;
+    current = undefined;
+    logger?.warn({ err: error, channel }, 'LISTEN connection lost; reconnecting');
+    void client.end();
+    scheduleReconnect(FIRST_RECONNECT_DELAY_MS);
+  };
+
+  const scheduleReconnect = (delayMs: number) => {
+    reconnectTimer = setTimeout(() => {
+      reconnectTimer = undefined;
+      reconnecting = reconnect(delayMs).finally(() => {
+        reconnecting = undefined;
+      });
+    }, delayMs);
+  };
+
+  const reconnect = async (delayMs: number) => {
+    let client: pg.Client;
+    try {
+      client = await listen();
+    } catch (error) {
+      if (closed) return;
+      logger?.warn({ err: error, channel }, 'LISTEN reconnect failed');
+      scheduleReconnect(Math.min(delayMs * 2, MAX_RECONNECT_DELAY_MS));
+      return;
+    }
+    if (closed) {
+      await client.end();
+      return;
+    }
+    current = client;
+    logger?.info({ channel }, 'LISTEN connection restored');
+    options.onReconnected();
+  };
+
+  current = await listen();
+  return {
+    async close() {
+      closed = true;
+      clearTimeout(reconnectTimer);
+      const client = current;
+      current = undefined;
+      await Promise.all([client?.end(), reconnecting]);
+    },
+  };
+}

@@ -1,0 +1,103 @@
+import type { ConversationMessage, ConversationPage } from '@cairn/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { errorCode, jsonBody } from './support/json-body.js';
+import { startTestServer, type TestServer, waitFor } from './support/start-test-server.js';
+
+let server: TestServer | undefined;
+
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const create = (server: TestServer, body?: unknown) =>
+  server.request('/v1/conversations', {
+    method: 'POST',
+    ...(body === undefined
+      ? {}
+      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+  });
+
+describe('POST /v1/conversations', () => {
+  it('generates an id, takes a given one, and refuses an id that already has messages', async () => {
+    server = await startTestServer({ turns: [{ text: 'ok' }] });
+    const generated = await create(server);
+    expect(generated.status).toBe(201);
+    expect((await jsonBody<{ id: string }>(generated)).id).toMatch(/^c-[0-9a-f-]{36}$/);
+    expect(await jsonBody(await create(server, { id: 'mine' }))).toEqual({ id: 'mine' });
+    // Nothing is stored until the first message.
+    expect(await server.store.listConversations()).toEqual({ conversations: [] });
+    await server.postMessage('mine', 'Hi');
+    const again = await create(server, { id: 'mine' });
+    expect(again.status).toBe(409);
+    expect(await errorCode(again)).toBe('CONVERSATION_EXISTS');
+  });
+});
+
+describe('GET /v1/conversations', () => {
+  it('pages the conversations, most recently updated first', async () => {
+    server = await startTestServer({ turns: [{ text: 'a' }, { text: 'b' }] });
+    await server.postMessage('first', 'Hello first');
+    await server.postMessage('second', 'Hello second');
+    const page = await jsonBody<ConversationPage>(await server.request('/v1/conversations?limit=1'));
+    expect(page.conversations).toEqual([
+      expect.objectContaining({ id: 'second', messageCount: 2, lastSeq: 2, title: 'Hello second' }),
+    ]);
+    expect(page.nextCursor).toEqual(expect.any(String));
+    const next = await jsonBody<ConversationPage>(
+      await server.request(`/v1/conversations?limit=1&cursor=${encodeURIComponent(page.nextCursor ?? '')}`),
+    );
+    expect(next.conversations.map((summary) => summary.id)).toEqual(['first']);
+    expect(next.nextCursor).toBeUndefined();
+  });
+
+  it('answers a bad cursor 400', async () => {
+    server = await startTestServer();
+    const response = await server.request('/v1/conversations?cursor=garbage');
+    expect(response.status).toBe(400);
+    expect(await errorCode(response)).toBe('INVALID_ARGUMENT');
+  });
+});
+
+describe('GET /v1/conversations/:id/messages', () => {
+  it('returns the log, a range of it, or the display view; 404 for an unknown conversation', async () => {
+    server = await startTestServer({ turns: [{ text: 'one' }, { text: 'two' }] });
+    await server.postMessage('c1', 'Hi');
+    await server.postMessage('c1', 'Again');
+    const seqs = async (query: string) => {
+      const response = await server?.request(`/v1/conversations/c1/messages${query}`);
+      const body = await jsonBody<{ messages: ConversationMessage[] }>(response ?? Response.error());
+      return body.messages.map((message) => message.seq);
+    };
+    expect(await seqs('')).toEqual([1, 2, 3, 4]);
+    expect(await seqs('?fromSeq=2&limit=2')).toEqual([2, 3]);
+    expect(await seqs('?view=display&fromSeq=3')).toEqual([3, 4]);
+    expect(await seqs('?fromSeq=9')).toEqual([]);
+    const unknown = await server.request('/v1/conversations/nope/messages');
+    expect(unknown.status).toBe(404);
+    expect(await errorCode(unknown)).toBe('STORE_NOT_FOUND');
+  });
+});
+
+describe('DELETE /v1/conversations/:id', () => {
+  it('deletes (204), then answers 404', async () => {
+    server = await startTestServer({ turns: [{ text: 'ok' }] });
+    await server.postMessage('c1', 'Hi');
+    const deleted = await server.request('/v1/conversations/c1', { method: 'DELETE' });
+    expect(deleted.status).toBe(204);
+    expect(await server.store.load('c1')).toEqual([]);
+    expect((await server.request('/v1/conversations/c1', { method: 'DELETE' })).status).toBe(404);
+    expect((await server.request('/v1/conversations/c1/messages')).status).toBe(404);
+  });
+
+  it('refuses (409) while a turn runs on the conversation here', async () => {
+    server = await startTestServer({ turns: [{ text: 'slow', delayMs: 300 }] });
+    const pending = server.postMessage('c1', 'Hi');
+    await waitFor(() => server?.handle.activeTurns() === 1);
+    const refused = await server.request('/v1/conversations/c1', { method: 'DELETE' });
+    expect(refused.status).toBe(409);
+    expect(await errorCode(refused)).toBe('TURN_RUNNING');
+    await pending;
+    expect((await server.request('/v1/conversations/c1', { method: 'DELETE' })).status).toBe(204);
+  });
+});

@@ -1,0 +1,60 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { jsonBody } from './support/json-body.js';
+import { startTestServer, type TestServer } from './support/start-test-server.js';
+
+// The parts of the document the test reads.
+interface OpenApiDocument {
+  openapi: string;
+  paths: Record<string, Record<string, { security?: unknown }>>;
+  components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
+  security?: unknown;
+}
+
+let server: TestServer | undefined;
+
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe('probes', () => {
+  it('answers /healthz and /readyz', async () => {
+    server = await startTestServer();
+    for (const path of ['/healthz', '/readyz']) {
+      const response = await fetch(`${server.baseURL}${path}`);
+      expect(response.status, path).toBe(200);
+      expect(await jsonBody(response)).toEqual({ status: 'ok' });
+      expect(response.headers.get('x-request-id')).toEqual(expect.any(String));
+    }
+  });
+});
+
+describe('GET /openapi.json', () => {
+  it('documents every route, its schemas and the bearer scheme', async () => {
+    server = await startTestServer({ apiToken: 'secret' });
+    const document = await jsonBody<OpenApiDocument>(await fetch(`${server.baseURL}/openapi.json`));
+    expect(document.openapi).toBe('3.1.0');
+    expect(Object.keys(document.paths).sort()).toEqual([
+      '/healthz',
+      '/readyz',
+      '/v1/conversations',
+      '/v1/conversations/{id}',
+      '/v1/conversations/{id}/abort',
+      '/v1/conversations/{id}/events',
+      '/v1/conversations/{id}/messages',
+    ]);
+    expect(Object.keys(document.paths['/v1/conversations/{id}/messages'] ?? {})).toEqual(['get', 'post']);
+    expect(document.components.schemas).toHaveProperty('ConversationMessage');
+    expect(document.components.schemas).toHaveProperty('AgentOutput');
+    expect(document.components.securitySchemes.bearer).toEqual({ type: 'http', scheme: 'bearer' });
+    expect(document.security).toEqual([{ bearer: [] }]);
+    expect(document.paths['/healthz']?.get?.security).toEqual([]);
+    // References inside the embedded JSON Schemas resolve within the document.
+    for (const [, pointer = ''] of JSON.stringify(document).matchAll(/"\$ref":"#\/([^"]+)"/g)) {
+      const target = pointer
+        .split('/')
+        .reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], document);
+      expect(target, pointer).toBeDefined();
+    }
+  });
+});

@@ -1,0 +1,132 @@
+import type { ConversationMessage } from '@cairn/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { jsonBody } from './support/json-body.js';
+import { SseReader } from './support/read-sse.js';
+import { startTestServer, type TestServer, waitFor } from './support/start-test-server.js';
+
+let server: TestServer | undefined;
+
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+function streamMessage(server: TestServer, conversationId: string, content: string) {
+  return server.request(`/v1/conversations/${conversationId}/messages`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+    body: JSON.stringify({ content }),
+  });
+}
+
+describe('POST /v1/conversations/:id/messages as JSON', () => {
+  it('runs the turn and answers its result; the first message creates the conversation', async () => {
+    server = await startTestServer({
+      turns: [{ text: 'Hello there', usage: { inputTokens: 5, outputTokens: 2 } }],
+    });
+    const response = await server.postMessage('c1', 'Hi');
+    expect(response.status).toBe(200);
+    const body = await jsonBody<{ error?: unknown }>(response);
+    expect(body).toMatchObject({
+      conversationId: 'c1',
+      success: true,
+      message: { role: 'assistant', content: 'Hello there', seq: 2 },
+      usage: { total: { inputTokens: 5, outputTokens: 2 } },
+    });
+    expect(body.error).toBeUndefined();
+    const stored = await server.store.load('c1');
+    expect(stored.map((message) => [message.seq, message.role, message.content])).toEqual([
+      [1, 'user', 'Hi'],
+      [2, 'assistant', 'Hello there'],
+    ]);
+  });
+
+  it('answers a failed turn with success false and the CairnError, stored as an error message', async () => {
+    server = await startTestServer({ turns: [{ fault: { status: 401 } }] });
+    const body = await jsonBody(await server.postMessage('c1', 'Hi'));
+    expect(body).toMatchObject({
+      success: false,
+      error: { name: 'CairnError', code: 'LLM_AUTH' },
+      message: { partType: 'error', errorCode: 'LLM_AUTH' },
+    });
+  });
+});
+
+describe('POST /v1/conversations/:id/messages as an event stream', () => {
+  it('streams agent_output deltas, each stored message with its seq as id, then done', async () => {
+    server = await startTestServer({ turns: [{ text: 'Hello there', chunkSize: 3 }] });
+    const response = await streamMessage(server, 'c1', 'Hi');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    const events = await new SseReader(response).readUntil((event) => event.event === 'done');
+    const deltas = events
+      .filter((event) => event.event === 'agent_output')
+      .map((event) => JSON.parse(event.data))
+      .filter((output) => output.type === 'text_delta')
+      .map((output) => output.delta);
+    expect(deltas).toEqual(['Hel', 'lo ', 'the', 're']);
+    const messages = events.filter((event) => event.event === 'message');
+    expect(messages.map((event) => event.id)).toEqual(['1', '2']);
+    expect(messages.map((event) => (JSON.parse(event.data) as ConversationMessage).role)).toEqual([
+      'user',
+      'assistant',
+    ]);
+    expect(events.at(-1)).toEqual({ event: 'done', data: JSON.stringify({ success: true }) });
+  });
+
+  it('keeps the turn running and storing when the client disconnects', async () => {
+    server = await startTestServer({ turns: [{ text: 'Still here', delayMs: 200 }] });
+    const reader = new SseReader(await streamMessage(server, 'c1', 'Hi'));
+    expect((await reader.next())?.id).toBe('1');
+    await reader.close();
+    await waitFor(() => server?.handle.activeTurns() === 0);
+    const stored = await server.store.load('c1');
+    expect(stored.at(-1)).toMatchObject({ seq: 2, role: 'assistant', content: 'Still here' });
+  });
+});
+
+describe('POST /v1/conversations/:id/abort', () => {
+  it('aborts the running turn: done with success false, LLM_ABORTED stored', async () => {
+    server = await startTestServer({ turns: [{ text: 'too late', delayMs: 10_000 }] });
+    const reader = new SseReader(await streamMessage(server, 'c1', 'Hi'));
+    expect((await reader.next())?.id).toBe('1');
+    const abort = await server.request('/v1/conversations/c1/abort', { method: 'POST' });
+    expect(abort.status).toBe(202);
+    expect(await jsonBody(abort)).toEqual({ aborted: true });
+    const events = await reader.readUntil((event) => event.event === 'done');
+    const done = JSON.parse(events.at(-1)?.data ?? '{}');
+    expect(done).toMatchObject({ success: false, error: { code: 'LLM_ABORTED' } });
+    const stored = await server.store.load('c1');
+    expect(stored.at(-1)).toMatchObject({ role: 'assistant', partType: 'error', errorCode: 'LLM_ABORTED' });
+  });
+
+  it('also aborts the turns queued behind it, which then store nothing', async () => {
+    server = await startTestServer({ turns: [{ text: 'too late', delayMs: 10_000 }] });
+    const running = server.postMessage('c1', 'first');
+    await waitFor(() => server?.handle.activeTurns() === 1);
+    const queued = server.postMessage('c1', 'second');
+    await waitFor(() => server?.handle.activeTurns() === 2);
+    await server.request('/v1/conversations/c1/abort', { method: 'POST' });
+    for (const response of await Promise.all([running, queued])) {
+      expect(await jsonBody(response)).toMatchObject({ success: false, error: { code: 'LLM_ABORTED' } });
+    }
+    const stored = await server.store.load('c1');
+    expect(stored.map((message) => message.content)).toEqual(['first', expect.any(String)]);
+  });
+
+  it('answers aborted false when nothing runs here', async () => {
+    server = await startTestServer();
+    const response = await server.request('/v1/conversations/c1/abort', { method: 'POST' });
+    expect(response.status).toBe(202);
+    expect(await jsonBody(response)).toEqual({ aborted: false });
+  });
+
+  it('abortAll stops every running turn (shutdown)', async () => {
+    server = await startTestServer({ turns: [{ text: 'a', delayMs: 10_000 }] });
+    const pending = server.postMessage('c1', 'Hi');
+    await waitFor(() => server?.handle.activeTurns() === 1);
+    server.handle.abortAll();
+    expect(await jsonBody(await pending)).toMatchObject({ success: false, error: { code: 'LLM_ABORTED' } });
+    expect(server.handle.activeTurns()).toBe(0);
+  });
+});
