@@ -12,6 +12,7 @@ const HTTP_ERROR_CODES = [
   'TOO_MANY_TURNS',
   'TURN_RUNNING',
   'CONVERSATION_EXISTS',
+  'UNSUPPORTED_MEDIA_TYPE',
   'INTERNAL',
 ] as const;
 
@@ -60,7 +61,26 @@ export function toPublicError(error: unknown): PublicError {
   if (status === undefined || !CairnError.is(error)) {
     return { status: 500, code: 'INTERNAL', message: 'internal error' };
   }
-  // The backend's own words may name hosts or paths: only the code goes out for an outage.
-  const message = error.code === 'STORE_UNAVAILABLE' ? 'store unavailable' : error.message;
-  return { status, code: error.code, message };
+  return { status, code: error.code, message: publicMessage(error) };
 }
+
+// The backend's own words may name hosts, users or paths: only the code goes out for an outage.
+const publicMessage = (error: CairnError) =>
+  error.code === 'STORE_UNAVAILABLE' ? 'store unavailable' : error.message;
+
+/**
+ * A turn's failure as the client sees it (JSON result, SSE `done`): its code, retry advice and a
+ * message that never carries the backend's words; `details` stay in the server's logs.
+ */
+export function publicTurnError(error: CairnError) {
+  return {
+    name: 'CairnError' as const,
+    code: error.code,
+    message: publicMessage(error),
+    retryable: error.retryable,
+    ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+  };
+}
+
+/** Whether a turn's outcome must be kept from the client as it is (the error message holds the backend's words). */
+export const isOutage = (error: CairnError | undefined) => error?.code === 'STORE_UNAVAILABLE';

@@ -7,9 +7,12 @@ import type { ServerEnv, ServerLogger } from './server-env.js';
 /** `onError`: known failures as their status, anything else 500 `INTERNAL`, logged by name only. */
 export function handleErrors(logger: ServerLogger) {
   return (error: Error, c: Context<ServerEnv>): Response => {
-    // Hono's validator rejecting a body that is not JSON.
+    // Hono's validator rejecting a body that is not JSON, or not declared as JSON.
     if (error instanceof HTTPException && error.status === 400) {
       return apiError(c, 400, 'INVALID_ARGUMENT', error.message);
+    }
+    if (error instanceof HTTPException && error.status === 415) {
+      return apiError(c, 415, 'UNSUPPORTED_MEDIA_TYPE', 'send the body as application/json');
     }
     const shown = toPublicError(error);
     if (shown.code === 'INTERNAL') {

@@ -2,7 +2,7 @@ import type { CairnErrorJSON } from '@cairn/core';
 import type { ChatResult, RuntimeEventListener } from '@cairn/runtime';
 import type { Context } from 'hono';
 import { type SSEMessage, streamSSE } from 'hono/streaming';
-import { type PublicError, toPublicError } from './api-error.js';
+import { type PublicError, publicTurnError, toPublicError } from './api-error.js';
 import { errorFields } from './error-fields.js';
 import type { ServerEnv, ServerLogger } from './server-env.js';
 
@@ -29,7 +29,9 @@ export function streamTurn(
     let done: DoneEvent;
     try {
       const result = await runTurn((event) => {
-        if (event.type !== 'runtime') {
+        if (event.type === 'error' && event.code === 'STORE_UNAVAILABLE') {
+          // The store's own words stay in the logs; the final `done` event says what happened.
+        } else if (event.type !== 'runtime') {
           send({ event: 'agent_output', data: JSON.stringify(event) });
         } else if (event.event === 'message_persisted') {
           // Other runtime events (compression bookkeeping) are not part of this API.
@@ -40,7 +42,7 @@ export function streamTurn(
       });
       done = {
         success: result.success,
-        ...(result.error === undefined ? {} : { error: result.error.toJSON() }),
+        ...(result.error === undefined ? {} : { error: publicTurnError(result.error) }),
       };
     } catch (error) {
       const { status: _status, ...shown } = toPublicError(error);

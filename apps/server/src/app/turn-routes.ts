@@ -1,7 +1,7 @@
 import { TokenUsageSchema } from '@cairn/core';
 import type { RuntimeEventListener } from '@cairn/runtime';
 import { createRoute, z } from '@hono/zod-openapi';
-import { apiError, errorResponse } from './api-error.js';
+import { apiError, errorResponse, isOutage, publicTurnError } from './api-error.js';
 import {
   AgentOutputSchema,
   CairnErrorJsonSchema,
@@ -105,8 +105,8 @@ export function registerTurnRoutes(app: ServerApp, deps: TurnDependencies, regis
       {
         conversationId: result.conversationId,
         success: result.success,
-        ...(result.message === undefined ? {} : { message: result.message }),
-        ...(result.error === undefined ? {} : { error: result.error.toJSON() }),
+        ...(result.message === undefined || isOutage(result.error) ? {} : { message: result.message }),
+        ...(result.error === undefined ? {} : { error: publicTurnError(result.error) }),
         usage: result.usage,
       },
       200,

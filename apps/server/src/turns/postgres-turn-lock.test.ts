@@ -66,4 +66,21 @@ describe('createPostgresTurnLock', () => {
     expect(await lock.run(freshConversationId(), async () => 1)).toBe(1);
     await Promise.all([lock.close(), lock.close()]);
   });
+  it('survives its connection dropping in the middle of a turn (no uncaught error), and the next turn runs', async () => {
+    const lock = openLock(1);
+    const conversationId = freshConversationId();
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    onTestFinished(() => admin.end());
+    const result = await lock.run(conversationId, async () => {
+      await admin.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'cairn-turn-lock' AND pid <> pg_backend_pid()",
+      );
+      // Give the client time to notice the dropped connection while the turn still runs.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      return 'finished';
+    });
+    expect(result).toBe('finished');
+    expect(await lock.run(conversationId, async () => 'next')).toBe('next');
+  });
 });

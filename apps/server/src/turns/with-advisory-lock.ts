@@ -26,6 +26,14 @@ export async function withAdvisoryLock<T>(
   const key = advisoryLockKey(conversationId);
   const client = await pool.connect();
   let sessionHoldsNoLock = false;
+  // A checked-out client has no pool error listener: without this one, the connection dropping
+  // mid-turn (a restart, a failover, pg_terminate_backend) would be an uncaught exception. The
+  // session and its lock are gone then, so the client is destroyed on release.
+  let lost = false;
+  const onLost = () => {
+    lost = true;
+  };
+  client.on('error', onLost);
   try {
     if (!(await waitForLock(client, key, signal))) {
       sessionHoldsNoLock = true;
@@ -37,7 +45,8 @@ export async function withAdvisoryLock<T>(
       sessionHoldsNoLock = await unlock(client, key);
     }
   } finally {
-    client.release(!sessionHoldsNoLock);
+    client.off('error', onLost);
+    client.release(lost || !sessionHoldsNoLock);
   }
 }
 
