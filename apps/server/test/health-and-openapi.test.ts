@@ -31,7 +31,7 @@ describe('probes', () => {
 
 describe('GET /openapi.json', () => {
   it('documents every route, its schemas and the bearer scheme', async () => {
-    server = await startTestServer({ apiToken: 'secret' });
+    server = await startTestServer({ apiToken: 'secret-token-for-tests' });
     const document = await jsonBody<OpenApiDocument>(await fetch(`${server.baseURL}/openapi.json`));
     expect(document.openapi).toBe('3.1.0');
     expect(Object.keys(document.paths).sort()).toEqual([

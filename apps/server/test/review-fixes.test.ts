@@ -71,3 +71,43 @@ describe('review fixes', () => {
     expect(text).not.toContain('db-internal');
   });
 });
+
+describe('more review fixes', () => {
+  it('refuses a short or spaced API token when the app is made', async () => {
+    await expect(startTestServer({ apiToken: '' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(startTestServer({ apiToken: 'has spaces in it, long enough' })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
+  });
+
+  it('deletes under the turn lock: a turn posted during a (slow) delete waits for it, then starts afresh', async () => {
+    const store = createMemoryConversationStore();
+    // Deleting takes a while, as on a big log in a real database.
+    const slowDelete: ConversationStore = Object.assign(Object.create(store) as ConversationStore, {
+      deleteConversation: async (id: string) => {
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        return store.deleteConversation(id);
+      },
+      append: store.append.bind(store),
+      load: store.load.bind(store),
+      listConversations: store.listConversations.bind(store),
+      close: store.close.bind(store),
+    });
+    const server = await startTestServer({
+      store: slowDelete,
+      turns: [{ text: 'one' }, { text: 'two', delayMs: 200 }],
+    });
+    servers.push(server);
+    expect((await server.postMessage('c1', 'first')).status).toBe(200);
+    const removed = server.request('/v1/conversations/c1', { method: 'DELETE' });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const turn = await server.postMessage('c1', 'second');
+    expect((await removed).status).toBe(204);
+    expect(turn.status).toBe(200);
+    // The new turn came after the delete: never an answer left without its question.
+    expect((await store.load('c1')).map((message) => `${message.role}:${message.content}`)).toEqual([
+      'user:second',
+      'assistant:two',
+    ]);
+  });
+});

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type ApiErrorBody, errorCode, jsonBody } from './support/json-body.js';
 import { startTestServer, type TestServer, waitFor } from './support/start-test-server.js';
 
-const TOKEN = 'test-token-5b1e';
+const TOKEN = 'test-token-5b1e-0c9d';
 let server: TestServer | undefined;
 
 afterEach(async () => {

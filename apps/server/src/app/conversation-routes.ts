@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ConversationStore } from '@cairn/core';
 import { createRoute, z } from '@hono/zod-openapi';
+import type { ConversationTurnLock } from '../turns/turn-lock.js';
 import { apiError, errorResponse } from './api-error.js';
 import { ConversationParamsSchema, SafeIdSchema } from './api-schemas.js';
 import type { ServerApp } from './server-env.js';
@@ -85,6 +86,7 @@ export function registerConversationRoutes(
   app: ServerApp,
   store: ConversationStore,
   registry: TurnRegistry,
+  turnLock: ConversationTurnLock,
 ): void {
   app.openapi(createRouteConfig, async (c) => {
     const id = c.req.valid('json')?.id ?? `c-${randomUUID()}`;
@@ -103,8 +105,10 @@ export function registerConversationRoutes(
   app.openapi(deleteRoute, async (c) => {
     const { id } = c.req.valid('param');
     if (registry.has(id)) return apiError(c, 409, 'TURN_RUNNING', 'a turn is running on this conversation');
-    if (!(await store.deleteConversation(id)))
-      return apiError(c, 404, 'STORE_NOT_FOUND', 'no such conversation');
+    // Under the conversation's turn lock: a turn starting here or on another instance waits, instead
+    // of writing into a conversation as it is being deleted.
+    const deleted = await turnLock.run(id, () => store.deleteConversation(id));
+    if (!deleted) return apiError(c, 404, 'STORE_NOT_FOUND', 'no such conversation');
     return c.body(null, 204);
   });
 }

@@ -1,4 +1,5 @@
 import type { ConversationStore } from '@cairn/core';
+import { CairnError } from '@cairn/core';
 import type { AgentRuntime } from '@cairn/runtime';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
@@ -46,6 +47,10 @@ const silentLogger: ServerLogger = { info() {}, warn() {}, error() {} };
 /** The Cairn HTTP API: conversations, chat turns as JSON or server-sent events, live message feeds. */
 export function createServerApp(options: ServerAppOptions): ServerAppHandle {
   const { store, events, apiToken } = options;
+  // An empty or spaced token would make every request a 401 (or accept a guessable one): refuse it now.
+  if (apiToken !== undefined && (apiToken.length < 16 || /\s/.test(apiToken))) {
+    throw new CairnError('INVALID_ARGUMENT', 'apiToken must be at least 16 characters, without spaces');
+  }
   const logger = options.logger ?? silentLogger;
   const registry = new TurnRegistry(options.maxConcurrentTurns ?? 64);
   const shutdown = new AbortController();
@@ -64,7 +69,7 @@ export function createServerApp(options: ServerAppOptions): ServerAppHandle {
   app.notFound(notFoundHandler);
 
   registerHealthRoutes(app, store, logger);
-  registerConversationRoutes(app, store, registry);
+  registerConversationRoutes(app, store, registry, options.turnLock);
   registerMessageRoutes(app, store);
   registerTurnRoutes(app, { runtime: options.runtime, turnLock: options.turnLock, events, logger }, registry);
   registerEventRoutes(app, { store, events, logger, shutdown: shutdown.signal });

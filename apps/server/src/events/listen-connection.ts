@@ -34,7 +34,13 @@ export async function openListenConnection(options: ListenConnectionOptions): Pr
   let reconnecting: Promise<void> | undefined;
 
   const listen = async (): Promise<pg.Client> => {
-    const client = new pg.Client({ connectionString, application_name: LISTEN_APPLICATION_NAME });
+    // keepAlive: a silent network drop must end the connection (and so reconnect), not leave it deaf.
+    const client = new pg.Client({
+      connectionString,
+      application_name: LISTEN_APPLICATION_NAME,
+      keepAlive: true,
+      connectionTimeoutMillis: 10_000,
+    });
     client.on('error', (error) => lost(client, error));
     client.on('end', () => lost(client, new Error('LISTEN connection ended')));
     client.on('notification', (notification) => options.onNotification(notification.payload));

@@ -20,6 +20,8 @@ export function createPostgresTurnLock(options: PostgresTurnLockOptions): Conver
     connectionString: options.connectionString,
     max: options.maxConnections ?? 10,
     application_name: 'cairn-turn-lock',
+    keepAlive: true,
+    connectionTimeoutMillis: 10_000,
   });
   // An idle connection holds no lock; the pool drops it if it dies, and that must not crash the process.
   pool.on('error', () => {});

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { CairnError } from '@cairn/core';
 import type pg from 'pg';
 import { advisoryLockKey } from './advisory-lock-key.js';
 import { turnAbortedError } from './turn-aborted-error.js';
@@ -24,7 +25,9 @@ export async function withAdvisoryLock<T>(
   signal: AbortSignal | undefined,
 ): Promise<T> {
   const key = advisoryLockKey(conversationId);
-  const client = await pool.connect();
+  const client = await pool.connect().catch((error: unknown) => {
+    throw unavailable(error);
+  });
   let sessionHoldsNoLock = false;
   // A checked-out client has no pool error listener: without this one, the connection dropping
   // mid-turn (a restart, a failover, pg_terminate_backend) would be an uncaught exception. The
@@ -35,7 +38,9 @@ export async function withAdvisoryLock<T>(
   };
   client.on('error', onLost);
   try {
-    if (!(await waitForLock(client, key, signal))) {
+    if (
+      !(await waitForLock(client, key, signal).catch((error: unknown) => Promise.reject(unavailable(error))))
+    ) {
       sessionHoldsNoLock = true;
       throw turnAbortedError(conversationId, signal?.reason);
     }
@@ -49,6 +54,10 @@ export async function withAdvisoryLock<T>(
     client.release(lost || !sessionHoldsNoLock);
   }
 }
+
+// The database failing under the lock is an outage (503), not an internal error; the driver's words stay in `cause`.
+const unavailable = (error: unknown) =>
+  new CairnError('STORE_UNAVAILABLE', 'the turn lock database is unavailable', { cause: error });
 
 /** True once the lock is held; false if `signal` aborted first. */
 async function waitForLock(client: pg.PoolClient, key: string, signal: AbortSignal | undefined) {
