@@ -49,6 +49,25 @@ describe('GET /openapi.json', () => {
     expect(document.components.securitySchemes.bearer).toEqual({ type: 'http', scheme: 'bearer' });
     expect(document.security).toEqual([{ bearer: [] }]);
     expect(document.paths['/healthz']?.get?.security).toEqual([]);
+    // What middleware answers is documented too: auth, the body limit, the media type, outages.
+    const post = document.paths['/v1/conversations/{id}/messages']?.post as {
+      responses: Record<string, { headers?: object }>;
+    };
+    expect(Object.keys(post.responses).sort()).toEqual([
+      '200',
+      '400',
+      '401',
+      '413',
+      '415',
+      '429',
+      '500',
+      '503',
+    ]);
+    expect(post.responses['429']?.headers).toHaveProperty('Retry-After');
+    const list = document.paths['/v1/conversations']?.get as { responses: Record<string, unknown> };
+    expect(list.responses).toHaveProperty('401');
+    expect(list.responses).not.toHaveProperty('413');
+    expect(document.paths['/healthz']?.get).not.toHaveProperty(['responses', '401']);
     // References inside the embedded JSON Schemas resolve within the document.
     for (const [, pointer = ''] of JSON.stringify(document).matchAll(/"\$ref":"#\/([^"]+)"/g)) {
       const target = pointer

@@ -8,6 +8,7 @@ import type { ConversationEventBus } from '../events/conversation-events.js';
 import type { ConversationTurnLock } from '../turns/turn-lock.js';
 import { apiError } from './api-error.js';
 import { bearerAuth } from './bearer-auth.js';
+import { withCommonErrorResponses } from './common-error-responses.js';
 import { registerConversationRoutes } from './conversation-routes.js';
 import { registerEventRoutes } from './event-routes.js';
 import { handleErrors, notFoundHandler } from './handle-errors.js';
@@ -75,10 +76,18 @@ export function createServerApp(options: ServerAppOptions): ServerAppHandle {
   registerEventRoutes(app, { store, events, logger, shutdown: shutdown.signal });
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
-  app.doc31('/openapi.json', {
-    openapi: '3.1.0',
-    info: { title: 'Cairn server', version: '1' },
-    ...(apiToken === undefined ? {} : { security: [{ bearer: [] }] }),
+  // Made once, on first request: the routes do not change after this point.
+  let document: ReturnType<ServerApp['getOpenAPI31Document']> | undefined;
+  app.get('/openapi.json', (c) => {
+    document ??= withCommonErrorResponses(
+      app.getOpenAPI31Document({
+        openapi: '3.1.0',
+        info: { title: 'Cairn server', version: '1' },
+        ...(apiToken === undefined ? {} : { security: [{ bearer: [] }] }),
+      }),
+      { auth: apiToken !== undefined },
+    );
+    return c.json(document);
   });
 
   return {
