@@ -16,30 +16,27 @@ import type { CommandContext } from './command-context.js';
 export async function withSession(
   context: CommandContext,
   work: (session: CliSession) => Promise<number>,
-  options: Omit<SessionOptions, 'onRefused'> & { quiet?: boolean } = {},
+  options: Omit<SessionOptions, 'onRefused'> = {},
 ): Promise<number> {
   const { io, errColors: colors } = context;
-  const { quiet, ...sessionOptions } = options;
   const session = await openSession(context.settings, io, {
-    ...sessionOptions,
+    ...options,
     onRefused: (request) =>
       io.stderr.write(
         `${colors.yellow(`refused ${describeApprovalRequest(request)} — nobody to ask; allow commands with --yes or --approval always`)}\n`,
       ),
   });
   try {
-    if (!quiet) {
+    io.stderr.write(
+      `${session.model.demo ? colors.yellow(describeModel(session.model)) : colors.dim(describeModel(session.model))}\n`,
+    );
+    if (session.model.demo && context.settings.model.model !== undefined) {
       io.stderr.write(
-        `${session.model.demo ? colors.yellow(describeModel(session.model)) : colors.dim(describeModel(session.model))}\n`,
+        `${colors.yellow(`--model ${context.settings.model.model} is not used: there is no provider to send it to`)}\n`,
       );
-      if (session.model.demo && context.settings.model.model !== undefined) {
-        io.stderr.write(
-          `${colors.yellow(`--model ${context.settings.model.model} is not used: there is no provider to send it to`)}\n`,
-        );
-      }
-      if (session.model.demo || session.workspace !== io.cwd)
-        io.stderr.write(`${colors.dim(`workspace: ${session.workspace}`)}\n`);
     }
+    if (session.model.demo || session.workspace !== io.cwd)
+      io.stderr.write(`${colors.dim(`workspace: ${session.workspace}`)}\n`);
     return await work(session);
   } finally {
     await session.close();

@@ -18,7 +18,6 @@ export interface CliSession {
   runtime: AgentRuntime;
   /** The directory the tools may touch. */
   workspace: string;
-  approval: ApprovalMode;
   approver: Approver;
   close(): Promise<void>;
 }
@@ -74,8 +73,7 @@ export async function openSession(
     const demoTour = options.demoTour === true;
     const workspace =
       settings.workspace ?? (demoTour || model.demo ? await sampleWorkspace(settings, demoTour) : io.cwd);
-    const approval = approvalMode(settings, model, options);
-    const approver = createApprover(approval, options.onRefused);
+    const approver = createApprover(approvalMode(settings, model, options), options.onRefused);
     const tools = createWorkspaceTools({ root: workspace });
     // One runtime: another model (`/model`) is passed per turn, which keeps provider metadata apart.
     const runtime = createAgentRuntime({
@@ -96,7 +94,6 @@ export async function openSession(
       model,
       runtime,
       workspace,
-      approval,
       approver,
       async close() {
         await Promise.allSettled([openedStore.close(), model.close()]);
