@@ -1,1 +1,11 @@
-export {};
+export { defaultDataDir } from './default-data-dir.js';
+export { describeModel } from './describe-model.js';
+export type { ModelSettings } from './model-settings.js';
+export { type OpenStoreOptions, openStore } from './open-store.js';
+export { type ModelsProbe, probeModels } from './probe-models.js';
+export { createProviderAdapter, DEFAULT_MODEL_IDS, type ProviderConnection } from './provider-adapter.js';
+export { isProviderName, PROVIDER_NAMES, type ProviderName } from './provider-names.js';
+export { type ResolveModelOptions, resolveModel } from './resolve-model.js';
+export type { ResolvedModel } from './resolved-model.js';
+export { DEFAULT_SETTING_NAMES, type SettingNames } from './setting-names.js';
+export { isStoreKind, STORE_KINDS, type StoreKind, type StoreSettings } from './store-settings.js';

@@ -1,7 +1,4 @@
 import { createInterface } from 'node:readline/promises';
-import { CairnError } from '@cairn/core';
-import { formatCliError } from '../cli-error.js';
-import type { CliIO } from '../io.js';
 import {
   describeModel,
   isProviderName,
@@ -9,7 +6,10 @@ import {
   type ProviderName,
   type ResolvedModel,
   resolveModel,
-} from '../model/resolve-model.js';
+} from '@cairn/connect';
+import { CairnError } from '@cairn/core';
+import { formatCliError } from '../cli-error.js';
+import type { CliIO } from '../io.js';
 import type { Colors } from '../render/colors.js';
 import { formatCount, formatStoredTime } from '../render/format-numbers.js';
 import { renderDisplayMessage } from '../render/render-display-message.js';

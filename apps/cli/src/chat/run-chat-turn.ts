@@ -1,7 +1,7 @@
+import type { ResolvedModel } from '@cairn/connect';
 import type { AgentOutput } from '@cairn/core';
 import type { ChatResult, RuntimeEvent } from '@cairn/runtime';
 import type { OutputStream } from '../io.js';
-import type { ResolvedModel } from '../model/resolve-model.js';
 import type { Colors } from '../render/colors.js';
 import { createLiveTurnRenderer } from '../render/live-turn-renderer.js';
 import type { Spinner } from '../render/spinner.js';

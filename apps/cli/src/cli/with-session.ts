@@ -1,5 +1,5 @@
+import { describeModel } from '@cairn/connect';
 import type { ConversationStore } from '@cairn/core';
-import { describeModel } from '../model/resolve-model.js';
 import { describeApprovalRequest } from '../session/approver.js';
 import {
   type CliSession,

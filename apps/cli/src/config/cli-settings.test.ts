@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CairnError } from '@cairn/core';
 import { describe, expect, it } from 'vitest';
-import { defaultDataDir, resolveCliSettings } from './cli-settings.js';
+import { resolveCliSettings } from './cli-settings.js';
 
 const project = (config?: unknown) => {
   const dir = mkdtempSync(join(tmpdir(), 'cairn-settings-'));
@@ -35,7 +35,9 @@ describe('resolveCliSettings', () => {
       model: {},
       verbose: false,
     });
-    expect(defaultDataDir({ HOME: '/home/ada', XDG_DATA_HOME: '/xdg' })).toBe('/xdg/cairn');
+    expect(resolveCliSettings({}, { HOME: '/home/ada', XDG_DATA_HOME: '/xdg' }, cwd).dataDir).toBe(
+      '/xdg/cairn',
+    );
   });
 
   it('takes flags over the environment over the config file', () => {

@@ -1,8 +1,12 @@
-import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import {
+  defaultDataDir,
+  type ModelSettings,
+  PROVIDER_NAMES,
+  STORE_KINDS,
+  type StoreSettings,
+} from '@cairn/connect';
 import { cliFailure } from '../cli-error.js';
-import { type ModelSettings, PROVIDER_NAMES } from '../model/resolve-model.js';
-import type { StoreKind, StoreSettings } from '../store/open-store.js';
 import { type CliConfig, configPath, loadConfigFile } from './config-file.js';
 
 /** The options every command shares, as commander parsed them (all optional). */
@@ -38,7 +42,6 @@ export interface CliSettings extends StoreSettings {
   configFile?: string;
 }
 
-const STORES: readonly StoreKind[] = ['fs', 'sqlite', 'postgres'];
 const APPROVALS: readonly ApprovalMode[] = ['ask', 'always', 'never'];
 
 function oneOf<T extends string>(
@@ -52,12 +55,6 @@ function oneOf<T extends string>(
 }
 
 const nonEmpty = (value: string | undefined) => (value === undefined || value === '' ? undefined : value);
-
-/** `$XDG_DATA_HOME/cairn`, else `~/.local/share/cairn`. */
-export function defaultDataDir(env: NodeJS.ProcessEnv): string {
-  const xdg = nonEmpty(env.XDG_DATA_HOME);
-  return join(xdg ?? join(env.HOME ?? homedir(), '.local', 'share'), 'cairn');
-}
 
 /** Flags win over the environment, which wins over `cairn.config.json`. */
 export function resolveCliSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, cwd: string): CliSettings {
@@ -92,7 +89,7 @@ export function resolveCliSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, c
   const baseURL =
     nonEmpty(flags.baseUrl) ?? (nonEmpty(env.OPENAI_BASE_URL) === undefined ? config.baseURL : undefined);
   const apiKey = nonEmpty(flags.apiKey);
-  const store = choice(pick(flags.store, '--store', 'CAIRN_STORE', config.store), STORES) ?? 'fs';
+  const store = choice(pick(flags.store, '--store', 'CAIRN_STORE', config.store), STORE_KINDS) ?? 'fs';
   const dataDir = path(pick(flags.dataDir, '--data-dir', 'CAIRN_DATA_DIR', config.dataDir));
   const databaseUrl = pick(flags.databaseUrl, '--database-url', 'DATABASE_URL', config.databaseUrl)?.value;
   const workspace = path(pick(flags.workspace, '--workspace', 'CAIRN_WORKSPACE', config.workspace));

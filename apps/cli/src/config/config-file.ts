@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { PROVIDER_NAMES } from '@cairn/connect';
 import { z } from 'zod';
 import { cliFailure } from '../cli-error.js';
-import { PROVIDER_NAMES } from '../model/resolved-model.js';
 
 export const CONFIG_FILE_NAME = 'cairn.config.json';
 

@@ -2,11 +2,11 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createModelSummarizer } from '@cairn/compression';
+import type { ResolvedModel } from '@cairn/connect';
 import type { ModelMessage } from '@cairn/core';
 import { chatToolLoop, createToolHost, type LoopToolMessage } from '@cairn/loop';
 import { createWorkspaceTools, type RunCommandResult } from '@cairn/loop/tools';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ResolvedModel } from '../model/resolved-model.js';
 import { startDemoModel } from './demo-model.js';
 import {
   createSampleWorkspace,

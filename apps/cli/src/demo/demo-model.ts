@@ -1,6 +1,6 @@
+import type { ResolvedModel } from '@cairn/connect';
 import { createOpenAIAdapter } from '@cairn/provider-openai';
 import { startMockProviderServer } from '@cairn/testing';
-import type { ResolvedModel } from '../model/resolved-model.js';
 import { demoTurn } from './demo-script.js';
 
 /** Pause between streamed chunks, so the demo visibly streams. */

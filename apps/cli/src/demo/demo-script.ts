@@ -1,8 +1,8 @@
 import type { ScriptTurn } from '@cairn/testing';
-import { REAL_MODEL_HINT } from '../model/real-model-hint.js';
 import { demoSummary, summaryRequestTranscript } from './demo-summary.js';
 import { tourTurn } from './demo-tour.js';
 import { type ChatMessage, readChatRequest } from './read-chat-request.js';
+import { REAL_MODEL_HINT } from './real-model-hint.js';
 import { firstLine } from './tool-outcomes.js';
 
 function laterTurnAnswer(question: string): string {

@@ -1,6 +1,6 @@
 import type { ScriptTurn } from '@cairn/testing';
-import { REAL_MODEL_HINT } from '../model/real-model-hint.js';
 import type { ChatMessage } from './read-chat-request.js';
+import { REAL_MODEL_HINT } from './real-model-hint.js';
 import {
   SAMPLE_BUGGY_LINE,
   SAMPLE_FIXED_LINE,

@@ -1,13 +1,13 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { openStore, type ResolvedModel, resolveModel } from '@cairn/connect';
 import type { ConversationStore } from '@cairn/core';
 import { createWorkspaceTools } from '@cairn/loop/tools';
 import { type AgentRuntime, createAgentRuntime, type WorkflowPackage } from '@cairn/runtime';
 import type { ApprovalMode, CliSettings } from '../config/cli-settings.js';
+import { startDemoFallback } from '../demo/demo-fallback.js';
 import { createSampleWorkspace } from '../demo/sample-workspace.js';
 import type { CliIO } from '../io.js';
-import { type ResolvedModel, resolveModel } from '../model/resolve-model.js';
-import { openStore } from '../store/open-store.js';
 import { type Approver, createApprover } from './approver.js';
 
 /** What chat, one-shot prompts and runs work with: a store, a model, the workspace tools, the runtime. */
@@ -66,7 +66,8 @@ export async function openSession(
   io: CliIO,
   options: SessionOptions = {},
 ): Promise<CliSession> {
-  const model = await resolveModel(settings.model, io.env);
+  // Nothing configured: the offline demo, so a first run shows Cairn working without a key.
+  const model = await resolveModel(settings.model, io.env, { fallback: () => startDemoFallback(io.env) });
   let store: ConversationStore | undefined;
   try {
     store = await openSettingsStore(settings, io);

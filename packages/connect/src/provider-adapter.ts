@@ -1,7 +1,7 @@
-import type { ModelAdapter } from '@cairn/core';
-import type { ProviderName } from './resolved-model.js';
+import { CairnError, type ModelAdapter } from '@cairn/core';
+import { PROVIDER_NAMES, type ProviderName } from './provider-names.js';
 
-/** The model used when `--model` is absent: a current, fast, affordable one of each provider. */
+/** The model used when none is named: a current, fast, affordable one of each provider. */
 export const DEFAULT_MODEL_IDS = {
   openai: 'gpt-4.1-mini',
   anthropic: 'claude-sonnet-5-5',
@@ -9,10 +9,11 @@ export const DEFAULT_MODEL_IDS = {
 } as const satisfies Record<Exclude<ProviderName, 'openai-compatible'>, string>;
 
 // Given explicitly: otherwise the SDKs would read OPENAI_BASE_URL / ANTHROPIC_BASE_URL from
-// process.env, behind the back of the environment the CLI was handed.
+// process.env, behind the back of the environment the caller handed over.
 const OPENAI_API_URL = 'https://api.openai.com/v1';
 const ANTHROPIC_API_URL = 'https://api.anthropic.com';
 
+/** Exactly what a provider's adapter is connected with. */
 export interface ProviderConnection {
   model: string;
   apiKey: string;
@@ -21,7 +22,7 @@ export interface ProviderConnection {
 
 /**
  * The provider's real adapter, connected with exactly the given key and base URL. Only the one
- * provider's SDK is loaded, when it is needed: `cairn --help` should not wait for three SDKs.
+ * provider's SDK is loaded, when it is needed: an app's start-up should not wait for three SDKs.
  */
 export async function createProviderAdapter(
   provider: ProviderName,
@@ -42,5 +43,10 @@ export async function createProviderAdapter(
       const { createGeminiAdapter } = await import('@cairn/provider-gemini');
       return createGeminiAdapter({ model, apiKey, ...(baseURL === undefined ? {} : { baseURL }) });
     }
+    default:
+      throw new CairnError(
+        'INVALID_ARGUMENT',
+        `provider must be one of ${PROVIDER_NAMES.join(', ')}, got ${JSON.stringify(provider as unknown)}`,
+      );
   }
 }

@@ -1,6 +1,10 @@
 import { CairnError } from '@cairn/core';
-import { afterEach, describe, expect, it } from 'vitest';
-import { describeModel, type ModelSettings, type ResolvedModel, resolveModel } from './resolve-model.js';
+import { ScriptedModel } from '@cairn/testing';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describeModel } from './describe-model.js';
+import type { ModelSettings } from './model-settings.js';
+import { resolveModel } from './resolve-model.js';
+import type { ResolvedModel } from './resolved-model.js';
 import { closedPortURL, type ModelsServer, modelList, startModelsServer } from './test-support.js';
 
 // No local server is probed unless a test asks for one.
@@ -185,10 +189,28 @@ describe('resolveModel: from the environment', () => {
   });
 });
 
-describe('resolveModel: a local server, else the demo', () => {
+/** A scripted stand-in, as the CLI's offline demo is; `closed` says whether it was released. */
+function scriptedFallback(description?: string) {
+  const state = { closed: false };
+  const model: ResolvedModel = {
+    adapter: new ScriptedModel({ turns: [{ text: 'canned' }], modelId: 'stand-in' }),
+    provider: 'demo',
+    modelId: 'stand-in',
+    source: 'nothing configured',
+    demo: true,
+    ...(description === undefined ? {} : { description }),
+    close: async () => {
+      state.closed = true;
+    },
+  };
+  return { fallback: vi.fn(async () => model), state };
+}
+
+describe('resolveModel: a local server, else the fallback', () => {
   it('uses a local server that lists a model, taking --model first', async () => {
     server = await startModelsServer({ body: modelList('llama3.2') });
-    const options = { localBaseURL: server.baseURL };
+    const { fallback } = scriptedFallback();
+    const options = { localBaseURL: server.baseURL, fallback };
     await expect(resolve({}, {}, options)).resolves.toEqual({
       provider: 'openai-compatible',
       modelId: 'llama3.2',
@@ -197,31 +219,138 @@ describe('resolveModel: a local server, else the demo', () => {
       adapter: 'openai',
     });
     await expect(resolve({ model: 'phi4' }, {}, options)).resolves.toMatchObject({ modelId: 'phi4' });
+    expect(fallback).not.toHaveBeenCalled();
     // The environment points elsewhere: the local server configured there is probed instead.
     const elsewhere = await closedPortURL();
     await expect(resolve({}, { CAIRN_LOCAL_BASE_URL: elsewhere }, options)).resolves.toMatchObject({
       demo: true,
     });
+    expect(fallback).toHaveBeenCalledOnce();
   });
 
-  it('falls back to the demo when the local server is off, slow, failing or has no models', async () => {
+  it('falls back when the local server is off, slow, failing or has no models', async () => {
     server = await startModelsServer({ body: modelList('llama3.2'), delayMs: 300 });
-    const demo = { provider: 'demo', modelId: 'cairn-demo', source: 'no API key found', demo: true };
+    const { fallback } = scriptedFallback();
+    const standIn = { provider: 'demo', modelId: 'stand-in', source: 'nothing configured', demo: true };
     await expect(
-      resolve({}, {}, { localBaseURL: server.baseURL, probeTimeoutMs: 30 }),
-    ).resolves.toMatchObject(demo);
-    await resolved?.close();
+      resolve({}, {}, { localBaseURL: server.baseURL, probeTimeoutMs: 30, fallback }),
+    ).resolves.toMatchObject(standIn);
     await expect(
-      resolve({}, { CAIRN_LOCAL_BASE_URL: 'off' }, { localBaseURL: server.baseURL }),
-    ).resolves.toMatchObject(demo);
-    await resolved?.close();
+      resolve({}, { CAIRN_LOCAL_BASE_URL: 'off' }, { localBaseURL: server.baseURL, fallback }),
+    ).resolves.toMatchObject(standIn);
     await server.close();
     server = await startModelsServer({ status: 500 });
-    await expect(resolve({}, {}, { localBaseURL: server.baseURL })).resolves.toMatchObject(demo);
-    await resolved?.close();
+    await expect(resolve({}, {}, { localBaseURL: server.baseURL, fallback })).resolves.toMatchObject(standIn);
     await server.close();
     server = await startModelsServer({ body: modelList() });
-    await expect(resolve({}, {}, { localBaseURL: server.baseURL })).resolves.toMatchObject(demo);
+    await expect(resolve({}, {}, { localBaseURL: server.baseURL, fallback })).resolves.toMatchObject(standIn);
+    expect(fallback).toHaveBeenCalledTimes(4);
+  });
+
+  it('gives the fallback only when nothing is configured, and hands it back as it is', async () => {
+    const { fallback, state } = scriptedFallback();
+    await expect(resolve({}, { ...NO_LOCAL, GEMINI_API_KEY: 'g' }, { fallback })).resolves.toMatchObject({
+      provider: 'gemini',
+    });
+    await expect(
+      failure(resolveModel({ provider: 'anthropic' }, NO_LOCAL, { fallback })),
+    ).resolves.toMatchObject({ code: 'LLM_AUTH' });
+    expect(fallback).not.toHaveBeenCalled();
+    resolved = await resolveModel({}, NO_LOCAL, { fallback });
+    expect(resolved).toBe(await fallback.mock.results[0]?.value);
+    await resolved.close();
+    expect(state.closed).toBe(true);
+  });
+
+  it('fails with LLM_AUTH and what to set when nothing is configured and there is no fallback', async () => {
+    await expect(failure(resolveModel({}, NO_LOCAL))).resolves.toEqual({
+      code: 'LLM_AUTH',
+      message: 'no model configured: no API key, no base URL, no local server answering',
+      fix: 'set OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY, or point --base-url or OPENAI_BASE_URL at an OpenAI-compatible server such as Ollama',
+    });
+    await expect(
+      failure(resolveModel({}, NO_LOCAL, { names: { baseURL: 'CAIRN_BASE_URL' } })),
+    ).resolves.toMatchObject({
+      fix: 'set OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY, or point CAIRN_BASE_URL or OPENAI_BASE_URL at an OpenAI-compatible server such as Ollama',
+    });
+  });
+});
+
+describe('resolveModel: the names of the settings', () => {
+  // How a server configured by environment variables would name its settings.
+  const names = {
+    provider: 'CAIRN_PROVIDER',
+    model: 'CAIRN_MODEL',
+    baseURL: 'OPENAI_BASE_URL',
+    apiKey: 'CAIRN_API_KEY',
+  };
+
+  it('names the settings as the caller does, with "set" for what is not a flag', async () => {
+    await expect(failure(resolveModel({ provider: 'anthropic' }, {}, { names }))).resolves.toEqual({
+      code: 'LLM_AUTH',
+      message: 'anthropic needs an API key',
+      fix: 'set ANTHROPIC_API_KEY or CAIRN_API_KEY',
+    });
+    await expect(
+      failure(resolveModel({ provider: 'openai-compatible' }, {}, { names })),
+    ).resolves.toMatchObject({ fix: 'set OPENAI_BASE_URL (e.g. http://localhost:11434/v1)' });
+    await expect(failure(resolveModel({ apiKey: 'k' }, {}, { names }))).resolves.toEqual({
+      code: 'INVALID_ARGUMENT',
+      message: 'CAIRN_API_KEY needs a provider',
+      fix: 'set CAIRN_PROVIDER to openai, anthropic or gemini, or OPENAI_BASE_URL to an OpenAI-compatible server',
+    });
+    await expect(failure(resolveModel({ baseURL: 'localhost:11434' }, {}, { names }))).resolves.toMatchObject(
+      {
+        message: 'OPENAI_BASE_URL is not an http(s) URL: localhost:11434',
+      },
+    );
+    const baseURL = await closedPortURL();
+    await expect(failure(resolveModel({ baseURL }, {}, { names }))).resolves.toMatchObject({
+      fix: 'start the server, or fix OPENAI_BASE_URL',
+    });
+    server = await startModelsServer({ status: 404 });
+    await expect(failure(resolveModel({ baseURL: server.baseURL }, {}, { names }))).resolves.toMatchObject({
+      fix: 'set CAIRN_MODEL',
+    });
+    await expect(
+      failure(resolveModel({ baseURL: 'http://user:secret@127.0.0.1:9/v1' }, {}, { names })),
+    ).resolves.toEqual({
+      code: 'INVALID_ARGUMENT',
+      message: 'OPENAI_BASE_URL has a user name or password in it (http://***@127.0.0.1:9/v1)',
+      fix: 'remove them from the URL and pass the key with CAIRN_API_KEY or OPENAI_API_KEY',
+    });
+  });
+
+  it("gives the base URL's own source, and the provider's name as the source of an explicit provider", async () => {
+    server = await startModelsServer({ body: modelList('mistral') });
+    await expect(
+      resolve({ baseURL: server.baseURL }, { ANTHROPIC_API_KEY: 'a' }, { names }),
+    ).resolves.toMatchObject({
+      provider: 'openai-compatible',
+      source: 'OPENAI_BASE_URL',
+    });
+    await expect(
+      resolve({ provider: 'openai-compatible', baseURL: server.baseURL }, NO_LOCAL, { names }),
+    ).resolves.toMatchObject({ source: 'CAIRN_PROVIDER' });
+    // A base URL from elsewhere (a config file) ranks below the keys in the environment …
+    const fromFile = { baseURL: server.baseURL, baseURLFrom: 'server.json' };
+    await expect(resolve(fromFile, { ...NO_LOCAL, GEMINI_API_KEY: 'g' })).resolves.toMatchObject({
+      provider: 'gemini',
+    });
+    // … and is named by where it came from.
+    await expect(resolve(fromFile, NO_LOCAL)).resolves.toMatchObject({ source: 'server.json' });
+    await expect(
+      failure(resolveModel({ baseURL: 'ftp://x', baseURLFrom: 'server.json' }, NO_LOCAL)),
+    ).resolves.toMatchObject({ message: 'server.json is not an http(s) URL: ftp://x' });
+  });
+
+  it('refuses a provider it does not know, as settings from plain JavaScript may name', async () => {
+    const settings = { provider: 'mistral' } as unknown as ModelSettings;
+    await expect(failure(resolveModel(settings, {}, { names }))).resolves.toEqual({
+      code: 'INVALID_ARGUMENT',
+      message: 'CAIRN_PROVIDER must be one of openai, anthropic, gemini, openai-compatible, got "mistral"',
+      fix: undefined,
+    });
   });
 });
 
@@ -231,19 +360,12 @@ describe('describeModel', () => {
     expect(describeModel(model)).toBe('model: anthropic claude-sonnet-5-5 (from ANTHROPIC_API_KEY)');
   });
 
-  it('says the demo is a scripted offline tour, not a model, and how to use a real one', async () => {
-    resolved = await resolveModel({}, NO_LOCAL);
-    const banner = describeModel(resolved);
-    expect(banner).toContain('offline demo (no API key found)');
-    expect(banner).toContain('not a language model');
-    for (const hint of [
-      'OPENAI_API_KEY',
-      'ANTHROPIC_API_KEY',
-      'GEMINI_API_KEY',
-      '--provider',
-      '--base-url',
-    ]) {
-      expect(banner).toContain(hint);
-    }
+  it("says a scripted stand-in is not a language model, or gives the stand-in's own description", async () => {
+    expect(describeModel(await scriptedFallback().fallback())).toBe(
+      'model: demo stand-in (from nothing configured): scripted, not a language model',
+    );
+    expect(describeModel(await scriptedFallback('model: offline demo, a scripted tour').fallback())).toBe(
+      'model: offline demo, a scripted tour',
+    );
   });
 });
