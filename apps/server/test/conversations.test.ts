@@ -101,3 +101,31 @@ describe('DELETE /v1/conversations/:id', () => {
     expect((await server.request('/v1/conversations/c1', { method: 'DELETE' })).status).toBe(204);
   });
 });
+
+describe('numbers in query strings', () => {
+  it('take only plain decimal integers: no exponent, hex, sign, fraction, spaces or empty value (400)', async () => {
+    server = await startTestServer({ turns: [{ text: 'ok' }] });
+    await server.postMessage('c1', 'Hi');
+    const bad = ['1e1', '%2012%20', '12%20', '0x10', '+5', '-1', '1.0', '1.5', '', 'Infinity', '0b1', '１２'];
+    for (const value of bad) {
+      for (const path of [
+        `/v1/conversations?limit=${value}`,
+        `/v1/conversations/c1/messages?limit=${value}`,
+        `/v1/conversations/c1/messages?fromSeq=${value}`,
+      ]) {
+        const response = await server.request(path);
+        expect(response.status, path).toBe(400);
+        expect(await errorCode(response), path).toBe('INVALID_ARGUMENT');
+      }
+    }
+    // Out of range is still refused; plain numbers (leading zeros included) are taken.
+    expect((await server.request('/v1/conversations?limit=101')).status).toBe(400);
+    expect((await server.request('/v1/conversations/c1/messages?limit=0')).status).toBe(400);
+    const page = await jsonBody<{ messages: ConversationMessage[] }>(
+      await server.request('/v1/conversations/c1/messages?fromSeq=02&limit=1'),
+    );
+    expect(page.messages.map((message) => message.seq)).toEqual([2]);
+    const list = await jsonBody<ConversationPage>(await server.request('/v1/conversations?limit=1'));
+    expect(list.conversations).toHaveLength(1);
+  });
+});

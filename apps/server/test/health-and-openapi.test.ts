@@ -36,12 +36,20 @@ describe('GET /openapi.json', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(Object.keys(document.paths).sort()).toEqual([
       '/healthz',
+      '/metrics',
       '/readyz',
+      '/v1/agent-sessions',
+      '/v1/agent-sessions/{id}/abort',
       '/v1/conversations',
       '/v1/conversations/{id}',
       '/v1/conversations/{id}/abort',
       '/v1/conversations/{id}/events',
       '/v1/conversations/{id}/messages',
+      '/v1/runs',
+      '/v1/runs/{id}',
+      '/v1/runs/{id}/abort',
+      '/v1/runs/{id}/messages',
+      '/v1/workflows',
     ]);
     expect(Object.keys(document.paths['/v1/conversations/{id}/messages'] ?? {})).toEqual(['get', 'post']);
     expect(document.components.schemas).toHaveProperty('ConversationMessage');
@@ -66,6 +74,7 @@ describe('GET /openapi.json', () => {
     expect(post.responses['429']?.headers).toHaveProperty('Retry-After');
     const list = document.paths['/v1/conversations']?.get as { responses: Record<string, unknown> };
     expect(list.responses).toHaveProperty('401');
+    expect(list.responses).toHaveProperty('429');
     expect(list.responses).not.toHaveProperty('413');
     expect(document.paths['/healthz']?.get).not.toHaveProperty(['responses', '401']);
     // References inside the embedded JSON Schemas resolve within the document.

@@ -40,5 +40,23 @@ export const ConversationParamsSchema = z.object({
   id: SafeIdSchema.openapi({ param: { name: 'id', in: 'path' } }),
 });
 
+/**
+ * A whole number in a query string, written plainly: decimal digits only, at most 15 (a safe integer).
+ * `z.coerce.number` would also take `1e3`, ` 12 `, `0x10`, `1.0` or an empty string (as 0).
+ */
+function queryIntegerSchema(min: number, max = Number.MAX_SAFE_INTEGER) {
+  return z
+    .string()
+    .regex(/^\d{1,15}$/, 'must be a plain decimal integer')
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max))
+    .openapi({ type: 'integer', minimum: min, ...(max === Number.MAX_SAFE_INTEGER ? {} : { maximum: max }) });
+}
+
 /** A `seq` in a query string. */
-export const SeqQuerySchema = z.coerce.number().int().min(1);
+export const SeqQuerySchema = queryIntegerSchema(1);
+
+/** A page size in a query string: 1 to `max`, `fallback` when absent. */
+export function limitQuerySchema(max: number, fallback: number) {
+  return queryIntegerSchema(1, max).default(fallback).openapi({ default: fallback });
+}

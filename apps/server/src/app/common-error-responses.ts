@@ -11,12 +11,12 @@ const answer = (description: string, extra: object = {}) => ({
 
 /**
  * The answers every `/v1` operation can give besides its own, which middleware (auth, the body
- * limit) and the error handler produce rather than the route: added to the document here, so each
+ * limit, the rate limit, draining) and the error handler produce rather than the route: added to the document here, so each
  * route does not have to repeat them and none can forget one.
  */
 export function withCommonErrorResponses(
   document: OpenAPIDocument,
-  options: { auth: boolean },
+  options: { auth: boolean; rateLimited: boolean },
 ): OpenAPIDocument {
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     if (!path.startsWith('/v1/')) continue;
@@ -31,8 +31,9 @@ export function withCommonErrorResponses(
         add('413', answer('The body is over the size limit'));
         add('415', answer('The body is not declared as `application/json`'));
       }
+      if (options.rateLimited) add('429', answer('Rate limited (`Retry-After`, `RateLimit-*`)'));
       add('500', answer('Internal error (no details are given)'));
-      add('503', answer('The store is unavailable'));
+      add('503', answer('The store is unavailable, or the server is shutting down (`Retry-After`)'));
       const limited = responses['429'] as { headers?: object } | undefined;
       if (limited !== undefined) {
         limited.headers = { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } };

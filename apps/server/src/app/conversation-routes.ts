@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { ConversationStore } from '@cairn/core';
 import { createRoute, z } from '@hono/zod-openapi';
+import type { ConversationEventBus } from '../events/conversation-events.js';
 import type { ConversationTurnLock } from '../turns/turn-lock.js';
 import { apiError, errorResponse } from './api-error.js';
-import { ConversationParamsSchema, SafeIdSchema } from './api-schemas.js';
-import type { ServerApp } from './server-env.js';
+import { ConversationParamsSchema, limitQuerySchema, SafeIdSchema } from './api-schemas.js';
+import { errorFields } from './error-fields.js';
+import type { ServerApp, ServerLogger } from './server-env.js';
 import type { TurnRegistry } from './turn-registry.js';
 
 const CreateConversationBodySchema = z
@@ -24,7 +26,7 @@ const ConversationSummarySchema = z
 
 const ListQuerySchema = z.object({
   cursor: z.string().max(1024).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  limit: limitQuerySchema(100, 20),
 });
 
 const createRouteConfig = createRoute({
@@ -72,6 +74,9 @@ const deleteRoute = createRoute({
   method: 'delete',
   path: '/v1/conversations/{id}',
   summary: 'Delete a conversation and its blobs',
+  description:
+    'Live `/events` streams of it, on every instance, get `event: deleted` and end. The id can be used ' +
+    'again: the new conversation starts at seq 1.',
   request: { params: ConversationParamsSchema },
   responses: {
     204: { description: 'Deleted' },
@@ -87,7 +92,22 @@ export function registerConversationRoutes(
   store: ConversationStore,
   registry: TurnRegistry,
   turnLock: ConversationTurnLock,
+  /** Told of deletions, so live `/events` streams of the conversation end (on every instance). */
+  events?: ConversationEventBus,
+  logger?: ServerLogger,
 ): void {
+  // Still under the lock: the notice goes out before any of a turn that re-creates the conversation.
+  const deleteAndTell = async (id: string) => {
+    const deleted = await store.deleteConversation(id);
+    if (deleted) {
+      await events?.publish({ conversationId: id, lastSeq: 0, deleted: true }).catch((error: unknown) => {
+        // Deleted all the same; streams of it on other instances stay open until their clients go.
+        logger?.warn({ conversationId: id, ...errorFields(error) }, 'publish of a deletion failed');
+      });
+    }
+    return deleted;
+  };
+
   app.openapi(createRouteConfig, async (c) => {
     const id = c.req.valid('json')?.id ?? `c-${randomUUID()}`;
     if ((await store.load(id, { limit: 1 })).length > 0) {
@@ -107,7 +127,7 @@ export function registerConversationRoutes(
     if (registry.has(id)) return apiError(c, 409, 'TURN_RUNNING', 'a turn is running on this conversation');
     // Under the conversation's turn lock: a turn starting here or on another instance waits, instead
     // of writing into a conversation as it is being deleted.
-    const deleted = await turnLock.run(id, () => store.deleteConversation(id));
+    const deleted = await turnLock.run(id, () => deleteAndTell(id));
     if (!deleted) return apiError(c, 404, 'STORE_NOT_FOUND', 'no such conversation');
     return c.body(null, 204);
   });

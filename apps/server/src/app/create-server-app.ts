@@ -1,24 +1,34 @@
 import type { ConversationStore } from '@cairn/core';
 import { CairnError } from '@cairn/core';
-import type { AgentRuntime } from '@cairn/runtime';
+import type { AgentRuntime, WorkflowPackage } from '@cairn/runtime';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { requestId } from 'hono/request-id';
 import type { ConversationEventBus } from '../events/conversation-events.js';
 import type { ConversationTurnLock } from '../turns/turn-lock.js';
+import type { AgentSessionsOptions } from './agent-session-options.js';
+import { registerAgentSessionRoutes } from './agent-session-routes.js';
 import { apiError } from './api-error.js';
 import { bearerAuth } from './bearer-auth.js';
 import { withCommonErrorResponses } from './common-error-responses.js';
 import { registerConversationRoutes } from './conversation-routes.js';
+import { type CorsOptions, corsMiddleware } from './cors-options.js';
 import { registerEventRoutes } from './event-routes.js';
 import { handleErrors, notFoundHandler } from './handle-errors.js';
 import { registerHealthRoutes } from './health-routes.js';
 import { registerMessageRoutes } from './message-routes.js';
+import { registerMetricsRoutes } from './metrics-routes.js';
+import { DEFAULT_RATE_LIMIT, type RateLimitOptions, rateLimit } from './rate-limit.js';
+import { refuseWhileDraining } from './refuse-while-draining.js';
 import { requestLog } from './request-log.js';
+import { registerRunRoutes } from './run-routes.js';
 import type { ServerApp, ServerEnv, ServerLogger } from './server-env.js';
+import { createServerMetrics } from './server-metrics.js';
+import type { SseStreamLimits } from './sse-writer.js';
 import { TurnRegistry } from './turn-registry.js';
 import { registerTurnRoutes } from './turn-routes.js';
 import { validationHook } from './validation-hook.js';
+import { registerWebRoutes } from './web-routes.js';
 
 export interface ServerAppOptions {
   store: ConversationStore;
@@ -33,6 +43,26 @@ export interface ServerAppOptions {
   maxConcurrentTurns?: number;
   /** pino or compatible; gets ids and codes only, never bodies or tokens. */
   logger?: ServerLogger;
+  /** When an event-stream client that does not read is disconnected: default 4 MiB waiting, or 30 s stalled. */
+  streamLimits?: SseStreamLimits;
+  /**
+   * What `GET /v1/workflows` lists: the workflow packages the runtime was created with (the runtime
+   * does not list them). Runs resolve workflow names with the runtime whatever is given here.
+   */
+  workflows?: readonly WorkflowPackage[];
+  /** Agent sessions (Claude Code / Gemini CLI in the workspace root): off when absent, since they run code. */
+  agentSessions?: AgentSessionsOptions;
+  /**
+   * Per caller (its token's hash, or its address without a token) on /v1: default 20 requests a
+   * second with bursts of 40, then 429 `RATE_LIMITED` with `Retry-After`; `false` = no limit.
+   */
+  rateLimit?: RateLimitOptions | false;
+  /** Browser origins allowed to call the API; absent = no CORS headers at all. */
+  cors?: CorsOptions;
+  /** `GET /metrics` (Prometheus, behind the token when there is one); default on, `false` = none. */
+  metrics?: boolean;
+  /** The built web page (`dist/web`) to serve at `/`, without auth; absent = no page. */
+  webRoot?: string;
 }
 
 export interface ServerAppHandle {
@@ -41,6 +71,11 @@ export interface ServerAppHandle {
   abortAll(reason?: string): void;
   /** Turns running or queued in this instance (wait for 0 before closing the store). */
   activeTurns(): number;
+  /**
+   * The start of a graceful shutdown: live event streams end (clients resume elsewhere with
+   * `Last-Event-ID`), new turns and writes get 503 `SHUTTING_DOWN`, running turns go on.
+   */
+  beginShutdown(reason?: string): void;
 }
 
 const silentLogger: ServerLogger = { info() {}, warn() {}, error() {} };
@@ -53,12 +88,21 @@ export function createServerApp(options: ServerAppOptions): ServerAppHandle {
     throw new CairnError('INVALID_ARGUMENT', 'apiToken must be at least 16 characters, without spaces');
   }
   const logger = options.logger ?? silentLogger;
-  const registry = new TurnRegistry(options.maxConcurrentTurns ?? 64);
+  const metrics =
+    options.metrics === false ? undefined : createServerMetrics({ activeTurns: (): number => registry.size });
+  const registry = new TurnRegistry(options.maxConcurrentTurns ?? 64, metrics);
   const shutdown = new AbortController();
   const app: ServerApp = new OpenAPIHono<ServerEnv>({ defaultHook: validationHook });
 
-  app.use('*', requestId(), requestLog(logger));
+  // Metrics first, to count every answer; CORS next, so that browsers can read every answer.
+  if (metrics) app.use('*', metrics.middleware);
+  if (options.cors) app.use('*', corsMiddleware(options.cors));
+  app.use('*', requestId(), requestLog(logger), refuseWhileDraining(shutdown.signal));
   if (apiToken !== undefined) app.use('/v1/*', bearerAuth(apiToken));
+  if (options.rateLimit !== false) {
+    const limit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
+    app.use('/v1/*', rateLimit(limit, { keyByToken: apiToken !== undefined }));
+  }
   app.use(
     '/v1/*',
     bodyLimit({
@@ -69,11 +113,28 @@ export function createServerApp(options: ServerAppOptions): ServerAppHandle {
   app.onError(handleErrors(logger));
   app.notFound(notFoundHandler);
 
-  registerHealthRoutes(app, store, logger);
-  registerConversationRoutes(app, store, registry, options.turnLock);
+  registerHealthRoutes(app, store, logger, { events, turnLock: options.turnLock, shutdown: shutdown.signal });
+  registerConversationRoutes(app, store, registry, options.turnLock, events, logger);
   registerMessageRoutes(app, store);
-  registerTurnRoutes(app, { runtime: options.runtime, turnLock: options.turnLock, events, logger }, registry);
-  registerEventRoutes(app, { store, events, logger, shutdown: shutdown.signal });
+  const { streamLimits } = options;
+  const turnRouteDeps = { runtime: options.runtime, turnLock: options.turnLock, events, logger };
+  registerTurnRoutes(app, turnRouteDeps, registry, { streamLimits });
+  const turnDeps = { store, turnLock: options.turnLock, events, logger };
+  registerRunRoutes(
+    app,
+    { ...turnDeps, runtime: options.runtime, ...(options.workflows ? { workflows: options.workflows } : {}) },
+    registry,
+    { streamLimits },
+  );
+  registerAgentSessionRoutes(
+    app,
+    { ...turnDeps, ...(options.agentSessions ? { agentSessions: options.agentSessions } : {}) },
+    registry,
+    { streamLimits },
+  );
+  registerEventRoutes(app, { store, events, logger, shutdown: shutdown.signal, streamLimits });
+  if (metrics) registerMetricsRoutes(app, metrics, apiToken);
+  if (options.webRoot !== undefined) registerWebRoutes(app, { webRoot: options.webRoot });
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
   // Made once, on first request: the routes do not change after this point.
@@ -85,7 +146,7 @@ export function createServerApp(options: ServerAppOptions): ServerAppHandle {
         info: { title: 'Cairn server', version: '1' },
         ...(apiToken === undefined ? {} : { security: [{ bearer: [] }] }),
       }),
-      { auth: apiToken !== undefined },
+      { auth: apiToken !== undefined, rateLimited: options.rateLimit !== false },
     );
     return c.json(document);
   });
@@ -94,8 +155,11 @@ export function createServerApp(options: ServerAppOptions): ServerAppHandle {
     app,
     abortAll(reason = 'server shutting down') {
       registry.abortAll(reason);
-      shutdown.abort(reason);
+      if (!shutdown.signal.aborted) shutdown.abort(reason);
     },
     activeTurns: () => registry.size,
+    beginShutdown(reason = 'server shutting down') {
+      shutdown.abort(reason);
+    },
   };
 }

@@ -7,9 +7,13 @@ import { ConversationParamsSchema, SeqQuerySchema } from './api-schemas.js';
 import { errorFields } from './error-fields.js';
 import { startMessageFeed } from './message-feed.js';
 import type { ServerApp, ServerLogger } from './server-env.js';
+import { type SseStreamLimits, sseWriterFor } from './sse-writer.js';
 
 // Often enough for proxies that close idle connections after 30-60 s.
 const HEARTBEAT_MS = 15_000;
+
+/** `Last-Event-ID`: `<seq>-<epoch>` as this stream sends it, or a bare seq (a turn stream's `id`). */
+const LAST_EVENT_ID_PATTERN = /^(\d{1,15})(?:-([0-9a-f]{8}))?$/;
 
 const eventsRoute = createRoute({
   method: 'get',
@@ -17,10 +21,17 @@ const eventsRoute = createRoute({
   summary: 'Live stream of the messages stored in a conversation',
   description:
     'Server-sent events: first every stored message after the resume point, then each new one as ' +
-    'it is stored (by any instance), as `event: message` with `id: <seq>`. Resume with the ' +
-    '`Last-Event-ID` header (the last seq received; EventSource sends it on reconnect) or `fromSeq` ' +
-    '(the first seq wanted); the header wins. A conversation without messages yet is not an error: ' +
-    'the stream waits for its first message. A comment is sent every 15 s.',
+    'it is stored (by any instance), as `event: message` with `id: <seq>-<epoch>` (`epoch` names this ' +
+    'incarnation of the conversation id: seqs restart at 1 when a deleted id is used again). Resume with ' +
+    'the `Last-Event-ID` header (EventSource sends the last `id` received on reconnect; a bare seq is ' +
+    'accepted too) or `fromSeq` (the first seq wanted); the header wins. When the conversation is ' +
+    'deleted, the stream sends `event: deleted` (data: `{ conversationId }`) and ends; a resume whose ' +
+    'history is not the current conversation (deleted, or deleted and re-created) gets the same, never ' +
+    'messages of the new one: close the EventSource then, and open a new stream without `Last-Event-ID` ' +
+    'to follow the new conversation. (A bare-seq `Last-Event-ID` is taken as this conversation’s if that ' +
+    'seq exists.) A conversation without messages yet is not an error: the stream waits for its first ' +
+    'message. A comment is sent every 15 s. A client that stops reading is disconnected once too much ' +
+    'waits for it; it resumes with `Last-Event-ID`.',
   request: {
     params: ConversationParamsSchema,
     query: z.object({
@@ -29,9 +40,9 @@ const eventsRoute = createRoute({
     headers: z.object({
       'last-event-id': z
         .string()
-        .regex(/^\d{1,15}$/)
+        .regex(LAST_EVENT_ID_PATTERN)
         .optional()
-        .openapi({ description: 'The last seq the client has' }),
+        .openapi({ description: 'The last `id` the client has: `<seq>-<epoch>`, or a bare seq' }),
     }),
   },
   responses: {
@@ -49,6 +60,8 @@ export interface EventRouteDependencies {
   logger: ServerLogger;
   /** Ends every live stream (server shutdown). */
   shutdown: AbortSignal;
+  /** When a client that does not read is disconnected. */
+  streamLimits?: SseStreamLimits;
 }
 
 /** `GET …/events`: the live message feed of a conversation. */
@@ -56,12 +69,16 @@ export function registerEventRoutes(app: ServerApp, deps: EventRouteDependencies
   app.openapi(eventsRoute, (c) => {
     const { id } = c.req.valid('param');
     const { fromSeq } = c.req.valid('query');
-    const lastEventId = c.req.valid('header')['last-event-id'];
-    const afterSeq = lastEventId === undefined ? (fromSeq ?? 1) - 1 : Number(lastEventId);
+    const lastEventId = LAST_EVENT_ID_PATTERN.exec(c.req.valid('header')['last-event-id'] ?? '');
+    const afterSeq = lastEventId === null ? (fromSeq ?? 1) - 1 : Number(lastEventId[1]);
+    const epoch = lastEventId?.[2];
     c.header('X-Accel-Buffering', 'no');
+    // HEAD gets the headers only: Hono drops the body unread, so a feed started here would never end.
+    if (c.req.method === 'HEAD') return c.body(null, 200, { 'content-type': 'text/event-stream' });
     return streamSSE(c, async (stream) => {
+      const writer = sseWriterFor(c, stream, deps.streamLimits);
       // Sends the headers now: a client waiting for a first message knows it is connected.
-      await stream.write(': connected\n\n');
+      writer.comment('connected');
       await new Promise<void>((resolve) => {
         let finished = false;
         const finish = () => {
@@ -77,20 +94,32 @@ export function registerEventRoutes(app: ServerApp, deps: EventRouteDependencies
           events: deps.events,
           conversationId: id,
           afterSeq,
-          send: (message) =>
-            stream.writeSSE({ event: 'message', id: String(message.seq), data: JSON.stringify(message) }),
+          ...(lastEventId === null ? {} : { resume: epoch === undefined ? {} : { epoch } }),
+          send: (message, messageEpoch) =>
+            writer.send({
+              event: 'message',
+              id: `${message.seq}-${messageEpoch}`,
+              data: JSON.stringify(message),
+            }),
+          onDeleted: () => {
+            void writer.send({ event: 'deleted', data: JSON.stringify({ conversationId: id }) });
+            finish();
+          },
           onError: (error) => {
             // The client reconnects with Last-Event-ID and resumes where this stream stopped.
             deps.logger.warn({ conversationId: id, ...errorFields(error) }, 'event stream read failed');
             finish();
           },
         });
-        const heartbeat = setInterval(() => void stream.write(': heartbeat\n\n'), HEARTBEAT_MS);
-        stream.onAbort(finish);
+        const heartbeat = setInterval(() => writer.comment('heartbeat'), HEARTBEAT_MS);
+        // The client went away, or was disconnected for not reading.
+        writer.onEnd(finish);
         deps.shutdown.addEventListener('abort', finish);
-        // Either may have happened before the listeners were added.
-        if (stream.aborted || deps.shutdown.aborted) finish();
+        // Shutdown may have happened before the listener was added.
+        if (deps.shutdown.aborted) finish();
       });
+      // What is queued (a `deleted` event) goes out before the stream closes, unless the client stalls.
+      await writer.flush();
     });
   });
 }

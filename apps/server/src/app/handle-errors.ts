@@ -1,3 +1,4 @@
+import { CairnError } from '@cairn/core';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { apiError, toPublicError } from './api-error.js';
@@ -15,11 +16,18 @@ export function handleErrors(logger: ServerLogger) {
       return apiError(c, 415, 'UNSUPPORTED_MEDIA_TYPE', 'send the body as application/json');
     }
     const shown = toPublicError(error);
+    // A retryable outage (store or lock connections busy) says when to come back.
+    if (shown.status === 503) c.header('Retry-After', String(retryAfterSeconds(error)));
     if (shown.code === 'INTERNAL') {
       logger.error({ requestId: c.get('requestId'), ...errorFields(error) }, 'unexpected error');
     }
     return apiError(c, shown.status, shown.code, shown.message);
   };
+}
+
+function retryAfterSeconds(error: Error): number {
+  const ms = CairnError.is(error) ? error.retryAfterMs : undefined;
+  return Math.max(1, Math.ceil((ms ?? 1000) / 1000));
 }
 
 /** `notFound`: unknown routes answer like every other error. */

@@ -1,10 +1,15 @@
 import type { ConversationStore } from '@cairn/core';
 import { createRoute, z } from '@hono/zod-openapi';
+import type { ConversationEventBus } from '../events/conversation-events.js';
+import type { ConversationTurnLock } from '../turns/turn-lock.js';
 import { apiError, errorResponse } from './api-error.js';
 import { errorFields } from './error-fields.js';
 import type { ServerApp, ServerLogger } from './server-env.js';
 
 const StatusSchema = z.object({ status: z.literal('ok') }).openapi('Status');
+
+// A probe must answer in time even when a backend hangs (a half-open connection).
+const CHECK_TIMEOUT_MS = 5_000;
 
 const healthRoute = createRoute({
   method: 'get',
@@ -17,24 +22,59 @@ const healthRoute = createRoute({
 const readyRoute = createRoute({
   method: 'get',
   path: '/readyz',
-  summary: 'Readiness: the store answers a query',
+  summary: 'Readiness: the store, the event bus and the turn lock answer',
+  description:
+    'The store answers a query, and the event bus and the turn lock have their database connections ' +
+    'up (PostgreSQL: the LISTEN connection, and a query on each). A 503 names the parts that are not ' +
+    'ready in its message (`not ready: store, events, turnLock`).',
   security: [],
   responses: {
     200: { description: 'Ready', content: { 'application/json': { schema: StatusSchema } } },
-    503: errorResponse('The store does not answer'),
+    503: errorResponse(
+      'The store, the event bus or the turn lock does not answer, or the server is shutting down',
+    ),
   },
 });
 
+/** What `/readyz` checks besides the store. */
+export interface ReadinessChecks {
+  events?: Pick<ConversationEventBus, 'ready'>;
+  turnLock?: Pick<ConversationTurnLock, 'ready'>;
+  /** Aborted once shutdown began: the instance stops being ready, so load balancers send new work elsewhere. */
+  shutdown?: AbortSignal;
+}
+
+function withTimeout(check: () => Promise<unknown>): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer in ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
+  });
+  return Promise.race([check(), timeout]).finally(() => clearTimeout(timer));
+}
+
 /** `/healthz` and `/readyz`, without authentication (probes carry no token). */
-export function registerHealthRoutes(app: ServerApp, store: ConversationStore, logger: ServerLogger): void {
+export function registerHealthRoutes(
+  app: ServerApp,
+  store: ConversationStore,
+  logger: ServerLogger,
+  checks: ReadinessChecks = {},
+): void {
+  const parts: [string, () => Promise<unknown>][] = [
+    ['store', () => store.listConversations({ limit: 1 })],
+    ['events', async () => checks.events?.ready?.()],
+    ['turnLock', async () => checks.turnLock?.ready?.()],
+  ];
   app.openapi(healthRoute, (c) => c.json({ status: 'ok' as const }, 200));
   app.openapi(readyRoute, async (c) => {
-    try {
-      await store.listConversations({ limit: 1 });
-      return c.json({ status: 'ok' as const }, 200);
-    } catch (error) {
-      logger.warn(errorFields(error), 'store not ready');
-      return apiError(c, 503, 'STORE_UNAVAILABLE', 'store unavailable');
-    }
+    if (checks.shutdown?.aborted) return apiError(c, 503, 'SHUTTING_DOWN', 'not ready: shutting down');
+    const results = await Promise.allSettled(parts.map(([, check]) => withTimeout(check)));
+    const failing = parts.filter((_, index) => results[index]?.status === 'rejected').map(([name]) => name);
+    if (failing.length === 0) return c.json({ status: 'ok' as const }, 200);
+    results.forEach((result, index) => {
+      if (result.status === 'rejected') {
+        logger.warn({ part: parts[index]?.[0], ...errorFields(result.reason) }, 'not ready');
+      }
+    });
+    return apiError(c, 503, 'STORE_UNAVAILABLE', `not ready: ${failing.join(', ')}`);
   });
 }

@@ -2,7 +2,12 @@ import type { ConversationMessage, ConversationStore } from '@cairn/core';
 import { toDisplayMessages } from '@cairn/message-processor';
 import { createRoute, z } from '@hono/zod-openapi';
 import { apiError, errorResponse } from './api-error.js';
-import { ConversationMessageSchema, ConversationParamsSchema, SeqQuerySchema } from './api-schemas.js';
+import {
+  ConversationMessageSchema,
+  ConversationParamsSchema,
+  limitQuerySchema,
+  SeqQuerySchema,
+} from './api-schemas.js';
 import type { ServerApp } from './server-env.js';
 
 const MessagesQuerySchema = z.object({
@@ -15,7 +20,7 @@ const MessagesQuerySchema = z.object({
         "call and its result become one `tool_execution` message, at its result's seq), then filtered.",
     }),
   fromSeq: SeqQuerySchema.optional().openapi({ description: 'First seq to return (inclusive)' }),
-  limit: z.coerce.number().int().min(1).max(1000).default(200),
+  limit: limitQuerySchema(1000, 200),
 });
 
 const listMessagesRoute = createRoute({

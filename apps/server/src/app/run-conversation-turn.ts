@@ -32,6 +32,28 @@ function abortedBeforeStart(conversationId: string, error: CairnError): ChatResu
 }
 
 /**
+ * The turn's signal, also aborted when its conversation's lock is lost mid-turn (the database session
+ * holding it ended): another instance may start a turn then, so this one stops and stores its abort.
+ * A lock that passes no signal (one written before `lockLost` existed) cannot be lost.
+ */
+export function abortOnLockLost(
+  deps: Pick<TurnDependencies, 'logger'>,
+  conversationId: string,
+  signal: AbortSignal,
+  lockLost: AbortSignal | undefined,
+): AbortSignal {
+  if (lockLost === undefined) return signal;
+  const warn = () =>
+    deps.logger.warn(
+      { conversationId, ...errorFields(lockLost.reason) },
+      'turn lock lost; aborting the turn',
+    );
+  if (lockLost.aborted) warn();
+  else lockLost.addEventListener('abort', warn, { once: true });
+  return AbortSignal.any([signal, lockLost]);
+}
+
+/**
  * One chat turn while holding the conversation's turn lock (so instances never interleave turns),
  * telling every instance about each message as soon as it is stored.
  */
@@ -52,12 +74,12 @@ export async function runConversationTurn(
   try {
     result = await deps.turnLock.run(
       conversationId,
-      () => {
+      (lockLost) => {
         started = true;
         return deps.runtime.chat({
           conversationId,
           userInput: turn.content,
-          signal: turn.signal,
+          signal: abortOnLockLost(deps, conversationId, turn.signal, lockLost),
           onEvent: (event) => {
             if (event.type === 'runtime' && event.event === 'message_persisted') publish(event.message);
             turn.onEvent?.(event);

@@ -1,31 +1,33 @@
 import type { CairnErrorJSON } from '@cairn/core';
 import type { ChatResult, RuntimeEventListener } from '@cairn/runtime';
 import type { Context } from 'hono';
-import { type SSEMessage, streamSSE } from 'hono/streaming';
+import { streamSSE } from 'hono/streaming';
 import { type PublicError, publicTurnError, toPublicError } from './api-error.js';
 import { errorFields } from './error-fields.js';
 import type { ServerEnv, ServerLogger } from './server-env.js';
+import { type SseStreamLimits, sseWriterFor } from './sse-writer.js';
 
 type DoneEvent = { success: boolean; error?: CairnErrorJSON | Omit<PublicError, 'status'> };
 
 /**
  * Streams one turn as server-sent events: `agent_output` per model/tool event, `message` per
  * stored message (`id:` its seq), then `done`. The turn does not depend on the stream: when the
- * client goes away, writes are dropped and the turn runs on, storing everything (abort is explicit).
+ * client goes away, or is disconnected for not reading (`limits`, see `SseWriter`), writes are dropped
+ * and the turn runs on, storing everything (abort is explicit).
  */
 export function streamTurn(
   c: Context<ServerEnv>,
   runTurn: (onEvent: RuntimeEventListener) => Promise<ChatResult>,
   logger: ServerLogger,
+  limits?: SseStreamLimits,
 ): Response {
   // Proxies such as nginx would otherwise buffer the stream.
   c.header('X-Accel-Buffering', 'no');
   return streamSSE(c, async (stream) => {
-    // Events arrive synchronously; the chain keeps them in order without blocking the turn.
-    let writes = Promise.resolve();
-    const send = (message: SSEMessage) => {
-      writes = writes.then(() => stream.writeSSE(message));
-    };
+    // Events arrive synchronously; the writer keeps them in order without blocking the turn, and
+    // bounds what waits for a client that does not read.
+    const writer = sseWriterFor(c, stream, limits);
+    const send = (message: { event: string; data: string; id?: string }) => void writer.send(message);
     let done: DoneEvent;
     try {
       const result = await runTurn((event) => {
@@ -50,6 +52,6 @@ export function streamTurn(
       done = { success: false, error: shown };
     }
     send({ event: 'done', data: JSON.stringify(done) });
-    await writes;
+    await writer.flush();
   });
 }

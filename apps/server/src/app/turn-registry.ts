@@ -1,3 +1,5 @@
+import type { ServerMetrics, TurnResultLike } from './server-metrics.js';
+
 /**
  * The turns running (or waiting for their conversation) in this instance: counted against the
  * concurrency limit, each with the controller `POST …/abort` and shutdown fire.
@@ -6,7 +8,10 @@ export class TurnRegistry {
   private readonly turns = new Map<string, Set<AbortController>>();
   private count = 0;
 
-  constructor(private readonly maxConcurrentTurns: number) {}
+  constructor(
+    private readonly maxConcurrentTurns: number,
+    private readonly observer?: Pick<ServerMetrics, 'turnStarted' | 'trackTurn'>,
+  ) {}
 
   /** A controller for a new turn of `conversationId`, or undefined when the limit is reached. */
   begin(conversationId: string): AbortController | undefined {
@@ -16,7 +21,13 @@ export class TurnRegistry {
     set.add(controller);
     this.turns.set(conversationId, set);
     this.count += 1;
+    this.observer?.turnStarted();
     return controller;
+  }
+
+  /** Passes a begun turn's promise through, so its outcome is counted (chat, run and agent turns alike). */
+  track<T extends TurnResultLike>(turn: Promise<T>): Promise<T> {
+    return this.observer === undefined ? turn : this.observer.trackTurn(turn);
   }
 
   end(conversationId: string, controller: AbortController): void {

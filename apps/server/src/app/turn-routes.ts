@@ -10,6 +10,7 @@ import {
 } from './api-schemas.js';
 import { runConversationTurn, type TurnDependencies } from './run-conversation-turn.js';
 import type { ServerApp } from './server-env.js';
+import type { SseStreamLimits } from './sse-writer.js';
 import { streamTurn } from './turn-event-stream.js';
 import type { TurnRegistry } from './turn-registry.js';
 
@@ -80,8 +81,16 @@ const abortRoute = createRoute({
 
 const wantsEventStream = (accept: string | undefined) => /\btext\/event-stream\b/i.test(accept ?? '');
 
-/** Running a turn (as JSON or as an event stream) and aborting it. */
-export function registerTurnRoutes(app: ServerApp, deps: TurnDependencies, registry: TurnRegistry): void {
+/**
+ * Running a turn (as JSON or as an event stream) and aborting it. A turn also ends aborted if its
+ * conversation's lock is lost meanwhile (see `runConversationTurn`).
+ */
+export function registerTurnRoutes(
+  app: ServerApp,
+  deps: TurnDependencies,
+  registry: TurnRegistry,
+  options: { streamLimits?: SseStreamLimits } = {},
+): void {
   // Only named in the event-stream description, so listed explicitly for clients generating types.
   app.openAPIRegistry.register('AgentOutput', AgentOutputSchema);
   app.openapi(postMessageRoute, async (c) => {
@@ -93,13 +102,18 @@ export function registerTurnRoutes(app: ServerApp, deps: TurnDependencies, regis
       return apiError(c, 429, 'TOO_MANY_TURNS', 'too many turns are running; retry shortly');
     }
     const run = (onEvent?: RuntimeEventListener) =>
-      runConversationTurn(deps, {
-        conversationId: id,
-        content,
-        signal: controller.signal,
-        ...(onEvent === undefined ? {} : { onEvent }),
-      }).finally(() => registry.end(id, controller));
-    if (wantsEventStream(c.req.header('accept'))) return streamTurn(c, run, deps.logger);
+      registry
+        .track(
+          runConversationTurn(deps, {
+            conversationId: id,
+            content,
+            signal: controller.signal,
+            ...(onEvent === undefined ? {} : { onEvent }),
+          }),
+        )
+        .finally(() => registry.end(id, controller));
+    if (wantsEventStream(c.req.header('accept')))
+      return streamTurn(c, run, deps.logger, options.streamLimits);
     const result = await run();
     return c.json(
       {

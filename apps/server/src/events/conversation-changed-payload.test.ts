@@ -9,7 +9,25 @@ describe('conversation-changed payload', () => {
     expect(decodeConversationChanged('{"c":"c1","s":-1}')).toEqual({ conversationId: 'c1', lastSeq: -1 });
   });
 
+  it('marks a deletion with d: 1, and reads a payload with unknown keys (a later version) as before', () => {
+    const payload = encodeConversationChanged({ conversationId: 'c1', lastSeq: 0, deleted: true });
+    expect(JSON.parse(payload)).toEqual({ c: 'c1', s: 0, d: 1 });
+    expect(decodeConversationChanged(payload)).toEqual({ conversationId: 'c1', lastSeq: 0, deleted: true });
+    expect(
+      JSON.parse(encodeConversationChanged({ conversationId: 'c1', lastSeq: 3, deleted: false })),
+    ).toEqual({
+      c: 'c1',
+      s: 3,
+    });
+    expect(decodeConversationChanged('{"c":"c1","s":4,"x":true}')).toEqual({
+      conversationId: 'c1',
+      lastSeq: 4,
+    });
+  });
+
   it.each([
+    '{"c":"c1","s":0,"d":2}',
+    '{"c":"c1","s":0,"d":true}',
     undefined,
     '',
     'not json',

@@ -1,3 +1,4 @@
+import { CairnError } from '@cairn/core';
 import type { ConversationEventBus } from './conversation-events.js';
 import { ConversationListeners } from './conversation-listeners.js';
 
@@ -11,6 +12,9 @@ export function createInProcessEventBus(): ConversationEventBus {
     },
     subscribe(conversationId, listener) {
       return closed ? () => {} : listeners.add(conversationId, listener);
+    },
+    async ready() {
+      if (closed) throw new CairnError('STORE_UNAVAILABLE', 'the event bus is closed');
     },
     async close() {
       closed = true;

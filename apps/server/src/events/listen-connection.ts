@@ -5,6 +5,7 @@ import pg from 'pg';
 export const LISTEN_APPLICATION_NAME = 'cairn-events';
 const FIRST_RECONNECT_DELAY_MS = 100;
 const MAX_RECONNECT_DELAY_MS = 5_000;
+export const DEFAULT_HEARTBEAT_INTERVAL_MS = 30_000;
 
 export interface ListenConnectionOptions {
   connectionString: string;
@@ -14,9 +15,13 @@ export interface ListenConnectionOptions {
   onNotification: (payload: string | undefined) => void;
   /** Called after a reconnect: notifications sent while the connection was down are lost. */
   onReconnected: () => void;
+  /** How often `SELECT 1` checks the connection; default 30 s. */
+  heartbeatIntervalMs?: number;
 }
 
 export interface ListenConnection {
+  /** Whether the connection is up (false while reconnecting). */
+  connected(): boolean;
   /** Ends the connection and stops reconnecting. */
   close(): Promise<void>;
 }
@@ -25,6 +30,11 @@ export interface ListenConnection {
  * A dedicated connection LISTENing on `channel`. If it errors or ends, it reconnects with backoff (100 ms
  * doubling to 5 s) and LISTENs again. Rejects if the first attempt fails. Every pg client gets an 'error'
  * handler before connecting: an unhandled one would crash the process.
+ *
+ * A connection that dies silently (a half-open TCP connection: a network drop, a failover without a
+ * reset) reports nothing and would stay deaf for hours, TCP keepalive being that slow by default. So
+ * every `heartbeatIntervalMs` it runs `SELECT 1`: a failure, or no answer by the next beat, counts as the
+ * connection lost, and the reconnect above runs (and with it the "re-check the store" of `onReconnected`).
  */
 export async function openListenConnection(options: ListenConnectionOptions): Promise<ListenConnection> {
   const { connectionString, channel, logger } = options;
@@ -59,9 +69,34 @@ export async function openListenConnection(options: ListenConnectionOptions): Pr
     if (client !== current || closed) return;
     current = undefined;
     logger?.warn({ err: error, channel }, 'LISTEN connection lost; reconnecting');
-    void client.end();
+    void client.end().catch(() => {});
+    // A half-open socket would never finish `end`: close it now. (`connection.stream` is pg's socket.)
+    (
+      client as unknown as { connection?: { stream?: { destroy?: () => void } } }
+    ).connection?.stream?.destroy?.();
     scheduleReconnect(FIRST_RECONNECT_DELAY_MS);
   };
+
+  // The client whose last `SELECT 1` has not been answered yet.
+  let unanswered: pg.Client | undefined;
+  const beat = () => {
+    const client = current;
+    if (client === undefined) return;
+    if (unanswered === client) {
+      lost(client, new Error('LISTEN connection did not answer its heartbeat'));
+      return;
+    }
+    unanswered = client;
+    client.query('SELECT 1').then(
+      () => {
+        if (unanswered === client) unanswered = undefined;
+      },
+      (error: Error) => lost(client, error),
+    );
+  };
+  const heartbeat = setInterval(beat, options.heartbeatIntervalMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS);
+  // Keeping watch must not keep the process alive.
+  heartbeat.unref();
 
   const scheduleReconnect = (delayMs: number) => {
     reconnectTimer = setTimeout(() => {
@@ -91,10 +126,17 @@ export async function openListenConnection(options: ListenConnectionOptions): Pr
     options.onReconnected();
   };
 
-  current = await listen();
+  try {
+    current = await listen();
+  } catch (error) {
+    clearInterval(heartbeat);
+    throw error;
+  }
   return {
+    connected: () => current !== undefined,
     async close() {
       closed = true;
+      clearInterval(heartbeat);
       clearTimeout(reconnectTimer);
       const client = current;
       current = undefined;

@@ -11,6 +11,11 @@ export interface PostgresEventBusOptions {
   /** The NOTIFY channel every instance shares: lower-case letters, digits and `_`, at most 63 characters. */
   channel?: string;
   logger?: Pick<RuntimeLogger, 'info' | 'warn'>;
+  /**
+   * How often the LISTEN connection is checked with `SELECT 1`, so a connection that died silently is
+   * noticed and replaced (see `openListenConnection`). Default 30 s.
+   */
+  heartbeatIntervalMs?: number;
 }
 
 const DEFAULT_CHANNEL = 'cairn_conversation_changed';
@@ -44,6 +49,9 @@ export async function createPostgresEventBus(
     connectionString,
     channel,
     logger,
+    ...(options.heartbeatIntervalMs === undefined
+      ? {}
+      : { heartbeatIntervalMs: options.heartbeatIntervalMs }),
     onNotification(payload) {
       const event = decodeConversationChanged(payload);
       if (event === undefined) logger?.warn({ channel, payload }, 'ignored a malformed notification');
@@ -55,7 +63,13 @@ export async function createPostgresEventBus(
       }
     },
   });
-  const pool = new pg.Pool({ connectionString, max: 2 });
+  const pool = new pg.Pool({
+    connectionString,
+    max: 2,
+    application_name: 'cairn-events-publish',
+    keepAlive: true,
+    connectionTimeoutMillis: 10_000,
+  });
   // An idle pooled connection that dies is dropped by the pool; the next publish opens a new one.
   pool.on('error', (error) => logger?.warn({ err: error, channel }, 'idle publish connection failed'));
 
@@ -72,6 +86,17 @@ export async function createPostgresEventBus(
     },
     subscribe(conversationId, listener) {
       return closing === undefined ? listeners.add(conversationId, listener) : () => {};
+    },
+    async ready() {
+      if (closing !== undefined) throw new CairnError('STORE_UNAVAILABLE', 'the event bus is closed');
+      if (!connection.connected()) {
+        throw new CairnError('STORE_UNAVAILABLE', 'the LISTEN connection is down (reconnecting)');
+      }
+      try {
+        await pool.query('SELECT 1');
+      } catch (error) {
+        throw new CairnError('STORE_UNAVAILABLE', 'the event bus database is unavailable', { cause: error });
+      }
     },
     close() {
       listeners.clear();

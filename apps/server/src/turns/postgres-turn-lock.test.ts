@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { describe, expect, inject, it, onTestFinished } from 'vitest';
 import { advisoryLockKey } from './advisory-lock-key.js';
 import { createPostgresTurnLock } from './postgres-turn-lock.js';
+import type { ConversationTurnLock } from './turn-lock.js';
 
 const freshConversationId = () => `conv-${randomBytes(6).toString('hex')}`;
 
@@ -66,21 +68,118 @@ describe('createPostgresTurnLock', () => {
     expect(await lock.run(freshConversationId(), async () => 1)).toBe(1);
     await Promise.all([lock.close(), lock.close()]);
   });
-  it('survives its connection dropping in the middle of a turn (no uncaught error), and the next turn runs', async () => {
+  it('survives its connection dropping in the middle of a turn (no uncaught error), tells work, and the next turn runs', async () => {
     const lock = openLock(1);
     const conversationId = freshConversationId();
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    onTestFinished(() => admin.end());
-    const result = await lock.run(conversationId, async () => {
-      await admin.query(
-        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'cairn-turn-lock' AND pid <> pg_backend_pid()",
-      );
-      // Give the client time to notice the dropped connection while the turn still runs.
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      return 'finished';
+    const admin = await adminClient();
+    let reason: unknown;
+    const result = await lock.run(conversationId, async (lockLost) => {
+      expect(lockLost.aborted).toBe(false);
+      await admin.query('SELECT pg_terminate_backend($1)', [await holderPid(admin, conversationId)]);
+      // The turn notices through the signal, however long it would otherwise run.
+      await new Promise((resolve) => lockLost.addEventListener('abort', resolve, { once: true }));
+      reason = lockLost.reason;
+      return 'stopped';
     });
-    expect(result).toBe('finished');
-    expect(await lock.run(conversationId, async () => 'next')).toBe('next');
+    expect(result).toBe('stopped');
+    expect(reason).toMatchObject({
+      code: 'LLM_ABORTED',
+      details: { conversationId, reason: 'turn-lock-lost' },
+    });
+    expect(await lock.run(conversationId, async (lockLost) => lockLost.aborted)).toBe(false);
+    expect(await holderPid(admin, conversationId)).toBeUndefined();
+  });
+
+  it('waits for conversations held elsewhere without holding a connection: a free one still runs', async () => {
+    const poolSize = 2;
+    const other = openLock(poolSize + 3);
+    const lock = openLock(poolSize);
+    const busy = Array.from({ length: poolSize + 2 }, freshConversationId);
+    const holders = busy.map((id) => held(other, id));
+    await Promise.all(holders.map((holder) => holder.started));
+    const ran: string[] = [];
+    const waiters = busy.map((id) =>
+      lock.run(id, async () => {
+        ran.push(id);
+        return id;
+      }),
+    );
+    // Before the fix this waited for a connection the waiters held, and failed after 10 s.
+    expect(await lock.run(freshConversationId(), async () => 'free')).toBe('free');
+    expect(ran).toEqual([]);
+    for (const holder of holders) holder.finish();
+    expect(await Promise.all(waiters)).toEqual(busy);
+  });
+
+  it('lets a wait for a lock connection be aborted, and times it out (STORE_UNAVAILABLE)', async () => {
+    const lock = createPostgresTurnLock({ connectionString: url, maxConnections: 1, acquireTimeoutMs: 300 });
+    onTestFinished(() => lock.close());
+    const holder = held(lock, freshConversationId());
+    await holder.started;
+    let ran = false;
+    const work = async () => {
+      ran = true;
+    };
+
+    const controller = new AbortController();
+    const aborted = lock.run(freshConversationId(), work, { signal: controller.signal });
+    await sleep(50);
+    controller.abort(new Error('client went away'));
+    await expect(aborted).rejects.toMatchObject({ code: 'LLM_ABORTED' });
+
+    const timedOut = lock.run(freshConversationId(), work);
+    await expect(timedOut).rejects.toMatchObject({
+      code: 'STORE_UNAVAILABLE',
+      retryable: true,
+      details: { reason: 'turn-lock-connections-busy' },
+    });
+    expect(ran).toBe(false);
+
+    holder.finish();
+    await holder.done;
+    // Neither gave up wait kept the connection: it serves the next turn.
+    expect(await lock.run(freshConversationId(), async () => 'next')).toBe('next');
+  });
+
+  it('is ready while its database answers, and not after close', async () => {
+    const lock = createPostgresTurnLock({ connectionString: url });
+    await expect(lock.ready?.()).resolves.toBeUndefined();
+    await lock.close();
+    await expect(lock.ready?.()).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
   });
 });
+
+/** A run of `id` on `lock` that holds it until `finish()`. */
+function held(lock: ConversationTurnLock, id: string) {
+  let finish = () => {};
+  const finished = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  let markStarted = () => {};
+  const started = new Promise<void>((resolve) => {
+    markStarted = resolve;
+  });
+  const done = lock.run(id, async () => {
+    markStarted();
+    await finished;
+  });
+  return { started, finish, done };
+}
+
+async function adminClient() {
+  const admin = new pg.Client({ connectionString: inject('databaseUrl') });
+  await admin.connect();
+  onTestFinished(() => admin.end());
+  return admin;
+}
+
+/** The backend holding the conversation's advisory lock (a bigint key: high half in classid, low in objid). */
+async function holderPid(admin: pg.Client, conversationId: string): Promise<number | undefined> {
+  const { rows } = await admin.query<{ pid: number }>(
+    `SELECT pid FROM pg_locks
+     WHERE locktype = 'advisory' AND granted AND objsubid = 1
+       AND classid::bigint = (($1::bigint >> 32) & 4294967295) AND objid::bigint = ($1::bigint & 4294967295)`,
+    [advisoryLockKey(conversationId)],
+  );
+  return rows[0]?.pid;
+}

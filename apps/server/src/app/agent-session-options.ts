@@ -1,0 +1,59 @@
+import { isAbsolute, resolve } from 'node:path';
+import { type AgentCliDefinition, claudeCodeCli, geminiCli } from '@cairn/agent-executor';
+import { CairnError } from '@cairn/core';
+
+/** The agent CLIs an agent session can run, by their command name. */
+export const AGENT_SESSION_AGENTS = ['claude', 'gemini'] as const;
+export type AgentSessionAgent = (typeof AGENT_SESSION_AGENTS)[number];
+
+/**
+ * Agent sessions run Claude Code or Gemini CLI on this machine, which run code: they are off unless
+ * these are given.
+ */
+export interface AgentSessionsOptions {
+  /** The directory sessions run in (absolute); a request's `cwd` is a directory inside it. */
+  workspaceRoot: string;
+  /** The agents requests may name; default both. */
+  agents?: readonly AgentSessionAgent[];
+  /** Their executables (a name on `PATH` or a path); default `claude` and `gemini`. */
+  commands?: { claude?: string; gemini?: string };
+}
+
+/** The options checked once, with the defaults applied. */
+export interface AgentSessionSettings {
+  /** Absolute (not yet resolved through symbolic links: the directory may be created later). */
+  workspaceRoot: string;
+  agents: ReadonlySet<AgentSessionAgent>;
+  command(agent: AgentSessionAgent): string;
+  definition(agent: AgentSessionAgent): AgentCliDefinition;
+}
+
+const DEFINITIONS: Readonly<Record<AgentSessionAgent, AgentCliDefinition>> = {
+  claude: claudeCodeCli,
+  gemini: geminiCli,
+};
+
+const invalid = (message: string) => new CairnError('INVALID_ARGUMENT', message);
+
+/** Checks `options` when the app is made (`INVALID_ARGUMENT` naming the bad field). */
+export function agentSessionSettings(options: AgentSessionsOptions): AgentSessionSettings {
+  const { workspaceRoot, agents = AGENT_SESSION_AGENTS, commands = {} } = options;
+  if (typeof workspaceRoot !== 'string' || !isAbsolute(workspaceRoot)) {
+    throw invalid('agentSessions.workspaceRoot must be an absolute path');
+  }
+  if (!Array.isArray(agents) || agents.some((agent) => !AGENT_SESSION_AGENTS.includes(agent))) {
+    throw invalid(`agentSessions.agents must list agents among ${AGENT_SESSION_AGENTS.join(', ')}`);
+  }
+  for (const agent of AGENT_SESSION_AGENTS) {
+    const command = commands[agent];
+    if (command !== undefined && (typeof command !== 'string' || command === '')) {
+      throw invalid(`agentSessions.commands.${agent} must be a non-empty string`);
+    }
+  }
+  return {
+    workspaceRoot: resolve(workspaceRoot),
+    agents: new Set(agents),
+    command: (agent) => commands[agent] ?? DEFINITIONS[agent].defaultCommand,
+    definition: (agent) => DEFINITIONS[agent],
+  };
+}

@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto';
+import type { AgentRunResult } from '@cairn/agent-executor';
+import { CairnError } from '@cairn/core';
+import type { RuntimeEventListener } from '@cairn/runtime';
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Context, Next } from 'hono';
+import { type AgentSessionsOptions, agentSessionSettings } from './agent-session-options.js';
+import {
+  AGENT_SESSION_EVENTS_DESCRIPTION,
+  AGENT_SESSIONS_DISABLED_CODE,
+  AGENT_SESSIONS_DISABLED_MESSAGE,
+  AgentSessionBodySchema,
+  AgentSessionParamsSchema,
+  AgentSessionResultSchema,
+} from './agent-session-schemas.js';
+import {
+  type AgentSessionDependencies,
+  agentSessionBody,
+  asTurnResult,
+  runAgentSession,
+} from './agent-session-turn.js';
+import { resolveSessionCwd } from './agent-session-workspace.js';
+import { apiError, errorResponse } from './api-error.js';
+import { type StartedTurn, startTurn } from './run-turn-start.js';
+import type { ServerApp, ServerEnv } from './server-env.js';
+import type { SseStreamLimits } from './sse-writer.js';
+import { streamTurn } from './turn-event-stream.js';
+import type { TurnRegistry } from './turn-registry.js';
+
+export interface AgentSessionRouteDependencies extends Omit<AgentSessionDependencies, 'settings'> {
+  /** Absent: every agent-session route answers 404 saying how to enable them. */
+  agentSessions?: AgentSessionsOptions;
+}
+
+type TurnEvent = Parameters<RuntimeEventListener>[0];
+
+const disabledResponse = errorResponse(
+  `Agent sessions are not enabled on this server (\`${AGENT_SESSIONS_DISABLED_CODE}\`)`,
+);
+
+const runSessionRoute = createRoute({
+  method: 'post',
+  path: '/v1/agent-sessions',
+  summary: 'Run Claude Code or Gemini CLI on a prompt, in a directory of the workspace',
+  description:
+    'Runs the agent CLI on this machine (it runs code: off unless the server enables agent sessions) and ' +
+    'stores its work as a conversation: the prompt, the merged messages of the agent and its raw ' +
+    'transcript. With `conversationId` the agent resumes its session of that conversation. Runs of one ' +
+    'conversation run one at a time, counted against the turn limit like chat turns.',
+  request: {
+    body: { required: true, content: { 'application/json': { schema: AgentSessionBodySchema } } },
+  },
+  responses: {
+    200: {
+      description: 'The agent ended (successfully, or with a failure it stored)',
+      content: {
+        'application/json': { schema: AgentSessionResultSchema },
+        'text/event-stream': {
+          schema: z.string().openapi({ description: AGENT_SESSION_EVENTS_DESCRIPTION }),
+        },
+      },
+    },
+    400: errorResponse(
+      'Invalid body, an agent this server does not run, a `cwd` outside the workspace root or missing, or nothing to resume',
+    ),
+    404: disabledResponse,
+    409: errorResponse('The run was aborted before it started (`LLM_ABORTED`): nothing was stored'),
+    429: errorResponse('Too many turns running on this instance; retry after `Retry-After` seconds'),
+  },
+});
+
+const abortSessionRoute = createRoute({
+  method: 'post',
+  path: '/v1/agent-sessions/{id}/abort',
+  summary: "Stop this instance's running (and queued) agent runs of the conversation",
+  description: 'The agent gets SIGTERM (then SIGKILL); the run is stored as aborted.',
+  request: { params: AgentSessionParamsSchema },
+  responses: {
+    202: {
+      description: 'Whether a run was going on here',
+      content: { 'application/json': { schema: z.object({ aborted: z.boolean() }) } },
+    },
+    400: errorResponse('Invalid id'),
+    404: disabledResponse,
+  },
+});
+
+const wantsEventStream = (accept: string | undefined) => /\btext\/event-stream\b/i.test(accept ?? '');
+
+// Answered before the body is validated: a disabled feature says so whatever was sent.
+const disabled = (c: Context<ServerEnv>, _next: Next) =>
+  Promise.resolve(apiError(c, 404, AGENT_SESSIONS_DISABLED_CODE, AGENT_SESSIONS_DISABLED_MESSAGE));
+
+/** Agent sessions: Claude Code or Gemini CLI runs on this machine, stored as conversations. */
+export function registerAgentSessionRoutes(
+  app: ServerApp,
+  deps: AgentSessionRouteDependencies,
+  registry: TurnRegistry,
+  options: { streamLimits?: SseStreamLimits } = {},
+): void {
+  const settings = deps.agentSessions === undefined ? undefined : agentSessionSettings(deps.agentSessions);
+  if (settings === undefined) {
+    app.use('/v1/agent-sessions', disabled);
+    app.use('/v1/agent-sessions/*', disabled);
+  }
+
+  app.openapi(runSessionRoute, async (c) => {
+    if (settings === undefined)
+      return apiError(c, 404, AGENT_SESSIONS_DISABLED_CODE, AGENT_SESSIONS_DISABLED_MESSAGE);
+    const body = c.req.valid('json');
+    if (!settings.agents.has(body.agent)) {
+      return apiError(c, 400, 'INVALID_ARGUMENT', `agent ${body.agent} is not enabled on this server`);
+    }
+    const directory = await resolveSessionCwd(settings.workspaceRoot, body.cwd);
+    const conversationId = body.conversationId ?? `agent-${randomUUID()}`;
+    const controller = registry.begin(conversationId);
+    if (controller === undefined) {
+      c.header('Retry-After', '1');
+      return apiError(c, 429, 'TOO_MANY_TURNS', 'too many turns are running; retry shortly');
+    }
+    const request = {
+      agent: body.agent,
+      prompt: body.prompt,
+      conversationId,
+      resume: body.conversationId !== undefined,
+      directory,
+    };
+    let started: StartedTurn<TurnEvent, AgentRunResult>;
+    try {
+      started = await startTurn<TurnEvent, AgentRunResult>((emit) =>
+        registry
+          .track(runAgentSession({ ...deps, settings }, request, controller.signal, emit))
+          .finally(() => registry.end(conversationId, controller)),
+      );
+    } catch (error) {
+      if (!CairnError.is(error, 'LLM_ABORTED')) throw error;
+      return apiError(c, 409, 'LLM_ABORTED', 'the run was aborted before it started; nothing was stored');
+    }
+    if (wantsEventStream(c.req.header('accept'))) {
+      return streamTurn(
+        c,
+        (onEvent) => {
+          started.listen(onEvent);
+          return started.result.then(asTurnResult);
+        },
+        deps.logger,
+        options.streamLimits,
+      );
+    }
+    started.listen(() => {});
+    return c.json(agentSessionBody(await started.result), 200);
+  });
+
+  app.openapi(abortSessionRoute, (c) => {
+    if (settings === undefined)
+      return apiError(c, 404, AGENT_SESSIONS_DISABLED_CODE, AGENT_SESSIONS_DISABLED_MESSAGE);
+    const { id } = c.req.valid('param');
+    return c.json({ aborted: registry.abort(id, 'aborted by request') }, 202);
+  });
+}

@@ -1,0 +1,127 @@
+import { type AgentRunResult, createAgentExecutor } from '@cairn/agent-executor';
+import { CairnError, type ConversationStore } from '@cairn/core';
+import type { ChatResult, RuntimeEventListener } from '@cairn/runtime';
+import type { ConversationEventBus } from '../events/conversation-events.js';
+import type { ConversationTurnLock } from '../turns/turn-lock.js';
+import type { AgentSessionAgent, AgentSessionSettings } from './agent-session-options.js';
+import { type SessionDirectory, shownPath } from './agent-session-workspace.js';
+import { abortOnLockLost } from './run-conversation-turn.js';
+import { publishStored } from './run-turns.js';
+import type { ServerLogger } from './server-env.js';
+
+export interface AgentSessionDependencies {
+  store: ConversationStore;
+  turnLock: ConversationTurnLock;
+  events: ConversationEventBus;
+  logger: ServerLogger;
+  settings: AgentSessionSettings;
+}
+
+export interface AgentSessionRequest {
+  agent: AgentSessionAgent;
+  prompt: string;
+  conversationId: string;
+  /** Continue the agent's newest session recorded in the conversation (in `directory.cwd`). */
+  resume: boolean;
+  directory: SessionDirectory;
+}
+
+// The executor names the directory a resumable session was recorded in: the client gets it
+// relative to the workspace root, never the server's absolute paths.
+function withoutServerPaths(error: unknown, directory: SessionDirectory): unknown {
+  const sessionCwd = CairnError.is(error, 'INVALID_ARGUMENT') ? error.details?.sessionCwd : undefined;
+  if (typeof sessionCwd !== 'string') return error;
+  return new CairnError(
+    'INVALID_ARGUMENT',
+    `the conversation's agent session was recorded in cwd ${JSON.stringify(shownPath(directory.root, sessionCwd))}, ` +
+      `not ${JSON.stringify(shownPath(directory.root, directory.cwd))}: the agent resumes only sessions of its working directory`,
+  );
+}
+
+/**
+ * One agent session run: the agent CLI in its directory, through the executor (which stores the
+ * prompt, the agent's messages and its transcript), while holding the conversation's turn lock like
+ * a chat turn (stopped if that lock is lost). Each `AgentOutput` goes to `onEvent`, and each stored message as `message_persisted`
+ * (published to every instance). Rejects `INVALID_ARGUMENT` (nothing to resume) before storing
+ * anything, and `LLM_ABORTED` when aborted while waiting for the lock.
+ */
+export async function runAgentSession(
+  deps: AgentSessionDependencies,
+  request: AgentSessionRequest,
+  signal: AbortSignal,
+  onEvent: RuntimeEventListener,
+): Promise<AgentRunResult> {
+  const { conversationId, agent, directory } = request;
+  const executor = createAgentExecutor({
+    store: deps.store,
+    agent: deps.settings.definition(agent),
+    command: deps.settings.command(agent),
+    cwd: directory.cwd,
+    // The agent runs code the model wrote: it gets the server's environment but not its own secrets.
+    env: { CAIRN_API_TOKEN: undefined, DATABASE_URL: undefined },
+  });
+  const result = await deps.turnLock
+    .run(
+      conversationId,
+      (lockLost) =>
+        executor.run({
+          conversationId,
+          prompt: request.prompt,
+          resume: request.resume,
+          // The agent is stopped if the lock is lost: another instance may take the conversation.
+          signal: abortOnLockLost(deps, conversationId, signal, lockLost),
+          onEvent,
+          onLogMessage(message) {
+            publishStored(deps, conversationId, message);
+            onEvent({ type: 'runtime', event: 'message_persisted', conversationId, message });
+          },
+        }),
+      { signal },
+    )
+    .catch((error: unknown) => {
+      throw withoutServerPaths(error, directory);
+    });
+  deps.logger.info(
+    {
+      conversationId,
+      agent,
+      success: result.success,
+      exitCode: result.exitCode,
+      ...(result.error === undefined ? {} : { errorCode: result.error.code }),
+    },
+    'agent session finished',
+  );
+  return result;
+}
+
+/** The run as a turn result, for the event stream's `done` (which reads `success` and `error`). */
+export function asTurnResult(result: AgentRunResult): ChatResult {
+  const { error } = result;
+  return {
+    conversationId: result.conversationId,
+    success: result.success,
+    ...(error === undefined ? {} : { error: new CairnError(error.code, error.message) }),
+    usage: { turns: [], total: result.usage ?? { inputTokens: 0, outputTokens: 0 } },
+    turns: result.turns ?? 0,
+    finishReason: error === undefined ? 'stop' : error.code === 'LLM_ABORTED' ? 'aborted' : 'error',
+  };
+}
+
+/** The JSON answer of a session run. */
+export function agentSessionBody(result: AgentRunResult) {
+  return {
+    conversationId: result.conversationId,
+    runId: result.runId,
+    ...(result.sessionId === undefined ? {} : { sessionId: result.sessionId }),
+    success: result.success,
+    exitCode: result.exitCode,
+    signal: result.signal,
+    ...(result.error === undefined ? {} : { error: result.error }),
+    ...(result.usage === undefined ? {} : { usage: result.usage }),
+    ...(result.costUsd === undefined ? {} : { costUsd: result.costUsd }),
+    ...(result.turns === undefined ? {} : { turns: result.turns }),
+    ...(result.durationMs === undefined ? {} : { durationMs: result.durationMs }),
+    ...(result.result === undefined ? {} : { result: result.result }),
+    messages: result.messages,
+  };
+}

@@ -1,0 +1,252 @@
+import { randomUUID } from 'node:crypto';
+import { CairnError } from '@cairn/core';
+import {
+  type RunResult,
+  type RuntimeEventListener,
+  runConversationId,
+  type WorkflowPackage,
+} from '@cairn/runtime';
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { apiError, errorResponse, isOutage, publicTurnError } from './api-error.js';
+import {
+  ContinueRunBodySchema,
+  publicRun,
+  RUN_TURN_EVENTS_DESCRIPTION,
+  RunListQuerySchema,
+  RunPageSchema,
+  RunParamsSchema,
+  RunSchema,
+  RunTurnResultSchema,
+  StartRunBodySchema,
+  WorkflowListSchema,
+} from './run-schemas.js';
+import { type StartedTurn, startTurn } from './run-turn-start.js';
+import { type RunTurn, type RunTurnDependencies, runRunTurn } from './run-turns.js';
+import type { ServerApp, ServerEnv } from './server-env.js';
+import type { SseStreamLimits } from './sse-writer.js';
+import { streamTurn } from './turn-event-stream.js';
+import type { TurnRegistry } from './turn-registry.js';
+
+export interface RunRouteDependencies extends RunTurnDependencies {
+  /** What `GET /v1/workflows` lists: the packages the runtime was created with. */
+  workflows?: readonly WorkflowPackage[];
+}
+
+type TurnEvent = Parameters<RuntimeEventListener>[0];
+
+const turnResponses = {
+  400: errorResponse('Invalid id or body, or an unknown workflow'),
+  409: errorResponse(
+    'The run id is taken (`CONVERSATION_EXISTS`), or the turn was aborted before it started (`LLM_ABORTED`)',
+  ),
+  429: errorResponse('Too many turns running on this instance; retry after `Retry-After` seconds'),
+};
+
+const turnContent = {
+  'application/json': { schema: RunTurnResultSchema },
+  'text/event-stream': { schema: z.string().openapi({ description: RUN_TURN_EVENTS_DESCRIPTION }) },
+};
+
+const listWorkflowsRoute = createRoute({
+  method: 'get',
+  path: '/v1/workflows',
+  summary: 'The workflow packages runs can be started from',
+  responses: {
+    200: {
+      description: 'Every package and its workflows',
+      content: { 'application/json': { schema: WorkflowListSchema } },
+    },
+  },
+});
+
+const startRunRoute = createRoute({
+  method: 'post',
+  path: '/v1/runs',
+  summary: 'Start a run of a workflow and run its first turn',
+  description:
+    'The run lives in its own conversation `run-<runId>`: the workflow, every state change and every ' +
+    "message of its turns. Answers 201 with the turn's result as JSON, or streams the turn with " +
+    '`Accept: text/event-stream`.',
+  request: {
+    body: { required: true, content: { 'application/json': { schema: StartRunBodySchema } } },
+  },
+  responses: {
+    201: {
+      description: 'The run exists and its first turn ended (successfully or with a stored failure)',
+      headers: { Location: { description: 'The run: `/v1/runs/{runId}`', schema: { type: 'string' } } },
+      content: { 'application/json': turnContent['application/json'] },
+    },
+    200: {
+      description: 'The first turn as server-sent events',
+      content: { 'text/event-stream': turnContent['text/event-stream'] },
+    },
+    ...turnResponses,
+  },
+});
+
+const listRunsRoute = createRoute({
+  method: 'get',
+  path: '/v1/runs',
+  summary: 'List runs, most recently updated first',
+  request: { query: RunListQuerySchema },
+  responses: {
+    200: { description: 'One page', content: { 'application/json': { schema: RunPageSchema } } },
+    400: errorResponse('Invalid cursor or limit'),
+  },
+});
+
+const getRunRoute = createRoute({
+  method: 'get',
+  path: '/v1/runs/{id}',
+  summary: 'Where a run stands',
+  request: { params: RunParamsSchema },
+  responses: {
+    200: { description: 'The run', content: { 'application/json': { schema: RunSchema } } },
+    400: errorResponse('Invalid id'),
+    404: errorResponse('No such run'),
+  },
+});
+
+const continueRunRoute = createRoute({
+  method: 'post',
+  path: '/v1/runs/{id}/messages',
+  summary: "Send the user's reply (or just continue) and run the run's next turn",
+  description:
+    'Turns of one run run one at a time (with chat turns on its conversation too). A completed run ' +
+    'answers follow-up questions.',
+  request: {
+    params: RunParamsSchema,
+    body: { required: false, content: { 'application/json': { schema: ContinueRunBodySchema } } },
+  },
+  responses: {
+    200: { description: 'The turn ended (successfully or with a stored failure)', content: turnContent },
+    404: errorResponse('No such run'),
+    ...turnResponses,
+  },
+});
+
+const abortRunRoute = createRoute({
+  method: 'post',
+  path: '/v1/runs/{id}/abort',
+  summary: "Abort this instance's running (and queued) turns of the run",
+  request: { params: RunParamsSchema },
+  responses: {
+    202: {
+      description: 'Whether a turn was running here',
+      content: { 'application/json': { schema: z.object({ aborted: z.boolean() }) } },
+    },
+    400: errorResponse('Invalid id'),
+  },
+});
+
+const wantsEventStream = (accept: string | undefined) => /\btext\/event-stream\b/i.test(accept ?? '');
+
+function turnBody(result: RunResult) {
+  return {
+    runId: result.runId,
+    conversationId: result.conversationId,
+    run: publicRun(result.state, result.conversationId),
+    success: result.success,
+    ...(result.message === undefined || isOutage(result.error) ? {} : { message: result.message }),
+    ...(result.error === undefined ? {} : { error: publicTurnError(result.error) }),
+    usage: result.usage,
+  };
+}
+
+/** Workflows, and runs: starting them, their turns (JSON or server-sent events), reading and aborting them. */
+export function registerRunRoutes(
+  app: ServerApp,
+  deps: RunRouteDependencies,
+  registry: TurnRegistry,
+  options: { streamLimits?: SseStreamLimits } = {},
+): void {
+  // Runs the turn under the instance's turn cap; answers what failed before the turn started (an
+  // unknown run or workflow) with its status, then the turn as JSON (`status`) or as an event stream.
+  async function answerTurn(c: Context<ServerEnv>, turn: RunTurn, status: 200 | 201) {
+    const conversationId = runConversationId(turn.runId);
+    const controller = registry.begin(conversationId);
+    if (controller === undefined) {
+      c.header('Retry-After', '1');
+      return apiError(c, 429, 'TOO_MANY_TURNS', 'too many turns are running; retry shortly');
+    }
+    let started: StartedTurn<TurnEvent, RunResult>;
+    try {
+      started = await startTurn<TurnEvent, RunResult>((emit) =>
+        registry
+          .track(runRunTurn(deps, conversationId, turn, controller.signal, emit))
+          .finally(() => registry.end(conversationId, controller)),
+      );
+    } catch (error) {
+      // Only a run that was to start can be given up before its first event: it was never stored.
+      if (!CairnError.is(error, 'LLM_ABORTED')) throw error;
+      return apiError(c, 409, 'LLM_ABORTED', 'the run was aborted before it started; nothing was stored');
+    }
+    if (wantsEventStream(c.req.header('accept'))) {
+      return streamTurn(
+        c,
+        (onEvent) => {
+          started.listen(onEvent);
+          return started.result;
+        },
+        deps.logger,
+        options.streamLimits,
+      );
+    }
+    started.listen(() => {});
+    const result = await started.result;
+    if (status === 201) c.header('Location', `/v1/runs/${result.runId}`);
+    return c.json(turnBody(result), status);
+  }
+
+  app.openapi(listWorkflowsRoute, (c) => {
+    const packages = (deps.workflows ?? []).map((pkg) => ({ name: pkg.name, workflows: pkg.workflows }));
+    return c.json({ packages }, 200);
+  });
+
+  app.openapi(startRunRoute, async (c) => {
+    const { workflow, input, runId: givenId } = c.req.valid('json');
+    const runId = givenId ?? `r-${randomUUID()}`;
+    if (givenId !== undefined && (await deps.store.load(runConversationId(runId), { limit: 1 })).length > 0) {
+      return apiError(
+        c,
+        409,
+        'CONVERSATION_EXISTS',
+        `run ${runId} already exists: continue it with POST /v1/runs/${runId}/messages`,
+      );
+    }
+    return answerTurn(c, { kind: 'start', runId, workflow, ...(input === undefined ? {} : { input }) }, 201);
+  });
+
+  app.openapi(listRunsRoute, async (c) => {
+    const { cursor, limit } = c.req.valid('query');
+    const page = await deps.runtime.runs.list({ limit, ...(cursor === undefined ? {} : { cursor }) });
+    return c.json(
+      {
+        runs: page.runs.map((state) => publicRun(state, runConversationId(state.runId))),
+        ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
+      },
+      200,
+    );
+  });
+
+  app.openapi(getRunRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    return c.json(publicRun(await deps.runtime.runs.get(id), runConversationId(id)), 200);
+  });
+
+  app.openapi(continueRunRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    const content = c.req.valid('json')?.content;
+    return answerTurn(
+      c,
+      { kind: 'continue', runId: id, ...(content === undefined ? {} : { userInput: content }) },
+      200,
+    );
+  });
+
+  app.openapi(abortRunRoute, (c) => {
+    const { id } = c.req.valid('param');
+    return c.json({ aborted: registry.abort(runConversationId(id), 'aborted by request') }, 202);
+  });
+}

@@ -1,0 +1,60 @@
+import { Command, Option } from 'commander';
+import type { ServerFlags } from '../config/read-server-config.js';
+
+/** `cairn-server`'s command line; `run` gets the parsed flags. */
+export function serverProgram(version: string, run: (flags: ServerFlags) => Promise<void>): Command {
+  return new Command('cairn-server')
+    .description(
+      'The Cairn HTTP + SSE API (and web page): conversations, streamed chat turns, run mode, agent sessions.\n' +
+        'Requires CAIRN_API_TOKEN, unless --insecure-local on a loopback address.',
+    )
+    .version(version)
+    .option('--host <host>', 'address to bind (env CAIRN_HOST)', undefined)
+    .option('--port <port>', 'port to bind, 0 = any free one (env PORT)', undefined)
+    .option('--insecure-local', 'run without CAIRN_API_TOKEN; only on a loopback address')
+    .addOption(
+      new Option('--store <kind>', 'where conversations live (env CAIRN_STORE)').choices([
+        'fs',
+        'sqlite',
+        'postgres',
+      ]),
+    )
+    .option('--data-dir <dir>', 'fs store and SQLite file location (env CAIRN_DATA_DIR)')
+    .option('--database-url <url>', 'PostgreSQL connection string (env DATABASE_URL)')
+    .option('--provider <name>', 'openai, anthropic, gemini or openai-compatible (env CAIRN_PROVIDER)')
+    .option('--model <id>', 'model id (env CAIRN_MODEL)')
+    .option('--base-url <url>', 'an OpenAI-compatible API root')
+    .option('--workspace <dir>', 'give the model the workspace tools, sandboxed to DIR (env CAIRN_WORKSPACE)')
+    .option('--allow-commands', 'let run_command run without approval (env CAIRN_ALLOW_COMMANDS=1)')
+    .option(
+      '--agent-sessions',
+      'enable /v1/agent-sessions: Claude Code / Gemini CLI in the workspace (env CAIRN_AGENT_SESSIONS=1)',
+    )
+    .option(
+      '--grace-period <seconds>',
+      'on SIGTERM, how long running turns may finish (env CAIRN_GRACE_PERIOD, default 30)',
+    )
+    .option(
+      '--max-concurrent-turns <n>',
+      'turns at once before 429 (env CAIRN_MAX_CONCURRENT_TURNS, default 64)',
+    )
+    .option('--body-limit <bytes>', 'largest request body (env CAIRN_BODY_LIMIT, default 1048576)')
+    .option('--rate-limit <rps[:burst]|off>', 'requests per second per token (env CAIRN_RATE_LIMIT)')
+    .option(
+      '--cors-origin <origin...>',
+      'allow these browser origins (env CAIRN_CORS_ORIGINS, comma-separated)',
+    )
+    .option('--log-level <level>', 'pino level (env LOG_LEVEL, default info)')
+    .option('--no-web', 'do not serve the web page at /')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        '  CAIRN_API_TOKEN=$(openssl rand -hex 32) OPENAI_API_KEY=sk-... cairn-server --port 8787',
+        '  cairn-server --insecure-local --base-url http://localhost:11434/v1 --workspace .',
+        '  CAIRN_API_TOKEN=... DATABASE_URL=postgres://... cairn-server --store postgres --host 0.0.0.0',
+      ].join('\n'),
+    )
+    .action((flags: ServerFlags) => run(flags));
+}

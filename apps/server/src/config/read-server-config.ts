@@ -1,0 +1,166 @@
+import { resolve } from 'node:path';
+import { defaultDataDir } from '@cairn/connect';
+import { CairnError } from '@cairn/core';
+import { isLoopbackHost } from './loopback-host.js';
+import { type ServerConfig, ServerConfigSchema } from './server-config.js';
+
+/** The command line as commander parsed it (all optional). */
+export interface ServerFlags {
+  host?: string;
+  port?: string;
+  insecureLocal?: boolean;
+  store?: string;
+  dataDir?: string;
+  databaseUrl?: string;
+  provider?: string;
+  model?: string;
+  baseUrl?: string;
+  workspace?: string;
+  allowCommands?: boolean;
+  gracePeriod?: string;
+  maxConcurrentTurns?: string;
+  bodyLimit?: string;
+  corsOrigin?: string[];
+  rateLimit?: string;
+  agentSessions?: boolean;
+  logLevel?: string;
+  /** commander's `--no-web`: false when given. */
+  web?: boolean;
+}
+
+export const DEFAULT_PORT = 8787;
+
+// How the user sets each field, so an error names what to change.
+const SOURCES: Record<keyof ServerConfig, string> = {
+  host: '--host / CAIRN_HOST',
+  port: '--port / PORT',
+  apiToken: 'CAIRN_API_TOKEN',
+  insecureLocal: '--insecure-local',
+  store: '--store / CAIRN_STORE',
+  dataDir: '--data-dir / CAIRN_DATA_DIR',
+  databaseUrl: '--database-url / DATABASE_URL',
+  model: '--provider / --model / --base-url',
+  workspace: '--workspace / CAIRN_WORKSPACE',
+  allowCommands: '--allow-commands / CAIRN_ALLOW_COMMANDS',
+  gracePeriodMs: '--grace-period / CAIRN_GRACE_PERIOD',
+  maxConcurrentTurns: '--max-concurrent-turns / CAIRN_MAX_CONCURRENT_TURNS',
+  bodyLimitBytes: '--body-limit / CAIRN_BODY_LIMIT',
+  corsOrigins: '--cors-origin / CAIRN_CORS_ORIGINS',
+  rateLimit: '--rate-limit / CAIRN_RATE_LIMIT',
+  agentSessions: '--agent-sessions / CAIRN_AGENT_SESSIONS',
+  logLevel: '--log-level / LOG_LEVEL',
+  webRoot: '--no-web',
+};
+
+const invalid = (problem: string, fix?: string) =>
+  new CairnError('INVALID_ARGUMENT', problem, fix === undefined ? {} : { details: { fix } });
+
+const nonEmpty = (value: string | undefined) =>
+  value === undefined || value.trim() === '' ? undefined : value.trim();
+
+const flagOrEnv = (flag: string | undefined, value: string | undefined) => nonEmpty(flag) ?? nonEmpty(value);
+
+const envBoolean = (value: string | undefined) =>
+  value !== undefined && /^(1|true|yes|on)$/i.test(value.trim());
+
+/** `off`, or `RPS` or `RPS:BURST` (burst defaults to twice the rate). */
+function parseRateLimit(text: string | undefined): ServerConfig['rateLimit'] | string {
+  if (text === undefined) return undefined;
+  if (text.toLowerCase() === 'off') return false;
+  const match = /^(\d+(?:\.\d+)?)(?::(\d+))?$/.exec(text);
+  if (match === null) return text;
+  const requestsPerSecond = Number(match[1]);
+  return {
+    requestsPerSecond,
+    burst: match[2] === undefined ? Math.ceil(requestsPerSecond * 2) : Number(match[2]),
+  };
+}
+
+/** Seconds as given by the user, in ms; garbage is passed through for the schema to reject. */
+const secondsToMs = (text: string | undefined) =>
+  text !== undefined && /^\d+(\.\d+)?$/.test(text) ? Math.round(Number(text) * 1000) : text;
+
+/**
+ * The server's configuration: flags win over the environment, which wins over the defaults. Refuses
+ * to expose the API without a token: no `CAIRN_API_TOKEN` is only allowed with `--insecure-local`
+ * on a loopback address.
+ */
+export function readServerConfig(
+  flags: ServerFlags,
+  env: NodeJS.ProcessEnv,
+  options: { cwd: string; webRoot?: string },
+): ServerConfig {
+  const path = (text: string | undefined) => (text === undefined ? undefined : resolve(options.cwd, text));
+  const corsText = nonEmpty(env.CAIRN_CORS_ORIGINS);
+  const raw = {
+    host: flagOrEnv(flags.host, env.CAIRN_HOST) ?? '127.0.0.1',
+    port: flagOrEnv(flags.port, env.PORT) ?? DEFAULT_PORT,
+    apiToken:
+      env.CAIRN_API_TOKEN === undefined || env.CAIRN_API_TOKEN === '' ? undefined : env.CAIRN_API_TOKEN,
+    insecureLocal: flags.insecureLocal === true,
+    store: flagOrEnv(flags.store, env.CAIRN_STORE) ?? 'fs',
+    dataDir: path(flagOrEnv(flags.dataDir, env.CAIRN_DATA_DIR)) ?? defaultDataDir(env),
+    databaseUrl: flagOrEnv(flags.databaseUrl, env.DATABASE_URL),
+    model: {
+      provider: flagOrEnv(flags.provider, env.CAIRN_PROVIDER),
+      model: flagOrEnv(flags.model, env.CAIRN_MODEL),
+      baseURL: nonEmpty(flags.baseUrl),
+    },
+    workspace: path(flagOrEnv(flags.workspace, env.CAIRN_WORKSPACE)),
+    allowCommands: flags.allowCommands === true || envBoolean(env.CAIRN_ALLOW_COMMANDS),
+    gracePeriodMs: secondsToMs(flagOrEnv(flags.gracePeriod, env.CAIRN_GRACE_PERIOD)) ?? 30_000,
+    maxConcurrentTurns: flagOrEnv(flags.maxConcurrentTurns, env.CAIRN_MAX_CONCURRENT_TURNS) ?? 64,
+    bodyLimitBytes: flagOrEnv(flags.bodyLimit, env.CAIRN_BODY_LIMIT) ?? 1024 * 1024,
+    corsOrigins:
+      flags.corsOrigin ?? (corsText === undefined ? [] : corsText.split(',').map((origin) => origin.trim())),
+    rateLimit: parseRateLimit(flagOrEnv(flags.rateLimit, env.CAIRN_RATE_LIMIT)),
+    agentSessions: flags.agentSessions === true || envBoolean(env.CAIRN_AGENT_SESSIONS),
+    logLevel: flagOrEnv(flags.logLevel, env.LOG_LEVEL) ?? 'info',
+    webRoot: flags.web === false ? undefined : options.webRoot,
+  };
+  const parsed = ServerConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path[0] as keyof ServerConfig | undefined;
+    const source = field === undefined ? 'the configuration' : SOURCES[field];
+    const value = field === undefined || field === 'apiToken' ? '' : ` (got ${JSON.stringify(raw[field])})`;
+    throw invalid(`${source}: ${issue?.message ?? 'invalid'}${value}`);
+  }
+  checkExposure(parsed.data);
+  checkCombinations(parsed.data);
+  return parsed.data;
+}
+
+function checkExposure(config: ServerConfig): void {
+  if (config.apiToken !== undefined) return;
+  if (!config.insecureLocal) {
+    throw invalid(
+      'CAIRN_API_TOKEN is not set, and the API would be open to anyone who can reach it',
+      'set CAIRN_API_TOKEN to a secret of at least 16 characters (e.g. `openssl rand -hex 32`), or pass --insecure-local to run without one on 127.0.0.1',
+    );
+  }
+  if (!isLoopbackHost(config.host)) {
+    throw invalid(
+      `--insecure-local only runs on a loopback address, not on ${config.host}`,
+      'set CAIRN_API_TOKEN, or bind to 127.0.0.1 / ::1',
+    );
+  }
+}
+
+function checkCombinations(config: ServerConfig): void {
+  if (config.store === 'postgres' && config.databaseUrl === undefined) {
+    throw invalid(
+      '--store postgres needs a database',
+      'set DATABASE_URL (or --database-url) to a postgres:// URL',
+    );
+  }
+  if (config.agentSessions && config.workspace === undefined) {
+    throw invalid(
+      '--agent-sessions needs a workspace',
+      'pass --workspace DIR: agent CLIs run only inside it',
+    );
+  }
+  if (config.allowCommands && config.workspace === undefined) {
+    throw invalid('--allow-commands needs a workspace', 'pass --workspace DIR: commands run only inside it');
+  }
+}

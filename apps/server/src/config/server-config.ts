@@ -1,0 +1,51 @@
+import { STORE_KINDS } from '@cairn/connect';
+import { z } from 'zod';
+
+const port = z.coerce.number().int().min(0).max(65_535);
+const positiveInt = z.coerce.number().int().positive();
+
+export const RateLimitSchema = z.union([
+  z.literal(false),
+  z.object({ requestsPerSecond: z.number().positive(), burst: z.number().int().positive() }),
+]);
+
+/** Everything `cairn-server` runs with, after flags > environment > defaults. */
+export const ServerConfigSchema = z
+  .object({
+    host: z.string().min(1),
+    port,
+    /** From `CAIRN_API_TOKEN` only: a flag would show in `ps`. */
+    apiToken: z
+      .string()
+      .min(16, 'must be at least 16 characters')
+      .regex(/^\S+$/, 'must not contain spaces')
+      .optional(),
+    insecureLocal: z.boolean(),
+    store: z.enum(STORE_KINDS),
+    dataDir: z.string().min(1),
+    databaseUrl: z.string().min(1).optional(),
+    model: z.object({
+      provider: z.enum(['openai', 'anthropic', 'gemini', 'openai-compatible']).optional(),
+      model: z.string().min(1).optional(),
+      baseURL: z.string().min(1).optional(),
+    }),
+    /** The directory the workspace tools work in; absent = the model gets no tools. */
+    workspace: z.string().min(1).optional(),
+    /** Lets run_command run without asking (a server has nobody to ask). */
+    allowCommands: z.boolean(),
+    /** How long in-flight turns may finish after SIGTERM before they are aborted. */
+    gracePeriodMs: z.number().int().min(0),
+    maxConcurrentTurns: positiveInt,
+    bodyLimitBytes: positiveInt,
+    corsOrigins: z.array(z.string().min(1)),
+    /** Undefined = the app's default limit. */
+    rateLimit: RateLimitSchema.optional(),
+    /** Runs Claude Code / Gemini CLI in the workspace: off unless asked for, since it runs code. */
+    agentSessions: z.boolean(),
+    logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    /** The built web page; absent = no page at `/`. */
+    webRoot: z.string().min(1).optional(),
+  })
+  .strict();
+
+export type ServerConfig = z.infer<typeof ServerConfigSchema>;

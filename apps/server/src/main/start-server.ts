@@ -1,0 +1,135 @@
+import type { AddressInfo } from 'node:net';
+import { type ResolvedModel, resolveModel } from '@cairn/connect';
+import { CairnError } from '@cairn/core';
+import { createWorkspaceTools } from '@cairn/loop/tools';
+import { createAgentRuntime, type RuntimeLogger } from '@cairn/runtime';
+import { type ServerType, serve } from '@hono/node-server';
+import { createServerApp, type ServerAppHandle } from '../app/create-server-app.js';
+import type { ServerConfig } from '../config/server-config.js';
+import { type Backends, openBackends } from './open-backends.js';
+import { waitUntil } from './wait-until.js';
+
+export interface RunningServer {
+  /** `http://host:port`, with the port actually bound. */
+  url: string;
+  model: ResolvedModel;
+  handle: ServerAppHandle;
+  /**
+   * Graceful stop: no new connections or turns, live event streams end, running turns get
+   * `gracePeriodMs` to finish, then are aborted (each stores its abort); then everything closes.
+   */
+  shutdown(options?: { gracePeriodMs?: number }): Promise<{ abortedTurns: number }>;
+}
+
+// Aborted turns still write their abort to the store; this bounds how long we wait for that.
+const ABORT_SETTLE_MS = 10_000;
+
+/** Opens the store, resolves the model, and serves the API (and the web page) on `host:port`. */
+export async function startServer(
+  config: ServerConfig,
+  env: NodeJS.ProcessEnv,
+  logger: RuntimeLogger,
+): Promise<RunningServer> {
+  const backends = await openBackends(config, logger);
+  let model: ResolvedModel | undefined;
+  try {
+    model = await resolveModel(config.model, env, {});
+    const handle = createServerApp({
+      store: backends.store,
+      runtime: createAgentRuntime({
+        store: backends.store,
+        model: model.adapter,
+        ...(config.workspace === undefined
+          ? {}
+          : { tools: createWorkspaceTools({ root: config.workspace }) }),
+        settings: {
+          ...(config.workspace === undefined ? {} : { projectRoot: config.workspace }),
+          // Nobody is there to ask: commands run only when the operator allowed them up front.
+          ...(config.allowCommands ? { approve: async () => true } : {}),
+        },
+        logger,
+      }),
+      events: backends.events,
+      turnLock: backends.turnLock,
+      ...(config.apiToken === undefined ? {} : { apiToken: config.apiToken }),
+      bodyLimitBytes: config.bodyLimitBytes,
+      maxConcurrentTurns: config.maxConcurrentTurns,
+      ...(config.rateLimit === undefined ? {} : { rateLimit: config.rateLimit }),
+      ...(config.corsOrigins.length === 0 ? {} : { cors: { origins: config.corsOrigins } }),
+      ...(config.agentSessions && config.workspace !== undefined
+        ? { agentSessions: { workspaceRoot: config.workspace } }
+        : {}),
+      ...(config.webRoot === undefined ? {} : { webRoot: config.webRoot }),
+      logger,
+    });
+    const server = await listen(handle, config.host, config.port);
+    const address = server.address() as AddressInfo;
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    return {
+      url: `http://${host}:${address.port}`,
+      model,
+      handle,
+      shutdown: (options = {}) =>
+        shutdown(
+          server,
+          handle,
+          backends,
+          model as ResolvedModel,
+          options.gracePeriodMs ?? config.gracePeriodMs,
+        ),
+    };
+  } catch (error) {
+    await model?.close();
+    await backends.close();
+    throw error;
+  }
+}
+
+function listen(handle: ServerAppHandle, hostname: string, port: number): Promise<ServerType> {
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch: handle.app.fetch, hostname, port }, () => {
+      server.off('error', failed);
+      resolve(server);
+    });
+    function failed(error: NodeJS.ErrnoException) {
+      const fix =
+        error.code === 'EADDRINUSE'
+          ? 'stop the other server, or pass another --port'
+          : 'check --host / --port (binding below 1024 needs privileges)';
+      reject(
+        new CairnError(
+          'INVALID_ARGUMENT',
+          `cannot listen on ${hostname}:${port}: ${error.code ?? error.message}`,
+          {
+            details: { fix },
+          },
+        ),
+      );
+    }
+    server.once('error', failed);
+  });
+}
+
+async function shutdown(
+  server: ServerType,
+  handle: ServerAppHandle,
+  backends: Backends,
+  model: ResolvedModel,
+  gracePeriodMs: number,
+): Promise<{ abortedTurns: number }> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  handle.beginShutdown();
+  if ('closeIdleConnections' in server) server.closeIdleConnections();
+  const finished = await waitUntil(() => handle.activeTurns() === 0, gracePeriodMs);
+  const abortedTurns = finished ? 0 : handle.activeTurns();
+  if (!finished) {
+    handle.abortAll('server shutting down');
+    await waitUntil(() => handle.activeTurns() === 0, ABORT_SETTLE_MS);
+  }
+  // Turn streams have sent their last event by now; what is left open is idle or stuck.
+  if ('closeAllConnections' in server) server.closeAllConnections();
+  await closed;
+  await backends.close();
+  await model.close();
+  return { abortedTurns };
+}

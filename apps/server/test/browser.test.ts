@@ -1,0 +1,223 @@
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumSkipReason, launchChromium } from './support/browser-chromium.js';
+import { BROWSER_SCRIPT } from './support/browser-model-script.js';
+import {
+  type BrowserTestServer,
+  ensureWebBuilt,
+  PACKAGE_DIR,
+  startBrowserTestServer,
+  WEB_ROOT,
+} from './support/browser-server.js';
+
+const API_TOKEN = 'browser-test-token-0123456789';
+const SCREENSHOT = join(PACKAGE_DIR, '.test-results', 'web-page.png');
+// Generous: Chromium shares two cores with other test runs.
+const UI_TIMEOUT_MS = 15_000;
+
+/** The browser globals used by functions run in the page (this TypeScript project has no DOM types). */
+interface PageGlobals {
+  document: { querySelector(selector: string): { textContent: string | null } | null };
+  sessionStorage: { getItem(key: string): string | null };
+}
+
+let server: BrowserTestServer | undefined;
+
+beforeAll(() => ensureWebBuilt());
+
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe('the web page routes', () => {
+  it('serves the page at / without a token, revalidated, with a strict content security policy', async () => {
+    server = await startBrowserTestServer({ apiToken: API_TOKEN });
+    const page = await fetch(`${server.baseURL}/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page.headers.get('cache-control')).toBe('no-cache');
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(await page.text()).toContain('<div id="app"></div>');
+    // The API behind it still wants the token.
+    expect((await fetch(`${server.baseURL}/v1/conversations`)).status).toBe(401);
+  });
+
+  it('serves the hashed assets with their content types, cached for a year', async () => {
+    server = await startBrowserTestServer({ apiToken: API_TOKEN });
+    const assets = await readdir(join(WEB_ROOT, 'assets'));
+    const script = assets.find((name) => name.endsWith('.js'));
+    const style = assets.find((name) => name.endsWith('.css'));
+    for (const [name, type] of [
+      [script, 'text/javascript; charset=utf-8'],
+      [style, 'text/css; charset=utf-8'],
+    ] as const) {
+      const response = await fetch(`${server.baseURL}/assets/${name}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe(type);
+      expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(await response.text()).toBe(await readFile(join(WEB_ROOT, 'assets', String(name)), 'utf8'));
+    }
+  });
+
+  it('answers 404 for anything but a file directly inside assets/', async () => {
+    server = await startBrowserTestServer({ apiToken: API_TOKEN });
+    for (const path of [
+      '/assets/..%2f..%2fpackage.json',
+      '/assets/%2e%2e%2findex.html',
+      '/assets/..%5c..%5cpackage.json',
+      '/assets/.hidden.js',
+      '/assets/missing-abc123.js',
+      '/assets/',
+      '/index.html.map',
+      '/package.json',
+    ]) {
+      const response = await fetch(`${server.baseURL}${path}`);
+      expect(response.status, path).toBe(404);
+    }
+  });
+});
+
+const skipReason = chromiumSkipReason();
+
+describe.skipIf(skipReason !== undefined)(
+  `the web page in headless Chromium${skipReason === undefined ? '' : ` (skipped: ${skipReason})`}`,
+  () => {
+    let browser: Browser;
+
+    beforeAll(async () => {
+      browser = await launchChromium();
+    });
+
+    afterAll(async () => {
+      await browser?.close();
+    });
+
+    /** A fresh tab (its own sessionStorage) that fails the test on any uncaught page error. */
+    async function openPage(): Promise<{ page: Page; pageErrors: string[] }> {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      context.setDefaultTimeout(UI_TIMEOUT_MS);
+      const page = await context.newPage();
+      const pageErrors: string[] = [];
+      page.on('pageerror', (error) => pageErrors.push(error.message));
+      return { page, pageErrors };
+    }
+
+    async function signIn(page: Page, baseURL: string): Promise<void> {
+      await page.goto(`${baseURL}/`);
+      const tokenField = page.getByLabel('API token');
+      await tokenField.fill('not-the-token-0123456789');
+      await page.getByRole('button', { name: 'Use token' }).click();
+      await page.getByRole('alert').filter({ hasText: 'did not accept' }).waitFor();
+      await tokenField.fill(API_TOKEN);
+      await page.getByRole('button', { name: 'Use token' }).click();
+      await page.getByRole('button', { name: 'New conversation' }).waitFor();
+    }
+
+    async function sendMessage(page: Page, text: string): Promise<void> {
+      await page.getByRole('button', { name: 'New conversation' }).click();
+      await page.getByRole('heading', { name: 'New conversation' }).waitFor();
+      await page.getByLabel('Message', { exact: true }).fill(text);
+      await page.getByRole('button', { name: 'Send', exact: true }).click();
+    }
+
+    it('asks for the token, streams a reply with tool execution cards, and shows it again after a reload', async () => {
+      server = await startBrowserTestServer({ apiToken: API_TOKEN });
+      const { page, pageErrors } = await openPage();
+      await signIn(page, server.baseURL);
+      // The token is kept for the tab, never put in the address.
+      const storedToken = await page.evaluate(() =>
+        (globalThis as unknown as PageGlobals).sessionStorage.getItem('cairn.apiToken'),
+      );
+      expect(storedToken).toBe(API_TOKEN);
+      expect(page.url()).not.toContain(API_TOKEN);
+
+      await sendMessage(page, BROWSER_SCRIPT.editPrompt);
+      const { finalReply } = BROWSER_SCRIPT;
+      // Streaming: the reply is seen part-written before it is stored.
+      await page.waitForFunction(
+        (full) => {
+          const { document } = globalThis as unknown as PageGlobals;
+          const streaming = document.querySelector('[aria-label="Streaming reply"]')?.textContent ?? '';
+          return streaming.length > 0 && streaming.length < full.length && full.startsWith(streaming);
+        },
+        finalReply,
+        { polling: 'raf' },
+      );
+      const reply = page.getByRole('article', { name: 'Assistant reply' }).filter({ hasText: finalReply });
+      await reply.waitFor();
+      await page.getByRole('article', { name: 'Streaming reply' }).waitFor({ state: 'detached' });
+      expect(await readFile(join(server.workspace, 'notes.txt'), 'utf8')).toBe(BROWSER_SCRIPT.fileAfter);
+
+      // The edit's card: a summary line that opens to the coloured diff.
+      const editCard = page.getByRole('article', { name: 'Tool execution: Updated notes.txt' });
+      const diff = editCard.getByLabel('Diff of notes.txt');
+      expect(await diff.isVisible()).toBe(false);
+      await editCard.locator('summary').click();
+      await diff.waitFor();
+      expect(await diff.locator('.diff-removed').allTextContents()).toEqual(['-hello world\n']);
+      expect(await diff.locator('.diff-added').allTextContents()).toEqual(['+hello web\n']);
+      // The command's card: collapsed, its exit code on the summary line, its output inside.
+      const commandCard = page.getByRole('article', {
+        name: `Tool execution: Ran \`${BROWSER_SCRIPT.checkCommand}\``,
+      });
+      await commandCard.locator('summary').getByText('exit code 0').waitFor();
+      await commandCard.locator('summary').click();
+      expect(await commandCard.getByLabel('Command output').textContent()).toBe('greeting-checked');
+
+      await mkdir(join(PACKAGE_DIR, '.test-results'), { recursive: true });
+      await page.screenshot({ path: SCREENSHOT });
+
+      // A reload renders the conversation from the store's display view, without asking again.
+      const displayView = page.waitForResponse((response) => response.url().includes('view=display'));
+      await page.reload();
+      expect((await displayView).status()).toBe(200);
+      const listed = page
+        .getByRole('navigation', { name: 'Conversations' })
+        .getByRole('link', { name: BROWSER_SCRIPT.editPrompt });
+      await listed.waitFor();
+      expect(await listed.getAttribute('aria-current')).toBe('page');
+      await page
+        .getByRole('article', { name: 'Your message' })
+        .filter({ hasText: BROWSER_SCRIPT.editPrompt })
+        .waitFor();
+      await page.getByRole('article', { name: 'Tool execution: Updated notes.txt' }).waitFor();
+      await reply.waitFor();
+      expect(await page.getByLabel('API token').count()).toBe(0);
+      expect(pageErrors).toEqual([]);
+    });
+
+    it('aborts a slow turn with the Abort button', async () => {
+      server = await startBrowserTestServer({ apiToken: API_TOKEN });
+      const { page, pageErrors } = await openPage();
+      await signIn(page, server.baseURL);
+      await sendMessage(page, BROWSER_SCRIPT.slowPrompt);
+      const abort = page.getByRole('button', { name: 'Abort' });
+      await page
+        .getByRole('article', { name: 'Your message' })
+        .filter({ hasText: BROWSER_SCRIPT.slowPrompt })
+        .waitFor();
+      expect(await abort.isEnabled()).toBe(true);
+      await abort.click();
+      await page.getByRole('article', { name: 'Error' }).filter({ hasText: 'LLM_ABORTED' }).waitFor();
+      await page.getByRole('status').waitFor({ state: 'detached' });
+      expect(await abort.isEnabled()).toBe(false);
+      const conversationId = decodeURIComponent(new URL(page.url()).hash.slice(1));
+      const stored = await server.store.load(conversationId);
+      expect(stored.at(-1)).toMatchObject({ role: 'assistant', partType: 'error', errorCode: 'LLM_ABORTED' });
+      expect(pageErrors).toEqual([]);
+    });
+
+    it('asks for no token when the server has none (loopback --insecure-local)', async () => {
+      server = await startBrowserTestServer();
+      const { page, pageErrors } = await openPage();
+      await page.goto(`${server.baseURL}/`);
+      await page.getByRole('button', { name: 'New conversation' }).waitFor();
+      expect(await page.getByLabel('API token').count()).toBe(0);
+      expect(pageErrors).toEqual([]);
+    });
+  },
+);

@@ -1,0 +1,38 @@
+import type { ModelRequest } from '@cairn/core';
+import type { ScriptTurn } from '@cairn/testing';
+
+/** What the browser test types, and what the scripted model answers. */
+export const BROWSER_SCRIPT = {
+  editPrompt: 'Please change the greeting in notes.txt',
+  slowPrompt: 'Think about this slowly',
+  toolIntro: 'I will edit the file, then check it.',
+  finalReply: 'Done: notes.txt now greets the web, and the check ran fine.',
+  fileBefore: 'hello world\nsecond line\n',
+  fileAfter: 'hello web\nsecond line\n',
+  checkCommand: 'echo greeting-checked',
+} as const;
+
+/**
+ * The mock model: the edit prompt gets two tool calls (an edit with a diff, a command with
+ * output), then a reply streamed in small, slow chunks; the slow prompt gets an answer only after
+ * a minute (it is aborted long before).
+ */
+export function browserModelTurn(request: ModelRequest): ScriptTurn {
+  const last = request.messages.at(-1);
+  if (last?.role === 'tool') return { text: BROWSER_SCRIPT.finalReply, chunkSize: 5, chunkDelayMs: 60 };
+  const prompt = typeof last?.content === 'string' ? last.content : '';
+  if (prompt === BROWSER_SCRIPT.slowPrompt) return { text: 'This reply comes too late.', delayMs: 60_000 };
+  return {
+    text: BROWSER_SCRIPT.toolIntro,
+    chunkSize: 6,
+    chunkDelayMs: 20,
+    toolCalls: [
+      {
+        id: 'call-edit',
+        name: 'edit_file',
+        arguments: { path: 'notes.txt', old_string: 'hello world', new_string: 'hello web' },
+      },
+      { id: 'call-check', name: 'run_command', arguments: { command: BROWSER_SCRIPT.checkCommand } },
+    ],
+  };
+}

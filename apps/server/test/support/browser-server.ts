@@ -1,0 +1,105 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ConversationStore } from '@cairn/core';
+import { createWorkspaceTools } from '@cairn/loop/tools';
+import { createAgentRuntime } from '@cairn/runtime';
+import { createMemoryConversationStore } from '@cairn/storage';
+import { ScriptedModel } from '@cairn/testing';
+import { serve } from '@hono/node-server';
+import { createServerApp } from '../../src/app/create-server-app.js';
+import { createInProcessEventBus } from '../../src/events/in-process-event-bus.js';
+import { createInProcessTurnLock } from '../../src/turns/in-process-turn-lock.js';
+import { BROWSER_SCRIPT, browserModelTurn } from './browser-model-script.js';
+
+export const PACKAGE_DIR = fileURLToPath(new URL('../..', import.meta.url));
+export const WEB_ROOT = join(PACKAGE_DIR, 'dist', 'web');
+
+export interface BrowserTestServer {
+  baseURL: string;
+  store: ConversationStore;
+  /** The temporary workspace the tools edit; holds `notes.txt`. */
+  workspace: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The app with the built web page on a real HTTP server (127.0.0.1, random port), over a memory
+ * store, the scripted model of `browser-model-script.ts` and workspace tools in a temporary directory.
+ */
+export async function startBrowserTestServer(
+  options: { apiToken?: string } = {},
+): Promise<BrowserTestServer> {
+  const workspace = await mkdtemp(join(tmpdir(), 'cairn-web-'));
+  await writeFile(join(workspace, 'notes.txt'), BROWSER_SCRIPT.fileBefore);
+  const store = createMemoryConversationStore();
+  const model = new ScriptedModel({ turns: browserModelTurn });
+  const tools = createWorkspaceTools({ root: workspace, runCommandNeedsApproval: false });
+  const runtime = createAgentRuntime({ store, model, tools, settings: { compression: false } });
+  const events = createInProcessEventBus();
+  const turnLock = createInProcessTurnLock();
+  const handle = createServerApp({
+    store,
+    runtime,
+    events,
+    turnLock,
+    webRoot: WEB_ROOT,
+    ...(options.apiToken === undefined ? {} : { apiToken: options.apiToken }),
+  });
+  const { server, port } = await new Promise<{ server: ReturnType<typeof serve>; port: number }>(
+    (resolve) => {
+      const started = serve(
+        { fetch: handle.app.fetch, hostname: '127.0.0.1', port: 0 },
+        (info: AddressInfo) => resolve({ server: started, port: info.port }),
+      );
+    },
+  );
+  return {
+    baseURL: `http://127.0.0.1:${port}`,
+    store,
+    workspace,
+    async close() {
+      handle.abortAll();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // The page's live event streams would keep the server open.
+        if ('closeAllConnections' in server) server.closeAllConnections();
+      });
+      await Promise.all([events.close(), turnLock.close(), store.close()]);
+      await rm(workspace, { recursive: true, force: true });
+    },
+  };
+}
+
+function newestMtime(path: string): number {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (stat.isFile()) return stat.mtimeMs;
+  let newest = 0;
+  for (const file of readdirSync(path, { recursive: true, encoding: 'utf8' })) {
+    const fileStat = statSync(join(path, file));
+    if (fileStat.isFile()) newest = Math.max(newest, fileStat.mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * Builds the page when `dist/web` is older than `web/`. The global setup builds the package, but it
+ * only compares `dist` with `src/`, so an edit of the page alone would otherwise test a stale build.
+ */
+export function ensureWebBuilt(): void {
+  const built = newestMtime(join(WEB_ROOT, 'index.html'));
+  const sources = Math.max(
+    newestMtime(join(PACKAGE_DIR, 'web')),
+    newestMtime(join(PACKAGE_DIR, 'vite.config.ts')),
+  );
+  if (built >= sources) return;
+  execFileSync(join(PACKAGE_DIR, 'node_modules', '.bin', 'vite'), ['build'], {
+    cwd: PACKAGE_DIR,
+    stdio: 'inherit',
+  });
+}

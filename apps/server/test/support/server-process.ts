@@ -1,0 +1,129 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The built `cairn-server` binary (the vitest global setup builds the package first). */
+export const SERVER_BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+
+export const TOKEN = 'test-token-0123456789abcdef';
+
+export function tempDir(prefix: string): string {
+  return mkdtempSync(join(tmpdir(), `cairn-server-${prefix}-`));
+}
+
+/** A clean environment: nothing from the machine running the tests (keys, base URLs, a local model). */
+export function serverEnv(dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: dataDir,
+    CAIRN_DATA_DIR: dataDir,
+    CAIRN_LOCAL_BASE_URL: 'off',
+    ...extra,
+  };
+}
+
+export interface ServerProcess {
+  child: ChildProcessWithoutNullStreams;
+  /** The URL from the "listening" log line. */
+  url: string;
+  /** The JSON log lines so far. */
+  logs(): Array<Record<string, unknown>>;
+  stderr(): string;
+  /** Resolves with the exit code once the process has ended. */
+  exited: Promise<number | null>;
+  request(path: string, init?: RequestInit): Promise<Response>;
+}
+
+export interface ExitedProcess {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `cairn-server <args>` to completion (for the start-up refusals). */
+export function runServerToExit(args: string[], env: Record<string, string>): Promise<ExitedProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [SERVER_BIN, ...args], { env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`cairn-server ${args.join(' ')} did not exit\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, 30_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Starts `cairn-server <args>` on a free port and waits until it listens. */
+export function startServerProcess(
+  args: string[],
+  env: Record<string, string>,
+  token: string | undefined = env.CAIRN_API_TOKEN,
+): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [SERVER_BIN, '--port', '0', ...args], { env });
+  const lines: Array<Record<string, unknown>> = [];
+  let stdout = '';
+  let stderr = '';
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`cairn-server did not start\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, 30_000);
+    exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`cairn-server exited with ${code} before listening\nstderr: ${stderr}`));
+    });
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      const complete = stdout.split('\n');
+      stdout = complete.pop() ?? '';
+      for (const line of complete) {
+        const entry = JSON.parse(line) as Record<string, unknown>;
+        lines.push(entry);
+        if (typeof entry.url === 'string' && String(entry.msg).includes('listening')) {
+          clearTimeout(timer);
+          const url = entry.url;
+          resolve({
+            child,
+            url,
+            logs: () => lines,
+            stderr: () => stderr,
+            exited,
+            request(path, init = {}) {
+              const headers = new Headers(init.headers);
+              if (token !== undefined && !headers.has('authorization')) {
+                headers.set('authorization', `Bearer ${token}`);
+              }
+              return fetch(`${url}${path}`, { ...init, headers });
+            },
+          });
+        }
+      }
+    });
+  });
+}
+
+/** POSTs a user message asking for the SSE stream of the turn. */
+export function postStreamingTurn(server: ServerProcess, conversationId: string, content: string) {
+  return server.request(`/v1/conversations/${conversationId}/messages`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+    body: JSON.stringify({ content }),
+  });
+}

@@ -1,0 +1,161 @@
+import type { AgentOutput, ConversationMessage } from '@cairn/core';
+import { readServerSentEvents } from './sse-reader.js';
+import { readToken } from './token-store.js';
+
+/** A row of `GET /v1/conversations`. */
+export interface ConversationSummary {
+  id: string;
+  createdAt: string;
+  updatedAt: string;
+  messageCount: number;
+  lastSeq: number;
+  /** The first user message, on one line. */
+  title?: string;
+}
+
+/** What a streamed turn reports, in order. */
+export type TurnEvent =
+  | { type: 'agent_output'; output: AgentOutput }
+  | { type: 'message'; message: ConversationMessage }
+  | { type: 'done'; success: boolean; error?: { code: string; message: string } };
+
+/** The server wants a (valid) bearer token. */
+export class UnauthorizedError extends Error {
+  constructor() {
+    super('a valid API token is required');
+    this.name = 'UnauthorizedError';
+  }
+}
+
+/** Any other error answer: `{ error: { code, message } }`. */
+export class ApiRequestError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiRequestError';
+  }
+}
+
+// The server's `limit` maximum for the display view.
+const DISPLAY_PAGE_SIZE = 1000;
+
+const conversationPath = (id: string) => `/v1/conversations/${encodeURIComponent(id)}`;
+
+async function request(path: string, init: RequestInit = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  const token = readToken();
+  if (token !== undefined) headers.set('authorization', `Bearer ${token}`);
+  const response = await fetch(path, { ...init, headers });
+  if (response.status === 401) throw new UnauthorizedError();
+  if (!response.ok) throw await errorOf(response);
+  return response;
+}
+
+async function errorOf(response: Response): Promise<ApiRequestError> {
+  const body = (await response.json().catch(() => undefined)) as
+    | { error?: { code?: string; message?: string } }
+    | undefined;
+  const { code = 'HTTP_ERROR', message = `the server answered ${response.status}` } = body?.error ?? {};
+  return new ApiRequestError(response.status, code, message);
+}
+
+async function json<T>(path: string, init?: RequestInit): Promise<T> {
+  return (await (await request(path, init)).json()) as T;
+}
+
+const postJson = (body: unknown, extraHeaders: Record<string, string> = {}): RequestInit => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json', ...extraHeaders },
+  body: JSON.stringify(body),
+});
+
+export async function listConversations(): Promise<ConversationSummary[]> {
+  const page = await json<{ conversations: ConversationSummary[] }>('/v1/conversations?limit=100');
+  return page.conversations;
+}
+
+/** A fresh conversation id; the conversation exists once its first message is posted. */
+export async function createConversation(): Promise<string> {
+  return (await json<{ id: string }>('/v1/conversations', postJson({}))).id;
+}
+
+/** The conversation as a UI shows it (tool calls merged with their results); empty when it has no messages yet. */
+export async function loadDisplayMessages(id: string, signal?: AbortSignal): Promise<ConversationMessage[]> {
+  const messages: ConversationMessage[] = [];
+  const seen = new Set<string>();
+  let fromSeq = 1;
+  for (;;) {
+    const query = `view=display&limit=${DISPLAY_PAGE_SIZE}&fromSeq=${fromSeq}`;
+    let page: ConversationMessage[];
+    try {
+      page = (
+        await json<{ messages: ConversationMessage[] }>(`${conversationPath(id)}/messages?${query}`, {
+          ...(signal === undefined ? {} : { signal }),
+        })
+      ).messages;
+    } catch (error) {
+      if (error instanceof ApiRequestError && error.status === 404) return messages;
+      throw error;
+    }
+    // Display messages of one log message share its seq: the next page starts at the last seq again.
+    for (const message of page) {
+      if (seen.has(message.id)) continue;
+      seen.add(message.id);
+      messages.push(message);
+    }
+    const lastSeq = page.at(-1)?.seq;
+    if (page.length < DISPLAY_PAGE_SIZE || lastSeq === undefined || lastSeq <= fromSeq) return messages;
+    fromSeq = lastSeq;
+  }
+}
+
+/** Posts a user message and reports the turn as it runs; resolves after `done` (or when the stream breaks). */
+export async function sendMessage(
+  id: string,
+  content: string,
+  onEvent: (event: TurnEvent) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  const response = await request(`${conversationPath(id)}/messages`, {
+    ...postJson({ content }, { accept: 'text/event-stream' }),
+    ...(signal === undefined ? {} : { signal }),
+  });
+  if (response.body === null) return;
+  for await (const event of readServerSentEvents(response.body)) {
+    const data = JSON.parse(event.data) as unknown;
+    if (event.event === 'agent_output') onEvent({ type: 'agent_output', output: data as AgentOutput });
+    else if (event.event === 'message') onEvent({ type: 'message', message: data as ConversationMessage });
+    else if (event.event === 'done') {
+      onEvent({ type: 'done', ...(data as Omit<Extract<TurnEvent, { type: 'done' }>, 'type'>) });
+      return;
+    }
+  }
+}
+
+/**
+ * Reports each message stored after `afterSeq`, live, until the stream ends or `signal` aborts.
+ * The caller reconnects with the last seq it got.
+ */
+export async function followMessages(
+  id: string,
+  afterSeq: number,
+  onMessage: (message: ConversationMessage) => void,
+  signal: AbortSignal,
+): Promise<void> {
+  const response = await request(`${conversationPath(id)}/events`, {
+    headers: { accept: 'text/event-stream', 'last-event-id': String(afterSeq) },
+    signal,
+  });
+  if (response.body === null) return;
+  for await (const event of readServerSentEvents(response.body)) {
+    if (event.event === 'message') onMessage(JSON.parse(event.data) as ConversationMessage);
+  }
+}
+
+/** Asks the server to abort the conversation's running turn; whether one was running. */
+export async function abortTurn(id: string): Promise<boolean> {
+  return (await json<{ aborted: boolean }>(`${conversationPath(id)}/abort`, { method: 'POST' })).aborted;
+}

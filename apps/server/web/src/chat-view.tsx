@@ -1,0 +1,38 @@
+import { Composer } from './composer.js';
+import type { SessionHooks } from './conversation-session.js';
+import { MessageList } from './message-list.js';
+import { useConversationSession } from './use-conversation-session.js';
+
+export interface ChatViewProps extends SessionHooks {
+  conversationId: string;
+  title: string;
+}
+
+/** The right pane: one conversation, live, with its send box. */
+export function ChatView({ conversationId, title, ...hooks }: ChatViewProps) {
+  const { state, session } = useConversationSession(conversationId, hooks);
+  return (
+    <section class="chat" aria-label="Conversation">
+      <header class="chat-header">
+        <h1>{title}</h1>
+        {state.turnRunning && (
+          <span class="status" role="status">
+            <span class="spinner" aria-hidden="true" /> Working…
+          </span>
+        )}
+      </header>
+      {state.error !== undefined && (
+        <p class="error-banner" role="alert">
+          {state.error}
+        </p>
+      )}
+      <MessageList state={state} />
+      <Composer
+        turnRunning={state.turnRunning}
+        disabled={state.loading}
+        onSend={(text) => void session.send(text)}
+        onAbort={() => void session.abort()}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,45 @@
+import type { ConversationMessage } from '@cairn/core';
+import { createDisplayProjector, DisplayView } from '@cairn/message-processor';
+
+/**
+ * The display view of an open conversation, kept live: it starts from the server's display view
+ * and projects each stored message that arrives afterwards with the same projector the server
+ * uses, so a live conversation looks exactly like a reloaded one.
+ */
+export class LiveDisplay {
+  private readonly view = new DisplayView();
+  private readonly projector = createDisplayProjector();
+  private seq: number;
+  /** A tool result arrived whose call came before the page loaded: only the server can merge it. */
+  needsReload = false;
+
+  constructor(initial: readonly ConversationMessage[]) {
+    for (const message of initial) this.view.add(message);
+    this.seq = initial.reduce((last, message) => Math.max(last, message.seq ?? 0), 0);
+  }
+
+  /** The last seq shown: where a live feed resumes. */
+  get lastSeq(): number {
+    return this.seq;
+  }
+
+  /** Adds a stored log message; returns the display messages it added (none for one seen before). */
+  push(message: ConversationMessage): ConversationMessage[] {
+    if (message.seq !== undefined) {
+      // The turn's stream and the live feed may both deliver a message.
+      if (message.seq <= this.seq) return [];
+      this.seq = message.seq;
+    }
+    const shown = this.projector.push(message);
+    for (const display of shown) {
+      if (display.role === 'tool') this.needsReload = true;
+      this.view.add(display);
+    }
+    return shown;
+  }
+
+  /** A new array each time, so a render sees the change. */
+  messages(): ConversationMessage[] {
+    return [...this.view.messages];
+  }
+}

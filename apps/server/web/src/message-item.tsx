@@ -1,0 +1,72 @@
+import type { ConversationMessage } from '@cairn/core';
+import { CodeBlock } from './code-block.js';
+import { ToolExecutionCard } from './tool-execution-card.js';
+
+/** One message of the display view, drawn by what it is. */
+export function MessageItem({ message }: { message: ConversationMessage }) {
+  const text = message.content ?? '';
+  if (message.partType === 'tool_execution' && message.toolExecution !== undefined) {
+    return <ToolExecutionCard execution={message.toolExecution} />;
+  }
+  if (message.partType === 'thinking') {
+    return (
+      <details class="thinking">
+        <summary>Thinking</summary>
+        <p>{text}</p>
+      </details>
+    );
+  }
+  if (message.partType === 'error') return <ErrorMessage text={text} code={message.errorCode} />;
+  if (message.role === 'user') return <UserMessage text={text} />;
+  if (message.role === 'system') {
+    return (
+      <article class="message system" aria-label="Summary of earlier messages">
+        <div class="bubble">{text}</div>
+      </article>
+    );
+  }
+  if (message.role === 'tool') {
+    return (
+      <article class="message tool" aria-label="Tool result">
+        <CodeBlock label="Tool output">{text}</CodeBlock>
+      </article>
+    );
+  }
+  if (text === '') return null;
+  return (
+    <article class="message assistant" aria-label="Assistant reply">
+      <div class="bubble">{text}</div>
+    </article>
+  );
+}
+
+export function UserMessage({ text, pending = false }: { text: string; pending?: boolean }) {
+  return (
+    <article class={`message user${pending ? ' pending' : ''}`} aria-label="Your message">
+      <div class="bubble">{text}</div>
+    </article>
+  );
+}
+
+function ErrorMessage({ text, code }: { text: string; code: string | undefined }) {
+  return (
+    <article class="message error" aria-label="Error">
+      <div class="bubble">
+        {text}
+        {code !== undefined && <code class="error-code">{code}</code>}
+      </div>
+    </article>
+  );
+}
+
+/** The reply as the model streams it, before it is stored. */
+export function StreamingReply({ text }: { text: string }) {
+  return (
+    <article class="message assistant streaming" aria-label="Streaming reply" aria-busy="true">
+      <div class="bubble">
+        {text}
+        <span class="cursor" aria-hidden="true" />
+      </div>
+    </article>
+  );
+}

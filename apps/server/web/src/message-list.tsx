@@ -1,0 +1,39 @@
+import { useLayoutEffect, useRef } from 'preact/hooks';
+import type { ConversationViewState } from './conversation-session.js';
+import { MessageItem, StreamingReply, UserMessage } from './message-item.js';
+import { RunningToolCard } from './tool-execution-card.js';
+
+// Within this many pixels of the bottom the list follows new content; further up the reader is reading.
+const FOLLOW_MARGIN_PX = 80;
+
+/** The conversation: stored messages, then what the running turn has not stored yet. */
+export function MessageList({ state }: { state: ConversationViewState }) {
+  const list = useRef<HTMLDivElement>(null);
+  const following = useRef(true);
+  useLayoutEffect(() => {
+    const element = list.current;
+    if (element !== null && following.current) element.scrollTop = element.scrollHeight;
+  }, [state.messages, state.draft, state.runningTools, state.sentText]);
+  const onScroll = () => {
+    const element = list.current;
+    if (element === null) return;
+    following.current = element.scrollHeight - element.scrollTop - element.clientHeight < FOLLOW_MARGIN_PX;
+  };
+  const empty = state.messages.length === 0 && state.sentText === undefined;
+  return (
+    <div class="messages" role="log" aria-label="Messages" ref={list} onScroll={onScroll}>
+      <div class="messages-column">
+        {state.loading && <p class="hint">Loading…</p>}
+        {!state.loading && empty && <p class="hint">Send a message to start the conversation.</p>}
+        {state.messages.map((message) => (
+          <MessageItem key={message.id} message={message} />
+        ))}
+        {state.sentText !== undefined && <UserMessage text={state.sentText} pending />}
+        {state.draft !== '' && <StreamingReply text={state.draft} />}
+        {state.runningTools.map((tool) => (
+          <RunningToolCard key={tool.id} toolName={tool.toolName} />
+        ))}
+      </div>
+    </div>
+  );
+}

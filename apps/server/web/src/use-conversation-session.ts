@@ -1,0 +1,33 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import {
+  ConversationSession,
+  type ConversationViewState,
+  type SessionHooks,
+} from './conversation-session.js';
+
+/** The session of one conversation for a component's lifetime (key the component by the id). */
+export function useConversationSession(
+  conversationId: string,
+  hooks: SessionHooks,
+): { state: ConversationViewState; session: ConversationSession } {
+  // The latest callbacks, without reopening the session when the parent re-renders.
+  const latestHooks = useRef(hooks);
+  latestHooks.current = hooks;
+  const [session] = useState(
+    () =>
+      new ConversationSession(conversationId, {
+        onUnauthorized: () => latestHooks.current.onUnauthorized(),
+        onTurnEnd: () => latestHooks.current.onTurnEnd(),
+      }),
+  );
+  const [state, setState] = useState(session.snapshot);
+  useEffect(() => {
+    const unsubscribe = session.subscribe(() => setState(session.snapshot));
+    void session.open();
+    return () => {
+      unsubscribe();
+      session.close();
+    };
+  }, [session]);
+  return { state, session };
+}
