@@ -1,9 +1,13 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { MockProviderServer, RecordedRequest } from '@cairn/testing';
+import {
+  type MockProviderServer,
+  type NodeScriptRun,
+  type RecordedRequest,
+  runNodeScript,
+} from '@cairn/testing';
 import { ensurePackageBuilt } from '@cairn/vitest-config/build-package';
 
 export const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
@@ -49,40 +53,12 @@ export function chatRequests(server: MockProviderServer): RecordedRequest[] {
   return server.requests.filter((request) => request.path.endsWith('/chat/completions'));
 }
 
-export interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+export type CliRun = NodeScriptRun;
 
 /** Runs `cairn <args>` as a child process, feeding `input` to stdin (closed after). */
 export function runCairn(
   args: string[],
   options: { env: Record<string, string>; cwd?: string; input?: string; timeoutMs?: number },
 ): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CAIRN_BIN, ...args], {
-      env: options.env,
-      cwd: options.cwd ?? options.env.CAIRN_DATA_DIR,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`cairn ${args.join(' ')} did not finish\nstdout: ${stdout}\nstderr: ${stderr}`));
-    }, options.timeoutMs ?? 60_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-    child.stdin.end(options.input ?? '');
-  });
+  return runNodeScript(CAIRN_BIN, args, { ...options, cwd: options.cwd ?? options.env.CAIRN_DATA_DIR });
 }

@@ -18,9 +18,9 @@ import {
   TRANSCRIPT_PROMPT,
   tempDir,
 } from './support/agent-fake-cli.js';
-import { type AppServer, serveApp } from './support/agent-test-server.js';
 import { errorCode, jsonBody } from './support/json-body.js';
 import { SseReader } from './support/read-sse.js';
+import { type AppServer, serveApp } from './support/serve-app.js';
 import { waitFor } from './support/start-test-server.js';
 
 interface SessionBody {

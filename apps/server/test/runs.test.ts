@@ -7,9 +7,9 @@ import type { ServerAppOptions } from '../src/app/create-server-app.js';
 import { createInProcessEventBus } from '../src/events/in-process-event-bus.js';
 import { createInProcessTurnLock } from '../src/turns/in-process-turn-lock.js';
 import type { ConversationTurnLock } from '../src/turns/turn-lock.js';
-import { type AppServer, serveApp } from './support/agent-test-server.js';
 import { errorCode, jsonBody } from './support/json-body.js';
 import { SseReader } from './support/read-sse.js';
+import { type AppServer, serveApp } from './support/serve-app.js';
 import { waitFor } from './support/start-test-server.js';
 
 const ARTICLE: WorkflowPackage = {

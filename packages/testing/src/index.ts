@@ -6,6 +6,11 @@ export {
   startMockProviderServer,
 } from './mock-servers/start-mock-provider-server.js';
 export {
+  type NodeScriptRun,
+  type RunNodeScriptOptions,
+  runNodeScript,
+} from './processes/run-node-script.js';
+export {
   MALFORMED_SSE_DATA,
   type RecordedRequest,
   type ScriptFault,

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentRunResult } from '@cairn/agent-executor';
-import { CairnError } from '@cairn/core';
 import type { RuntimeEventListener } from '@cairn/runtime';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context, Next } from 'hono';
@@ -21,7 +20,7 @@ import {
 } from './agent-session-turn.js';
 import { resolveSessionCwd } from './agent-session-workspace.js';
 import { apiError, errorResponse } from './api-error.js';
-import { type StartedTurn, startTurn } from './run-turn-start.js';
+import { startRegisteredTurn, wantsEventStream } from './registered-turn.js';
 import type { ServerApp, ServerEnv } from './server-env.js';
 import type { SseStreamLimits } from './sse-writer.js';
 import { streamTurn } from './turn-event-stream.js';
@@ -85,8 +84,6 @@ const abortSessionRoute = createRoute({
   },
 });
 
-const wantsEventStream = (accept: string | undefined) => /\btext\/event-stream\b/i.test(accept ?? '');
-
 // Answered before the body is validated: a disabled feature says so whatever was sent.
 const disabled = (c: Context<ServerEnv>, _next: Next) =>
   Promise.resolve(apiError(c, 404, AGENT_SESSIONS_DISABLED_CODE, AGENT_SESSIONS_DISABLED_MESSAGE));
@@ -113,11 +110,6 @@ export function registerAgentSessionRoutes(
     }
     const directory = await resolveSessionCwd(settings.workspaceRoot, body.cwd);
     const conversationId = body.conversationId ?? `agent-${randomUUID()}`;
-    const controller = registry.begin(conversationId);
-    if (controller === undefined) {
-      c.header('Retry-After', '1');
-      return apiError(c, 429, 'TOO_MANY_TURNS', 'too many turns are running; retry shortly');
-    }
     const request = {
       agent: body.agent,
       prompt: body.prompt,
@@ -125,18 +117,14 @@ export function registerAgentSessionRoutes(
       resume: body.conversationId !== undefined,
       directory,
     };
-    let started: StartedTurn<TurnEvent, AgentRunResult>;
-    try {
-      started = await startTurn<TurnEvent, AgentRunResult>((emit) =>
-        registry
-          .track(runAgentSession({ ...deps, settings }, request, controller.signal, emit))
-          .finally(() => registry.end(conversationId, controller)),
-      );
-    } catch (error) {
-      if (!CairnError.is(error, 'LLM_ABORTED')) throw error;
-      return apiError(c, 409, 'LLM_ABORTED', 'the run was aborted before it started; nothing was stored');
-    }
-    if (wantsEventStream(c.req.header('accept'))) {
+    const started = await startRegisteredTurn<TurnEvent, AgentRunResult>(
+      c,
+      registry,
+      conversationId,
+      (signal, emit) => runAgentSession({ ...deps, settings }, request, signal, emit),
+    );
+    if (started instanceof Response) return started;
+    if (wantsEventStream(c)) {
       return streamTurn(
         c,
         (onEvent) => {

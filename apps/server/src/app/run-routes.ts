@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { CairnError } from '@cairn/core';
 import {
   type RunResult,
   type RuntimeEventListener,
@@ -9,6 +8,7 @@ import {
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { apiError, errorResponse, isOutage, publicTurnError } from './api-error.js';
+import { startRegisteredTurn, wantsEventStream } from './registered-turn.js';
 import {
   ContinueRunBodySchema,
   publicRun,
@@ -21,7 +21,6 @@ import {
   StartRunBodySchema,
   WorkflowListSchema,
 } from './run-schemas.js';
-import { type StartedTurn, startTurn } from './run-turn-start.js';
 import { type RunTurn, type RunTurnDependencies, runRunTurn } from './run-turns.js';
 import type { ServerApp, ServerEnv } from './server-env.js';
 import type { SseStreamLimits } from './sse-writer.js';
@@ -140,8 +139,6 @@ const abortRunRoute = createRoute({
   },
 });
 
-const wantsEventStream = (accept: string | undefined) => /\btext\/event-stream\b/i.test(accept ?? '');
-
 function turnBody(result: RunResult) {
   return {
     runId: result.runId,
@@ -165,24 +162,14 @@ export function registerRunRoutes(
   // unknown run or workflow) with its status, then the turn as JSON (`status`) or as an event stream.
   async function answerTurn(c: Context<ServerEnv>, turn: RunTurn, status: 200 | 201) {
     const conversationId = runConversationId(turn.runId);
-    const controller = registry.begin(conversationId);
-    if (controller === undefined) {
-      c.header('Retry-After', '1');
-      return apiError(c, 429, 'TOO_MANY_TURNS', 'too many turns are running; retry shortly');
-    }
-    let started: StartedTurn<TurnEvent, RunResult>;
-    try {
-      started = await startTurn<TurnEvent, RunResult>((emit) =>
-        registry
-          .track(runRunTurn(deps, conversationId, turn, controller.signal, emit))
-          .finally(() => registry.end(conversationId, controller)),
-      );
-    } catch (error) {
-      // Only a run that was to start can be given up before its first event: it was never stored.
-      if (!CairnError.is(error, 'LLM_ABORTED')) throw error;
-      return apiError(c, 409, 'LLM_ABORTED', 'the run was aborted before it started; nothing was stored');
-    }
-    if (wantsEventStream(c.req.header('accept'))) {
+    const started = await startRegisteredTurn<TurnEvent, RunResult>(
+      c,
+      registry,
+      conversationId,
+      (signal, emit) => runRunTurn(deps, conversationId, turn, signal, emit),
+    );
+    if (started instanceof Response) return started;
+    if (wantsEventStream(c)) {
       return streamTurn(
         c,
         (onEvent) => {

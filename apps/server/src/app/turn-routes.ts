@@ -1,13 +1,14 @@
 import { TokenUsageSchema } from '@cairn/core';
 import type { RuntimeEventListener } from '@cairn/runtime';
 import { createRoute, z } from '@hono/zod-openapi';
-import { apiError, errorResponse, isOutage, publicTurnError } from './api-error.js';
+import { errorResponse, isOutage, publicTurnError } from './api-error.js';
 import {
   AgentOutputSchema,
   CairnErrorJsonSchema,
   ConversationMessageSchema,
   ConversationParamsSchema,
 } from './api-schemas.js';
+import { tooManyTurns, wantsEventStream } from './registered-turn.js';
 import { runConversationTurn, type TurnDependencies } from './run-conversation-turn.js';
 import type { ServerApp } from './server-env.js';
 import type { SseStreamLimits } from './sse-writer.js';
@@ -79,8 +80,6 @@ const abortRoute = createRoute({
   },
 });
 
-const wantsEventStream = (accept: string | undefined) => /\btext\/event-stream\b/i.test(accept ?? '');
-
 /**
  * Running a turn (as JSON or as an event stream) and aborting it. A turn also ends aborted if its
  * conversation's lock is lost meanwhile (see `runConversationTurn`).
@@ -97,10 +96,7 @@ export function registerTurnRoutes(
     const { id } = c.req.valid('param');
     const { content } = c.req.valid('json');
     const controller = registry.begin(id);
-    if (controller === undefined) {
-      c.header('Retry-After', '1');
-      return apiError(c, 429, 'TOO_MANY_TURNS', 'too many turns are running; retry shortly');
-    }
+    if (controller === undefined) return tooManyTurns(c);
     const run = (onEvent?: RuntimeEventListener) =>
       registry
         .track(
@@ -112,8 +108,7 @@ export function registerTurnRoutes(
           }),
         )
         .finally(() => registry.end(id, controller));
-    if (wantsEventStream(c.req.header('accept')))
-      return streamTurn(c, run, deps.logger, options.streamLimits);
+    if (wantsEventStream(c)) return streamTurn(c, run, deps.logger, options.streamLimits);
     const result = await run();
     return c.json(
       {

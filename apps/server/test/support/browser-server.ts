@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,11 +9,10 @@ import { createWorkspaceTools } from '@cairn/loop/tools';
 import { createAgentRuntime } from '@cairn/runtime';
 import { createMemoryConversationStore } from '@cairn/storage';
 import { ScriptedModel } from '@cairn/testing';
-import { serve } from '@hono/node-server';
-import { createServerApp } from '../../src/app/create-server-app.js';
 import { createInProcessEventBus } from '../../src/events/in-process-event-bus.js';
 import { createInProcessTurnLock } from '../../src/turns/in-process-turn-lock.js';
 import { BROWSER_SCRIPT, browserModelTurn } from './browser-model-script.js';
+import { serveApp } from './serve-app.js';
 
 export const PACKAGE_DIR = fileURLToPath(new URL('../..', import.meta.url));
 export const WEB_ROOT = join(PACKAGE_DIR, 'dist', 'web');
@@ -40,36 +38,20 @@ export async function startBrowserTestServer(
   const model = new ScriptedModel({ turns: browserModelTurn });
   const tools = createWorkspaceTools({ root: workspace, runCommandNeedsApproval: false });
   const runtime = createAgentRuntime({ store, model, tools, settings: { compression: false } });
-  const events = createInProcessEventBus();
-  const turnLock = createInProcessTurnLock();
-  const handle = createServerApp({
+  const served = await serveApp({
     store,
     runtime,
-    events,
-    turnLock,
+    events: createInProcessEventBus(),
+    turnLock: createInProcessTurnLock(),
     webRoot: WEB_ROOT,
     ...(options.apiToken === undefined ? {} : { apiToken: options.apiToken }),
   });
-  const { server, port } = await new Promise<{ server: ReturnType<typeof serve>; port: number }>(
-    (resolve) => {
-      const started = serve(
-        { fetch: handle.app.fetch, hostname: '127.0.0.1', port: 0 },
-        (info: AddressInfo) => resolve({ server: started, port: info.port }),
-      );
-    },
-  );
   return {
-    baseURL: `http://127.0.0.1:${port}`,
+    baseURL: served.baseURL,
     store,
     workspace,
     async close() {
-      handle.abortAll();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        // The page's live event streams would keep the server open.
-        if ('closeAllConnections' in server) server.closeAllConnections();
-      });
-      await Promise.all([events.close(), turnLock.close(), store.close()]);
+      await served.close();
       await rm(workspace, { recursive: true, force: true });
     },
   };

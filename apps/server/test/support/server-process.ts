@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type NodeScriptRun, runNodeScript } from '@cairn/testing';
 
 /** The built `cairn-server` binary (the vitest global setup builds the package first). */
 export const SERVER_BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
@@ -36,34 +37,9 @@ export interface ServerProcess {
   request(path: string, init?: RequestInit): Promise<Response>;
 }
 
-export interface ExitedProcess {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs `cairn-server <args>` to completion (for the start-up refusals). */
-export function runServerToExit(args: string[], env: Record<string, string>): Promise<ExitedProcess> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SERVER_BIN, ...args], { env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`cairn-server ${args.join(' ')} did not exit\nstdout: ${stdout}\nstderr: ${stderr}`));
-    }, 30_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+export function runServerToExit(args: string[], env: Record<string, string>): Promise<NodeScriptRun> {
+  return runNodeScript(SERVER_BIN, args, { env, timeoutMs: 30_000 });
 }
 
 /** Starts `cairn-server <args>` on a free port and waits until it listens. */

@@ -1,18 +1,13 @@
-import type { AddressInfo } from 'node:net';
 import type { ConversationStore } from '@cairn/core';
 import { createAgentRuntime } from '@cairn/runtime';
 import { createMemoryConversationStore } from '@cairn/storage';
 import { ScriptedModel, type ScriptTurn } from '@cairn/testing';
-import { serve } from '@hono/node-server';
-import {
-  createServerApp,
-  type ServerAppHandle,
-  type ServerAppOptions,
-} from '../../src/app/create-server-app.js';
+import type { ServerAppHandle, ServerAppOptions } from '../../src/app/create-server-app.js';
 import type { ConversationEventBus } from '../../src/events/conversation-events.js';
 import { createInProcessEventBus } from '../../src/events/in-process-event-bus.js';
 import { createInProcessTurnLock } from '../../src/turns/in-process-turn-lock.js';
 import type { ConversationTurnLock } from '../../src/turns/turn-lock.js';
+import { serveApp } from './serve-app.js';
 
 export interface TestServerOptions
   extends Pick<ServerAppOptions, 'apiToken' | 'bodyLimitBytes' | 'maxConcurrentTurns' | 'logger'> {
@@ -44,44 +39,13 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const events = options.events ?? createInProcessEventBus();
   const turnLock = options.turnLock ?? createInProcessTurnLock();
   const { turns: _turns, store: _store, events: _events, turnLock: _lock, ...appOptions } = options;
-  const handle = createServerApp({ store, runtime, events, turnLock, ...appOptions });
-  const { server, port } = await new Promise<{ server: ReturnType<typeof serve>; port: number }>(
-    (resolve) => {
-      const started = serve(
-        { fetch: handle.app.fetch, hostname: '127.0.0.1', port: 0 },
-        (info: AddressInfo) => resolve({ server: started, port: info.port }),
-      );
-    },
-  );
-  const baseURL = `http://127.0.0.1:${port}`;
-  const request = (path: string, init: RequestInit = {}) => {
-    const headers = new Headers(init.headers);
-    if (options.apiToken !== undefined && !headers.has('authorization')) {
-      headers.set('authorization', `Bearer ${options.apiToken}`);
-    }
-    return fetch(`${baseURL}${path}`, { ...init, headers });
-  };
+  const served = await serveApp({ store, runtime, events, turnLock, ...appOptions });
   return {
-    baseURL,
+    ...served,
     store,
     events,
-    handle,
-    request,
     postMessage: (conversationId, content) =>
-      request(`/v1/conversations/${conversationId}/messages`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ content }),
-      }),
-    async close() {
-      handle.abortAll();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        // Live event streams would keep the server open.
-        if ('closeAllConnections' in server) server.closeAllConnections();
-      });
-      await Promise.all([events.close(), turnLock.close(), store.close()]);
-    },
+      served.post(`/v1/conversations/${conversationId}/messages`, { content }),
   };
 }
 

@@ -1,17 +1,9 @@
-import type { AgentOutput, ConversationMessage } from '@cairn/core';
+import type { AgentOutput, ConversationMessage, ConversationSummary } from '@cairn/core';
 import { readServerSentEvents } from './sse-reader.js';
 import { readToken } from './token-store.js';
 
-/** A row of `GET /v1/conversations`. */
-export interface ConversationSummary {
-  id: string;
-  createdAt: string;
-  updatedAt: string;
-  messageCount: number;
-  lastSeq: number;
-  /** The first user message, on one line. */
-  title?: string;
-}
+/** A row of `GET /v1/conversations` (the store's summary, as JSON). */
+export type { ConversationSummary };
 
 /** What a streamed turn reports, in order. */
 export type TurnEvent =

@@ -1,5 +1,5 @@
-// A harness for tests that build their own runtime (workflows) or enable agent sessions: the app
-// made from the options given, on a real HTTP server. `startTestServer` makes its runtime itself.
+// The app made from the options given, on a real HTTP server (127.0.0.1, random port): the plumbing
+// every server test harness shares.
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import {

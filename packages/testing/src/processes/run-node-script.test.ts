@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { runNodeScript } from './run-node-script.js';
+
+describe('runNodeScript', () => {
+  it('collects stdout, stderr and the exit code, feeding stdin', async () => {
+    const run = await runNodeScript(
+      '--input-type=module',
+      [
+        '-e',
+        "let t='';for await (const c of process.stdin) t+=c; console.log(t.toUpperCase()); console.error('e'); process.exitCode=3",
+      ],
+      { env: { PATH: process.env.PATH ?? '' }, input: 'hi' },
+    );
+    expect(run).toEqual({ code: 3, stdout: 'HI\n', stderr: 'e\n' });
+  });
+
+  it('kills a process that does not finish in time', async () => {
+    await expect(
+      runNodeScript('-e', ['setInterval(() => {}, 1000)'], { env: {}, timeoutMs: 300 }),
+    ).rejects.toThrow('did not finish');
+  });
+});

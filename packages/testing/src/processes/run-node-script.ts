@@ -1,0 +1,54 @@
+import { spawn } from 'node:child_process';
+
+export interface NodeScriptRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunNodeScriptOptions {
+  env: Record<string, string>;
+  cwd?: string;
+  /** Written to stdin, which is then closed (closed at once when absent). */
+  input?: string;
+  /** Killed (SIGKILL) and rejected after this long; default 60 s. */
+  timeoutMs?: number;
+}
+
+/**
+ * Runs `node <script> <args>` as a real child process to its end, collecting its output: how
+ * end-to-end tests run a built binary exactly as a user would.
+ */
+export function runNodeScript(
+  script: string,
+  args: readonly string[],
+  options: RunNodeScriptOptions,
+): Promise<NodeScriptRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script, ...args], {
+      env: options.env,
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${script} ${args.join(' ')} did not finish\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, options.timeoutMs ?? 60_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    // A child that exits without reading its input must not fail the run.
+    child.stdin.on('error', () => {});
+    child.stdin.end(options.input ?? '');
+  });
+}
