@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { ConversationStore } from '@cairn/core';
 import { CairnError } from '@cairn/core';
 import type { AgentRuntime, WorkflowPackage } from '@cairn/runtime';
@@ -92,6 +93,8 @@ export function createServerApp(options: ServerAppOptions): ServerAppHandle {
     options.metrics === false ? undefined : createServerMetrics({ activeTurns: (): number => registry.size });
   const registry = new TurnRegistry(options.maxConcurrentTurns ?? 64, metrics);
   const shutdown = new AbortController();
+  // Every live /events stream listens for shutdown: thousands are normal, not a leak.
+  setMaxListeners(0, shutdown.signal);
   const app: ServerApp = new OpenAPIHono<ServerEnv>({ defaultHook: validationHook });
 
   // Metrics first, to count every answer; CORS next, so that browsers can read every answer.

@@ -3,7 +3,7 @@ import { type ResolvedModel, resolveModel } from '@cairn/connect';
 import { CairnError } from '@cairn/core';
 import { createWorkspaceTools } from '@cairn/loop/tools';
 import { createAgentRuntime, type RuntimeLogger } from '@cairn/runtime';
-import { type ServerType, serve } from '@hono/node-server';
+import { createAdaptorServer, type ServerType } from '@hono/node-server';
 import { createServerApp, type ServerAppHandle } from '../app/create-server-app.js';
 import type { ServerConfig } from '../config/server-config.js';
 import { type Backends, openBackends } from './open-backends.js';
@@ -85,9 +85,13 @@ export async function startServer(
   }
 }
 
+// Node's default (511) overflows when a thousand clients connect at once; the kernel caps it anyway.
+const LISTEN_BACKLOG = 4_096;
+
 function listen(handle: ServerAppHandle, hostname: string, port: number): Promise<ServerType> {
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: handle.app.fetch, hostname, port }, () => {
+    const server = createAdaptorServer({ fetch: handle.app.fetch });
+    server.listen({ host: hostname, port, backlog: LISTEN_BACKLOG }, () => {
       server.off('error', failed);
       resolve(server);
     });
