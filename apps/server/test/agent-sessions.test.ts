@@ -120,17 +120,20 @@ describe('agent sessions disabled', () => {
 
 describe('POST /v1/agent-sessions', () => {
   it('runs Claude Code in the directory asked for and stores its work, answered as JSON', async () => {
-    const { app, store, root, argvFile } = await setUp();
-    // The server's own secrets stay with the server: the agent runs code the model wrote.
-    const saved = { token: process.env.CAIRN_API_TOKEN, database: process.env.DATABASE_URL };
-    process.env.CAIRN_API_TOKEN = 'server-secret-token-0123456789';
-    process.env.DATABASE_URL = 'postgres://secret@db/cairn';
+    const { app, store, root, argvFile } = await setUp({ agentSessions: { passEnv: ['AGENT_KEY'] } });
+    // The agent runs code the model wrote: it gets only the basic variables and those passed on.
+    const watched = {
+      CAIRN_API_TOKEN: 'server-secret-token-0123456789',
+      DATABASE_URL: 'postgres://secret@db/cairn',
+      OPENAI_API_KEY: 'sk-server-model-key',
+      PGPASSWORD: 'pw',
+      AGENT_KEY: 'the-agent-s-own-key',
+    };
+    const saved = Object.fromEntries(Object.keys(watched).map((name) => [name, process.env[name]]));
+    Object.assign(process.env, watched);
     const response = await session(app, { agent: 'claude', prompt: TRANSCRIPT_PROMPT, cwd: 'proj' }).finally(
       () => {
-        for (const [name, value] of [
-          ['CAIRN_API_TOKEN', saved.token],
-          ['DATABASE_URL', saved.database],
-        ] as const) {
+        for (const [name, value] of Object.entries(saved)) {
           if (value === undefined) delete process.env[name];
           else process.env[name] = value;
         }
@@ -151,7 +154,7 @@ describe('POST /v1/agent-sessions', () => {
       {
         args: ['-p', '--output-format', 'stream-json', '--verbose', '--', TRANSCRIPT_PROMPT],
         cwd: join(root, 'proj'),
-        secrets: [],
+        secrets: ['AGENT_KEY'],
       },
     ]);
     const stored = await store.load(body.conversationId);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumSkipReason, launchChromium } from './support/browser-chromium.js';
-import { BROWSER_SCRIPT } from './support/browser-model-script.js';
+import { BROWSER_SCRIPT, PLAIN_PROMPT_PREFIX, plainReply } from './support/browser-model-script.js';
 import {
   type BrowserTestServer,
   ensureWebBuilt,
@@ -208,6 +208,63 @@ describe.skipIf(skipReason !== undefined)(
       const conversationId = decodeURIComponent(new URL(page.url()).hash.slice(1));
       const stored = await server.store.load(conversationId);
       expect(stored.at(-1)).toMatchObject({ role: 'assistant', partType: 'error', errorCode: 'LLM_ABORTED' });
+      expect(pageErrors).toEqual([]);
+    });
+
+    it('shows a conversation deleted and created again from scratch, and drops one deleted for good', async () => {
+      server = await startBrowserTestServer({ apiToken: API_TOKEN });
+      const { baseURL } = server;
+      const api = (path: string, init: RequestInit = {}) =>
+        fetch(`${baseURL}/v1/conversations${path}`, {
+          ...init,
+          headers: { authorization: `Bearer ${API_TOKEN}`, 'content-type': 'application/json' },
+        });
+      const say = async (id: string, word: string) => {
+        const response = await api(`/${id}/messages`, {
+          method: 'POST',
+          body: JSON.stringify({ content: `${PLAIN_PROMPT_PREFIX}${word}` }),
+        });
+        expect(response.status).toBe(200);
+        expect(await response.json()).toMatchObject({ success: true });
+      };
+      const remove = async (id: string) =>
+        expect((await api(`/${id}`, { method: 'DELETE' })).status).toBe(204);
+      const { id } = (await (await api('', { method: 'POST', body: '{}' })).json()) as { id: string };
+      // Seqs 1-4; the re-created conversation's 5 and 6 are what a bare-seq resume would append.
+      const oldWords = ['apple', 'banana'];
+      const newWords = ['cherry', 'damson', 'elder'];
+      for (const word of oldWords) await say(id, word);
+
+      const { page, pageErrors } = await openPage();
+      await signIn(page, baseURL);
+      const list = page.getByRole('navigation', { name: 'Conversations' });
+      const log = page.getByRole('log', { name: 'Messages' });
+      const replies = log.getByRole('article', { name: 'Assistant reply' });
+      const prompts = log.getByRole('article', { name: 'Your message' });
+      // The page follows the conversation's live feed before it is deleted.
+      const feedOpened = page.waitForResponse((response) => response.url().includes(`/${id}/events`));
+      await list.getByRole('link', { name: `${PLAIN_PROMPT_PREFIX}apple` }).click();
+      await replies.filter({ hasText: plainReply(`${PLAIN_PROMPT_PREFIX}banana`) }).waitFor();
+      expect((await feedOpened).status()).toBe(200);
+
+      await remove(id);
+      for (const word of newWords) await say(id, word);
+      await replies.filter({ hasText: plainReply(`${PLAIN_PROMPT_PREFIX}elder`) }).waitFor();
+      expect(await prompts.allTextContents()).toEqual(
+        newWords.map((word) => `${PLAIN_PROMPT_PREFIX}${word}`),
+      );
+      expect(await replies.allTextContents()).toEqual(
+        newWords.map((word) => plainReply(`${PLAIN_PROMPT_PREFIX}${word}`)),
+      );
+      await list.getByRole('link', { name: `${PLAIN_PROMPT_PREFIX}cherry` }).waitFor();
+      await page.getByRole('heading', { name: `${PLAIN_PROMPT_PREFIX}cherry` }).waitFor();
+      expect(await list.getByRole('link', { name: `${PLAIN_PROMPT_PREFIX}apple` }).count()).toBe(0);
+
+      // Deleted while the page follows it, not created again: gone from the list and the view.
+      await remove(id);
+      await list.getByRole('link', { name: `${PLAIN_PROMPT_PREFIX}cherry` }).waitFor({ state: 'detached' });
+      await log.getByText('This conversation was deleted.').waitFor();
+      expect(await log.getByRole('article').count()).toBe(0);
       expect(pageErrors).toEqual([]);
     });
 

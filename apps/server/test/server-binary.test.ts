@@ -1,7 +1,9 @@
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createFsConversationStore } from '@cairn/store-fs';
 import { type MockProviderServer, startMockProviderServer } from '@cairn/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+import { jsonBody } from './support/json-body.js';
 import { SseReader } from './support/read-sse.js';
 import {
   postStreamingTurn,
@@ -32,6 +34,14 @@ async function mockModelEnv(dataDir: string, turns: Parameters<typeof startMockP
     CAIRN_MODEL: 'mock-model',
     CAIRN_API_TOKEN: TOKEN,
   });
+}
+
+async function waitForLog(process: ServerProcess, text: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!process.logs().some((entry) => String(entry.msg).includes(text))) {
+    if (Date.now() > deadline) throw new Error(`no log line with "${text}"`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 async function storedMessages(dataDir: string, conversationId: string) {
@@ -74,6 +84,31 @@ describe('cairn-server refuses to expose an open API', () => {
     );
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/--port \/ PORT: .*"http"/);
+  });
+
+  it('never echoes a value that may hold credentials', async () => {
+    const run = await runServerToExit(
+      ['--provider', 'nope', '--base-url', 'http://user:hunter2-secret@localhost:1/v1'],
+      serverEnv(tempDir('creds'), { CAIRN_API_TOKEN: TOKEN }),
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--provider / --model / --base-url');
+    expect(run.stderr).not.toContain('hunter2-secret');
+  });
+
+  it('says the database cannot be reached, as a store failure (exit 3), without the URL', async () => {
+    const run = await runServerToExit(
+      ['--store', 'postgres'],
+      serverEnv(tempDir('pg-down'), {
+        CAIRN_API_TOKEN: TOKEN,
+        OPENAI_API_KEY: 'sk-test',
+        DATABASE_URL: 'postgres://cairn:db-password@127.0.0.1:1/cairn',
+      }),
+    );
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain('cannot open the postgres store');
+    expect(run.stderr).toContain('[STORE_UNAVAILABLE]');
+    expect(run.stderr).not.toContain('db-password');
   });
 
   it('without any model configured, says how to configure one', async () => {
@@ -120,6 +155,48 @@ describe('cairn-server serving', () => {
     const logText = JSON.stringify(server.logs());
     expect(logText).not.toContain(TOKEN);
     expect(logText).not.toContain('Hello from the mock');
+  });
+});
+
+describe('cairn-server run mode', () => {
+  it('loads --workflows files and runs them on /v1/runs', async () => {
+    const dataDir = tempDir('workflows');
+    const file = join(dataDir, 'greeting.yaml');
+    writeFileSync(
+      file,
+      [
+        'id: greet',
+        'name: Greet',
+        'entry: hello',
+        'nodes:',
+        '  - { id: hello, name: Say hello, instruction: Greet the user. }',
+        'edges: []',
+      ].join('\n'),
+    );
+    server = await startServerProcess(
+      ['--workflows', file],
+      await mockModelEnv(dataDir, [{ text: 'Hello, and welcome.' }]),
+    );
+    const listed = await jsonBody<{ packages: Array<{ name: string; workflows: Array<{ id: string }> }> }>(
+      await server.request('/v1/workflows'),
+    );
+    expect(listed.packages.map((pkg) => [pkg.name, pkg.workflows.map((workflow) => workflow.id)])).toEqual([
+      ['greeting', ['greet']],
+    ]);
+    const started = await server.request('/v1/runs', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ workflow: 'greeting/greet' }),
+    });
+    expect(started.status).toBe(201);
+    const body = await jsonBody<{ runId: string; conversationId: string; success: boolean }>(started);
+    expect(body.success).toBe(true);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    const stored = await storedMessages(dataDir, body.conversationId);
+    expect(stored.filter((message) => message.role === 'assistant').at(-1)?.content).toBe(
+      'Hello, and welcome.',
+    );
   });
 });
 
@@ -176,5 +253,23 @@ describe('cairn-server on SIGTERM', () => {
     const stored = await storedMessages(dataDir, 'c1');
     expect(stored.at(-1)).toMatchObject({ role: 'assistant', partType: 'error', errorCode: 'LLM_ABORTED' });
     expect(server.logs().at(-1)).toMatchObject({ msg: 'stopped', abortedTurns: 1 });
+  });
+
+  it('aborts at once on a second signal, and counts the turns it aborted', async () => {
+    const dataDir = tempDir('second-signal');
+    server = await startServerProcess(
+      ['--grace-period', '60'],
+      await mockModelEnv(dataDir, [{ text: 'y'.repeat(40), chunkDelayMs: 1_000 }]),
+    );
+    const turn = new SseReader(await postStreamingTurn(server, 'c1', 'slowly'));
+    await turn.readUntil((event) => event.event === 'agent_output');
+    server.child.kill('SIGTERM');
+    await waitForLog(server, 'draining');
+    server.child.kill('SIGINT');
+    const rest = await turn.readUntil((event) => event.event === 'done');
+    expect(JSON.parse(rest.at(-1)?.data ?? '{}')).toMatchObject({ success: false });
+    expect(await server.exited).toBe(0);
+    expect(server.logs().at(-1)).toMatchObject({ msg: 'stopped', abortedTurns: 1 });
+    expect((await storedMessages(dataDir, 'c1')).at(-1)).toMatchObject({ errorCode: 'LLM_ABORTED' });
   });
 });

@@ -17,6 +17,12 @@ export interface AgentSessionsOptions {
   agents?: readonly AgentSessionAgent[];
   /** Their executables (a name on `PATH` or a path); default `claude` and `gemini`. */
   commands?: { claude?: string; gemini?: string };
+  /**
+   * Variables of the server's environment the agent CLI gets besides the basic ones (PATH, HOME,
+   * USER, SHELL, LANG, LC_*, TERM, TMPDIR, TZ), e.g. `ANTHROPIC_API_KEY`. Nothing else reaches it:
+   * not the API token, database URLs or the server's model keys.
+   */
+  passEnv?: readonly string[];
 }
 
 /** The options checked once, with the defaults applied. */
@@ -26,7 +32,11 @@ export interface AgentSessionSettings {
   agents: ReadonlySet<AgentSessionAgent>;
   command(agent: AgentSessionAgent): string;
   definition(agent: AgentSessionAgent): AgentCliDefinition;
+  /** The environment to start an agent with, over `process.env`: every variable not allowed is removed. */
+  childEnv(): Record<string, string | undefined>;
 }
+
+const BASIC_ENV = /^(PATH|HOME|USER|LOGNAME|SHELL|LANG|LANGUAGE|LC_[A-Z]+|TERM|TMPDIR|TZ)$/;
 
 const DEFINITIONS: Readonly<Record<AgentSessionAgent, AgentCliDefinition>> = {
   claude: claudeCodeCli,
@@ -37,7 +47,7 @@ const invalid = (message: string) => new CairnError('INVALID_ARGUMENT', message)
 
 /** Checks `options` when the app is made (`INVALID_ARGUMENT` naming the bad field). */
 export function agentSessionSettings(options: AgentSessionsOptions): AgentSessionSettings {
-  const { workspaceRoot, agents = AGENT_SESSION_AGENTS, commands = {} } = options;
+  const { workspaceRoot, agents = AGENT_SESSION_AGENTS, commands = {}, passEnv = [] } = options;
   if (typeof workspaceRoot !== 'string' || !isAbsolute(workspaceRoot)) {
     throw invalid('agentSessions.workspaceRoot must be an absolute path');
   }
@@ -50,10 +60,17 @@ export function agentSessionSettings(options: AgentSessionsOptions): AgentSessio
       throw invalid(`agentSessions.commands.${agent} must be a non-empty string`);
     }
   }
+  const passed = new Set(passEnv);
   return {
     workspaceRoot: resolve(workspaceRoot),
     agents: new Set(agents),
     command: (agent) => commands[agent] ?? DEFINITIONS[agent].defaultCommand,
     definition: (agent) => DEFINITIONS[agent],
+    childEnv: () =>
+      Object.fromEntries(
+        Object.keys(process.env)
+          .filter((name) => !BASIC_ENV.test(name) && !passed.has(name))
+          .map((name) => [name, undefined]),
+      ),
   };
 }

@@ -57,8 +57,8 @@ export async function runAgentSession(
     agent: deps.settings.definition(agent),
     command: deps.settings.command(agent),
     cwd: directory.cwd,
-    // The agent runs code the model wrote: it gets the server's environment but not its own secrets.
-    env: { CAIRN_API_TOKEN: undefined, DATABASE_URL: undefined },
+    // The agent runs code the model wrote: only the variables it needs, none of the server's secrets.
+    env: deps.settings.childEnv(),
   });
   const result = await deps.turnLock
     .run(

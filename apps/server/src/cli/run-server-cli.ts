@@ -40,7 +40,7 @@ export async function runServerCli(argv: readonly string[], env: NodeJS.ProcessE
         'draining: no new turns, waiting for running ones',
       );
       // A second signal means "now": running turns are aborted at once (and still store their abort).
-      again.then(() => server.handle.abortAll('server stopping now'));
+      again.then(() => server.abortNow());
       const { abortedTurns } = await server.shutdown();
       logger.info({ abortedTurns }, 'stopped');
       return 0;

@@ -20,7 +20,14 @@ export function serverProgram(version: string, run: (flags: ServerFlags) => Prom
       ]),
     )
     .option('--data-dir <dir>', 'fs store and SQLite file location (env CAIRN_DATA_DIR)')
-    .option('--database-url <url>', 'PostgreSQL connection string (env DATABASE_URL)')
+    .option(
+      '--database-url <url>',
+      'PostgreSQL connection string (prefer env DATABASE_URL: flags show in ps)',
+    )
+    .option(
+      '--lock-connections <n>',
+      'PostgreSQL connections for turn locks, also a turn cap (env CAIRN_LOCK_CONNECTIONS, default 32)',
+    )
     .option('--provider <name>', 'openai, anthropic, gemini or openai-compatible (env CAIRN_PROVIDER)')
     .option('--model <id>', 'model id (env CAIRN_MODEL)')
     .option('--base-url <url>', 'an OpenAI-compatible API root')
@@ -30,6 +37,11 @@ export function serverProgram(version: string, run: (flags: ServerFlags) => Prom
       '--agent-sessions',
       'enable /v1/agent-sessions: Claude Code / Gemini CLI in the workspace (env CAIRN_AGENT_SESSIONS=1)',
     )
+    .option(
+      '--agent-env <name...>',
+      'variables agent CLIs get from the server, e.g. ANTHROPIC_API_KEY (env CAIRN_AGENT_ENV)',
+    )
+    .option('--workflows <file...>', 'workflow files (YAML/JSON) for /v1/runs (env CAIRN_WORKFLOWS)')
     .option(
       '--grace-period <seconds>',
       'on SIGTERM, how long running turns may finish (env CAIRN_GRACE_PERIOD, default 30)',

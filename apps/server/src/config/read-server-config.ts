@@ -23,6 +23,9 @@ export interface ServerFlags {
   corsOrigin?: string[];
   rateLimit?: string;
   agentSessions?: boolean;
+  agentEnv?: string[];
+  workflows?: string[];
+  lockConnections?: string;
   logLevel?: string;
   /** commander's `--no-web`: false when given. */
   web?: boolean;
@@ -48,6 +51,9 @@ const SOURCES: Record<keyof ServerConfig, string> = {
   corsOrigins: '--cors-origin / CAIRN_CORS_ORIGINS',
   rateLimit: '--rate-limit / CAIRN_RATE_LIMIT',
   agentSessions: '--agent-sessions / CAIRN_AGENT_SESSIONS',
+  agentEnv: '--agent-env / CAIRN_AGENT_ENV',
+  workflowFiles: '--workflows / CAIRN_WORKFLOWS',
+  lockConnections: '--lock-connections / CAIRN_LOCK_CONNECTIONS',
   logLevel: '--log-level / LOG_LEVEL',
   webRoot: '--no-web',
 };
@@ -91,7 +97,14 @@ export function readServerConfig(
   options: { cwd: string; webRoot?: string },
 ): ServerConfig {
   const path = (text: string | undefined) => (text === undefined ? undefined : resolve(options.cwd, text));
-  const corsText = nonEmpty(env.CAIRN_CORS_ORIGINS);
+  const list = (flag: string[] | undefined, text: string | undefined) =>
+    flag ??
+    (nonEmpty(text) === undefined
+      ? []
+      : String(text)
+          .split(',')
+          .map((item) => item.trim()));
+  const maxConcurrentTurns = flagOrEnv(flags.maxConcurrentTurns, env.CAIRN_MAX_CONCURRENT_TURNS) ?? 64;
   const raw = {
     host: flagOrEnv(flags.host, env.CAIRN_HOST) ?? '127.0.0.1',
     port: flagOrEnv(flags.port, env.PORT) ?? DEFAULT_PORT,
@@ -109,12 +122,15 @@ export function readServerConfig(
     workspace: path(flagOrEnv(flags.workspace, env.CAIRN_WORKSPACE)),
     allowCommands: flags.allowCommands === true || envBoolean(env.CAIRN_ALLOW_COMMANDS),
     gracePeriodMs: secondsToMs(flagOrEnv(flags.gracePeriod, env.CAIRN_GRACE_PERIOD)) ?? 30_000,
-    maxConcurrentTurns: flagOrEnv(flags.maxConcurrentTurns, env.CAIRN_MAX_CONCURRENT_TURNS) ?? 64,
+    maxConcurrentTurns,
     bodyLimitBytes: flagOrEnv(flags.bodyLimit, env.CAIRN_BODY_LIMIT) ?? 1024 * 1024,
-    corsOrigins:
-      flags.corsOrigin ?? (corsText === undefined ? [] : corsText.split(',').map((origin) => origin.trim())),
+    corsOrigins: list(flags.corsOrigin, env.CAIRN_CORS_ORIGINS),
     rateLimit: parseRateLimit(flagOrEnv(flags.rateLimit, env.CAIRN_RATE_LIMIT)),
     agentSessions: flags.agentSessions === true || envBoolean(env.CAIRN_AGENT_SESSIONS),
+    agentEnv: list(flags.agentEnv, env.CAIRN_AGENT_ENV),
+    workflowFiles: list(flags.workflows, env.CAIRN_WORKFLOWS).map((file) => resolve(options.cwd, file)),
+    // With the store's 10 and 4 more, two instances fit PostgreSQL's default max_connections (100).
+    lockConnections: flagOrEnv(flags.lockConnections, env.CAIRN_LOCK_CONNECTIONS) ?? 32,
     logLevel: flagOrEnv(flags.logLevel, env.LOG_LEVEL) ?? 'info',
     webRoot: flags.web === false ? undefined : options.webRoot,
   };
@@ -123,7 +139,10 @@ export function readServerConfig(
     const issue = parsed.error.issues[0];
     const field = issue?.path[0] as keyof ServerConfig | undefined;
     const source = field === undefined ? 'the configuration' : SOURCES[field];
-    const value = field === undefined || field === 'apiToken' ? '' : ` (got ${JSON.stringify(raw[field])})`;
+    // Values that may carry a secret (the token, URLs with credentials) are never echoed.
+    const secretive =
+      field === undefined || field === 'apiToken' || field === 'model' || field === 'databaseUrl';
+    const value = secretive ? '' : ` (got ${JSON.stringify(raw[field])})`;
     throw invalid(`${source}: ${issue?.message ?? 'invalid'}${value}`);
   }
   checkExposure(parsed.data);

@@ -42,6 +42,12 @@ export const ServerConfigSchema = z
     rateLimit: RateLimitSchema.optional(),
     /** Runs Claude Code / Gemini CLI in the workspace: off unless asked for, since it runs code. */
     agentSessions: z.boolean(),
+    /** Variables (besides PATH, HOME, locale, TERM, TMPDIR, TZ) an agent session's CLI gets from the server's environment. */
+    agentEnv: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be variable names')),
+    /** Workflow files (YAML or JSON) for /v1/runs; each file's package is named after it. */
+    workflowFiles: z.array(z.string().min(1)),
+    /** PostgreSQL connections for turn locks (each running turn holds one). */
+    lockConnections: positiveInt,
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
     /** The built web page; absent = no page at `/`. */
     webRoot: z.string().min(1).optional(),

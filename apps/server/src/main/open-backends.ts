@@ -1,5 +1,6 @@
 import { openStore } from '@cairn/connect';
 import type { ConversationStore } from '@cairn/core';
+import { CairnError } from '@cairn/core';
 import type { ServerLogger } from '../app/server-env.js';
 import type { ServerConfig } from '../config/server-config.js';
 import type { ConversationEventBus } from '../events/conversation-events.js';
@@ -22,7 +23,28 @@ export interface Backends {
  * SQLite stores belong to one process, so their bus and locks are in-process.
  */
 export async function openBackends(
-  config: Pick<ServerConfig, 'store' | 'dataDir' | 'databaseUrl' | 'maxConcurrentTurns'>,
+  config: Pick<ServerConfig, 'store' | 'dataDir' | 'databaseUrl' | 'lockConnections'>,
+  logger: ServerLogger,
+): Promise<Backends> {
+  try {
+    return await open(config, logger);
+  } catch (error) {
+    if (CairnError.is(error)) throw error;
+    // A driver's own words (never the URL, which may hold a password), with what to check.
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new CairnError('STORE_UNAVAILABLE', `cannot open the ${config.store} store: ${reason}`, {
+      details: {
+        fix:
+          config.store === 'postgres'
+            ? 'check DATABASE_URL (postgres://user:password@host:5432/db) and that PostgreSQL is up'
+            : 'check that the data directory is writable (--data-dir / CAIRN_DATA_DIR)',
+      },
+    });
+  }
+}
+
+async function open(
+  config: Pick<ServerConfig, 'store' | 'dataDir' | 'databaseUrl' | 'lockConnections'>,
   logger: ServerLogger,
 ): Promise<Backends> {
   const store = await openStore(config, {
@@ -33,10 +55,10 @@ export async function openBackends(
       config.store === 'postgres' && config.databaseUrl !== undefined
         ? {
             events: await createPostgresEventBus({ connectionString: config.databaseUrl, logger }),
-            // One lock connection per turn this instance may run, so waiting turns never starve running ones.
+            // Each running turn holds one; the turn cap is no higher (see turnCap), so none waits for one.
             turnLock: createPostgresTurnLock({
               connectionString: config.databaseUrl,
-              maxConnections: config.maxConcurrentTurns,
+              maxConnections: config.lockConnections,
             }),
           }
         : { events: createInProcessEventBus(), turnLock: createInProcessTurnLock() };
@@ -52,4 +74,13 @@ export async function openBackends(
     await store.close();
     throw error;
   }
+}
+
+/** Turns this instance may run at once: on PostgreSQL, no more than it has lock connections for. */
+export function turnCap(
+  config: Pick<ServerConfig, 'store' | 'maxConcurrentTurns' | 'lockConnections'>,
+): number {
+  return config.store === 'postgres'
+    ? Math.min(config.maxConcurrentTurns, config.lockConnections)
+    : config.maxConcurrentTurns;
 }

@@ -1,12 +1,13 @@
 import type { AddressInfo } from 'node:net';
+import { basename, extname } from 'node:path';
 import { type ResolvedModel, resolveModel } from '@cairn/connect';
 import { CairnError } from '@cairn/core';
 import { createWorkspaceTools } from '@cairn/loop/tools';
-import { createAgentRuntime, type RuntimeLogger } from '@cairn/runtime';
+import { createAgentRuntime, type RuntimeLogger, readWorkflowFile } from '@cairn/runtime';
 import { createAdaptorServer, type ServerType } from '@hono/node-server';
 import { createServerApp, type ServerAppHandle } from '../app/create-server-app.js';
 import type { ServerConfig } from '../config/server-config.js';
-import { type Backends, openBackends } from './open-backends.js';
+import { type Backends, openBackends, turnCap } from './open-backends.js';
 import { waitUntil } from './wait-until.js';
 
 export interface RunningServer {
@@ -19,6 +20,8 @@ export interface RunningServer {
    * `gracePeriodMs` to finish, then are aborted (each stores its abort); then everything closes.
    */
   shutdown(options?: { gracePeriodMs?: number }): Promise<{ abortedTurns: number }>;
+  /** Aborts the running turns now (a second signal), without waiting for the grace period. */
+  abortNow(reason?: string): void;
 }
 
 // Aborted turns still write their abort to the store; this bounds how long we wait for that.
@@ -30,6 +33,9 @@ export async function startServer(
   env: NodeJS.ProcessEnv,
   logger: RuntimeLogger,
 ): Promise<RunningServer> {
+  const workflows = await Promise.all(
+    config.workflowFiles.map((file) => readWorkflowFile(file, { name: basename(file, extname(file)) })),
+  );
   const backends = await openBackends(config, logger);
   let model: ResolvedModel | undefined;
   try {
@@ -39,6 +45,7 @@ export async function startServer(
       runtime: createAgentRuntime({
         store: backends.store,
         model: model.adapter,
+        workflows,
         ...(config.workspace === undefined
           ? {}
           : { tools: createWorkspaceTools({ root: config.workspace }) }),
@@ -51,13 +58,14 @@ export async function startServer(
       }),
       events: backends.events,
       turnLock: backends.turnLock,
+      workflows,
       ...(config.apiToken === undefined ? {} : { apiToken: config.apiToken }),
       bodyLimitBytes: config.bodyLimitBytes,
-      maxConcurrentTurns: config.maxConcurrentTurns,
+      maxConcurrentTurns: turnCap(config),
       ...(config.rateLimit === undefined ? {} : { rateLimit: config.rateLimit }),
       ...(config.corsOrigins.length === 0 ? {} : { cors: { origins: config.corsOrigins } }),
       ...(config.agentSessions && config.workspace !== undefined
-        ? { agentSessions: { workspaceRoot: config.workspace } }
+        ? { agentSessions: { workspaceRoot: config.workspace, passEnv: config.agentEnv } }
         : {}),
       ...(config.webRoot === undefined ? {} : { webRoot: config.webRoot }),
       logger,
@@ -65,12 +73,18 @@ export async function startServer(
     const server = await listen(handle, config.host, config.port);
     const address = server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    const aborted = { turns: 0 };
     return {
       url: `http://${host}:${address.port}`,
       model,
       handle,
+      abortNow(reason = 'server stopping now') {
+        aborted.turns += handle.activeTurns();
+        handle.abortAll(reason);
+      },
       shutdown: (options = {}) =>
         shutdown(
+          aborted,
           server,
           handle,
           backends,
@@ -115,6 +129,7 @@ function listen(handle: ServerAppHandle, hostname: string, port: number): Promis
 }
 
 async function shutdown(
+  aborted: { turns: number },
   server: ServerType,
   handle: ServerAppHandle,
   backends: Backends,
@@ -125,8 +140,8 @@ async function shutdown(
   handle.beginShutdown();
   if ('closeIdleConnections' in server) server.closeIdleConnections();
   const finished = await waitUntil(() => handle.activeTurns() === 0, gracePeriodMs);
-  const abortedTurns = finished ? 0 : handle.activeTurns();
   if (!finished) {
+    aborted.turns += handle.activeTurns();
     handle.abortAll('server shutting down');
     await waitUntil(() => handle.activeTurns() === 0, ABORT_SETTLE_MS);
   }
@@ -135,5 +150,5 @@ async function shutdown(
   await closed;
   await backends.close();
   await model.close();
-  return { abortedTurns };
+  return { abortedTurns: aborted.turns };
 }

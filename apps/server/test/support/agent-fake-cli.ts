@@ -27,7 +27,7 @@ export const TRANSCRIPT_PROMPT =
 
 export interface FakeAgentBehaviour {
   transcript: { file: string; recordedCwd: string };
-  /** Each run appends `{ args, cwd, secrets }` here as a JSON line (secrets: the server's secret variables it was given). */
+  /** Each run appends `{ args, cwd, secrets }` here as a JSON line (secrets: which of the watched variables it was given). */
   argvFile: string;
   /** Pause before each line. */
   delayMs?: number;
@@ -43,7 +43,7 @@ export interface FakeAgentBehaviour {
 const script = (behaviour: FakeAgentBehaviour) => `#!${process.execPath}
 const fs = require('node:fs');
 const config = ${JSON.stringify(behaviour)};
-const secrets = ['CAIRN_API_TOKEN', 'DATABASE_URL'].filter((name) => name in process.env);
+const secrets = ['CAIRN_API_TOKEN', 'DATABASE_URL', 'OPENAI_API_KEY', 'PGPASSWORD', 'AGENT_KEY'].filter((name) => name in process.env);
 fs.appendFileSync(config.argvFile, JSON.stringify({ args: process.argv.slice(2), cwd: process.cwd(), secrets }) + '\\n');
 const lines = fs
   .readFileSync(config.transcript.file, 'utf8')

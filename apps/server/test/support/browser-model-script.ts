@@ -12,8 +12,13 @@ export const BROWSER_SCRIPT = {
   checkCommand: 'echo greeting-checked',
 } as const;
 
+/** Prompts that get a plain, quick reply (no tools): `plainReply(prompt)`. */
+export const PLAIN_PROMPT_PREFIX = 'Say ';
+
+export const plainReply = (prompt: string) => `Heard ${prompt.slice(PLAIN_PROMPT_PREFIX.length)}.`;
+
 /**
- * The mock model: the edit prompt gets two tool calls (an edit with a diff, a command with
+ * The mock model: a plain prompt gets its plain reply; the edit prompt gets two tool calls (an edit with a diff, a command with
  * output), then a reply streamed in small, slow chunks; the slow prompt gets an answer only after
  * a minute (it is aborted long before).
  */
@@ -21,6 +26,7 @@ export function browserModelTurn(request: ModelRequest): ScriptTurn {
   const last = request.messages.at(-1);
   if (last?.role === 'tool') return { text: BROWSER_SCRIPT.finalReply, chunkSize: 5, chunkDelayMs: 60 };
   const prompt = typeof last?.content === 'string' ? last.content : '';
+  if (prompt.startsWith(PLAIN_PROMPT_PREFIX)) return { text: plainReply(prompt) };
   if (prompt === BROWSER_SCRIPT.slowPrompt) return { text: 'This reply comes too late.', delayMs: 60_000 };
   return {
     text: BROWSER_SCRIPT.toolIntro,

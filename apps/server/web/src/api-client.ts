@@ -127,23 +127,46 @@ export async function sendMessage(
   }
 }
 
+/** What a conversation's live feed reports. */
+export type FeedEvent =
+  /** A stored message; `id` is the event's `<seq>-<epoch>`, the point to resume after it. */
+  | { type: 'message'; message: ConversationMessage; id: string | undefined }
+  /**
+   * The conversation the feed followed is gone: deleted, or deleted and created again under the same
+   * id (its seqs start again at 1). The server ends the stream after it.
+   */
+  | { type: 'deleted' };
+
 /**
- * Reports each message stored after `afterSeq`, live, until the stream ends or `signal` aborts.
- * The caller reconnects with the last seq it got.
+ * Where a feed starts: after `lastEventId` (an `id` the feed sent, `<seq>-<epoch>`, which the server
+ * checks is still this conversation's; a bare seq is only checked to exist), or at `fromSeq` with no
+ * check at all.
  */
+export type FeedStart = { lastEventId: string } | { fromSeq: number };
+
+/** Reports the conversation's stored messages from `start`, live, until the stream ends or `signal` aborts. */
 export async function followMessages(
   id: string,
-  afterSeq: number,
-  onMessage: (message: ConversationMessage) => void,
+  start: FeedStart,
+  onEvent: (event: FeedEvent) => void,
   signal: AbortSignal,
 ): Promise<void> {
-  const response = await request(`${conversationPath(id)}/events`, {
-    headers: { accept: 'text/event-stream', 'last-event-id': String(afterSeq) },
-    signal,
-  });
+  const resume = 'lastEventId' in start;
+  const response = await request(
+    `${conversationPath(id)}/events${resume ? '' : `?fromSeq=${start.fromSeq}`}`,
+    {
+      headers: { accept: 'text/event-stream', ...(resume ? { 'last-event-id': start.lastEventId } : {}) },
+      signal,
+    },
+  );
   if (response.body === null) return;
   for await (const event of readServerSentEvents(response.body)) {
-    if (event.event === 'message') onMessage(JSON.parse(event.data) as ConversationMessage);
+    if (event.event === 'message') {
+      onEvent({ type: 'message', message: JSON.parse(event.data) as ConversationMessage, id: event.id });
+    } else if (event.event === 'deleted') {
+      onEvent({ type: 'deleted' });
+      return;
+    }
   }
 }
 

@@ -88,6 +88,7 @@ export function App() {
             title={selected?.title ?? 'New conversation'}
             onUnauthorized={askForToken}
             onTurnEnd={() => void refreshList()}
+            onListChanged={() => void refreshList()}
           />
         )}
       </main>

@@ -1,13 +1,14 @@
 import type { ConversationMessage } from '@cairn/core';
 import {
   abortTurn,
+  type FeedStart,
   followMessages,
   loadDisplayMessages,
   sendMessage,
   type TurnEvent,
   UnauthorizedError,
 } from './api-client.js';
-import { LiveDisplay } from './live-display.js';
+import { type FeedAnchor, isAnchor, LiveDisplay } from './live-display.js';
 
 /** A tool the model called whose result has not been stored yet. */
 export interface RunningTool {
@@ -26,12 +27,16 @@ export interface ConversationViewState {
   sentText: string | undefined;
   turnRunning: boolean;
   error: string | undefined;
+  /** The conversation was deleted while open (and has not been created again). */
+  deleted: boolean;
 }
 
 export interface SessionHooks {
   onUnauthorized(): void;
   /** A turn ended: the conversation list may have changed. */
   onTurnEnd(): void;
+  /** The conversation was deleted, or created again after that: the conversation list has changed. */
+  onListChanged(): void;
 }
 
 const INITIAL_STATE: ConversationViewState = {
@@ -42,6 +47,7 @@ const INITIAL_STATE: ConversationViewState = {
   sentText: undefined,
   turnRunning: false,
   error: undefined,
+  deleted: false,
 };
 
 // Reconnecting the live feed: quickly at first, then backing off while the server is away.
@@ -52,6 +58,12 @@ const MAX_RETRY_MS = 10_000;
  * One open conversation: its display view, kept live from one source at a time — the turn's own
  * event stream while this page runs a turn, else the conversation's `/events` feed (turns run
  * from elsewhere).
+ *
+ * The feed is resumed with the last `id` it sent (`<seq>-<epoch>`): the epoch names this incarnation
+ * of the conversation id, whose seqs start again at 1 when a deleted id is used again, so the server
+ * answers `deleted` rather than another conversation's messages. Before the feed has sent an id (the
+ * view came from the display view or a turn), it starts again at the last message shown and checks it
+ * comes back unchanged. A deleted conversation is cleared and loaded again from scratch: it may exist anew.
  */
 export class ConversationSession {
   private state = INITIAL_STATE;
@@ -59,6 +71,8 @@ export class ConversationSession {
   private readonly listeners = new Set<() => void>();
   private readonly lifetime = new AbortController();
   private feed: AbortController | undefined;
+  /** The last `id` the feed sent, for this view's conversation: where it resumes. */
+  private lastEventId: string | undefined;
 
   constructor(
     readonly conversationId: string,
@@ -82,13 +96,21 @@ export class ConversationSession {
 
   close(): void {
     this.lifetime.abort();
+    this.stopFeed();
     this.listeners.clear();
   }
 
   async send(content: string): Promise<void> {
     if (this.state.turnRunning || this.closed) return;
     this.stopFeed();
-    this.update({ turnRunning: true, sentText: content, draft: '', runningTools: [], error: undefined });
+    this.update({
+      turnRunning: true,
+      sentText: content,
+      draft: '',
+      runningTools: [],
+      error: undefined,
+      deleted: false,
+    });
     try {
       await sendMessage(
         this.conversationId,
@@ -151,13 +173,29 @@ export class ConversationSession {
     return this.state.messages.at(-1)?.partType === 'error';
   }
 
-  private async reload(): Promise<void> {
+  /** Shows the display view as stored now; false when it could not be loaded or `signal` aborted. */
+  private async reload(signal = this.lifetime.signal): Promise<boolean> {
     try {
-      this.display = new LiveDisplay(await loadDisplayMessages(this.conversationId, this.lifetime.signal));
+      const messages = await loadDisplayMessages(this.conversationId, signal);
+      if (signal.aborted || this.closed) return false;
+      this.display = new LiveDisplay(messages);
       this.update({ messages: this.display.messages() });
+      return true;
     } catch (error) {
       this.fail(error);
+      return false;
     }
+  }
+
+  /** The conversation the view showed was deleted: shows what the id holds now, from scratch. */
+  private async reopen(signal: AbortSignal): Promise<void> {
+    this.lastEventId = undefined;
+    this.display = new LiveDisplay([]);
+    this.update({ loading: true, messages: [], draft: '', runningTools: [], error: undefined });
+    const loaded = await this.reload(signal);
+    if (this.closed) return;
+    this.update({ loading: false, deleted: loaded && this.state.messages.length === 0 });
+    this.hooks.onListChanged();
   }
 
   private startFeed(): void {
@@ -173,19 +211,53 @@ export class ConversationSession {
     this.feed = undefined;
   }
 
+  /**
+   * Where the feed starts: after its last `id`; else one message early, at the view's anchor, after a
+   * bare seq (the server says `deleted` at once if that seq is gone), to check the anchor comes again.
+   */
+  private feedStart(): { start: FeedStart; anchor?: FeedAnchor } {
+    if (this.lastEventId !== undefined) return { start: { lastEventId: this.lastEventId } };
+    const anchor = this.display.anchor();
+    if (anchor === undefined) {
+      const { lastSeq } = this.display;
+      // Nothing shown: whatever the id holds is this view's conversation.
+      return { start: lastSeq === 0 ? { fromSeq: 1 } : { lastEventId: String(lastSeq) } };
+    }
+    return { start: anchor.seq > 1 ? { lastEventId: String(anchor.seq - 1) } : { fromSeq: 1 }, anchor };
+  }
+
   private async follow(signal: AbortSignal): Promise<void> {
     let retryMs = FIRST_RETRY_MS;
     const stopped = () => signal.aborted || this.closed;
     while (!stopped()) {
       // One connection: dropped early when the feed brings something only a reload can show.
       const connection = new AbortController();
+      const { start, anchor } = this.feedStart();
+      let checked = anchor === undefined;
+      let gone = false;
+      const drop = () => {
+        gone = true;
+        connection.abort();
+      };
       try {
         await followMessages(
           this.conversationId,
-          this.display.lastSeq,
-          (message) => {
+          start,
+          (event) => {
+            // Events parsed from the same chunk still come after an abort.
+            if (connection.signal.aborted) return;
+            if (event.type === 'deleted') return drop();
+            // Not the message shown at that seq: the id names another conversation now.
+            if (!checked && anchor !== undefined && !isAnchor(anchor, event.message)) return drop();
+            checked = true;
             retryMs = FIRST_RETRY_MS;
-            this.showStored(message);
+            if (event.id !== undefined) this.lastEventId = event.id;
+            this.showStored(event.message);
+            if (this.state.deleted) {
+              // Created again after the view saw it deleted.
+              this.update({ deleted: false });
+              this.hooks.onListChanged();
+            }
             if (this.display.needsReload) connection.abort();
           },
           AbortSignal.any([signal, connection.signal]),
@@ -194,8 +266,14 @@ export class ConversationSession {
         if (stopped()) return;
         if (error instanceof UnauthorizedError) return this.fail(error);
       }
+      if (stopped()) return;
+      if (gone) {
+        await this.reopen(signal);
+        retryMs = FIRST_RETRY_MS;
+        continue;
+      }
       if (this.display.needsReload) {
-        await this.reload();
+        await this.reload(signal);
         continue;
       }
       await sleep(retryMs, signal);

@@ -1,6 +1,24 @@
 import type { ConversationMessage } from '@cairn/core';
 import { createDisplayProjector, DisplayView } from '@cairn/message-processor';
 
+/** A message of the view that a feed must send again, unchanged, if it is the same conversation. */
+export interface FeedAnchor {
+  seq: number;
+  /** The ids of its display messages. */
+  ids: ReadonlySet<string>;
+}
+
+/**
+ * Whether `message`, a log message, is the one `anchor` was made from: display ids are made from the
+ * log message's id, and ids are never reused, so a re-created conversation's message at that seq differs.
+ */
+export function isAnchor(anchor: FeedAnchor, message: ConversationMessage): boolean {
+  if (message.seq !== anchor.seq) return false;
+  return createDisplayProjector()
+    .push(message)
+    .some((shown) => anchor.ids.has(shown.id));
+}
+
 /**
  * The display view of an open conversation, kept live: it starts from the server's display view
  * and projects each stored message that arrives afterwards with the same projector the server
@@ -36,6 +54,23 @@ export class LiveDisplay {
       this.view.add(display);
     }
     return shown;
+  }
+
+  /**
+   * The last stored message the view shows as itself (not merged into a tool execution), to check a
+   * feed against: its seq, and the display ids it was shown as. Undefined when there is none.
+   */
+  anchor(): FeedAnchor | undefined {
+    let seq: number | undefined;
+    const ids = new Set<string>();
+    for (const message of this.view.messages) {
+      if (message.partType === 'tool_execution' || message.seq === undefined) continue;
+      if (seq !== undefined && message.seq < seq) continue;
+      if (message.seq !== seq) ids.clear();
+      seq = message.seq;
+      ids.add(message.id);
+    }
+    return seq === undefined ? undefined : { seq, ids };
   }
 
   /** A new array each time, so a render sees the change. */

@@ -24,7 +24,13 @@ export function MessageList({ state }: { state: ConversationViewState }) {
     <div class="messages" role="log" aria-label="Messages" ref={list} onScroll={onScroll}>
       <div class="messages-column">
         {state.loading && <p class="hint">Loading…</p>}
-        {!state.loading && empty && <p class="hint">Send a message to start the conversation.</p>}
+        {!state.loading && empty && (
+          <p class="hint">
+            {state.deleted
+              ? 'This conversation was deleted. Send a message to start it again.'
+              : 'Send a message to start the conversation.'}
+          </p>
+        )}
         {state.messages.map((message) => (
           <MessageItem key={message.id} message={message} />
         ))}

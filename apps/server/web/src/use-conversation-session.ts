@@ -18,6 +18,7 @@ export function useConversationSession(
       new ConversationSession(conversationId, {
         onUnauthorized: () => latestHooks.current.onUnauthorized(),
         onTurnEnd: () => latestHooks.current.onTurnEnd(),
+        onListChanged: () => latestHooks.current.onListChanged(),
       }),
   );
   const [state, setState] = useState(session.snapshot);
