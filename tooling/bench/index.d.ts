@@ -5,6 +5,17 @@ export interface Figure {
   goal?: number;
   unit?: string;
   detail?: string;
+  /**
+   * The baseline or peer this figure is compared with, measured side by side in the same run
+   * (e.g. the denominator of a ratio, or a peer library's value of the same measure).
+   */
+  peer?: Peer;
+}
+export interface Peer {
+  /** What the peer is: `'AI SDK generateText'`, `'bare JSON.parse'`, `'bare Hono SSE'`. */
+  name: string;
+  value: number;
+  unit?: string;
 }
 export declare function median(values: readonly number[]): number;
 export declare function timePerCall(fn: (index: number) => unknown, iterations: number): Promise<number>;

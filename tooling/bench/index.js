@@ -36,17 +36,25 @@ export async function interleaved(rounds, cases) {
 
 const format = (value, digits = 3) => (Number.isFinite(value) ? value.toFixed(digits) : String(value));
 
+const withUnit = (value, unit) => `${format(value)}${unit ? ` ${unit}` : ''}`;
+
 /**
  * Prints a benchmark's figures as a table and then one JSON line (`{"bench": …, "figures": […]}`).
- * Each figure: `{ name, value, goal?, unit?, detail? }`; a figure with a goal is a ratio that must
- * be at most the goal. Returns true when every goal is met.
+ * Each figure: `{ name, value, goal?, unit?, detail?, peer? }`; a figure with a goal is a ratio that
+ * must be at most the goal; `peer: { name, value, unit? }` is the baseline it is compared with,
+ * measured in the same run (a `peer` column appears when any figure has one). Returns true when
+ * every goal is met.
  */
 export function report(bench, figures, extra = {}) {
+  const peers = figures.some((figure) => figure.peer !== undefined);
   const rows = figures.map((figure) => ({
     figure: figure.name,
-    value: `${format(figure.value)}${figure.unit ? ` ${figure.unit}` : ''}`,
+    value: withUnit(figure.value, figure.unit),
     goal: figure.goal === undefined ? '' : `≤ ${figure.goal}`,
     ok: figure.goal === undefined ? '' : figure.value <= figure.goal ? 'yes' : 'NO',
+    ...(peers
+      ? { peer: figure.peer ? `${figure.peer.name}: ${withUnit(figure.peer.value, figure.peer.unit)}` : '' }
+      : {}),
     detail: figure.detail ?? '',
   }));
   const widths = Object.keys(rows[0] ?? {}).map((key) =>

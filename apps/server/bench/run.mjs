@@ -492,6 +492,9 @@ const lost =
 const ms = (value) => `${value.toFixed(2)} ms`;
 const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
 const { perEventMs } = cairn;
+// The same measure on the bare Hono peer (its load ran in this run, after Cairn's), when it ran.
+const onPeer = (pick, unit) =>
+  bare === undefined ? {} : { peer: { name: 'bare Hono SSE', value: pick(bare), ...(unit ? { unit } : {}) } };
 const figures = [
   {
     name: 'p99 server-added latency per SSE text event',
@@ -502,6 +505,7 @@ const figures = [
       `arrival at a sampling client − emit time written into the chunk by the model, ${perEventMs.events} events ` +
       `of ${cairn.sampled.conversations.length} sampled conversations during the load; p50 ${ms(perEventMs.p50)}, ` +
       `p90 ${ms(perEventMs.p90)}, max ${ms(perEventMs.max)}`,
+    ...onPeer((load) => load.perEventMs.p99, 'ms'),
   },
   {
     name: 'errors',
@@ -514,6 +518,7 @@ const figures = [
       (cairn.logged.samples[0] ? `; logged: ${cairn.logged.samples[0]}` : '') +
       (cairn.turnCheck.firstFailure ? `; first: ${cairn.turnCheck.firstFailure}` : '') +
       (cairn.sampled.problems[0] ? `; sampler: ${cairn.sampled.problems[0]}` : ''),
+    ...onPeer((load) => loadErrors(load).total),
   },
   {
     name: 'lost (or extra) messages, counted in the store',
@@ -541,6 +546,7 @@ const figures = [
     detail:
       `arrival − the time the model's timer was set to fire: adds the wait for a busy event loop (and ±1 ms of ` +
       `timer granularity); p50 ${ms(cairn.sinceDueMs.p50)}, max ${ms(cairn.sinceDueMs.max)}`,
+    ...onPeer((load) => load.sinceDueMs.p99, 'ms'),
   },
   {
     name: 'autocannon requests/s',
@@ -560,12 +566,14 @@ const figures = [
       `alone is ~${MODEL_TURN_MS} ms a turn; timed here: turns p50 ${ms(cairn.durationsMs.turn.p50)}, ` +
       `p99 ${ms(cairn.durationsMs.turn.p99)}, max ${ms(cairn.durationsMs.turn.max)}; creates p99 ` +
       `${ms(cairn.durationsMs.create.p99)}, max ${ms(cairn.durationsMs.create.max)}`,
+    ...onPeer((load) => load.autocannon.latency.p99, 'ms'),
   },
   {
     name: 'turn end − last chunk emitted, p99 (all autocannon turns)',
     value: cairn.turnEndMs.p99,
     unit: 'ms',
     detail: `p50 ${ms(cairn.turnEndMs.p50)}; storing the answer, message + done events; read on autocannon's busy thread`,
+    ...onPeer((load) => load.turnEndMs.p99, 'ms'),
   },
   {
     name: 'server event-loop delay p99 during the load',
@@ -574,6 +582,7 @@ const figures = [
     detail:
       `p50 ${ms(cairn.loop.loopDelayMs.p50)}, max ${ms(cairn.loop.loopDelayMs.max)} (beyond a 10 ms timer); ` +
       `server CPU ${cairn.loop.cpuPercent.toFixed(0)}% of one core`,
+    ...onPeer((load) => load.loop.loopDelayMs.p99, 'ms'),
   },
 ];
 if (bare !== undefined) {

@@ -206,12 +206,14 @@ const ok = report(
       goal: COMPRESS_GOAL_MS,
       unit: 'ms',
       detail: `${result.before.tokens} → ${result.after.tokens} tokens (budget ${BUDGET}, target 50%), steps ${result.steps.map((step) => `${step.step}:${step.messages}`).join(' ')}; protocol-valid: ${cairnValid}`,
+      peer: { name: 'LangChain trimMessages', value: median(trimMs), unit: 'ms' },
     },
     {
       name: 'the same after a restart (first count of the history included)',
       value: median(coldMs),
       unit: 'ms',
       detail: `the estimate reads every character of ${(historyChars / 1e6).toFixed(1)} M once; later checks reuse the counts`,
+      peer: { name: 'LangChain trimMessages', value: median(trimMs), unit: 'ms' },
     },
     {
       name: 'LangChain trimMessages, same history and budget',

@@ -152,6 +152,7 @@ const ok = report(
       value: times.cairn / times.aiSdk,
       goal: RATIO_GOAL,
       detail: `${perTurnUs(times.cairn).toFixed(1)} µs vs ${perTurnUs(times.aiSdk).toFixed(1)} µs per turn (loops of ${TURNS} turns, median of ${ROUNDS} rounds of ${LOOPS_PER_ROUND} loops)`,
+      peer: { name: 'AI SDK generateText', value: perTurnUs(times.aiSdk), unit: 'µs/turn' },
     },
     {
       name: `heap growth over ${MEMORY_LOOPS * TURNS} turns (after GC)`,

@@ -135,6 +135,10 @@ try {
         value: appends.atLarge / appends.atSmall,
         goal: 1.3,
         detail: `${(appends.atLarge * 1000).toFixed(1)} µs vs ${(appends.atSmall * 1000).toFixed(1)} µs per append`,
+        peer: {
+          name: 'seed rewrite-the-array, same ratio',
+          value: appends.seedAtLarge / appends.seedAtSmall,
+        },
       },
       {
         name: 'seed rewrite-the-array: append at 10,000 ÷ at 10',
@@ -146,22 +150,30 @@ try {
         value: loads.store / loads.bare,
         goal: 1.5,
         detail: `${loads.store.toFixed(1)} ms vs ${loads.bare.toFixed(1)} ms; ${(logBytes / 1e6).toFixed(1)} MB log, every checksum verified`,
+        peer: { name: 'readFile + JSON.parse of the log lines', value: loads.bare, unit: 'ms' },
       },
       {
         name: 'load 10,000 messages ÷ readFile + JSON.parse of a JSON array',
         value: loads.store / loads.seedArray,
         detail: `${loads.store.toFixed(1)} ms vs ${loads.seedArray.toFixed(1)} ms for the seed's messages.json of the same messages`,
+        peer: { name: 'readFile + JSON.parse of a JSON array', value: loads.seedArray, unit: 'ms' },
       },
       {
         name: "durable append ('append') ÷ raw write + fsync",
         value: syncs.store / syncs.rawFsync,
         goal: 1.2,
         detail: `${(syncs.store * 1000).toFixed(0)} µs vs ${(syncs.rawFsync * 1000).toFixed(0)} µs (${lineBytes}-byte line appended to a growing file; both synchronous calls)`,
+        peer: { name: 'raw write + fsync', value: syncs.rawFsync * 1000, unit: 'µs' },
       },
       {
         name: 'durable append ÷ raw write + fdatasync into a preallocated file',
         value: syncs.store / syncs.rawPreallocated,
         detail: `${(syncs.store * 1000).toFixed(0)} µs vs ${(syncs.rawPreallocated * 1000).toFixed(0)} µs (the store's own write pattern, done raw: its overhead)`,
+        peer: {
+          name: 'raw write + fdatasync, preallocated',
+          value: syncs.rawPreallocated * 1000,
+          unit: 'µs',
+        },
       },
       {
         name: "SIGKILL crash trials (durability 'append'), every acknowledged append intact",

@@ -183,6 +183,7 @@ try {
         value: append.long / append.short,
         goal: 1.3,
         detail: `durability 'turn': ${ms(append.long)} vs ${ms(append.short)} per ~1 KB append (${LONG}+ vs ${SHORT}-${SHORT + APPENDS_PER_ROUND} messages)`,
+        peer: { name: 'seed JSON array, same ratio', value: append.seedLong / append.seedShort },
       },
       {
         name: `seed JSON array: append at ${LONG} ÷ at ${SHORT}`,
@@ -194,16 +195,19 @@ try {
         value: load.load / load.readParse,
         goal: 1.5,
         detail: `${ms(load.load)} vs ${ms(load.readParse)} (readFileSync + one JSON.parse of a ${load.megabytes.toFixed(1)} MB array)`,
+        peer: { name: 'readFile + JSON.parse', value: load.readParse, unit: 'ms' },
       },
       {
         name: "durable append ('append') ÷ write + fsync",
         value: durable.durable / durable.writeFsync,
+        peer: { name: 'write + fsync', value: durable.writeFsync, unit: 'ms' },
         goal: 1.2,
         detail: `${ms(durable.durable)} vs ${ms(durable.writeFsync)} (writeSync of the message's stored JSON line to a growing file + fsyncSync; the database first took ${durable.warmMessages} messages untimed, so its WAL has been checkpointed and restarted: a database in use, not a new file)`,
       },
       {
         name: 'durable append ÷ write + fsync of WAL-sized bytes',
         value: durable.durable / durable.writePagesFsync,
+        peer: { name: 'write + fsync of WAL-sized bytes', value: durable.writePagesFsync, unit: 'ms' },
         detail: `${ms(durable.durable)} vs ${ms(durable.writePagesFsync)} (writeSync of ${WAL_COMMIT_BYTES} bytes, the page a commit writes, appended to a growing file, + fsyncSync)`,
       },
       {

@@ -1,0 +1,220 @@
+// Static checks of one packed package, used by check-packages.mjs: what the tarball ships, the
+// publishing metadata, the bare imports of its code, and the README example.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
+import { join, relative } from 'node:path';
+import ts from 'typescript';
+
+export const REPOSITORY_URL = 'git+https://github.com/cairn-dev/cairn.git';
+export const HOMEPAGE_BASE = 'https://github.com/cairn-dev/cairn/tree/main/packages';
+export const BUGS_URL = 'https://github.com/cairn-dev/cairn/issues';
+export const NODE_ENGINE = '>=20.19';
+
+/** Files a tarball must never ship, each with the reason. Paths are relative to the package root. */
+const FORBIDDEN = [
+  [/(^|\/)[^/]*\.test\.[^/]*$/, 'a test file'],
+  [/^src\//, 'TypeScript sources (src/)'],
+  [/^test\//, 'the test directory'],
+  [/^bench\//, 'the benchmark directory'],
+  [/(^|\/)__fixtures__\//, 'test fixtures (__fixtures__)'],
+  [/(^|\/)\.test-results(\/|$)/, 'test results (.test-results)'],
+  [/(^|\/)tsconfig[^/]*$/, 'a tsconfig file'],
+  [/(^|\/)vitest\.config[^/]*$/, 'a vitest config'],
+  [/(^|\/)\.turbo(\/|$)/, 'the turbo cache (.turbo)'],
+  [/(^|\/)turbo\.json$/, 'turbo.json'],
+  [/(^|\/)node_modules\//, 'node_modules'],
+  [/\.tsbuildinfo$/, 'a tsbuildinfo file'],
+];
+
+/** Files a package may ship besides what `bin` names. */
+const ALLOWED = [/^dist\//, /^README\.md$/, /^LICENSE$/, /^package\.json$/, /^CHANGELOG\.md$/];
+
+const REQUIRED = ['package.json', 'README.md', 'LICENSE'];
+
+/**
+ * Problems with the list of files in a tarball (`paths` as `tar -tzf` prints them, `package/...`).
+ * `manifest` is the packed package.json.
+ */
+export function checkTarballFiles(paths, manifest) {
+  const files = paths.filter((path) => !path.endsWith('/')).map((path) => path.replace(/^package\//, ''));
+  const bins = new Set(
+    Object.values(
+      typeof manifest.bin === 'string' ? { [manifest.name]: manifest.bin } : (manifest.bin ?? {}),
+    ).map((path) => path.replace(/^\.\//, '')),
+  );
+  const problems = [];
+  for (const file of files) {
+    const forbidden = FORBIDDEN.find(([pattern]) => pattern.test(file));
+    if (forbidden) problems.push(`ships ${file} (${forbidden[1]})`);
+    else if (!bins.has(file) && !ALLOWED.some((pattern) => pattern.test(file)))
+      problems.push(`ships ${file}, which is neither dist/, a bin, README.md, LICENSE nor package.json`);
+  }
+  for (const file of REQUIRED) if (!files.includes(file)) problems.push(`the tarball has no ${file}`);
+  for (const bin of bins) if (!files.includes(bin)) problems.push(`bin ${bin} is not in the tarball`);
+  return problems;
+}
+
+/**
+ * Build output in the tarball that the package's tsconfig.build.json does not produce (left in dist
+ * by an earlier build: a renamed, deleted or newly excluded source file). Only compiled outputs
+ * (.js, .d.ts and their maps) are checked; other generated files (core's JSON Schemas) are not.
+ */
+export function findStaleOutputs(paths, packageDir) {
+  const configPath = join(packageDir, 'tsconfig.build.json');
+  if (!existsSync(configPath)) return [];
+  const config = ts.getParsedCommandLineOfConfigFile(
+    configPath,
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic() {} },
+  );
+  if (!config) return [`cannot read ${relative(process.cwd(), configPath)}`];
+  const rootDir = config.options.rootDir ?? join(packageDir, 'src');
+  const outDir = config.options.outDir ?? join(packageDir, 'dist');
+  const expected = new Set();
+  for (const source of config.fileNames) {
+    if (source.endsWith('.d.ts')) continue;
+    const base = relative(packageDir, join(outDir, relative(rootDir, source))).replace(/\.[cm]?tsx?$/, '');
+    for (const ext of ['.js', '.js.map', '.d.ts', '.d.ts.map']) expected.add(`${base}${ext}`);
+  }
+  const stale = paths
+    .map((path) => path.replace(/^package\//, ''))
+    .filter((file) => /^dist\/.*\.(js|d\.ts)(\.map)?$/.test(file) && !expected.has(file));
+  if (stale.length === 0) return [];
+  return [
+    `ships ${stale.length} stale build outputs that tsconfig.build.json no longer produces (${stale.join(', ')}): delete dist and rebuild`,
+  ];
+}
+
+/** Publishing metadata every public package carries. */
+export function checkMetadata(manifest, dirName) {
+  const problems = [];
+  const expect = (ok, message) => {
+    if (!ok) problems.push(message);
+  };
+  expect(manifest.license === 'MIT', `license is ${JSON.stringify(manifest.license)}, not "MIT"`);
+  expect(
+    manifest.repository?.type === 'git' &&
+      manifest.repository?.url === REPOSITORY_URL &&
+      manifest.repository?.directory === `packages/${dirName}`,
+    `repository is not { type: "git", url: "${REPOSITORY_URL}", directory: "packages/${dirName}" }`,
+  );
+  expect(
+    manifest.homepage === `${HOMEPAGE_BASE}/${dirName}#readme`,
+    `homepage is not ${HOMEPAGE_BASE}/${dirName}#readme`,
+  );
+  expect(manifest.bugs?.url === BUGS_URL, `bugs.url is not ${BUGS_URL}`);
+  expect(manifest.publishConfig?.access === 'public', 'publishConfig.access is not "public"');
+  expect(manifest.engines?.node === NODE_ENGINE, `engines.node is not "${NODE_ENGINE}"`);
+  expect(Array.isArray(manifest.keywords) && manifest.keywords.length > 0, 'no keywords');
+  expect(typeof manifest.description === 'string' && manifest.description.length > 0, 'no description');
+  expect(manifest.type === 'module', 'type is not "module"');
+  expect(
+    !JSON.stringify(manifest).includes('workspace:'),
+    'the packed package.json still has workspace: ranges',
+  );
+  return problems;
+}
+
+/** The package name a bare specifier refers to (`@scope/name/sub` → `@scope/name`), or undefined if not bare. */
+export function packageNameOf(specifier) {
+  if (/^(\.|\/|[a-z]+:)/i.test(specifier) || isBuiltin(specifier)) return undefined;
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+const IMPORT_PATTERNS = [
+  // import x from 'y'; import { a } from 'y'; export * from 'y'; export { a } from 'y'
+  /(?:^|[\s;}])(?:import|export)\s[^'"`;]*?\sfrom\s*(['"])([^'"\n]+)\1/g,
+  // import 'y'
+  /(?:^|[\s;])import\s*(['"])([^'"\n]+)\1/g,
+  // import('y')
+  /\bimport\s*\(\s*(['"])([^'"\n]+)\1\s*\)/g,
+  // require('y'), require.resolve('y') (through createRequire)
+  /\brequire(?:\.resolve)?\s*\(\s*(['"])([^'"\n]+)\1\s*\)/g,
+];
+
+/** The module specifiers a module's static imports, re-exports, literal dynamic imports and requires name. */
+export function importSpecifiers(source) {
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  const found = new Set();
+  for (const pattern of IMPORT_PATTERNS) for (const match of code.matchAll(pattern)) found.add(match[2]);
+  return [...found];
+}
+
+function* walk(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* walk(path);
+    else yield path;
+  }
+}
+
+/** Bare imports in the unpacked package's JavaScript that resolve to a package it does not declare. */
+export function findUndeclaredImports(unpackedDir, manifest) {
+  const declared = new Set([
+    manifest.name,
+    ...Object.keys(manifest.dependencies ?? {}),
+    ...Object.keys(manifest.peerDependencies ?? {}),
+    ...Object.keys(manifest.optionalDependencies ?? {}),
+  ]);
+  const undeclared = new Map();
+  for (const file of walk(unpackedDir)) {
+    if (!/\.[cm]?js$/.test(file)) continue;
+    for (const specifier of importSpecifiers(readFileSync(file, 'utf8'))) {
+      const name = packageNameOf(specifier);
+      if (name === undefined || declared.has(name)) continue;
+      if (!undeclared.has(name)) undeclared.set(name, relative(unpackedDir, file));
+    }
+  }
+  return [...undeclared].map(
+    ([name, file]) => `${file} imports ${name}, which package.json does not declare`,
+  );
+}
+
+/**
+ * The README's example: the first ```js block and the ```text block after "It prints:" — the same
+ * convention as @cairn/vitest-config/readme-example (runReadmeExample), which package tests use.
+ */
+export function readmeExample(readme) {
+  const code = /```js\n([\s\S]*?)```/.exec(readme)?.[1];
+  const printed = /It prints:\n\n```text\n([\s\S]*?)```/.exec(readme)?.[1];
+  return { code, printed };
+}
+
+/**
+ * Bare imports of the installed package's declaration files (dist/**\/*.d.ts) that a TypeScript
+ * consumer cannot resolve to declarations (NodeNext resolution from inside node_modules): a type
+ * the package's API exposes comes from an @types package it does not depend on, so a consumer
+ * sees `any` or error TS7016. `node:` built-ins are left to the consumer's @types/node.
+ */
+export function findUntypedImports(installedDir) {
+  const options = { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext };
+  const untyped = new Map();
+  for (const file of walk(join(installedDir, 'dist'))) {
+    if (!/\.d\.[cm]?ts$/.test(file)) continue;
+    const source = readFileSync(file, 'utf8');
+    const referenced = [...source.matchAll(/\/\/\/\s*<reference\s+types="([^"]+)"/g)].map(
+      (match) => match[1],
+    );
+    for (const specifier of [...importSpecifiers(source), ...referenced]) {
+      const name = packageNameOf(specifier);
+      if (name === undefined || untyped.has(specifier)) continue;
+      const { resolvedModule } = ts.resolveModuleName(
+        specifier,
+        file,
+        options,
+        ts.sys,
+        undefined,
+        undefined,
+        ts.ModuleKind.ESNext,
+      );
+      if (!resolvedModule || !/\.d\.[cm]?ts$/.test(resolvedModule.resolvedFileName)) {
+        untyped.set(specifier, relative(installedDir, file));
+      }
+    }
+  }
+  return [...untyped].map(
+    ([specifier, file]) =>
+      `${file} uses types from ${specifier}, which resolve to no declarations once installed`,
+  );
+}

@@ -1,0 +1,423 @@
+// `pnpm check:packages`: every public package installs and works on its own, as a user gets it.
+//
+// Needs `pnpm build` first. Packs every public package in packages/* with `pnpm pack` (which turns
+// `workspace:` ranges into versions), then, for each package, in an empty project of its own:
+//   - checks the tarball: no tests, sources, fixtures, configs or stale build output; README.md,
+//     LICENSE and package.json present; the publishing metadata; every bare import in its
+//     JavaScript names the package itself, a node: built-in or a declared (peer/optional) dependency,
+//     and every bare import of its declaration files resolves to declarations once installed;
+//   - `npm install`s (plain npm, the machine's registry) its tarball with those of the @cairn packages
+//     it depends on (dependencies and peerDependencies, transitively) and of the @cairn packages its
+//     README example imports (e.g. @cairn/testing as a stand-in model), never from a registry: the
+//     @cairn scope points at a local server that answers 404, so a missing tarball fails the install;
+//   - runs the README example (the first ```js block) with node and compares what it prints with the
+//     ```text block after "It prints:" — the convention of @cairn/vitest-config/readme-example. An
+//     example that reads DATABASE_URL gets a throwaway PostgreSQL (@cairn/postgres-test-server), or
+//     the server DATABASE_URL already names.
+// Then a dry run of `pnpm changeset version` (check-versioning.mjs).
+//
+// Usage: node tooling/scripts/check-packages.mjs [package-dir ...] [--keep] [--versioning]
+//   package-dir   check only these (e.g. core store-sqlite); skips the versioning dry run
+//   --versioning  only the versioning dry run
+//   --keep        keep the temp dir (tarballs, projects) and print where it is
+//   --compile-native  compile native dependencies (better-sqlite3) on install instead of offering
+//                 the workspace's build of the same version as a local prebuild
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
+import { cpus, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  checkMetadata,
+  checkTarballFiles,
+  findStaleOutputs,
+  findUndeclaredImports,
+  findUntypedImports,
+  importSpecifiers,
+  packageNameOf,
+  readmeExample,
+} from './check-package-contents.mjs';
+import { childEnv, killChildren, PNPM, run, tail } from './check-run.mjs';
+import { checkVersioning } from './check-versioning.mjs';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const CONCURRENCY = 2;
+const INSTALL_TIMEOUT_MS = 6 * 60_000;
+const EXAMPLE_TIMEOUT_MS = 2 * 60_000;
+/**
+ * Native dependencies: on install they download a prebuilt binary from GitHub, else compile from
+ * source (SQLite: minutes of CPU). The workspace's own build of the same version is offered as a
+ * local prebuild (what prebuild-install looks for first); `from` is a package that depends on it.
+ */
+const NATIVE = [
+  { name: 'better-sqlite3', from: 'packages/store-sqlite', binary: 'build/Release/better_sqlite3.node' },
+];
+
+const args = process.argv.slice(2);
+const keep = args.includes('--keep');
+const compileNative = args.includes('--compile-native');
+const versioningOnly = args.includes('--versioning');
+const only = args.filter((arg) => !arg.startsWith('--'));
+const runVersioning = only.length === 0 || versioningOnly;
+
+const started = performance.now();
+const seconds = (since = started) => `${((performance.now() - since) / 1000).toFixed(1)}s`;
+const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'));
+
+// --- the packages -------------------------------------------------------------------------------
+
+const all = readdirSync(join(ROOT, 'packages'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && existsSync(join(ROOT, 'packages', entry.name, 'package.json')))
+  .map((entry) => {
+    const dir = join(ROOT, 'packages', entry.name);
+    return { dirName: entry.name, dir, manifest: readJson(join(dir, 'package.json')) };
+  });
+const publicPackages = all.filter((pkg) => pkg.manifest.private !== true);
+const byName = new Map(publicPackages.map((pkg) => [pkg.manifest.name, pkg]));
+const unknown = only.filter((name) => !publicPackages.some((pkg) => pkg.dirName === name));
+if (unknown.length > 0) {
+  console.error(`check:packages: no public package in packages/ named ${unknown.join(', ')}`);
+  process.exit(2);
+}
+const selected =
+  only.length > 0 ? publicPackages.filter((pkg) => only.includes(pkg.dirName)) : publicPackages;
+
+/** @cairn packages a workspace manifest needs installed: dependencies and peerDependencies. */
+function cairnDependencies(manifest) {
+  return Object.keys({
+    ...manifest.dependencies,
+    ...manifest.peerDependencies,
+    ...manifest.optionalDependencies,
+  }).filter((name) => name.startsWith('@cairn/'));
+}
+
+/** `names` and every @cairn package they depend on, transitively; unknown (private, missing) names in `missing`. */
+function closure(names) {
+  const seen = new Set();
+  const missing = new Set();
+  const queue = [...names];
+  while (queue.length > 0) {
+    const name = queue.shift();
+    if (seen.has(name) || missing.has(name)) continue;
+    const pkg = byName.get(name);
+    if (!pkg) {
+      missing.add(name);
+      continue;
+    }
+    seen.add(name);
+    queue.push(...cairnDependencies(pkg.manifest));
+  }
+  return { names: [...seen], missing: [...missing] };
+}
+
+// --- shared services: the @cairn scope's "registry", PostgreSQL ----------------------------------
+
+/** An HTTP server answering 404 to everything: the @cairn scope's registry during installs. */
+async function startNoRegistry() {
+  const server = createServer((_request, response) => {
+    response.writeHead(404, { 'content-type': 'application/json' });
+    response.end('{"error":"Not found: @cairn packages are installed from their tarballs only"}');
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => server.close() };
+}
+
+let postgres;
+/** DATABASE_URL for examples that need one: the environment's, else a throwaway server (started once). */
+function databaseUrl() {
+  if (process.env.DATABASE_URL) return Promise.resolve(process.env.DATABASE_URL);
+  postgres ??= import('../postgres-test-server/index.js').then(({ startPostgres }) => startPostgres());
+  return postgres.then((server) => server.url);
+}
+
+/**
+ * `<dir>/<name>-v<version>-node-v<abi>-<platform><libc>-<arch>.tar.gz` for each native dependency
+ * the workspace has built; returns the environment that points prebuild-install at them and their
+ * name@version. A project that resolves another version (or Node) finds no file there and compiles
+ * from source.
+ */
+async function localPrebuilds(dir) {
+  const env = {};
+  const names = [];
+  const libc =
+    process.platform === 'linux' && !process.report.getReport().header.glibcVersionRuntime ? 'musl' : '';
+  for (const { name, from, binary } of NATIVE) {
+    let packageDir;
+    try {
+      packageDir = dirname(createRequire(join(ROOT, from, 'package.json')).resolve(`${name}/package.json`));
+    } catch {
+      continue;
+    }
+    if (!existsSync(join(packageDir, binary))) continue;
+    const { version } = readJson(join(packageDir, 'package.json'));
+    const abi = process.versions.modules;
+    const file = `${name}-v${version}-node-v${abi}-${process.platform}${libc}-${process.arch}.tar.gz`;
+    mkdirSync(dir, { recursive: true });
+    const tar = await run('tar', ['-czf', join(dir, file), '-C', packageDir, binary]);
+    if (tar.code !== 0) throw new Error(`cannot pack the ${name} binary: ${tail(tar.stderr)}`);
+    env[`npm_config_${name.replace(/[^a-zA-Z0-9]/g, '_')}_local_prebuilds`] = dir;
+    names.push(`${name}@${version}`);
+  }
+  return { env, names };
+}
+
+// --- one package --------------------------------------------------------------------------------
+
+function firstDifference(actual, expected) {
+  const a = actual.split('\n');
+  const b = expected.split('\n');
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    if (a[i] !== b[i]) {
+      return `line ${i + 1}: printed ${JSON.stringify(a[i] ?? '<nothing>')}, README says ${JSON.stringify(b[i] ?? '<nothing>')}`;
+    }
+  }
+  return 'differs';
+}
+
+async function checkPackage(pkg, context) {
+  const { tarballs, workDir, registryUrl, installEnv } = context;
+  const name = pkg.manifest.name;
+  const problems = [];
+  const tarball = tarballs.get(name);
+
+  // What the tarball ships.
+  const listing = await run('tar', ['-tzf', tarball.file]);
+  const paths = listing.stdout.split('\n').filter(Boolean);
+  const packed = readJson(join(tarball.unpacked, 'package.json'));
+  problems.push(...checkTarballFiles(paths, packed));
+  problems.push(...findStaleOutputs(paths, pkg.dir));
+  problems.push(...checkMetadata(packed, pkg.dirName));
+  problems.push(...findUndeclaredImports(tarball.unpacked, packed));
+
+  // The README example and what it imports.
+  const readmePath = join(tarball.unpacked, 'README.md');
+  const { code, printed } = existsSync(readmePath) ? readmeExample(readFileSync(readmePath, 'utf8')) : {};
+  if (code === undefined) problems.push('the README has no ```js example');
+  if (printed === undefined) problems.push('the README has no "It prints:" ```text block after its example');
+  const imported = new Set(
+    code === undefined ? [] : importSpecifiers(code).map(packageNameOf).filter(Boolean),
+  );
+  const exampleCairn = [...imported].filter((dep) => dep.startsWith('@cairn/') && dep !== name);
+  const { names: installNames, missing } = closure([name, ...exampleCairn]);
+  for (const dep of missing) problems.push(`needs ${dep}, which is not a public package in packages/`);
+  const declaredInClosure = new Set(
+    installNames.flatMap((dep) => {
+      const manifest = byName.get(dep).manifest;
+      return Object.keys({
+        ...manifest.dependencies,
+        ...manifest.peerDependencies,
+        ...manifest.optionalDependencies,
+      });
+    }),
+  );
+  for (const dep of imported) {
+    if (!dep.startsWith('@cairn/') && !declaredInClosure.has(dep)) {
+      problems.push(`the README example imports ${dep}, which none of ${installNames.join(', ')} declares`);
+    }
+  }
+
+  // Install into an empty project.
+  const project = join(workDir, 'projects', pkg.dirName);
+  mkdirSync(project, { recursive: true });
+  const init = await run('npm', ['init', '-y'], { cwd: project, timeoutMs: 60_000 });
+  if (init.code !== 0) return [...problems, `npm init failed: ${tail(init.stderr)}`];
+  const projectManifest = readJson(join(project, 'package.json'));
+  writeFileSync(
+    join(project, 'package.json'),
+    `${JSON.stringify({ ...projectManifest, private: true, type: 'module' }, null, 2)}\n`,
+  );
+  const install = await run(
+    'npm',
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      `--@cairn:registry=${registryUrl}`,
+      ...installNames.map((dep) => tarballs.get(dep).file),
+    ],
+    { cwd: project, env: childEnv(installEnv), timeoutMs: INSTALL_TIMEOUT_MS },
+  );
+  if (install.code !== 0) {
+    const why = install.timedOut ? `timed out after ${INSTALL_TIMEOUT_MS / 1000}s` : `exit ${install.code}`;
+    return [...problems, `npm install failed (${why}): ${tail(install.stderr)}`];
+  }
+  // The types its declarations use resolve for a TypeScript consumer.
+  problems.push(...findUntypedImports(join(project, 'node_modules', ...name.split('/'))));
+  if (code === undefined) return problems;
+
+  // Run the example.
+  writeFileSync(join(project, 'example.mjs'), code);
+  const extraEnv = {};
+  if (code.includes('DATABASE_URL')) {
+    try {
+      extraEnv.DATABASE_URL = await databaseUrl();
+    } catch (error) {
+      return [...problems, `the example needs PostgreSQL, which could not be started: ${error.message}`];
+    }
+  }
+  const example = await run(process.execPath, ['example.mjs'], {
+    cwd: project,
+    env: childEnv(extraEnv),
+    timeoutMs: EXAMPLE_TIMEOUT_MS,
+  });
+  if (example.code !== 0) {
+    const why = example.timedOut ? `timed out after ${EXAMPLE_TIMEOUT_MS / 1000}s` : `exit ${example.code}`;
+    const error = /Error \[[A-Z_]+\]:.*|^\w*Error:.*$/m.exec(example.stderr)?.[0] ?? tail(example.stderr, 3);
+    problems.push(`the README example failed (${why}): ${error}`);
+  } else if (printed !== undefined && example.stdout !== printed) {
+    problems.push(
+      `the README example's output differs from "It prints:": ${firstDifference(example.stdout, printed)}`,
+    );
+  }
+  return problems;
+}
+
+// --- main ---------------------------------------------------------------------------------------
+
+async function packAll(workDir) {
+  const missingDist = publicPackages.filter((pkg) => !existsSync(join(pkg.dir, 'dist')));
+  if (missingDist.length > 0) {
+    throw new Error(
+      `no dist in ${missingDist.map((pkg) => `packages/${pkg.dirName}`).join(', ')}: run \`pnpm build\` first`,
+    );
+  }
+  const destination = join(workDir, 'tarballs');
+  mkdirSync(destination, { recursive: true });
+  const filters = publicPackages.flatMap((pkg) => ['--filter', pkg.manifest.name]);
+  const pack = await run(
+    'npx',
+    [...PNPM, '-r', ...filters, 'pack', '--pack-destination', destination, '--json'],
+    {
+      cwd: ROOT,
+      timeoutMs: 180_000,
+    },
+  );
+  if (pack.code !== 0) throw new Error(`pnpm pack failed: ${tail(pack.stderr + pack.stdout)}`);
+  const packed = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('[')));
+  const tarballs = new Map();
+  for (const { name, filename } of packed) {
+    const unpacked = join(workDir, 'unpacked', name.replace('@cairn/', ''));
+    mkdirSync(unpacked, { recursive: true });
+    const extract = await run('tar', ['-xzf', filename, '-C', unpacked, '--strip-components=1']);
+    if (extract.code !== 0) throw new Error(`cannot extract ${filename}: ${tail(extract.stderr)}`);
+    tarballs.set(name, { file: filename, unpacked });
+  }
+  const unpackedNames = publicPackages.filter((pkg) => !tarballs.has(pkg.manifest.name));
+  if (unpackedNames.length > 0) {
+    throw new Error(
+      `pnpm pack made no tarball for ${unpackedNames.map((pkg) => pkg.manifest.name).join(', ')}`,
+    );
+  }
+  return tarballs;
+}
+
+/** Runs `task` over `items`, `limit` at a time, in order. */
+async function pool(items, limit, task) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await task(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+function nativeFirst(packages) {
+  const needsNative = (pkg) =>
+    closure([pkg.manifest.name]).names.some((dep) =>
+      Object.keys(byName.get(dep).manifest.dependencies ?? {}).some((name) =>
+        NATIVE.some((native) => native.name === name),
+      ),
+    );
+  return [...packages].sort((a, b) => Number(needsNative(b)) - Number(needsNative(a)));
+}
+
+const workDir = mkdtempSync(join(tmpdir(), 'cairn-check-packages-'));
+let registry;
+const failures = [];
+const width = Math.max(...selected.map((pkg) => pkg.manifest.name.length), '(versioning)'.length);
+
+function cleanUp() {
+  registry?.close();
+  if (!keep) rmSync(workDir, { recursive: true, force: true });
+}
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, async () => {
+    killChildren();
+    const { stopAllSync } = await import('../postgres-test-server/index.js');
+    stopAllSync();
+    cleanUp();
+    process.exit(130);
+  });
+}
+
+try {
+  if (!versioningOnly) {
+    const tarballs = await packAll(workDir);
+    registry = await startNoRegistry();
+    const prebuilds = compileNative
+      ? { env: {}, names: [] }
+      : await localPrebuilds(join(workDir, 'prebuilds'));
+    const installEnv = prebuilds.env;
+    const prebuilt =
+      prebuilds.names.length > 0 ? `; prebuilt ${prebuilds.names.join(', ')} from the workspace` : '';
+    console.log(
+      `packed ${tarballs.size} public packages (${seconds()}); checking ${selected.length}, ${CONCURRENCY} at a time (${cpus().length} CPUs${prebuilt})`,
+    );
+    await pool(nativeFirst(selected), CONCURRENCY, async (pkg) => {
+      const packageStarted = performance.now();
+      let problems;
+      try {
+        problems = await checkPackage(pkg, { tarballs, workDir, registryUrl: registry.url, installEnv });
+      } catch (error) {
+        problems = [`check crashed: ${error.stack ?? error}`];
+      }
+      const label = pkg.manifest.name.padEnd(width);
+      if (problems.length === 0) console.log(`ok   ${label}  (${seconds(packageStarted)})`);
+      else {
+        failures.push(pkg.manifest.name);
+        console.log(`FAIL ${label}  ${problems.join('; ')} (${seconds(packageStarted)})`);
+      }
+    });
+  }
+  if (runVersioning) {
+    const versioningStarted = performance.now();
+    const result = await checkVersioning();
+    const label = '(versioning)'.padEnd(width);
+    if (result.ok)
+      console.log(
+        `ok   ${label}  changeset version dry run: ${result.summary} (${seconds(versioningStarted)})`,
+      );
+    else {
+      failures.push('versioning');
+      console.log(
+        `FAIL ${label}  changeset version dry run: ${result.problems.join('; ')} (${seconds(versioningStarted)})`,
+      );
+    }
+  }
+} catch (error) {
+  failures.push('setup');
+  console.log(`FAIL ${error.message}`);
+} finally {
+  if (postgres) await postgres.then((server) => server.stop()).catch(() => {});
+  cleanUp();
+}
+
+const parts = [
+  ...(versioningOnly ? [] : [`${selected.length} packages`]),
+  ...(runVersioning ? ['versioning'] : []),
+];
+console.log(
+  failures.length === 0
+    ? `check:packages: all passed (${parts.join(' + ')}) in ${seconds()}`
+    : `check:packages: FAILED: ${failures.join(', ')} (of ${parts.join(' + ')}) in ${seconds()}`,
+);
+if (keep) console.log(`kept ${workDir}`);
+process.exitCode = failures.length === 0 ? 0 : 1;

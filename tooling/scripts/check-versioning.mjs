@@ -1,0 +1,194 @@
+// A dry run of `pnpm changeset version`: copies the working tree's files (tracked and untracked,
+// minus what .gitignore excludes) to a temp dir, makes it a git repository, runs the command there
+// with the pending changesets, and checks the result: the fixed group shares one new version,
+// every public package with a pending changeset got a new version, private packages (apps,
+// tooling) kept theirs and got no changelog, every changeset was consumed.
+//
+// Run alone: node tooling/scripts/check-versioning.mjs [--keep]; check-packages.mjs runs it too.
+import { execFileSync } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { childEnv, PNPM, run, tail } from './check-run.mjs';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const WORKSPACE_DIRS = ['packages', 'apps', 'tooling'];
+
+function readJson(path) {
+  return JSON.parse(readFileSync(path, 'utf8'));
+}
+
+/** { dir, name, version, private } for every workspace package under `root`. */
+function workspacePackages(root) {
+  const packages = [];
+  for (const group of WORKSPACE_DIRS) {
+    if (!existsSync(join(root, group))) continue;
+    for (const entry of readdirSync(join(root, group), { withFileTypes: true })) {
+      const manifestPath = join(root, group, entry.name, 'package.json');
+      if (!entry.isDirectory() || !existsSync(manifestPath)) continue;
+      const manifest = readJson(manifestPath);
+      packages.push({
+        dir: `${group}/${entry.name}`,
+        name: manifest.name,
+        version: manifest.version,
+        private: manifest.private === true,
+      });
+    }
+  }
+  return packages;
+}
+
+/** Package names each pending changeset in `.changeset/` releases. */
+function pendingReleases(root) {
+  const released = new Set();
+  const dir = join(root, '.changeset');
+  const files = readdirSync(dir).filter((file) => file.endsWith('.md') && file !== 'README.md');
+  for (const file of files) {
+    const front = /^---\n([\s\S]*?)\n---/.exec(readFileSync(join(dir, file), 'utf8'))?.[1] ?? '';
+    for (const match of front.matchAll(/^\s*['"]?([^'":\s]+)['"]?\s*:\s*(major|minor|patch)\s*$/gm)) {
+      released.add(match[1]);
+    }
+  }
+  return { files, released };
+}
+
+/**
+ * Runs the dry run; returns { ok, problems, summary, dir }. The temp dir is deleted unless `keep`.
+ */
+export async function checkVersioning({ keep = false } = {}) {
+  const problems = [];
+  const config = readJson(join(ROOT, '.changeset/config.json'));
+  const fixed = config.fixed ?? [];
+  if (config.privatePackages?.version !== false)
+    problems.push('config: privatePackages.version is not false');
+  if (config.privatePackages?.tag !== false) problems.push('config: privatePackages.tag is not false');
+
+  const dir = mkdtempSync(join(tmpdir(), 'cairn-check-versioning-'));
+  try {
+    const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    })
+      .split('\0')
+      .filter((file) => file && existsSync(join(ROOT, file)));
+    for (const file of files) {
+      mkdirSync(dirname(join(dir, file)), { recursive: true });
+      cpSync(join(ROOT, file), join(dir, file));
+    }
+    // The changesets CLI and pnpm's view of the workspace come from the repository's install.
+    symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+
+    const git = (...args) =>
+      execFileSync(
+        'git',
+        [
+          '-c',
+          'user.name=check-versioning',
+          '-c',
+          'user.email=check@localhost',
+          '-c',
+          'commit.gpgsign=false',
+          ...args,
+        ],
+        { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+    git('init', '-q', '-b', 'main');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'snapshot');
+
+    const before = workspacePackages(dir);
+    const { files: changesets, released } = pendingReleases(dir);
+    const byName = new Map(before.map((pkg) => [pkg.name, pkg]));
+    for (const name of released)
+      if (!byName.has(name)) problems.push(`a changeset releases ${name}, not in the workspace`);
+    for (const name of fixed.flat())
+      if (!byName.has(name)) problems.push(`config: fixed names ${name}, not in the workspace`);
+
+    const result = await run('npx', [...PNPM, 'changeset', 'version'], {
+      cwd: dir,
+      env: childEnv(),
+      timeoutMs: 180_000,
+    });
+    if (result.code !== 0) {
+      problems.push(
+        `pnpm changeset version failed (exit ${result.code}): ${tail(result.stderr + result.stdout)}`,
+      );
+      return { ok: false, problems, summary: '', dir };
+    }
+
+    const after = new Map(workspacePackages(dir).map((pkg) => [pkg.name, pkg]));
+    const changed = git('status', '--porcelain', '--untracked-files=all')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.slice(3));
+    const summary = [];
+
+    for (const group of fixed) {
+      const versions = new Set(group.map((name) => after.get(name)?.version));
+      const touched = group.some((name) => released.has(name));
+      const [version] = versions;
+      if (versions.size !== 1) {
+        problems.push(
+          `fixed group ${group.join(', ')} got different versions: ${group.map((name) => `${name}@${after.get(name)?.version}`).join(', ')}`,
+        );
+      } else if (touched && group.some((name) => byName.get(name)?.version === version)) {
+        problems.push(`fixed group ${group.join(', ')} has pending changesets but kept version ${version}`);
+      } else {
+        summary.push(`fixed ${group.map((name) => name.replace('@cairn/', '')).join('+')} → ${version}`);
+      }
+    }
+
+    const bumped = [];
+    for (const pkg of before) {
+      const now = after.get(pkg.name);
+      if (pkg.private) {
+        if (now?.version !== pkg.version)
+          problems.push(`private ${pkg.name} went from ${pkg.version} to ${now?.version}`);
+        if (changed.includes(`${pkg.dir}/CHANGELOG.md`))
+          problems.push(`private ${pkg.name} got a CHANGELOG.md`);
+        continue;
+      }
+      if (
+        released.has(pkg.name) ||
+        fixed.some((group) => group.includes(pkg.name) && group.some((name) => released.has(name)))
+      ) {
+        if (now?.version === pkg.version)
+          problems.push(`${pkg.name} has a pending changeset but kept version ${pkg.version}`);
+        else if (!changed.includes(`${pkg.dir}/CHANGELOG.md`))
+          problems.push(`${pkg.name} got no CHANGELOG.md`);
+        else bumped.push(`${pkg.name.replace('@cairn/', '')}@${now.version}`);
+      }
+    }
+    const left = changesets.filter((file) => existsSync(join(dir, '.changeset', file)));
+    if (left.length > 0) problems.push(`changesets not consumed: ${left.join(', ')}`);
+    const privates = before.filter((pkg) => pkg.private);
+    summary.push(`${bumped.length} public packages versioned (${bumped.join(', ')})`);
+    summary.push(`${privates.length} private packages unversioned`);
+    summary.push(`${changesets.length} changesets consumed`);
+    return { ok: problems.length === 0, problems, summary: summary.join('; '), dir };
+  } finally {
+    if (!keep) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const keep = process.argv.includes('--keep');
+  const started = performance.now();
+  const { ok, problems, summary, dir } = await checkVersioning({ keep });
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  if (ok) console.log(`ok  versioning: ${summary} (${seconds}s)`);
+  else console.log(`FAIL versioning: ${problems.join('; ')} (${seconds}s)`);
+  if (keep) console.log(`kept ${dir}`);
+  process.exitCode = ok ? 0 : 1;
+}
