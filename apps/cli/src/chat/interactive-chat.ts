@@ -76,6 +76,14 @@ export async function runInteractiveChat(
   // Taken now, so lines that arrive while the history prints (piped input) are buffered, not lost.
   const lines = rl[Symbol.asyncIterator]();
   rl.setPrompt(terminal ? colors.bold(colors.cyan('› ')) : '');
+  // Piped input ends by closing readline; Node 24 throws on a prompt after that (20 ignored it).
+  let inputClosed = false;
+  rl.once('close', () => {
+    inputClosed = true;
+  });
+  const prompt = () => {
+    if (!inputClosed) rl.prompt();
+  };
   const spinner = createSpinner(out, { enabled: terminal, colors });
   const usage = new UsageTotals();
   let conversationId = options.conversationId ?? newChatId();
@@ -116,7 +124,7 @@ export async function runInteractiveChat(
     }
     if (terminal) rl.write(null, { ctrl: true, name: 'u' });
     say(colors.dim('\n(press Ctrl-C again to exit, or type /exit)'));
-    rl.prompt();
+    prompt();
   };
   // On a terminal readline reads Ctrl-C itself; otherwise (output redirected) it reaches the process.
   rl.on('SIGINT', interrupt);
@@ -263,7 +271,7 @@ export async function runInteractiveChat(
       say(`${colors.bold(colors.cyan('› '))}${options.initialInput}`);
       await handleLine(options.initialInput);
     }
-    if (!exiting) rl.prompt();
+    if (!exiting) prompt();
     for (
       let next = exiting ? undefined : await lines.next();
       next !== undefined && !next.done;
@@ -272,7 +280,7 @@ export async function runInteractiveChat(
       const text = next.value.trim();
       if (text !== '') await handleLine(text);
       if (exiting) break;
-      rl.prompt();
+      prompt();
     }
   } finally {
     spinner.stop();
