@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { describe, expect, inject, it, onTestFinished } from 'vitest';
+import { advisoryLockHolder } from '../../test/support/advisory-lock-holder.js';
 import { advisoryLockKey } from './advisory-lock-key.js';
 import { createPostgresTurnLock } from './postgres-turn-lock.js';
 import type { ConversationTurnLock } from './turn-lock.js';
@@ -75,7 +76,7 @@ describe('createPostgresTurnLock', () => {
     let reason: unknown;
     const result = await lock.run(conversationId, async (lockLost) => {
       expect(lockLost.aborted).toBe(false);
-      await admin.query('SELECT pg_terminate_backend($1)', [await holderPid(admin, conversationId)]);
+      await admin.query('SELECT pg_terminate_backend($1)', [await advisoryLockHolder(admin, conversationId)]);
       // The turn notices through the signal, however long it would otherwise run.
       await new Promise((resolve) => lockLost.addEventListener('abort', resolve, { once: true }));
       reason = lockLost.reason;
@@ -87,7 +88,7 @@ describe('createPostgresTurnLock', () => {
       details: { conversationId, reason: 'turn-lock-lost' },
     });
     expect(await lock.run(conversationId, async (lockLost) => lockLost.aborted)).toBe(false);
-    expect(await holderPid(admin, conversationId)).toBeUndefined();
+    expect(await advisoryLockHolder(admin, conversationId)).toBeUndefined();
   });
 
   it('waits for conversations held elsewhere without holding a connection: a free one still runs', async () => {
@@ -171,15 +172,4 @@ async function adminClient() {
   await admin.connect();
   onTestFinished(() => admin.end());
   return admin;
-}
-
-/** The backend holding the conversation's advisory lock (a bigint key: high half in classid, low in objid). */
-async function holderPid(admin: pg.Client, conversationId: string): Promise<number | undefined> {
-  const { rows } = await admin.query<{ pid: number }>(
-    `SELECT pid FROM pg_locks
-     WHERE locktype = 'advisory' AND granted AND objsubid = 1
-       AND classid::bigint = (($1::bigint >> 32) & 4294967295) AND objid::bigint = ($1::bigint & 4294967295)`,
-    [advisoryLockKey(conversationId)],
-  );
-  return rows[0]?.pid;
 }
