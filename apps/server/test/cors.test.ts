@@ -1,10 +1,6 @@
-import { createAgentRuntime } from '@cairn/runtime';
-import { createMemoryConversationStore } from '@cairn/storage';
-import { ScriptedModel } from '@cairn/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServerApp, type ServerAppOptions } from '../src/app/create-server-app.js';
-import { createInProcessEventBus } from '../src/events/in-process-event-bus.js';
-import { createInProcessTurnLock } from '../src/turns/in-process-turn-lock.js';
+import { inProcessAppParts } from './support/in-process-app-parts.js';
 import { startTestServer, type TestServer, type TestServerOptions } from './support/start-test-server.js';
 
 const TOKEN = 'cors-token-a41f-09e2';
@@ -107,17 +103,7 @@ describe('CORS', () => {
   });
 
   it('refuses origins a browser never sends', () => {
-    const store = createMemoryConversationStore();
-    const base = {
-      store,
-      runtime: createAgentRuntime({
-        store,
-        model: new ScriptedModel({ turns: [] }),
-        settings: { compression: false },
-      }),
-      events: createInProcessEventBus(),
-      turnLock: createInProcessTurnLock(),
-    };
+    const base = inProcessAppParts();
     for (const origins of [
       [],
       ['https://app.example.com/'],

@@ -1,14 +1,10 @@
 import { request as httpRequest } from 'node:http';
-import { createAgentRuntime } from '@cairn/runtime';
-import { createMemoryConversationStore } from '@cairn/storage';
-import { ScriptedModel } from '@cairn/testing';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServerApp, type ServerAppOptions } from '../src/app/create-server-app.js';
 import { rateLimit } from '../src/app/rate-limit.js';
 import type { ServerEnv } from '../src/app/server-env.js';
-import { createInProcessEventBus } from '../src/events/in-process-event-bus.js';
-import { createInProcessTurnLock } from '../src/turns/in-process-turn-lock.js';
+import { inProcessAppParts } from './support/in-process-app-parts.js';
 import { jsonBody } from './support/json-body.js';
 import { startTestServer, type TestServer, type TestServerOptions } from './support/start-test-server.js';
 
@@ -117,17 +113,7 @@ describe('rate limit', () => {
   });
 
   it('refuses a limit that would refuse everything', () => {
-    const store = createMemoryConversationStore();
-    const base = {
-      store,
-      runtime: createAgentRuntime({
-        store,
-        model: new ScriptedModel({ turns: [] }),
-        settings: { compression: false },
-      }),
-      events: createInProcessEventBus(),
-      turnLock: createInProcessTurnLock(),
-    };
+    const base = inProcessAppParts();
     for (const bad of [
       { requestsPerSecond: 0, burst: 1 },
       { requestsPerSecond: Number.NaN, burst: 1 },
