@@ -1,4 +1,7 @@
+import { formatErrorLine } from '@cairn/connect';
 import { CairnError, type CairnErrorCode } from '@cairn/core';
+
+export { exitCodeFor } from '@cairn/connect';
 
 /**
  * A failure the user can act on: what went wrong and how to fix it, printed as one line. The code
@@ -6,18 +9,6 @@ import { CairnError, type CairnErrorCode } from '@cairn/core';
  */
 export function cliFailure(code: CairnErrorCode, problem: string, fix?: string): CairnError {
   return new CairnError(code, problem, fix === undefined ? {} : { details: { fix } });
-}
-
-/** The process exit code for a failure: one per family of codes, so scripts can tell them apart. */
-export function exitCodeFor(error: unknown): number {
-  if (!CairnError.is(error)) return 1;
-  if (error.code === 'LLM_ABORTED') return 130;
-  if (error.code.startsWith('INVALID_')) return 2;
-  if (error.code.startsWith('STORE_')) return 3;
-  if (error.code.startsWith('LLM_')) return 4;
-  if (error.code.startsWith('TOOL_') || error.code.startsWith('LOOP_')) return 5;
-  if (error.code === 'AGENT_FAILED') return 6;
-  return 1;
 }
 
 // What to do about failures that come without a fix of their own (from a provider, the store).
@@ -33,11 +24,5 @@ const USUAL_FIXES: Partial<Record<CairnErrorCode, string>> = {
 
 /** `cairn: <problem> [<CODE>]` and, when known, the fix on the same line. */
 export function formatCliError(error: unknown): string {
-  if (!CairnError.is(error)) {
-    const text = error instanceof Error ? error.message : String(error);
-    return `cairn: ${text}`;
-  }
-  const known = typeof error.details?.fix === 'string' ? error.details.fix : USUAL_FIXES[error.code];
-  const fix = known === undefined ? '' : ` — ${known}`;
-  return `cairn: ${error.message} [${error.code}]${fix}`;
+  return formatErrorLine('cairn', error, USUAL_FIXES);
 }

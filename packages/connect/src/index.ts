@@ -1,5 +1,7 @@
 export { defaultDataDir } from './default-data-dir.js';
 export { describeModel } from './describe-model.js';
+export { exitCodeFor } from './exit-code-for.js';
+export { formatErrorLine } from './format-error-line.js';
 export type { ModelSettings } from './model-settings.js';
 export { type OpenStoreOptions, openStore } from './open-store.js';
 export { type ModelsProbe, probeModels } from './probe-models.js';

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { CairnError } from '@cairn/core';
+import { exitCodeFor, formatErrorLine } from '@cairn/connect';
 import { pino } from 'pino';
 import { readServerConfig } from '../config/read-server-config.js';
 import { startServer } from '../main/start-server.js';
@@ -54,8 +54,8 @@ export async function runServerCli(argv: readonly string[], env: NodeJS.ProcessE
     if (error instanceof Error && 'exitCode' in error && typeof error.exitCode === 'number') {
       return error.exitCode; // commander already printed help, the version or its own error
     }
-    process.stderr.write(`${formatFailure(error)}\n`);
-    return exitCodeOf(error);
+    process.stderr.write(`${formatErrorLine('cairn-server', error)}\n`);
+    return exitCodeFor(error);
   }
 }
 
@@ -71,18 +71,4 @@ function untilSignal(onSignal: (signal: string, again: Promise<void>) => Promise
     };
     process.on('SIGTERM', first).on('SIGINT', first);
   });
-}
-
-function formatFailure(error: unknown): string {
-  if (!CairnError.is(error)) return `cairn-server: ${error instanceof Error ? error.message : String(error)}`;
-  const fix = typeof error.details?.fix === 'string' ? ` — ${error.details.fix}` : '';
-  return `cairn-server: ${error.message} [${error.code}]${fix}`;
-}
-
-function exitCodeOf(error: unknown): number {
-  if (!CairnError.is(error)) return 1;
-  if (error.code.startsWith('INVALID_')) return 2;
-  if (error.code.startsWith('STORE_')) return 3;
-  if (error.code.startsWith('LLM_')) return 4;
-  return 1;
 }
