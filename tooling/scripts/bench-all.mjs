@@ -11,13 +11,14 @@
 // default, most of the whole run's time). Exit code: 2 when a bench fails to run, times out or
 // prints no JSON line; 1 when a goal is missed (as each bench exits); 0 otherwise. The document is
 // written in every case.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, release, totalmem, type } from 'node:os';
 import { delimiter, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { lastReport, renderMarkdown, summarize, summaryLine } from './bench-report.mjs';
+import { killChildren, runInProcessGroup } from './run-process-group.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const WORKSPACE_DIRS = ['packages', 'apps', 'tooling'];
@@ -158,56 +159,22 @@ const buildSeconds = seconds(started);
 
 // ---- Run each bench, one at a time ----
 
-let current;
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
     // The bench runs in its own process group (with the servers it forks): stop all of it.
-    if (current?.pid !== undefined) {
-      try {
-        process.kill(-current.pid, 'SIGTERM');
-      } catch {}
-    }
+    killChildren('SIGTERM');
     process.exit(130);
   });
 }
 
-function runBench(bench) {
-  return new Promise((resolvePromise) => {
-    const child = spawn(bench.command, {
-      cwd: join(root, bench.dir),
-      shell: true,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, PATH: binPath(bench.dir) },
-    });
-    current = child;
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-      process.stdout.write(chunk);
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr = (stderr + chunk).slice(-20_000);
-      process.stderr.write(chunk);
-    });
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {}
-    }, timeoutMs);
-    child.on('error', (error) => {
-      stderr += `\n${error.message}`;
-    });
-    child.on('close', (exitCode, signal) => {
-      clearTimeout(timer);
-      current = undefined;
-      resolvePromise({ stdout, stderr, exitCode, signal, timedOut });
-    });
+const runBench = (bench) =>
+  runInProcessGroup(bench.command, [], {
+    cwd: join(root, bench.dir),
+    env: { ...process.env, PATH: binPath(bench.dir) },
+    timeoutMs,
+    shell: true,
+    echo: true,
   });
-}
 
 const runs = [];
 const benchesStarted = performance.now();
@@ -219,7 +186,7 @@ for (const bench of benches) {
       .join(' / ')}`,
   );
   const benchStarted = performance.now();
-  const { stdout, stderr, exitCode, signal, timedOut } = await runBench(bench);
+  const { stdout, stderr, code: exitCode, signal, timedOut } = await runBench(bench);
   const result = lastReport(stdout);
   const lastError =
     stderr

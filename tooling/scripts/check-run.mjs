@@ -1,7 +1,7 @@
 // Child processes for the check scripts: output collected, a time limit, and an environment
 // without the npm_* / pnpm_* variables a package manager sets for its scripts (npm_config_local_prefix
 // would send `npm install` in a temp project back into the repository).
-import { spawn } from 'node:child_process';
+import { runInProcessGroup } from './run-process-group.mjs';
 
 export const PNPM = ['-y', 'pnpm@10.34.9'];
 
@@ -31,53 +31,11 @@ export function childEnv(extra = {}) {
   return { ...env, ...extra };
 }
 
-/** Process groups of the children still running, for killChildren. */
-const live = new Set();
+export { killChildren } from './run-process-group.mjs';
 
-/** SIGKILLs the process group of every child still running (for a signal handler). */
-export function killChildren() {
-  for (const pid of live) {
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {}
-  }
-}
-
-/**
- * Runs `command args` in `cwd`; resolves (never rejects) with { code, signal, stdout, stderr, timedOut }.
- * On timeout the child's whole process group gets SIGKILL.
- */
+/** Runs `command args` in `cwd` in its own process group, with `childEnv()` unless told otherwise. */
 export function run(command, args, { cwd, env = childEnv(), timeoutMs = 300_000, input } = {}) {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
-    if (child.pid !== undefined) live.add(child.pid);
-    let stdout = '';
-    let stderr = '';
-    let timedOut = false;
-    child.stdout.setEncoding('utf8').on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk) => {
-      stderr += chunk;
-    });
-    const timer = setTimeout(() => {
-      timedOut = true;
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {}
-    }, timeoutMs);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      live.delete(child.pid);
-      resolve({ code: null, signal: null, stdout, stderr: `${stderr}${error.message}\n`, timedOut });
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      live.delete(child.pid);
-      resolve({ code, signal, stdout, stderr, timedOut });
-    });
-    child.stdin.end(input);
-  });
+  return runInProcessGroup(command, args, { cwd, env, timeoutMs, input });
 }
 
 /** The last meaningful lines of a failed command's output (npm's "npm error" lines when there are any). */
