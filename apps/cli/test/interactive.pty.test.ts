@@ -82,6 +82,8 @@ describe('cairn chat in a real terminal (tmux)', () => {
       second.keys('Enter');
       const resumed = await second.waitFor((screen) => screen.includes(`resumed ${id}`), '/resume');
       expect(resumed).toContain('tell me a long story');
+      // The story streamed until Ctrl-C was kept (interrupted), so the history shows what was seen.
+      expect(resumed).toContain('Once upon a time');
       expect(resumed).toContain('The command printed approved-output.');
       second.type('what did I ask first?');
       second.keys('Enter');
@@ -91,6 +93,7 @@ describe('cairn chat in a real terminal (tmux)', () => {
       );
       const request = JSON.stringify(chatRequests(server)[3]?.body);
       expect(request).toContain('tell me a long story');
+      expect(request).toContain('Once upon a time');
       expect(request).toContain('approved-output');
 
       // Ctrl-C twice at the prompt exits.

@@ -74,7 +74,7 @@ const reasoning = fc.array(
 const userOrSystem = fc.record({ role: fc.constantFrom('user' as const, 'system' as const), content: text });
 const assistant = fc.oneof(
   fc.record(
-    { role: fc.constant('assistant' as const), content: text, reasoning },
+    { role: fc.constant('assistant' as const), content: text, reasoning, interrupted: fc.boolean() },
     { requiredKeys: ['role', 'content'] },
   ),
   fc.record(
@@ -95,6 +95,7 @@ const tool = fc.record(
     tool_call_id: id,
     isError: fc.boolean(),
     structuredResult: jsonValue,
+    interrupted: fc.boolean(),
   },
   { requiredKeys: ['role', 'content', 'tool_call_id'] },
 );
@@ -115,6 +116,7 @@ const fieldNames = fc.constantFrom(
   'reasoning',
   'isError',
   'structuredResult',
+  'interrupted',
   'partType',
   'widget',
   'mode',

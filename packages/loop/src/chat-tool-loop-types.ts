@@ -46,6 +46,12 @@ export type LoopAssistantMessage = ModelAssistantMessage &
     usage: TokenUsage;
     finishReason: FinishReason;
     modelId?: string;
+    /**
+     * The answer was cut off while it streamed, by an abort (`finishReason` `aborted`) or a failed
+     * stream (`error`): `content` is the text shown until then (no usage, no tool calls). Kept so
+     * the log holds what the user saw.
+     */
+    interrupted?: true;
   };
 
 /** A tool result the loop pushed, as `onToolMessage` receives it (seed 7-2's shape and more). */

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { commandTool, echoTool, failingTool, sleep, weatherTool } from '../test/loop-test-tools.js';
 import { chatToolLoop } from './chat-tool-loop.js';
-import type { ChatToolLoopParams } from './chat-tool-loop-types.js';
+import type { ChatToolLoopParams, LoopAssistantMessage } from './chat-tool-loop-types.js';
 import { createToolHost } from './create-tool-host.js';
 import { defineTool } from './define-tool.js';
 
@@ -231,15 +231,21 @@ describe('chatToolLoop', () => {
     ]);
   });
 
-  it('aborted while the model streams: LLM_ABORTED, and no partial message in the history', async () => {
+  it('aborted while the model streams: LLM_ABORTED, and the text shown so far kept as an interrupted answer', async () => {
     const controller = new AbortController();
-    const { result, messages, events } = loop(
+    const handed: LoopAssistantMessage[] = [];
+    let deltas = 0;
+    const { result, messages, events, log } = loop(
       [{ text: 'a long answer that streams slowly', chunkSize: 2, chunkDelayMs: 20 }],
       {
         signal: controller.signal,
         onEvent: (event) => {
           events.push(event);
-          if (event.type === 'text_delta') controller.abort();
+          if (event.type === 'text_delta' && ++deltas === 3) controller.abort();
+        },
+        onAssistantMessage: (message) => {
+          handed.push(message);
+          log.push(`assistant ${message.turn}`);
         },
       },
     );
@@ -249,7 +255,42 @@ describe('chatToolLoop', () => {
       finishReason: 'aborted',
       error: { code: 'LLM_ABORTED' },
     });
+    const shown = events.flatMap((event) => (event.type === 'text_delta' ? [event.delta] : [])).join('');
+    expect(shown).toBe('a long');
+    expect(messages.slice(1)).toEqual([{ role: 'assistant', content: shown }]);
+    expect(handed).toEqual([
+      expect.objectContaining({ content: shown, interrupted: true, finishReason: 'aborted', turn: 1 }),
+    ]);
+    expect(handed[0]?.tool_calls).toBeUndefined();
+    expect(outcome.message).toBe(handed[0]);
+    expect(log).toEqual(['start 1', 'assistant 1', 'end 1']);
+  });
+
+  it('a stream cut after some text: the failure is the result, and the text shown is kept as interrupted', async () => {
+    const handed: LoopAssistantMessage[] = [];
+    const { result, messages } = loop([{ text: 'partial answer here', chunkSize: 4, cutAfterEvents: 3 }], {
+      onAssistantMessage: (message) => void handed.push(message),
+    });
+    const outcome = await result;
+    expect(outcome).toMatchObject({ success: false, finishReason: 'error' });
+    expect(outcome.error?.code).toMatch(/^LLM_/);
+    expect(messages.slice(1)).toEqual([{ role: 'assistant', content: 'partial ' }]);
+    expect(handed).toEqual([
+      expect.objectContaining({ content: 'partial ', interrupted: true, finishReason: 'error' }),
+    ]);
+  });
+
+  it('aborted before the model streamed any text: nothing is kept', async () => {
+    const controller = new AbortController();
+    const handed: string[] = [];
+    const { result, messages } = loop([{ text: 'never shown', delayMs: 200 }], {
+      signal: controller.signal,
+      onTurnStart: () => void setTimeout(() => controller.abort(), 10),
+      onAssistantMessage: (message) => void handed.push(message.id),
+    });
+    expect(await result).toMatchObject({ finishReason: 'aborted', error: { code: 'LLM_ABORTED' } });
     expect(messages).toHaveLength(1);
+    expect(handed).toEqual([]);
   });
 
   it('aborted while tools run: finished results kept, the others answered as interrupted', async () => {

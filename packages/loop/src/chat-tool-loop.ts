@@ -28,6 +28,7 @@ import { createToolHost } from './create-tool-host.js';
 import { DEFAULT_STUCK_THRESHOLD, FailingCallTracker } from './failing-call-tracker.js';
 import { interruptedToolResult } from './interrupted-tool-result.js';
 import { runToolCalls } from './run-tool-calls.js';
+import { StreamedText } from './streamed-text.js';
 
 export const DEFAULT_MAX_TURNS = 20;
 export const DEFAULT_TOOL_CONCURRENCY = 8;
@@ -123,6 +124,8 @@ export async function chatToolLoop(params: ChatToolLoopParams): Promise<ChatTool
   let unanswered: OpenAIToolCall[] = [];
   // The model's stream already told `onEvent` about its failure.
   let modelReportedError = false;
+  // What the current model call has streamed: kept if the turn is aborted mid-answer.
+  let streamed = new StreamedText();
 
   const emit = (event: AgentOutput) => {
     try {
@@ -176,6 +179,7 @@ export async function chatToolLoop(params: ChatToolLoopParams): Promise<ChatTool
     const stream = model.stream(request);
     for await (const event of stream) {
       if (event.type === 'error') modelReportedError = true;
+      streamed.add(event);
       emit(event);
     }
     return stream.result;
@@ -236,6 +240,24 @@ export async function chatToolLoop(params: ChatToolLoopParams): Promise<ChatTool
     return stuck;
   }
 
+  // The user saw the answer stream until the abort (or the stream failing): it is kept, marked as cut
+  // off, rather than lost.
+  async function keepInterruptedAnswer(text: string, finishReason: FinishReason): Promise<void> {
+    if (text === '') return;
+    const assistant: ModelAssistantMessage = { role: 'assistant', content: text };
+    messages.push(assistant);
+    last = {
+      ...assistant,
+      id: generateId(),
+      createdAt: now().toISOString(),
+      turn,
+      usage: NO_USAGE,
+      finishReason,
+      interrupted: true,
+    };
+    await params.onAssistantMessage?.(last);
+  }
+
   // After a failure mid-turn: every call still unanswered gets an interrupted result.
   async function answerRemainingCalls(reason: string): Promise<void> {
     for (const call of unanswered) {
@@ -259,12 +281,14 @@ export async function chatToolLoop(params: ChatToolLoopParams): Promise<ChatTool
       let result: ModelResult;
       try {
         modelReportedError = false;
+        streamed = new StreamedText();
         result = await callModel();
       } catch (error) {
         if (error instanceof CallbackFailure) throw error;
         // Adapters throw CairnErrors; anything else is an answer the loop could not use.
         const failure = toCairnError(error, 'LLM_BAD_RESPONSE');
         const ended = failure.code === 'LLM_ABORTED' ? 'aborted' : 'error';
+        await keepInterruptedAnswer(streamed.text, ended);
         await params.onTurnEnd?.({ turn, usage: NO_USAGE, finishReason: ended, toolCalls: 0 });
         return finish(failure, modelReportedError);
       }

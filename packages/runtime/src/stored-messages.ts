@@ -47,6 +47,7 @@ export function storedAssistantMessage(
   }
   if (message.reasoning !== undefined && message.reasoning.length > 0) stored.reasoning = message.reasoning;
   if (message.providerMetadata !== undefined) stored.providerMetadata = message.providerMetadata;
+  if (message.interrupted) stored.interrupted = true;
   return withSession(stored, session);
 }
 

@@ -122,6 +122,46 @@ describe.each(STORE_BACKENDS)('runtime chat on the $name store (seed 7-5)', (bac
     ]);
   });
 
+  it('keeps the answer streamed before an abort, marked interrupted, and the next turn’s model sees it', async () => {
+    const store = open();
+    const model = new ScriptedModel({
+      turns: [
+        { text: 'The report covers three regions', chunkSize: 4, chunkDelayMs: 20 },
+        { text: 'and their sales.' },
+      ],
+    });
+    const runtime = createAgentRuntime({ store, model, settings: { compression: false } });
+    const controller = new AbortController();
+    let shown = '';
+    const aborted = await runtime.chat({
+      userInput: 'Summarise the report.',
+      signal: controller.signal,
+      onEvent: (event) => {
+        if (event.type !== 'text_delta') return;
+        shown += event.delta;
+        if (shown.length >= 12) controller.abort();
+      },
+    });
+    expect(aborted).toMatchObject({ success: false, error: { code: 'LLM_ABORTED' } });
+    expect(shown).toBe('The report c');
+    const stored = await store.load(aborted.conversationId);
+    expect(
+      stored.map((message) => [message.role, message.content, message.interrupted, message.errorCode]),
+    ).toEqual([
+      ['user', 'Summarise the report.', undefined, undefined],
+      ['assistant', shown, true, undefined],
+      ['assistant', expect.stringContaining('aborted'), undefined, 'LLM_ABORTED'],
+    ]);
+    await runtime.chat({ conversationId: aborted.conversationId, userInput: 'continue' });
+    const request = model.requests[1]?.messages ?? [];
+    expect(request.slice(1).map((message) => [message.role, message.content])).toEqual([
+      ['user', 'Summarise the report.'],
+      ['assistant', shown],
+      ['assistant', expect.stringContaining('aborted')],
+      ['user', 'continue'],
+    ]);
+  });
+
   it('after a process died mid-turn, the next turn repairs the stored history and continues, on a fresh runtime and store', async () => {
     const store = open();
     const createdAt = new Date().toISOString();

@@ -53,6 +53,17 @@ describe('ConversationMessage type guards (seed 7-1)', () => {
     };
     expect(isValidConversationMessage(message)).toBe(true);
   });
+
+  it('validates an assistant answer cut off by an abort (interrupted, with the text streamed so far)', () => {
+    const message = {
+      id: '4',
+      role: 'assistant',
+      content: 'The first half of',
+      createdAt,
+      interrupted: true,
+    };
+    expect(isValidConversationMessage(message)).toBe(true);
+  });
 });
 
 describe('backward compatibility', () => {
@@ -197,8 +208,8 @@ describe('rejections', () => {
       'structuredResult',
     ],
     [
-      'interrupted on an assistant message',
-      { id: '1', role: 'assistant', content: 'x', createdAt, interrupted: true },
+      'interrupted on a user message',
+      { id: '1', role: 'user', content: 'x', createdAt, interrupted: true },
       'interrupted',
     ],
     [

@@ -44,8 +44,11 @@ export const ConversationMessageSchema = z
     /** Tool only: the tool's structured result (a patch, stdout/stderr, …) beside its text. */
     structuredResult: JsonValueSchema.optional(),
     /**
-     * Tool only: the call's real result never came (the agent stopped, the process died, the wait
-     * timed out); `content` says so. Written so the log stays a complete call/result protocol.
+     * Tool and assistant only. A tool message: the call's real result never came (the agent stopped,
+     * the process died, the wait timed out); `content` says so, written so the log stays a complete
+     * call/result protocol. An assistant message: the answer was cut off while it streamed (the turn
+     * was aborted, or the stream failed); `content` is the text streamed until then, kept because
+     * the user saw it.
      */
     interrupted: z.boolean().optional(),
 

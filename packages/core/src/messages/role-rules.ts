@@ -5,16 +5,16 @@ import type { ConversationMessageRole } from './conversation-message.js';
 // The rules of a conversation message that depend on its role, in one table. Both the zod schema
 // (`checkRoleRules`) and the JSON Schema export (`roleRulesJsonSchema`) are derived from it.
 
-/** Fields only one role may carry. */
+/** Fields only some roles may carry. */
 const ROLE_ONLY_FIELDS = {
-  tool_calls: 'assistant',
-  reasoning: 'assistant',
-  tool_call_id: 'tool',
-  isError: 'tool',
-  structuredResult: 'tool',
-  interrupted: 'tool',
-  compaction: 'system',
-} as const satisfies Record<string, ConversationMessageRole>;
+  tool_calls: ['assistant'],
+  reasoning: ['assistant'],
+  tool_call_id: ['tool'],
+  isError: ['tool'],
+  structuredResult: ['tool'],
+  interrupted: ['tool', 'assistant'],
+  compaction: ['system'],
+} as const satisfies Record<string, readonly ConversationMessageRole[]>;
 
 /** Fields a role requires beyond the ones every message has. */
 const REQUIRED_BY_ROLE: Partial<Record<ConversationMessageRole, string[]>> = { tool: ['tool_call_id'] };
@@ -33,9 +33,13 @@ type RoleRuleSubject = Record<string, unknown> & {
 /** zod refinement: runs only once every field has passed its own check. */
 export function checkRoleRules(message: RoleRuleSubject, ctx: z.RefinementCtx): void {
   const { role } = message;
-  for (const [field, owner] of ROLE_ONLY_ENTRIES) {
-    if (message[field] !== undefined && owner !== role) {
-      ctx.addIssue({ code: 'custom', path: [field], message: `only ${owner} messages have ${field}` });
+  for (const [field, owners] of ROLE_ONLY_ENTRIES) {
+    if (message[field] !== undefined && !(owners as readonly string[]).includes(role)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [field],
+        message: `only ${owners.join(' and ')} messages have ${field}`,
+      });
     }
   }
   for (const field of REQUIRED_BY_ROLE[role] ?? []) {
@@ -68,9 +72,9 @@ export function checkRoleRules(message: RoleRuleSubject, ctx: z.RefinementCtx): 
 export function roleRulesJsonSchema(): JsonSchema[] {
   const isRole = (roles: readonly string[]) => ({ properties: { role: { enum: [...roles] } } });
   return [
-    ...Object.entries(ROLE_ONLY_FIELDS).map(([field, owner]) => ({
+    ...Object.entries(ROLE_ONLY_FIELDS).map(([field, owners]) => ({
       if: { required: [field] },
-      then: isRole([owner]),
+      then: isRole(owners),
     })),
     ...Object.entries(REQUIRED_BY_ROLE).map(([role, fields]) => ({
       if: isRole([role]),
