@@ -38,6 +38,24 @@ describe('toContextMessage', () => {
     ).toEqual({ role: 'tool', tool_call_id: 'c1', content: 'ENOENT', isError: true });
   });
 
+  it('ends an answer cut off mid-stream with a note saying so', () => {
+    const cut: ConversationMessage = {
+      ...base,
+      role: 'assistant',
+      content: 'The report covers',
+      interrupted: true,
+    };
+    expect(toContextMessage(cut)).toEqual({
+      role: 'assistant',
+      content:
+        'The report covers\n\n[This reply was cut off here: the turn was interrupted before it was finished]',
+    });
+    expect(toContextMessage({ ...cut, interrupted: undefined })).toEqual({
+      role: 'assistant',
+      content: 'The report covers',
+    });
+  });
+
   it('sends a recorded failure as assistant text naming what failed', () => {
     const error: ConversationMessage = {
       ...base,

@@ -124,7 +124,10 @@ export interface ChatToolLoopParams extends Partial<FailState> {
 
 export interface ChatToolLoopResult extends FailState {
   success: boolean;
-  /** The last assistant message (undefined when no model call succeeded). */
+  /**
+   * The last assistant message pushed: undefined when no model call succeeded and none was cut off
+   * mid-stream (a cut-off answer is `interrupted`, with the text streamed until then).
+   */
   message?: LoopAssistantMessage;
   /** The `messages` array given, with this loop's messages appended (and the history compressed). */
   messages: ModelMessage[];

@@ -243,7 +243,7 @@ export async function chatToolLoop(params: ChatToolLoopParams): Promise<ChatTool
   // The user saw the answer stream until the abort (or the stream failing): it is kept, marked as cut
   // off, rather than lost.
   async function keepInterruptedAnswer(text: string, finishReason: FinishReason): Promise<void> {
-    if (text === '') return;
+    if (text.trim() === '') return;
     const assistant: ModelAssistantMessage = { role: 'assistant', content: text };
     messages.push(assistant);
     last = {

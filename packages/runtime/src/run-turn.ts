@@ -130,6 +130,10 @@ export async function runTurn(env: TurnEnvironment, request: TurnRequest): Promi
   async function failed(error: CairnError, loop?: ChatToolLoopResult): Promise<TurnResult> {
     logger?.warn({ conversationId, code: error.code }, 'turn failed');
     const errorMessage = storedErrorMessage(env.generateId(), env.now().toISOString(), error, session);
+    // After an answer cut off mid-stream, that answer tells the model it was cut off (see the context
+    // builder); a note of its own would make two assistant messages in a row, which servers whose chat
+    // templates want the roles to alternate refuse. The user still sees it.
+    if (loop?.message?.interrupted) errorMessage.includeInContext = false;
     try {
       await persist([errorMessage]);
     } catch (storeError) {
