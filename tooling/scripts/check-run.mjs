@@ -3,6 +3,8 @@
 // would send `npm install` in a temp project back into the repository).
 import { runInProcessGroup } from './run-process-group.mjs';
 
+export { killChildren } from './run-process-group.mjs';
+
 export const PNPM = ['-y', 'pnpm@10.34.9'];
 
 /** npm settings from the environment that describe the machine rather than the script's caller. */
@@ -30,8 +32,6 @@ export function childEnv(extra = {}) {
   }
   return { ...env, ...extra };
 }
-
-export { killChildren } from './run-process-group.mjs';
 
 /** Runs `command args` in `cwd` in its own process group, with `childEnv()` unless told otherwise. */
 export function run(command, args, { cwd, env = childEnv(), timeoutMs = 300_000, input } = {}) {

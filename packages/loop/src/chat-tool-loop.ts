@@ -124,7 +124,7 @@ export async function chatToolLoop(params: ChatToolLoopParams): Promise<ChatTool
   let unanswered: OpenAIToolCall[] = [];
   // The model's stream already told `onEvent` about its failure.
   let modelReportedError = false;
-  // What the current model call has streamed: kept if the turn is aborted mid-answer.
+  // What the current model call has streamed: kept if the call fails (or is aborted) mid-answer.
   let streamed = new StreamedText();
 
   const emit = (event: AgentOutput) => {
