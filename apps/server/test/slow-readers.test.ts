@@ -129,9 +129,12 @@ describe('an event-stream client that stops reading', () => {
   });
 
   it('a turn stream: is disconnected when too much waits for it, and the turn still runs to the end', async () => {
-    const text = 'y'.repeat(4 * 1024 * 1024);
+    // Far more than loopback's socket buffers absorb (send buffer autotuned up to tcp_wmem's 4 MiB, plus
+    // the paused reader's receive buffer): with 4 MiB the kernel once took the whole answer (Node 24 CI
+    // run), no backpressure came, and the stream was never cut.
+    const text = 'y'.repeat(24 * 1024 * 1024);
     const server = await startServer({ maxBufferedBytes: 64 * 1024, stallTimeoutMs: 60_000 }, [
-      { text, chunkSize: 16 * 1024, chunkDelayMs: 1 },
+      { text, chunkSize: 64 * 1024, chunkDelayMs: 1 },
       { text: 'read at once' },
     ]);
     await pausedClient(server.port, '/v1/conversations/c1/messages', {
