@@ -6,6 +6,7 @@ import {
   type MockProviderServer,
   type NodeScriptRun,
   type RecordedRequest,
+  type RunNodeScriptOptions,
   runNodeScript,
 } from '@cairn/testing';
 import { ensurePackageBuilt } from '@cairn/vitest-config/build-package';
@@ -56,9 +57,6 @@ export function chatRequests(server: MockProviderServer): RecordedRequest[] {
 export type CliRun = NodeScriptRun;
 
 /** Runs `cairn <args>` as a child process, feeding `input` to stdin (closed after). */
-export function runCairn(
-  args: string[],
-  options: { env: Record<string, string>; cwd?: string; input?: string; timeoutMs?: number },
-): Promise<CliRun> {
+export function runCairn(args: string[], options: RunNodeScriptOptions): Promise<CliRun> {
   return runNodeScript(CAIRN_BIN, args, { ...options, cwd: options.cwd ?? options.env.CAIRN_DATA_DIR });
 }

@@ -79,6 +79,11 @@ export class TmuxSession {
     }
   }
 
+  /** Closes the terminal as a user closing its window would: the program gets SIGHUP. */
+  hangUp(): void {
+    this.tmux('kill-session', '-t', 'cairn');
+  }
+
   stop(): void {
     try {
       this.tmux('kill-server');

@@ -6,6 +6,7 @@ export {
   startMockProviderServer,
 } from './mock-servers/start-mock-provider-server.js';
 export {
+  type NodeScriptOutput,
   type NodeScriptRun,
   type RunNodeScriptOptions,
   runNodeScript,

@@ -52,6 +52,8 @@ export interface InteractiveChatOptions {
   showHistory?: boolean;
   /** A first message, sent (and shown) before the prompt: the demo's tour. */
   initialInput?: string;
+  /** Aborted when the process must end (SIGTERM, SIGHUP, a closed stdout): the turn is stored, the chat ends. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -129,6 +131,12 @@ export async function runInteractiveChat(
   // On a terminal readline reads Ctrl-C itself; otherwise (output redirected) it reaches the process.
   rl.on('SIGINT', interrupt);
   if (!terminal) process.on('SIGINT', interrupt);
+  const ended = () => {
+    interrupted = true;
+    exit();
+  };
+  if (options.signal?.aborted) ended();
+  options.signal?.addEventListener('abort', ended);
 
   const showHistory = async (id: string) => {
     const view = displayView(await loadExistingConversation(session.store, id), session.workspace);
@@ -286,6 +294,7 @@ export async function runInteractiveChat(
     spinner.stop();
     session.approver.setPrompt(undefined);
     process.off('SIGINT', interrupt);
+    options.signal?.removeEventListener('abort', ended);
     rl.close();
     if (model !== session.model) await model.close();
   }

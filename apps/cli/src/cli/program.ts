@@ -108,6 +108,7 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
             }
             return m.runInteractiveChat(session, cio, {
               colors,
+              signal: context.signal,
               ...(conversationId === undefined ? {} : { conversationId }),
             });
           },

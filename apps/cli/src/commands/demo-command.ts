@@ -28,6 +28,7 @@ export async function runDemoCommand(
       colors,
       showHistory: false,
       initialInput: DEMO_PROMPT,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
   }
   io.stdout.write(`${colors.bold(colors.cyan('› '))}${DEMO_PROMPT}\n`);

@@ -11,7 +11,17 @@ describe('runNodeScript', () => {
       ],
       { env: { PATH: process.env.PATH ?? '' }, input: 'hi' },
     );
-    expect(run).toEqual({ code: 3, stdout: 'HI\n', stderr: 'e\n' });
+    expect(run).toEqual({ code: 3, signal: null, stdout: 'HI\n', stderr: 'e\n' });
+  });
+
+  it('lets the caller act on the output mid-run, and reports the signal that ended the process', async () => {
+    const run = await runNodeScript('-e', ["console.log('ready'); setInterval(() => {}, 1000)"], {
+      env: {},
+      onOutput: (output, child) => {
+        if (output.stdout.includes('ready')) child.kill('SIGTERM');
+      },
+    });
+    expect(run).toMatchObject({ code: null, signal: 'SIGTERM', stdout: 'ready\n' });
   });
 
   it('kills a process that does not finish in time', async () => {

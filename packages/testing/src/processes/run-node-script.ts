@@ -1,7 +1,15 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 
 export interface NodeScriptRun {
   code: number | null;
+  /** The signal that ended the process, when one did. */
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** What the child has printed so far. */
+export interface NodeScriptOutput {
   stdout: string;
   stderr: string;
 }
@@ -13,6 +21,11 @@ export interface RunNodeScriptOptions {
   input?: string;
   /** Killed (SIGKILL) and rejected after this long; default 60 s. */
   timeoutMs?: number;
+  /**
+   * Called after each chunk of output, with the child: a test can act mid-run (send a signal,
+   * close the pipe it reads) once the output shows the moment it waits for.
+   */
+  onOutput?: (output: NodeScriptOutput, child: ChildProcessWithoutNullStreams) => void;
 }
 
 /**
@@ -32,20 +45,23 @@ export function runNodeScript(
     });
     let stdout = '';
     let stderr = '';
+    const seen = () => options.onOutput?.({ stdout, stderr }, child);
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
+      seen();
     });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
+      seen();
     });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`${script} ${args.join(' ')} did not finish\nstdout: ${stdout}\nstderr: ${stderr}`));
     }, options.timeoutMs ?? 60_000);
     child.on('error', reject);
-    child.on('close', (code) => {
+    child.on('close', (code, signal) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr });
+      resolve({ code, signal, stdout, stderr });
     });
     // A child that exits without reading its input must not fail the run.
     child.stdin.on('error', () => {});

@@ -1,0 +1,60 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import type { ConversationMessage } from '@cairn/core';
+import { createFsConversationStore } from '@cairn/store-fs';
+import { startMockProviderServer } from '@cairn/testing';
+import { afterEach, beforeAll, expect, it } from 'vitest';
+import { ensureCliBuilt, mockEnv, tempDir } from './cli-process.js';
+import { TmuxSession } from './tmux-session.js';
+
+beforeAll(() => {
+  execFileSync('tmux', ['-V']);
+  ensureCliBuilt();
+}, 120_000);
+
+const sessions: TmuxSession[] = [];
+afterEach(() => {
+  for (const session of sessions.splice(0)) session.stop();
+});
+
+const STORY = `Once upon a time ${'there was a terminal that closed in the middle of a story. '.repeat(30)}The end.`;
+
+async function storedLog(dataDir: string): Promise<ConversationMessage[]> {
+  const store = createFsConversationStore({ rootDir: join(dataDir, 'store') });
+  try {
+    const [summary] = (await store.listConversations()).conversations;
+    return summary === undefined ? [] : await store.load(summary.id);
+  } finally {
+    await store.close();
+  }
+}
+
+it('closing the terminal mid-answer (SIGHUP) keeps the answer so far and the abort', async () => {
+  const server = await startMockProviderServer({
+    provider: 'openai',
+    turns: [{ text: STORY, chunkSize: 4, chunkDelayMs: 40 }],
+  });
+  const dir = tempDir('pty-hangup');
+  try {
+    const session = new TmuxSession(dir);
+    sessions.push(session);
+    session.start(['chat', '--workspace', dir], mockEnv(dir, server.baseURL, { TERM: 'xterm-256color' }));
+    await session.waitFor((screen) => screen.includes('/help for commands'), 'the prompt');
+    session.type('tell me a long story');
+    session.keys('Enter');
+    await session.waitFor((screen) => screen.includes('a terminal that closed'), 'streamed text');
+    session.hangUp();
+
+    // The process stores the cut-off turn after the terminal is gone: wait for its last record.
+    await expect
+      .poll(async () => (await storedLog(dir)).at(-1), { timeout: 20_000, interval: 200 })
+      .toMatchObject({ role: 'assistant', partType: 'error', errorCode: 'LLM_ABORTED' });
+    const log = await storedLog(dir);
+    expect(log[0]).toMatchObject({ role: 'user', content: 'tell me a long story' });
+    const answer = log.find((message) => message.role === 'assistant' && message.interrupted === true);
+    expect(STORY.startsWith(answer?.content as string)).toBe(true);
+    expect((answer?.content as string).length).toBeGreaterThan('Once upon a time'.length);
+  } finally {
+    await server.close();
+  }
+}, 60_000);
