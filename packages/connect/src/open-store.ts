@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { CairnError, type ConversationStore } from '@cairn/core';
 import type { QuarantineReport } from '@cairn/store-fs';
+import { prepareDataDir } from './prepare-data-dir.js';
 import { type SettingNames, settingNames, withValue } from './setting-names.js';
 import { STORE_KINDS, type StoreSettings } from './store-settings.js';
 
@@ -14,7 +15,8 @@ export interface OpenStoreOptions {
 /**
  * Opens the configured store: files under `<dataDir>/store` (the default), one SQLite file
  * `<dataDir>/conversations.db`, or PostgreSQL. Only that backend is loaded (a native SQLite
- * binding or a database driver is not free to load). The caller closes the store.
+ * binding or a database driver is not free to load). The data directory is created when missing;
+ * one that cannot hold the store is `STORE_UNAVAILABLE` with a fix. The caller closes the store.
  */
 export async function openStore(
   settings: StoreSettings,
@@ -22,6 +24,7 @@ export async function openStore(
 ): Promise<ConversationStore> {
   switch (settings.store) {
     case 'fs': {
+      prepareDataDir(settings.dataDir, settingNames(options.names).dataDir);
       const { createFsConversationStore } = await import('@cairn/store-fs');
       return createFsConversationStore({
         rootDir: join(settings.dataDir, 'store'),
@@ -29,6 +32,7 @@ export async function openStore(
       });
     }
     case 'sqlite': {
+      prepareDataDir(settings.dataDir, settingNames(options.names).dataDir);
       const { createSqliteConversationStore } = await import('@cairn/store-sqlite');
       return createSqliteConversationStore({ filename: join(settings.dataDir, 'conversations.db') });
     }

@@ -10,6 +10,7 @@ export interface SettingNames {
   apiKey: string;
   store: string;
   databaseUrl: string;
+  dataDir: string;
 }
 
 /** The reference CLI's flags: what errors say when the caller names nothing. */
@@ -20,6 +21,7 @@ export const DEFAULT_SETTING_NAMES: Readonly<SettingNames> = Object.freeze({
   apiKey: '--api-key',
   store: '--store',
   databaseUrl: '--database-url',
+  dataDir: '--data-dir',
 });
 
 /** The caller's names over the defaults. */

@@ -1,6 +1,6 @@
 import { type Command, Option } from 'commander';
 import { cliFailure } from '../cli-error.js';
-import type { Action } from './command-action.js';
+import { type Action, safeId } from './command-action.js';
 import { examples } from './help-examples.js';
 
 /** `cairn agent claude|gemini` and `cairn convert`: the agent CLIs and their transcripts. */
@@ -10,7 +10,11 @@ export function registerAgentCommands(program: Command, action: Action): void {
     .description('run Claude Code (claude) or Gemini CLI (gemini) and store its work as a conversation')
     .option('--cwd <dir>', 'the directory the agent works in (default: the current one)')
     .option('--resume', "continue the agent's own session (the latest, or --conversation's)")
-    .option('--conversation <id>', 'the conversation to add the run to')
+    .option(
+      '--conversation <id>',
+      'the conversation to add the run to',
+      safeId('conversation id', 'cairn conversations list'),
+    )
     .option(
       '--command <path>',
       'the executable (default claude / gemini; env CAIRN_CLAUDE_COMMAND / CAIRN_GEMINI_COMMAND)',

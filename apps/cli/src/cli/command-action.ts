@@ -1,3 +1,4 @@
+import { assertSafeId, CairnError } from '@cairn/core';
 import type { Command } from 'commander';
 import { cliFailure } from '../cli-error.js';
 import type { GlobalFlags } from '../config/cli-settings.js';
@@ -38,6 +39,22 @@ export const positiveInt = (name: string) => (value: string) => {
   if (!Number.isSafeInteger(number) || number <= 0)
     throw cliFailure('INVALID_ARGUMENT', `${name} must be a positive integer, got "${value}"`);
   return number;
+};
+
+/**
+ * An id argument or option (`kind` names it in the error), checked while the command line is parsed:
+ * a bad one is refused before a model is resolved or a store is opened (or created).
+ */
+export const safeId = (kind: string, listing: string) => (value: string) => {
+  try {
+    assertSafeId(kind, value);
+  } catch (error) {
+    if (!CairnError.is(error)) throw error;
+    throw new CairnError(error.code, error.message, {
+      details: { ...error.details, fix: `\`${listing}\` shows them` },
+    });
+  }
+  return value;
 };
 
 // Someone at a terminal to answer questions: both ends of the conversation are a TTY.

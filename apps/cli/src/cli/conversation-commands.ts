@@ -1,6 +1,6 @@
 import { type Command, Option } from 'commander';
 import type { ExportFormat } from '../commands/conversations-command.js';
-import { type Action, positiveInt } from './command-action.js';
+import { type Action, positiveInt, safeId } from './command-action.js';
 import { examples } from './help-examples.js';
 
 /** `cairn conversations list|show|export|delete`. */
@@ -23,7 +23,8 @@ export function registerConversationCommands(program: Command, action: Action): 
       ),
     );
   conversations
-    .command('show <id>')
+    .command('show')
+    .argument('<id>', 'the conversation', safeId('conversation id', 'cairn conversations list'))
     .description('the conversation as the display view: tool calls merged with their results, diffs')
     .addHelpText('after', examples.conversationsShow)
     .action(
@@ -36,7 +37,8 @@ export function registerConversationCommands(program: Command, action: Action): 
       ),
     );
   conversations
-    .command('export <id>')
+    .command('export')
+    .argument('<id>', 'the conversation', safeId('conversation id', 'cairn conversations list'))
     .description('the stored log as JSON lines or JSON, or the display view as Markdown')
     .addOption(
       new Option('--format <format>', 'jsonl | json | md').choices(['jsonl', 'json', 'md']).default('jsonl'),
@@ -56,7 +58,8 @@ export function registerConversationCommands(program: Command, action: Action): 
       ),
     );
   conversations
-    .command('delete <id>')
+    .command('delete')
+    .argument('<id>', 'the conversation', safeId('conversation id', 'cairn conversations list'))
     .description('delete a conversation and its stored tool outputs')
     .addHelpText('after', examples.conversationsDelete)
     .action(

@@ -4,7 +4,7 @@ import { cliFailure } from '../cli-error.js';
 import type { GlobalFlags } from '../config/cli-settings.js';
 import type { CliIO } from '../io.js';
 import { registerAgentCommands } from './agent-commands.js';
-import { createAction, isTerminal } from './command-action.js';
+import { createAction, isTerminal, safeId } from './command-action.js';
 import { reportFailure } from './command-context.js';
 import { registerConversationCommands } from './conversation-commands.js';
 import { examples } from './help-examples.js';
@@ -67,7 +67,11 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
     .option('-p, --print <prompt>', 'answer one prompt and exit (for scripts)')
     .option('--json', 'with -p: print every AgentOutput event as a JSON line')
     .addOption(new Option('-c, --continue', 'continue the most recent conversation').conflicts('resume'))
-    .option('-r, --resume <id>', 'continue a stored conversation')
+    .option(
+      '-r, --resume <id>',
+      'continue a stored conversation',
+      safeId('conversation id', 'cairn conversations list'),
+    )
     // Words after `cairn` that name no command land here (chat is the default): say so.
     .argument('[words...]')
     .addHelpText('after', examples.chat)

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { type Action, isTerminal, positiveInt } from './command-action.js';
+import { type Action, isTerminal, positiveInt, safeId } from './command-action.js';
 import { examples } from './help-examples.js';
 
 /** `cairn workflow run` and `cairn runs list|show|continue`. */
@@ -10,7 +10,7 @@ export function registerRunCommands(program: Command, action: Action): void {
     .description('start a run of the workflow in a YAML or JSON file')
     .option('--workflow <id>', 'which workflow, when the file is a package of several')
     .option('-i, --input <text>', 'what the run is asked to do')
-    .option('--run-id <id>', 'the run id (default: generated)')
+    .option('--run-id <id>', 'the run id (default: generated)', safeId('run id', 'cairn runs list'))
     .addHelpText('after', examples.workflow)
     .action(
       action(async (m, context, flags, path: string) => {
@@ -55,7 +55,8 @@ export function registerRunCommands(program: Command, action: Action): void {
       ),
     );
   runs
-    .command('show <runId>')
+    .command('show')
+    .argument('<runId>', 'the run', safeId('run id', 'cairn runs list'))
     .description('where a run stands, and its conversation')
     .addHelpText('after', examples.runsShow)
     .action(
@@ -69,7 +70,8 @@ export function registerRunCommands(program: Command, action: Action): void {
       ),
     );
   runs
-    .command('continue <runId>')
+    .command('continue')
+    .argument('<runId>', 'the run', safeId('run id', 'cairn runs list'))
     .description('the next turn of a run, from where the store says it is (after any restart)')
     .option('-i, --input <text>', 'your reply to the run')
     .addHelpText('after', examples.runsContinue)

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { openStore, type ResolvedModel, resolveModel } from '@cairn/connect';
 import type { ConversationStore } from '@cairn/core';
@@ -24,9 +24,9 @@ export interface CliSession {
 
 /** The store, opened where the settings say (the data directory is created when missing). */
 export async function openSettingsStore(settings: CliSettings, io: CliIO): Promise<ConversationStore> {
-  if (settings.store !== 'postgres') mkdirSync(settings.dataDir, { recursive: true });
   // Damaged lines are moved aside, never deleted, and the user is told where they went.
   return openStore(settings, {
+    names: { dataDir: '--data-dir or CAIRN_DATA_DIR' },
     onQuarantine: (report) =>
       io.stderr.write(
         `cairn: ${report.length} damaged bytes of conversation ${report.conversationId} were set aside in ${report.quarantineFile} (${report.reason}); the rest loads as usual\n`,
