@@ -1,8 +1,9 @@
 // A dry run of `pnpm changeset version`: copies the working tree's files (tracked and untracked,
 // minus what .gitignore excludes) to a temp dir, makes it a git repository, runs the command there
 // with the pending changesets, and checks the result: the fixed group shares one new version,
-// every public package with a pending changeset got a new version, private packages (apps,
-// tooling) kept theirs and got no changelog, every changeset was consumed.
+// every released package with a pending changeset got a new version and a changelog — the public
+// packages and the reference apps (private, never published, but versioned so `cairn --version`
+// names a release) — the tooling packages kept theirs and got no changelog, every changeset was consumed.
 //
 // Run alone: node tooling/scripts/check-versioning.mjs [--keep]; check-packages.mjs runs it too.
 import { execFileSync } from 'node:child_process';
@@ -28,7 +29,7 @@ function readJson(path) {
   return JSON.parse(readFileSync(path, 'utf8'));
 }
 
-/** { dir, name, version, private } for every workspace package under `root`. */
+/** { dir, name, version, tooling } for every workspace package under `root`. */
 function workspacePackages(root) {
   const packages = [];
   for (const group of WORKSPACE_DIRS) {
@@ -41,7 +42,8 @@ function workspacePackages(root) {
         dir: `${group}/${entry.name}`,
         name: manifest.name,
         version: manifest.version,
-        private: manifest.private === true,
+        // Private and never versioned: build and test settings (the apps are versioned, not published).
+        tooling: group === 'tooling',
       });
     }
   }
@@ -69,8 +71,8 @@ export async function checkVersioning({ keep = false } = {}) {
   const problems = [];
   const config = readJson(join(ROOT, '.changeset/config.json'));
   const fixed = config.fixed ?? [];
-  if (config.privatePackages?.version !== false)
-    problems.push('config: privatePackages.version is not false');
+  if (config.privatePackages?.version !== true)
+    problems.push('config: privatePackages.version is not true (the apps are versioned)');
   if (config.privatePackages?.tag !== false) problems.push('config: privatePackages.tag is not false');
 
   const dir = mkdtempSync(join(tmpdir(), 'cairn-check-versioning-'));
@@ -152,11 +154,11 @@ export async function checkVersioning({ keep = false } = {}) {
     const bumped = [];
     for (const pkg of before) {
       const now = after.get(pkg.name);
-      if (pkg.private) {
+      if (pkg.tooling) {
         if (now?.version !== pkg.version)
-          problems.push(`private ${pkg.name} went from ${pkg.version} to ${now?.version}`);
+          problems.push(`tooling ${pkg.name} went from ${pkg.version} to ${now?.version}`);
         if (changed.includes(`${pkg.dir}/CHANGELOG.md`))
-          problems.push(`private ${pkg.name} got a CHANGELOG.md`);
+          problems.push(`tooling ${pkg.name} got a CHANGELOG.md`);
         continue;
       }
       if (
@@ -172,9 +174,9 @@ export async function checkVersioning({ keep = false } = {}) {
     }
     const left = changesets.filter((file) => existsSync(join(dir, '.changeset', file)));
     if (left.length > 0) problems.push(`changesets not consumed: ${left.join(', ')}`);
-    const privates = before.filter((pkg) => pkg.private);
-    summary.push(`${bumped.length} public packages versioned (${bumped.join(', ')})`);
-    summary.push(`${privates.length} private packages unversioned`);
+    const tooling = before.filter((pkg) => pkg.tooling);
+    summary.push(`${bumped.length} packages and apps versioned (${bumped.join(', ')})`);
+    summary.push(`${tooling.length} tooling packages unversioned`);
     summary.push(`${changesets.length} changesets consumed`);
     return { ok: problems.length === 0, problems, summary: summary.join('; '), dir };
   } finally {

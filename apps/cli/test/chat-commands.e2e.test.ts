@@ -1,5 +1,6 @@
+import { startMockProviderServer } from '@cairn/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, ensureCliBuilt, runCairn, tempDir } from './cli-process.js';
+import { chatRequests, cliEnv, ensureCliBuilt, mockEnv, runCairn, tempDir } from './cli-process.js';
 
 beforeAll(ensureCliBuilt, 120_000);
 
@@ -48,4 +49,25 @@ describe('cairn chat reading lines from a pipe: messages and slash commands', ()
     expect(shown.stdout).toContain('earlier conversation summarised');
     expect((await runCairn(['conversations', 'list'], { env })).stdout).toContain(id);
   }, 60_000);
+
+  it('`cairn chat hello world` sends the words as the first message, then reads the next lines', async () => {
+    const server = await startMockProviderServer({
+      provider: 'openai',
+      turns: [{ text: 'Hello to you.' }, { text: 'Second answer.' }],
+    });
+    try {
+      const run = await runCairn(['chat', 'hello', 'world'], {
+        env: mockEnv(tempDir('chat-words'), server.baseURL),
+        input: 'and a second line\n',
+      });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain('Hello to you.');
+      expect(run.stdout).toContain('Second answer.');
+      const [first, second] = chatRequests(server).map((request) => JSON.stringify(request.body));
+      expect(first).toContain('"content":"hello world"');
+      expect(second).toContain('and a second line');
+    } finally {
+      await server.close();
+    }
+  });
 });

@@ -107,6 +107,21 @@ describe('inputs are checked before a model is resolved or a store is opened', (
     },
   );
 
+  it.each([
+    ['a workspace that does not exist', ['--workspace', '/nonexistent/ws', '-p', 'hi'], /workspace/],
+    ['an empty -p prompt', ['-p', '  '], /-p needs a prompt/],
+    ['a prompt given twice', ['chat', '-p', 'hi', 'and', 'this'], /given twice/],
+    ['words that name no command', ['hello', 'world'], /unknown command "hello".*cairn chat/],
+  ])('%s: INVALID_ARGUMENT, exit 2, nothing created, no request', async (_name, args, pattern) => {
+    server = await startMockProviderServer({ provider: 'openai', turns: [{ text: 'never sent' }] });
+    const home = tempDir('early-input');
+    const dataDir = join(home, 'data');
+    const run = await runCairn(args, { env: mockEnv(dataDir, server.baseURL), cwd: home });
+    expect(expectOneErrorLine(run, 2, 'INVALID_ARGUMENT')).toMatch(pattern);
+    expect(existsSync(dataDir)).toBe(false);
+    expect(server.requests).toEqual([]);
+  });
+
   it('workflow run --run-id with an unsafe id is refused before the file is even read', async () => {
     const dir = tempDir('early-run');
     const run = await runCairn(['workflow', 'run', 'missing.yaml', '--run-id', '../r'], { env: cliEnv(dir) });

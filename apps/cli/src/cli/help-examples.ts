@@ -13,10 +13,12 @@ export const examples = {
 Model: --provider/--model, else the first key found (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY or
 GOOGLE_API_KEY), else OPENAI_BASE_URL, else a local server on localhost:11434, else the scripted demo.
 Settings: flags, then the environment, then cairn.config.json. Exit codes: 0 ok, 2 invalid input, 3 store,
-4 model provider, 5 tool loop, 6 agent CLI, 130 aborted.
+4 model provider, 5 tool loop, 6 agent CLI, 130 aborted (Ctrl-C); 143 SIGTERM, 129 hang-up, 141 output
+closed (each after storing the turn so far).
 `,
   chat: block([
     'cairn chat',
+    'cairn chat what does this project do',
     'cairn chat --continue',
     'cairn chat --resume chat-20261122-1530-a1b2c3',
     'cairn -p "what does src/index.ts export?" --json | jq -c .type',

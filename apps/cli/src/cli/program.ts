@@ -72,18 +72,30 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
       'continue a stored conversation',
       safeId('conversation id', 'cairn conversations list'),
     )
-    // Words after `cairn` that name no command land here (chat is the default): say so.
-    .argument('[words...]')
+    // `cairn chat <words>` starts the chat with them; words after a bare `cairn` that name no
+    // command land here too (chat is the default), and are a mistyped command, not a message.
+    .argument('[words...]', 'with `cairn chat`: the first message')
     .addHelpText('after', examples.chat)
     .action(
       action(async (m, context, raw, words: string[]) => {
         const flags = raw as ChatFlags;
-        if (words.length > 0) {
+        const firstMessage = words.length > 0 ? words.join(' ') : undefined;
+        if (firstMessage !== undefined && program.args[0] !== 'chat') {
           throw cliFailure(
             'INVALID_ARGUMENT',
             `unknown command "${words[0]}"`,
-            '`cairn --help` lists the commands; to send a prompt use cairn -p "…"',
+            '`cairn --help` lists the commands; to send a prompt use cairn -p "…" or cairn chat …',
           );
+        }
+        if (firstMessage !== undefined && flags.print !== undefined) {
+          throw cliFailure(
+            'INVALID_ARGUMENT',
+            'the prompt was given twice, with -p and as words',
+            'use one: cairn -p "…" answers and exits, cairn chat … goes on chatting',
+          );
+        }
+        if (flags.print?.trim() === '') {
+          throw cliFailure('INVALID_ARGUMENT', '-p needs a prompt', 'cairn -p "What does this project do?"');
         }
         const { io: cio, colors } = context;
         return m.withSession(
@@ -113,6 +125,7 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
             return m.runInteractiveChat(session, cio, {
               colors,
               signal: context.signal,
+              ...(firstMessage === undefined ? {} : { initialInput: firstMessage }),
               ...(conversationId === undefined ? {} : { conversationId }),
             });
           },

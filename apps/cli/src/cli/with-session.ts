@@ -1,5 +1,7 @@
+import { statSync } from 'node:fs';
 import { describeModel } from '@cairn/connect';
 import type { ConversationStore } from '@cairn/core';
+import { cliFailure } from '../cli-error.js';
 import { describeApprovalRequest } from '../session/approver.js';
 import {
   type CliSession,
@@ -19,6 +21,7 @@ export async function withSession(
   options: Omit<SessionOptions, 'onRefused'> = {},
 ): Promise<number> {
   const { io, errColors: colors } = context;
+  assertWorkspace(context.settings.workspace);
   const session = await openSession(context.settings, io, {
     ...options,
     onRefused: (request) =>
@@ -41,6 +44,16 @@ export async function withSession(
   } finally {
     await session.close();
   }
+}
+
+// Checked before a model is resolved or a store opened: every tool call would fail in a missing one.
+function assertWorkspace(workspace: string | undefined): void {
+  if (workspace === undefined || statSync(workspace, { throwIfNoEntry: false })?.isDirectory()) return;
+  throw cliFailure(
+    'INVALID_ARGUMENT',
+    `the workspace ${workspace} is not a directory`,
+    "pass --workspace (or set CAIRN_WORKSPACE or the config file's workspace) to an existing directory",
+  );
 }
 
 /** Runs `work` with just the store (listing, showing, exporting need no model). */
