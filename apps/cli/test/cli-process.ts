@@ -2,6 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ConversationMessage } from '@cairn/core';
+import { createFsConversationStore } from '@cairn/store-fs';
 import {
   type MockProviderServer,
   type NodeScriptRun,
@@ -59,4 +61,15 @@ export type CliRun = NodeScriptRun;
 /** Runs `cairn <args>` as a child process, feeding `input` to stdin (closed after). */
 export function runCairn(args: string[], options: RunNodeScriptOptions): Promise<CliRun> {
   return runNodeScript(CAIRN_BIN, args, { ...options, cwd: options.cwd ?? options.env.CAIRN_DATA_DIR });
+}
+
+/** The log of the most recently updated conversation in the fs store under `dataDir` (empty when none). */
+export async function latestStoredLog(dataDir: string): Promise<ConversationMessage[]> {
+  const store = createFsConversationStore({ rootDir: join(dataDir, 'store') });
+  try {
+    const [summary] = (await store.listConversations({ limit: 1 })).conversations;
+    return summary === undefined ? [] : await store.load(summary.id);
+  } finally {
+    await store.close();
+  }
 }

@@ -1,10 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
-import type { ConversationMessage } from '@cairn/core';
-import { createFsConversationStore } from '@cairn/store-fs';
 import { startMockProviderServer } from '@cairn/testing';
 import { afterEach, beforeAll, expect, it } from 'vitest';
-import { ensureCliBuilt, mockEnv, tempDir } from './cli-process.js';
+import { ensureCliBuilt, latestStoredLog, mockEnv, tempDir } from './cli-process.js';
 import { TmuxSession } from './tmux-session.js';
 
 beforeAll(() => {
@@ -18,16 +15,6 @@ afterEach(() => {
 });
 
 const STORY = `Once upon a time ${'there was a terminal that closed in the middle of a story. '.repeat(30)}The end.`;
-
-async function storedLog(dataDir: string): Promise<ConversationMessage[]> {
-  const store = createFsConversationStore({ rootDir: join(dataDir, 'store') });
-  try {
-    const [summary] = (await store.listConversations()).conversations;
-    return summary === undefined ? [] : await store.load(summary.id);
-  } finally {
-    await store.close();
-  }
-}
 
 it('closing the terminal mid-answer (SIGHUP) keeps the answer so far and the abort', async () => {
   const server = await startMockProviderServer({
@@ -47,9 +34,9 @@ it('closing the terminal mid-answer (SIGHUP) keeps the answer so far and the abo
 
     // The process stores the cut-off turn after the terminal is gone: wait for its last record.
     await expect
-      .poll(async () => (await storedLog(dir)).at(-1), { timeout: 20_000, interval: 200 })
+      .poll(async () => (await latestStoredLog(dir)).at(-1), { timeout: 20_000, interval: 200 })
       .toMatchObject({ role: 'assistant', partType: 'error', errorCode: 'LLM_ABORTED' });
-    const log = await storedLog(dir);
+    const log = await latestStoredLog(dir);
     expect(log[0]).toMatchObject({ role: 'user', content: 'tell me a long story' });
     const answer = log.find((message) => message.role === 'assistant' && message.interrupted === true);
     const text = String(answer?.content);

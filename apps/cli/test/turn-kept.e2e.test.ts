@@ -1,9 +1,7 @@
-import { join } from 'node:path';
 import type { ConversationMessage } from '@cairn/core';
-import { createFsConversationStore } from '@cairn/store-fs';
 import { type MockProviderServer, startMockProviderServer } from '@cairn/testing';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ensureCliBuilt, mockEnv, runCairn, tempDir } from './cli-process.js';
+import { ensureCliBuilt, latestStoredLog, mockEnv, runCairn, tempDir } from './cli-process.js';
 
 beforeAll(ensureCliBuilt, 120_000);
 
@@ -12,16 +10,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-const storedLog = async (dataDir: string): Promise<ConversationMessage[]> => {
-  const store = createFsConversationStore({ rootDir: join(dataDir, 'store') });
-  try {
-    const [summary] = (await store.listConversations()).conversations;
-    return summary === undefined ? [] : await store.load(summary.id);
-  } finally {
-    await store.close();
-  }
-};
 
 // A long answer streamed slowly, so the reader can leave (or the signal arrive) in its middle.
 const STORY = `${'Once upon a time there was a store that never lost a turn. '.repeat(40)}The end.`;
@@ -50,7 +38,7 @@ describe('a turn is stored whatever ends the process', () => {
       },
     });
     expect(run.code).toBe(141);
-    expectCutOffTurn(await storedLog(dataDir), 'Tell me a story');
+    expectCutOffTurn(await latestStoredLog(dataDir), 'Tell me a story');
   });
 
   it('-p --yes whose reader goes away after the tool line: the tool call and the answer so far are kept', async () => {
@@ -70,7 +58,7 @@ describe('a turn is stored whatever ends the process', () => {
       },
     });
     expect(run.code).toBe(141);
-    const log = await storedLog(dataDir);
+    const log = await latestStoredLog(dataDir);
     expect(log.find((message) => message.role === 'tool')).toMatchObject({ toolName: 'run_command' });
     expectCutOffTurn(log, 'Run it, then tell a story');
   });
@@ -94,7 +82,7 @@ describe('a turn is stored whatever ends the process', () => {
       });
       expect(run.code).toBe(code);
       expect(run.stderr).toContain('[LLM_ABORTED]');
-      expectCutOffTurn(await storedLog(dataDir), 'Tell me a story');
+      expectCutOffTurn(await latestStoredLog(dataDir), 'Tell me a story');
     });
   }
 });
