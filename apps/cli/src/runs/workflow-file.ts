@@ -1,4 +1,6 @@
+import { CairnError } from '@cairn/core';
 import { readWorkflowFile as readWorkflowPackage, type WorkflowPackage } from '@cairn/runtime';
+import { shellArgument } from '../agent/shell-argument.js';
 import { cliFailure } from '../cli-error.js';
 
 /** A workflow file read: the package to give the runtime, and the `package/workflow` to start. */
@@ -7,12 +9,28 @@ export interface WorkflowFile {
   ref: string;
 }
 
+// The runtime's fix points at the documented format; the CLI can also write a sample that works.
+function withSampleHint(error: unknown, path: string): unknown {
+  if (!CairnError.is(error) || typeof error.details?.fix !== 'string') return error;
+  let hint: string | undefined;
+  if (error.details.errno === 'ENOENT')
+    hint = `\`cairn workflow init ${shellArgument(path)}\` writes a sample there`;
+  else if (error.details.docs !== undefined)
+    hint = '`cairn workflow init sample.yaml` writes a working sample';
+  if (hint === undefined) return error;
+  return new CairnError(error.code, error.message, {
+    details: { ...error.details, fix: `${error.details.fix}; ${hint}` },
+  });
+}
+
 /**
  * Reads a workflow file (YAML or JSON): either one workflow definition, or a package
  * `{ name, workflows: [...] }` from which `workflowId` picks one (needed when it has several).
  */
 export async function readWorkflowFile(path: string, workflowId?: string): Promise<WorkflowFile> {
-  const pkg = await readWorkflowPackage(path, { name: 'file' });
+  const pkg = await readWorkflowPackage(path, { name: 'file' }).catch((error: unknown) => {
+    throw withSampleHint(error, path);
+  });
   const ids = pkg.workflows.map((workflow) => workflow.id);
   const chosen = workflowId ?? (ids.length === 1 ? ids[0] : undefined);
   if (chosen === undefined || !ids.includes(chosen)) {
