@@ -8,7 +8,7 @@ export const SAMPLE_WORKFLOW_INPUT = 'Review README.md';
 
 /**
  * The workflow `cairn workflow init` writes, and the sample of both READMEs (a test keeps them the
- * same): every field of the format, a labelled choice with a default, a loop and a last step.
+ * same): every field of a workflow, a labelled choice with a default, a loop and a last step.
  */
 export const SAMPLE_WORKFLOW_YAML = `# A Cairn workflow: the steps (nodes) a run goes through, and the ways (edges) between them.
 # The format: ${WORKFLOW_FORMAT_URL}

@@ -1,3 +1,4 @@
+import { extname } from 'node:path';
 import { CairnError } from '@cairn/core';
 import { readWorkflowFile as readWorkflowPackage, type WorkflowPackage } from '@cairn/runtime';
 import { shellArgument } from '../agent/shell-argument.js';
@@ -9,14 +10,21 @@ export interface WorkflowFile {
   ref: string;
 }
 
-// The runtime's fix points at the documented format; the CLI can also write a sample that works.
+// What `cairn workflow init` can do about a file the runtime refused: write one there if it is
+// missing (YAML only, so not over a .json name), else a working sample to compare with.
+function sampleHint(details: Record<string, unknown>, path: string): string | undefined {
+  const missing = details.errno === 'ENOENT';
+  if (missing && extname(path).toLowerCase() !== '.json')
+    return `\`cairn workflow init ${shellArgument(path)}\` writes a sample there`;
+  if (missing || details.docs !== undefined)
+    return '`cairn workflow init sample.yaml` writes a working sample';
+  return undefined;
+}
+
+// The runtime's fix (check the path, or the documented format) with the CLI's own way out after it.
 function withSampleHint(error: unknown, path: string): unknown {
   if (!CairnError.is(error) || typeof error.details?.fix !== 'string') return error;
-  let hint: string | undefined;
-  if (error.details.errno === 'ENOENT')
-    hint = `\`cairn workflow init ${shellArgument(path)}\` writes a sample there`;
-  else if (error.details.docs !== undefined)
-    hint = '`cairn workflow init sample.yaml` writes a working sample';
+  const hint = sampleHint(error.details, path);
   if (hint === undefined) return error;
   return new CairnError(error.code, error.message, {
     details: { ...error.details, fix: `${error.details.fix}; ${hint}` },
