@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startMockProviderServer } from '@cairn/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -73,5 +73,28 @@ describe('cairn workflow run / runs (run mode, continued by a new process)', () 
     const run = await runCairn(['workflow', 'run', file], { env: cliEnv(dir) });
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/bad\.yaml: .*edges\[0\]\.to/);
+  });
+
+  it('says which field is wrong, pointing at the documented format and a sample, as the README shows', async () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const workflows = readme.slice(readme.indexOf('\n## Workflows\n'));
+    const sample = /```yaml\n([\s\S]*?)```/.exec(workflows)?.[1] as string;
+    const documented = /```text\n(cairn: review\.yaml: .*)\n```/.exec(workflows)?.[1];
+    const dir = tempDir('typoflow');
+    writeFileSync(join(dir, 'review.yaml'), sample.replace('to: review # back', 'to: reviews # back'));
+    const env = cliEnv(dir);
+    const run = await runCairn(['workflow', 'run', 'review.yaml'], { env, cwd: dir });
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim()).toBe(documented);
+    expect(run.stderr).toContain('edges[3].to: no node has the id "reviews"');
+    expect(run.stderr).toMatch(
+      /— see the workflow format at https:\/\/\S+\/packages\/runtime#workflow-files; /,
+    );
+
+    const missing = await runCairn(['workflow', 'run', 'nothing.yaml'], { env, cwd: dir });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr.trim()).toBe(
+      'cairn: cannot read nothing.yaml (ENOENT) [INVALID_ARGUMENT] — check the path; `cairn workflow init nothing.yaml` writes a sample there',
+    );
   });
 });

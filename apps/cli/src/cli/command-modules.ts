@@ -13,5 +13,6 @@ export { runConvertCommand } from '../commands/convert-command.js';
 export { runDemoCommand } from '../commands/demo-command.js';
 export { runPrintCommand } from '../commands/print-command.js';
 export { continueRun, listRuns, runWorkflowFile, showRun } from '../commands/runs-command.js';
+export { initWorkflowFile } from '../commands/workflow-init-command.js';
 export { readWorkflowFile } from '../runs/workflow-file.js';
 export { withSession, withStore } from './with-session.js';

@@ -31,7 +31,17 @@ closed (each after storing the turn so far).
     'cairn conversations delete chat-20261122-1530-a1b2c3',
   ]),
   workflow: block([
-    'cairn workflow run review.yaml --input "Review docs/intro.md"',
+    'cairn workflow init                    # writes a sample: workflow.yaml',
+    'cairn workflow run workflow.yaml --input "Review README.md"',
+    'cairn runs list',
+  ]),
+  workflowInit: block([
+    'cairn workflow init',
+    'cairn workflow init flows/review.yaml',
+    'cairn workflow init review.yaml --force     # replaces review.yaml',
+  ]),
+  workflowRun: block([
+    'cairn workflow run workflow.yaml --input "Review README.md"',
     'cairn workflow run workflows.json --workflow triage',
   ]),
   conversationsList: block(['cairn conversations list --limit 5', 'cairn conversations list --json']),

@@ -2,23 +2,45 @@ import type { Command } from 'commander';
 import { type Action, isTerminal, positiveInt, safeId } from './command-action.js';
 import { examples } from './help-examples.js';
 
-/** `cairn workflow run` and `cairn runs list|show|continue`. */
+const DEMO_IGNORES_WORKFLOWS =
+  'the offline demo model does not follow workflows: it plays its tour and the run stays at its first step; set an API key (or --provider) to run the workflow';
+
+/** `cairn workflow init|run` and `cairn runs list|show|continue`. */
 export function registerRunCommands(program: Command, action: Action): void {
-  const workflow = program.command('workflow').description('workflow runs (run mode)');
+  const workflow = program
+    .command('workflow')
+    .description('workflow runs (run mode)')
+    .addHelpText('after', examples.workflow);
+  workflow
+    .command('init [file]')
+    .description('write a sample workflow to start from (workflow.yaml)')
+    .option('--force', 'replace the file if it exists')
+    .addHelpText('after', examples.workflowInit)
+    .action(
+      action(async (m, context, flags, file: string | undefined) =>
+        m.initWorkflowFile(
+          { io: context.io, colors: context.colors },
+          { ...(file === undefined ? {} : { file }), force: flags.force === true },
+        ),
+      ),
+    );
   workflow
     .command('run <file>')
     .description('start a run of the workflow in a YAML or JSON file')
     .option('--workflow <id>', 'which workflow, when the file is a package of several')
     .option('-i, --input <text>', 'what the run is asked to do')
     .option('--run-id <id>', 'the run id (default: generated)', safeId('run id', 'cairn runs list'))
-    .addHelpText('after', examples.workflow)
+    .addHelpText('after', examples.workflowRun)
     .action(
       action(async (m, context, flags, path: string) => {
         const file = await m.readWorkflowFile(path, flags.workflow as string | undefined);
         return m.withSession(
           context,
-          (session) =>
-            m.runWorkflowFile(
+          (session) => {
+            // Said before the tour starts, so nobody waits for steps the demo never takes.
+            if (session.model.demo)
+              context.io.stderr.write(`${context.errColors.yellow(DEMO_IGNORES_WORKFLOWS)}\n`);
+            return m.runWorkflowFile(
               {
                 session,
                 io: context.io,
@@ -31,7 +53,8 @@ export function registerRunCommands(program: Command, action: Action): void {
                 ...(typeof flags.input === 'string' ? { input: flags.input } : {}),
                 ...(typeof flags.runId === 'string' ? { runId: flags.runId } : {}),
               },
-            ),
+            );
+          },
           { workflows: [file.pkg], interactive: isTerminal(context) },
         );
       }),

@@ -13,7 +13,7 @@ export {
   readRunState,
   readRunWorkflow,
 } from './read-run-records.js';
-export { readWorkflowFile } from './read-workflow-file.js';
+export { readWorkflowFile, WORKFLOW_FORMAT_URL } from './read-workflow-file.js';
 export { currentNode, runContextFor } from './run-context-for.js';
 export {
   isRunStateMessage,

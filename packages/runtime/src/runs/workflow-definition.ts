@@ -1,45 +1,69 @@
 import { CairnError, type ValidationIssue, validationIssues } from '@cairn/core';
 import { z } from 'zod';
 
+// Read by whoever edits a workflow file: "missing" and "unknown field" say more to them than
+// zod's "expected string, received undefined" and "Unrecognized key".
+const fieldErrors = {
+  error: (issue: z.core.$ZodRawIssue) => {
+    if (issue.code === 'unrecognized_keys')
+      return `unknown field ${issue.keys.map((key) => JSON.stringify(key)).join(', ')}`;
+    return issue.input === undefined ? 'missing' : undefined;
+  },
+};
+
 // Shown to the model as written: blank text would make an empty prompt line.
-const text = z.string().refine((value) => value.trim() !== '', { message: 'must not be empty or blank' });
+const text = z
+  .string(fieldErrors)
+  .refine((value) => value.trim() !== '', { message: 'must not be empty or blank' });
 
 /** One step of a workflow: what the model is asked to do while it is the current step. */
-export const WorkflowNodeSchema = z.strictObject({
-  /** Unique within the workflow; what edges and `complete_step({ step })` refer to. */
-  id: text,
-  name: text,
-  /** Sent to the model as the current step's instruction. */
-  instruction: text,
-});
+export const WorkflowNodeSchema = z.strictObject(
+  {
+    /** Unique within the workflow; what edges and `complete_step({ step })` refer to. */
+    id: text,
+    name: text,
+    /** Sent to the model as the current step's instruction. */
+    instruction: text,
+  },
+  fieldErrors,
+);
 
 /** A way from one step to the next. */
-export const WorkflowEdgeSchema = z.strictObject({
-  from: text,
-  to: text,
-  /** What the model passes as `complete_step({ edge })` to take it ("approved", "needs changes"). */
-  label: text.optional(),
-  /** Taken when the model names no edge. At most one per node. */
-  default: z.boolean().optional(),
-});
+export const WorkflowEdgeSchema = z.strictObject(
+  {
+    from: text,
+    to: text,
+    /** What the model passes as `complete_step({ edge })` to take it ("approved", "needs changes"). */
+    label: text.optional(),
+    /** Taken when the model names no edge. At most one per node. */
+    default: z.boolean(fieldErrors).optional(),
+  },
+  fieldErrors,
+);
 
 /** A node-and-edge graph: the run starts at `entry`; a node without outgoing edges is an end node. */
 export const WorkflowDefinitionSchema = z
-  .strictObject({
-    id: text,
-    name: text,
-    entry: text,
-    nodes: z.array(WorkflowNodeSchema).min(1),
-    edges: z.array(WorkflowEdgeSchema),
-  })
+  .strictObject(
+    {
+      id: text,
+      name: text,
+      entry: text,
+      nodes: z.array(WorkflowNodeSchema, fieldErrors).min(1, { message: 'needs at least one node' }),
+      edges: z.array(WorkflowEdgeSchema, fieldErrors),
+    },
+    fieldErrors,
+  )
   .superRefine(checkGraph);
 
 /** Workflows shipped together under one name (what a run context calls the package). */
 export const WorkflowPackageSchema = z
-  .strictObject({
-    name: text,
-    workflows: z.array(WorkflowDefinitionSchema),
-  })
+  .strictObject(
+    {
+      name: text,
+      workflows: z.array(WorkflowDefinitionSchema, fieldErrors),
+    },
+    fieldErrors,
+  )
   .superRefine((pkg, ctx) => {
     const seen = new Map<string, number>();
     pkg.workflows.forEach((workflow, index) => {
