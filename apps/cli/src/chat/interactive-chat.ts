@@ -68,12 +68,6 @@ export async function runInteractiveChat(
   let exiting = false;
   const say = (text: string) => out.write(text.endsWith('\n') ? text : `${text}\n`);
 
-  if (terminal) {
-    session.approver.setPrompt(
-      terminalApprovalPrompt(rl, { colors, spinner, signal: () => running?.signal, say }),
-    );
-  }
-
   let interrupted = false;
   const exit = () => {
     exiting = true;
@@ -104,6 +98,19 @@ export async function runInteractiveChat(
   // On a terminal readline reads Ctrl-C itself; otherwise (output redirected) it reaches the process.
   rl.on('SIGINT', interrupt);
   if (!terminal) process.on('SIGINT', interrupt);
+  // The question reads the keys itself: its Ctrl-C is the chat's too.
+  if (terminal) {
+    session.approver.setPrompt(
+      terminalApprovalPrompt({
+        input: io.stdin,
+        write: (text) => out.write(text),
+        colors,
+        spinner,
+        signal: () => running?.signal,
+        onInterrupt: interrupt,
+      }),
+    );
+  }
 
   const showHistory = async (id: string) => {
     const view = displayView(await loadExistingConversation(session.store, id), session.workspace);
