@@ -52,8 +52,8 @@ describe('cairn chat in a real terminal (tmux)', () => {
         (screen) => screen.includes('allow run_command: echo approved-output'),
         'the approval question',
       );
+      // One key answers: no Enter.
       first.type('y');
-      first.keys('Enter');
       await first.waitFor(
         (screen) => screen.includes('The command printed approved-output.'),
         'the answer after the tool',
@@ -114,7 +114,6 @@ describe('cairn chat in a real terminal (tmux)', () => {
       'the approval question',
     );
     session.type('a');
-    session.keys('Enter');
     await session.waitFor((screen) => screen.includes('Here is what happened'), 'the end of the tour');
     expect(session.screen()).toMatch(/✗ Command `node --test test\/greet\.test\.js` failed/);
     session.type('/exit');

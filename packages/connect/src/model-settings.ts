@@ -3,6 +3,11 @@ import type { ProviderName } from './provider-names.js';
 /** What the user chose (flags, environment, a config file); every field is optional. */
 export interface ModelSettings {
   provider?: ProviderName;
+  /**
+   * Where `provider` came from, as the start-up line names the model's source: `CAIRN_PROVIDER`,
+   * a config file, a chat's `/model`. Absent: the `provider` setting name (`--provider`).
+   */
+  providerFrom?: string;
   model?: string;
   baseURL?: string;
   /**

@@ -344,6 +344,29 @@ describe('resolveModel: the names of the settings', () => {
     ).resolves.toMatchObject({ message: 'server.json is not an http(s) URL: ftp://x' });
   });
 
+  it("names an explicit provider's own source when the settings give it (an environment variable, /model)", async () => {
+    const env = { ...NO_LOCAL, OPENAI_API_KEY: 'sk-o', ANTHROPIC_API_KEY: 'sk-a' };
+    await expect(
+      resolve({ provider: 'anthropic', providerFrom: 'CAIRN_PROVIDER' }, env),
+    ).resolves.toMatchObject({ provider: 'anthropic', source: 'CAIRN_PROVIDER' });
+    const switched = await resolveModel(
+      { provider: 'gemini', providerFrom: '/model' },
+      { GEMINI_API_KEY: 'g' },
+    );
+    expect(describeModel(switched)).toBe('model: gemini gemini-2.5-flash (from /model)');
+    server = await startModelsServer({ body: modelList('qwen3') });
+    await expect(
+      resolve(
+        { provider: 'openai-compatible', providerFrom: 'cairn.config.json', baseURL: server.baseURL },
+        NO_LOCAL,
+      ),
+    ).resolves.toMatchObject({ modelId: 'qwen3', source: 'cairn.config.json' });
+    const settings = { provider: 'mistral', providerFrom: 'CAIRN_PROVIDER' } as unknown as ModelSettings;
+    await expect(failure(resolveModel(settings, {}))).resolves.toMatchObject({
+      message: 'CAIRN_PROVIDER must be one of openai, anthropic, gemini, openai-compatible, got "mistral"',
+    });
+  });
+
   it('refuses a provider it does not know, as settings from plain JavaScript may name', async () => {
     const settings = { provider: 'mistral' } as unknown as ModelSettings;
     await expect(failure(resolveModel(settings, {}, { names }))).resolves.toEqual({

@@ -100,6 +100,9 @@ async function keyedProvider(
   return connected({ provider, source, model, apiKey, ...(baseURL === undefined ? {} : { baseURL }) });
 }
 
+/** Where the explicit provider came from: the settings say, else it was given by its setting name. */
+const providerSource = ({ settings, names }: Resolution): string => settings.providerFrom ?? names.provider;
+
 async function explicitProvider(provider: ProviderName, resolution: Resolution): Promise<ResolvedModel> {
   const { settings, env, names } = resolution;
   if (provider === 'openai-compatible') {
@@ -110,7 +113,7 @@ async function explicitProvider(provider: ProviderName, resolution: Resolution):
         details: { fix: `${howToSet([names.baseURL])} (e.g. http://localhost:11434/v1)${orEnv}` },
       });
     }
-    return compatibleServer(configured, resolution, names.provider);
+    return compatibleServer(configured, resolution, providerSource(resolution));
   }
   const apiKey =
     nonBlank(settings.apiKey) ?? apiKeysIn(env).find((found) => found.provider === provider)?.key;
@@ -119,7 +122,7 @@ async function explicitProvider(provider: ProviderName, resolution: Resolution):
       details: { fix: howToSet([...keyVariablesOf(provider), names.apiKey]) },
     });
   }
-  return keyedProvider(provider, apiKey, resolution, names.provider);
+  return keyedProvider(provider, apiKey, resolution, providerSource(resolution));
 }
 
 /** A local OpenAI-compatible server (Ollama by default) that answers quickly and serves a model. */
@@ -137,10 +140,10 @@ async function localServer(
   return connected({ provider: 'openai-compatible', source: `local server at ${baseURL}`, ...connection });
 }
 
-function unknownProvider(provider: string, { names }: Resolution): CairnError {
+function unknownProvider(provider: string, resolution: Resolution): CairnError {
   return new CairnError(
     'INVALID_ARGUMENT',
-    `${names.provider} must be one of ${PROVIDER_NAMES.join(', ')}, got ${JSON.stringify(provider)}`,
+    `${providerSource(resolution)} must be one of ${PROVIDER_NAMES.join(', ')}, got ${JSON.stringify(provider)}`,
   );
 }
 

@@ -7,7 +7,7 @@ export interface ResolvedModel {
   /** The provider; `demo` is a scripted stand-in that a `fallback` may give (then `demo` is true). */
   provider: ProviderName | 'demo';
   modelId: string;
-  /** Why this model: "--provider", "OPENAI_API_KEY", "OPENAI_BASE_URL", "local server at http://localhost:11434/v1" … */
+  /** Why this model: "--provider", "CAIRN_PROVIDER", "/model", "OPENAI_API_KEY", "OPENAI_BASE_URL", "local server at http://localhost:11434/v1" … */
   source: string;
   /** A scripted stand-in, not a language model: its answers are canned. */
   demo: boolean;

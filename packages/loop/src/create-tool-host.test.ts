@@ -1,5 +1,5 @@
 import type { OpenAIToolCall, ToolExecutionOptions } from '@cairn/core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
   approvalTool,
@@ -135,6 +135,32 @@ describe('createToolHost', () => {
     expect(approved.content).toBe('deployed to production');
     const nobody = await host.execute(call('deploy', { target: 'production' }), options());
     expect(nobody.content).toMatch(/needs the user's approval, and there is no one to ask/);
+  });
+
+  it('leaves the wait for approval out of the duration, approved or refused', async () => {
+    // Fake clocks: the durations are exact, however loaded the machine is.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      const build = defineTool({
+        name: 'build',
+        description: 'Takes a quarter of a second, once approved',
+        category: 'shell',
+        input: z.object({}),
+        needsApproval: true,
+        execute: () => sleep(250).then(() => 'built'),
+      });
+      const answerAfterAMinute = (answer: boolean) => () =>
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(answer), 60_000));
+      const buildHost = createToolHost([build]);
+      const approved = buildHost.execute(call('build', {}), options({ approve: answerAfterAMinute(true) }));
+      await vi.advanceTimersByTimeAsync(60_250);
+      await expect(approved).resolves.toMatchObject({ content: 'built', durationMs: 250 });
+      const refused = buildHost.execute(call('build', {}), options({ approve: answerAfterAMinute(false) }));
+      await vi.advanceTimersByTimeAsync(60_000);
+      await expect(refused).resolves.toMatchObject({ errorCode: 'TOOL_DENIED', durationMs: 0 });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('stops a running tool when the turn is cancelled, and reports it as interrupted', async () => {

@@ -34,6 +34,11 @@ export interface ToolRegistry extends ToolHost {
 
 type Outcome = Omit<ToolCallResult, 'toolCallId' | 'toolName' | 'durationMs'>;
 
+/** How long one call waited for its approval, left out of its duration. */
+interface ApprovalWait {
+  approvalMs: number;
+}
+
 const failed = (errorCode: CairnErrorCode, content: string, structured?: unknown): Outcome => ({
   content,
   isError: true,
@@ -74,7 +79,11 @@ export function createToolHost(tools: readonly Tool[], options: ToolHostOptions 
     return (await options.approve({ toolCallId: context.toolCallId, toolName: tool.name, input })) === true;
   }
 
-  async function outcome(call: OpenAIToolCall, options: ToolExecutionOptions): Promise<Outcome> {
+  async function outcome(
+    call: OpenAIToolCall,
+    options: ToolExecutionOptions,
+    waits: ApprovalWait,
+  ): Promise<Outcome> {
     // A cancelled turn's calls are all interrupted, whatever else would be wrong with them.
     if (options.signal?.aborted) return INTERRUPTED;
     const name = call.function.name;
@@ -101,6 +110,7 @@ export function createToolHost(tools: readonly Tool[], options: ToolHostOptions 
     if (!parsed.success) return failed('TOOL_INVALID_INPUT', toolInputErrorText(name, parsed.error));
     const timeoutMs = tool.timeoutMs ?? defaultTimeoutMs;
     let allowed: boolean;
+    const askedAt = performance.now();
     try {
       // Waiting for the user is not the tool's time; a cancelled turn still ends the wait.
       allowed = await runWithDeadline(
@@ -114,6 +124,8 @@ export function createToolHost(tools: readonly Tool[], options: ToolHostOptions 
       // The tool never ran: without an answer from the approver it is not allowed to.
       const reason = error instanceof Error ? error.message : String(error);
       return failed('TOOL_DENIED', `${name} was not run: asking for approval failed (${reason}).`);
+    } finally {
+      waits.approvalMs = performance.now() - askedAt;
     }
     if (!allowed) {
       return failed(
@@ -158,11 +170,13 @@ export function createToolHost(tools: readonly Tool[], options: ToolHostOptions 
     },
     async execute(call, options) {
       const startedAt = performance.now();
-      const result = await outcome(call, options);
+      const waits: ApprovalWait = { approvalMs: 0 };
+      const result = await outcome(call, options, waits);
       return {
         toolCallId: call.id,
         toolName: call.function.name,
-        durationMs: Math.round(performance.now() - startedAt),
+        // The call's own time: a person taking a minute to approve it did not make the tool slow.
+        durationMs: Math.max(0, Math.round(performance.now() - startedAt - waits.approvalMs)),
         ...result,
       };
     },

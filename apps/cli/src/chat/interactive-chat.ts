@@ -1,12 +1,5 @@
 import { createInterface } from 'node:readline/promises';
-import {
-  describeModel,
-  isProviderName,
-  PROVIDER_NAMES,
-  type ProviderName,
-  type ResolvedModel,
-  resolveModel,
-} from '@cairn/connect';
+import { describeModel, type ResolvedModel } from '@cairn/connect';
 import { CairnError } from '@cairn/core';
 import { formatCliError } from '../cli-error.js';
 import type { CliIO } from '../io.js';
@@ -18,28 +11,10 @@ import type { CliSession } from '../session/open-session.js';
 import { terminalApprovalPrompt } from '../session/terminal-approval.js';
 import { newChatId } from './chat-ids.js';
 import { displayView, loadExistingConversation } from './conversation-history.js';
+import { parseModelTarget, switchModel } from './model-switch.js';
 import { chatAgent, runChatTurn } from './run-chat-turn.js';
 import { parseSlashCommand, slashHelp } from './slash-commands.js';
 import { UsageTotals } from './usage-totals.js';
-
-/**
- * `/model provider:id`, `/model provider`, or `/model id` (another model of the current provider);
- * a string is what to tell the user instead.
- */
-function modelSwitch(
-  argument: string,
-  current: ResolvedModel,
-): { provider: ProviderName; model?: string } | string {
-  const [first = '', second] = argument.split(':', 2);
-  const usage = `e.g. /model anthropic:claude-sonnet-5-5 — providers: ${PROVIDER_NAMES.join(', ')}`;
-  if (second !== undefined) {
-    if (!isProviderName(first)) return `unknown provider "${first}" (${usage})`;
-    return second === '' ? { provider: first } : { provider: first, model: second };
-  }
-  if (isProviderName(first)) return { provider: first };
-  if (current.provider === 'demo') return `the offline demo has no other models; name a provider (${usage})`;
-  return { provider: current.provider, model: first };
-}
 
 // Two Ctrl-C this close together end the program.
 const DOUBLE_INTERRUPT_MS = 2000;
@@ -95,12 +70,6 @@ export async function runInteractiveChat(
   let exiting = false;
   const say = (text: string) => out.write(text.endsWith('\n') ? text : `${text}\n`);
 
-  if (terminal) {
-    session.approver.setPrompt(
-      terminalApprovalPrompt(rl, { colors, spinner, signal: () => running?.signal, say }),
-    );
-  }
-
   let interrupted = false;
   const exit = () => {
     exiting = true;
@@ -137,6 +106,19 @@ export async function runInteractiveChat(
   };
   if (options.signal?.aborted) ended();
   options.signal?.addEventListener('abort', ended);
+  // The question reads the keys itself: its Ctrl-C is the chat's too.
+  if (terminal) {
+    session.approver.setPrompt(
+      terminalApprovalPrompt({
+        input: io.stdin,
+        write: (text) => out.write(text),
+        colors,
+        spinner,
+        signal: () => running?.signal,
+        onInterrupt: interrupt,
+      }),
+    );
+  }
 
   const showHistory = async (id: string) => {
     const view = displayView(await loadExistingConversation(session.store, id), session.workspace);
@@ -179,26 +161,8 @@ export async function runInteractiveChat(
       }
       case 'model': {
         if (command.argument !== undefined) {
-          const target = modelSwitch(command.argument, model);
-          if (typeof target === 'string') {
-            say(target);
-            return;
-          }
-          // The session's key and base URL go with its own provider, never to another one.
-          const { apiKey, baseURL, baseURLFrom } = session.settings.model;
-          const sameProvider = target.provider === session.settings.model.provider;
-          const next = await resolveModel(
-            {
-              provider: target.provider,
-              ...(target.model === undefined ? {} : { model: target.model }),
-              ...(sameProvider && apiKey !== undefined ? { apiKey } : {}),
-              ...(sameProvider && baseURL !== undefined
-                ? { baseURL, ...(baseURLFrom === undefined ? {} : { baseURLFrom }) }
-                : {}),
-            },
-            io.env,
-          );
-          if (model !== session.model) await model.close();
+          const next = await switchModel(parseModelTarget(command.argument, model), session, model, io.env);
+          if (model !== session.model && model !== next) await model.close();
           model = next;
         }
         say(describeModel(model));

@@ -4,7 +4,10 @@ export const SLASH_COMMANDS = [
   ['/new', 'start a new conversation'],
   ['/resume <id>', 'switch to a stored conversation (its recent history is shown)'],
   ['/conversations', 'the most recent conversations'],
-  ['/model [provider[:model]]', 'show the model, or switch to another for the next turns'],
+  [
+    '/model [provider[:id] | id]',
+    'show the model, or switch for the next turns (an id alone: of the current provider)',
+  ],
   ['/compress', 'summarise the older part of this conversation now (shows tokens before and after)'],
   ['/usage', 'tokens used in this session'],
   ['/exit', 'quit (so does Ctrl-D; Ctrl-C twice)'],

@@ -34,7 +34,7 @@ function openRunTerminal(deps: RunDeps): RunTerminal | undefined {
   if (io.stdin.isTTY !== true || io.stdout.isTTY !== true) return undefined;
   const rl = createInterface({ input: io.stdin, output: io.stdout as NodeJS.WritableStream });
   const terminal: RunTerminal = { rl, interrupted: false };
-  rl.on('SIGINT', () => {
+  const interrupt = () => {
     if (terminal.current !== undefined && !terminal.current.signal.aborted) {
       terminal.current.abort();
       io.stdout.write(`${colors.yellow('\n⏹ aborting this turn — press Ctrl-C again to exit')}\n`);
@@ -43,12 +43,15 @@ function openRunTerminal(deps: RunDeps): RunTerminal | undefined {
     terminal.interrupted = true;
     terminal.current?.abort();
     rl.close();
-  });
+  };
+  rl.on('SIGINT', interrupt);
   deps.session.approver.setPrompt(
-    terminalApprovalPrompt(rl, {
+    terminalApprovalPrompt({
+      input: io.stdin,
+      write: (text) => io.stdout.write(text),
       colors,
       signal: () => terminal.current?.signal,
-      say: (text) => io.stdout.write(`${text}\n`),
+      onInterrupt: interrupt,
     }),
   );
   return terminal;

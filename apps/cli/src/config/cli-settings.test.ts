@@ -55,7 +55,17 @@ describe('resolveCliSettings', () => {
       DATABASE_URL: 'postgres://x',
     };
     const settings = resolveCliSettings({ model: 'from-flag' }, env, cwd);
-    expect(settings.model).toEqual({ provider: 'gemini', model: 'from-flag' });
+    expect(settings.model).toEqual({
+      provider: 'gemini',
+      providerFrom: `${join(cwd, 'cairn.config.json')} (provider)`,
+      model: 'from-flag',
+    });
+    // Where the provider came from is what the start-up line names as the model's source.
+    expect(resolveCliSettings({}, { ...env, CAIRN_PROVIDER: 'openai' }, cwd).model).toMatchObject({
+      provider: 'openai',
+      providerFrom: 'CAIRN_PROVIDER',
+    });
+    expect(resolveCliSettings({ provider: 'anthropic' }, env, cwd).model.providerFrom).toBe('--provider');
     expect(settings.store).toBe('postgres');
     expect(settings.approval).toBe('never');
     expect(settings.maxTurns).toBe(7);

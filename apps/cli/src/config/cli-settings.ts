@@ -80,10 +80,8 @@ export function resolveCliSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, c
       ? undefined
       : resolve(file !== undefined && picked.from.startsWith(file) ? dirname(file) : cwd, picked.value);
 
-  const provider = choice(
-    pick(flags.provider, '--provider', 'CAIRN_PROVIDER', config.provider),
-    PROVIDER_NAMES,
-  );
+  const providerPick = pick(flags.provider, '--provider', 'CAIRN_PROVIDER', config.provider);
+  const provider = choice(providerPick, PROVIDER_NAMES);
   const model = pick(flags.model, '--model', 'CAIRN_MODEL', config.model)?.value;
   // OPENAI_BASE_URL is left to the model resolution (after any API key); it still beats the config file.
   const baseURL =
@@ -99,7 +97,10 @@ export function resolveCliSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, c
 
   return {
     model: {
-      ...(provider === undefined ? {} : { provider }),
+      // Where it came from names the model's source at start-up ("from CAIRN_PROVIDER").
+      ...(provider === undefined || providerPick === undefined
+        ? {}
+        : { provider, providerFrom: providerPick.from }),
       ...(model === undefined ? {} : { model }),
       ...(baseURL === undefined ? {} : { baseURL }),
       ...(baseURL !== undefined && nonEmpty(flags.baseUrl) === undefined

@@ -2,7 +2,14 @@ import type { ConversationMessage, ToolExecutionMetadata } from '@cairn/core';
 import { toDisplayMessages } from '@cairn/message-processor';
 import { describe, expect, it } from 'vitest';
 import { renderDisplayMessage } from './render-display-message.js';
-import { ANSI, ansiColors, editAndFailedTestLog, plainColors } from './test-support.js';
+import {
+  ANSI,
+  ansiColors,
+  editAndFailedTestLog,
+  plainColors,
+  toolCallMessage,
+  toolResultMessage,
+} from './test-support.js';
 
 const plain = { colors: plainColors };
 const createdAt = '2025-01-24T10:00:00.000Z';
@@ -78,6 +85,24 @@ describe('renderDisplayMessage', () => {
     expect(renderDisplayMessage(commandRun('', null), plain)).toBe(
       '✗ Command `make` failed\n    stopped without an exit code\n',
     );
+  });
+
+  it('says why a command never ran once, in its headline (a refusal, a timeout)', () => {
+    const reasons = [
+      'The user did not approve running run_command.',
+      'run_command did not finish within 600000 ms and was stopped.',
+    ];
+    for (const reason of reasons) {
+      const [refused] = toDisplayMessages([
+        toolCallMessage('a1', 'run_command', { command: 'rm -rf build' }),
+        toolResultMessage('t1', 'a1', { content: reason, isError: true }),
+      ]) as [ConversationMessage];
+      for (const verbose of [false, true]) {
+        expect(renderDisplayMessage(refused, { ...plain, verbose })).toBe(
+          `✗ Command \`rm -rf build\` failed: ${reason}\n`,
+        );
+      }
+    }
   });
 
   it("leaves a successful command's output out unless verbose", () => {

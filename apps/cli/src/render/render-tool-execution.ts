@@ -67,6 +67,7 @@ function commandOutputLines(
   const failed = commandFailed(execution, details);
   if (!failed && !verbose) return '';
   const text = commandOutputText(details);
+  if (onlyTheReason(execution, details, text)) return '';
   const lines = text === '' ? [] : text.split('\n');
   const shown = verbose ? lines : lines.slice(-COMMAND_TAIL_LINES);
   const hidden = lines.length - shown.length;
@@ -76,6 +77,12 @@ function commandOutputLines(
     rendered.unshift(`${INDENT}${colors.dim(`… ${hidden} earlier ${plural(hidden, 'line')}`)}\n`);
   if (failed) rendered.push(`${INDENT}${colors.red(exitCodeText(details.exitCode))}\n`);
   return rendered.join('');
+}
+
+// A command refused, or stopped before it said anything, has no output of its own: its one line is
+// why, which the headline already gives.
+function onlyTheReason(execution: ToolExecutionMetadata, details: CommandOutputDetails, text: string) {
+  return details.exitCode === null && text !== '' && !text.includes('\n') && execution.summary.endsWith(text);
 }
 
 function fileListLines({ files }: FileListDetails, { colors, width, verbose }: RenderOptions): string {

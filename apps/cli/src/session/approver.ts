@@ -19,19 +19,32 @@ export function createApprover(
 ): Approver {
   const alwaysAllowed = new Set<string>();
   let prompt: ApprovalPrompt | undefined;
+  // The calls of one message run in parallel; the person answers their questions one at a time.
+  let asking: Promise<unknown> = Promise.resolve();
+
+  const allowed = (request: ToolApprovalRequest) => mode === 'always' || alwaysAllowed.has(request.toolName);
+
+  const decide = async (request: ToolApprovalRequest): Promise<boolean> => {
+    // An earlier question may have been answered "always" while this one waited.
+    if (allowed(request)) return true;
+    if (mode === 'never' || prompt === undefined) {
+      onRefused?.(request);
+      return false;
+    }
+    const answer = await prompt(request);
+    if (answer === 'always') alwaysAllowed.add(request.toolName);
+    return answer !== 'no';
+  };
+
   return {
     setPrompt(next) {
       prompt = next;
     },
     async approve(request) {
-      if (mode === 'always' || alwaysAllowed.has(request.toolName)) return true;
-      if (mode === 'never' || prompt === undefined) {
-        onRefused?.(request);
-        return false;
-      }
-      const answer = await prompt(request);
-      if (answer === 'always') alwaysAllowed.add(request.toolName);
-      return answer !== 'no';
+      if (allowed(request)) return true;
+      const decided = asking.then(() => decide(request));
+      asking = decided.catch(() => {});
+      return decided;
     },
   };
 }

@@ -59,6 +59,7 @@ export interface ToolCallResult {
   isError: boolean;
   /** Why it failed (`TOOL_NOT_FOUND`, `TOOL_INVALID_INPUT`, `TOOL_DENIED`, `TOOL_FAILED`, `TOOL_TIMEOUT`). */
   errorCode?: CairnErrorCode;
+  /** How long the call took, without the wait for its approval (the person's time, not the tool's). */
   durationMs: number;
   /** The tool's non-string output before stringifying, for UIs and the display view. */
   structured?: unknown;
