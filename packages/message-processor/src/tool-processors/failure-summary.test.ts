@@ -33,4 +33,16 @@ describe('failureSummary', () => {
     expect(failureSummary('Read', failed({ structured: 'Error: gone' }))).toBe('Read failed: Error: gone');
     expect(failureSummary('Read', failed({}))).toBe('Read failed');
   });
+
+  it('names the subject of the call when given', () => {
+    expect(failureSummary('Read', failed({ output: 'No such file' }), 'src/x.ts')).toBe(
+      'Read src/x.ts — failed: No such file',
+    );
+    expect(failureSummary('Read', failed({}), 'src/x.ts')).toBe('Read src/x.ts — failed');
+  });
+
+  it("leaves out Claude Code's note of its working directory", () => {
+    const output = '<tool_use_error>File does not exist. Note: your current working directory is /w.</tool_use_error>';
+    expect(failureSummary('Read', failed({ output }), 'x.ts')).toBe('Read x.ts — failed: File does not exist.');
+  });
 });

@@ -3,7 +3,7 @@ import { defineToolProcessor } from './define-tool-processor.js';
 import { applyEdits, type FileEdit } from './file-edits.js';
 import { fieldOf, stringField } from './json-fields.js';
 import type { ToolCallView, ToolProcessor } from './tool-call-view.js';
-import { filePathOf, shownFilePath } from './tool-input.js';
+import { filePathOf, knownFilePath, shownFilePath } from './tool-input.js';
 import { applyHunks, diffDetails } from './unified-patch.js';
 
 export interface EditFileProcessorOptions {
@@ -25,19 +25,20 @@ function originalFileOf(call: ToolCallView): string | undefined {
  */
 function editDiff(call: ToolCallView, edits: readonly FileEdit[]): DiffDetails | undefined {
   const filePath = filePathOf(call);
-  if (filePath === undefined) return undefined;
+  const shownPath = knownFilePath(call);
+  if (filePath === undefined || shownPath === undefined) return undefined;
   const original = originalFileOf(call);
   if (original !== undefined) {
     const hunks = fieldOf(call.structured, 'structuredPatch');
     const edited = applyEdits(original, edits) ?? applyHunks(original, hunks);
-    if (edited !== undefined) return diffDetails(filePath, original, edited, { hunks });
+    if (edited !== undefined) return diffDetails(filePath, original, edited, { hunks, shownPath });
   }
   if (edits.length === 0) return undefined;
   return diffDetails(
     filePath,
     edits.map((edit) => edit.oldString).join('\n'),
     edits.map((edit) => edit.newString).join('\n'),
-    { fragment: true },
+    { fragment: true, shownPath },
   );
 }
 
@@ -56,6 +57,7 @@ export function createEditFileProcessor({ toolNames, editsOf }: EditFileProcesso
   return defineToolProcessor({
     toolNames,
     label: 'Edit',
+    subject: knownFilePath,
     summarize: (call) =>
       `${createdFile(call, editsOf(call.input)) ? 'Created' : 'Updated'} ${shownFilePath(call)}`,
     details: (call) => (call.isError ? undefined : editDiff(call, editsOf(call.input))),

@@ -2,7 +2,7 @@ import type { DiffDetails } from '@cairn/core';
 import { defineToolProcessor } from './define-tool-processor.js';
 import { fieldOf, stringField } from './json-fields.js';
 import type { ToolCallView, ToolProcessor } from './tool-call-view.js';
-import { filePathOf, shownFilePath } from './tool-input.js';
+import { filePathOf, knownFilePath, shownFilePath } from './tool-input.js';
 import { diffDetails } from './unified-patch.js';
 
 // Gemini CLI's write_file starts its output with "Successfully overwrote file: <path>." when the
@@ -24,12 +24,16 @@ function replacedExistingFile(call: ToolCallView): boolean {
 
 function writeDiff(call: ToolCallView): DiffDetails | undefined {
   const filePath = filePathOf(call);
+  const shownPath = knownFilePath(call);
   const content = stringField(call.input, 'content') ?? stringField(call.structured, 'content');
-  if (filePath === undefined || content === undefined) return undefined;
+  if (filePath === undefined || shownPath === undefined || content === undefined) return undefined;
   const original = originalContentOf(call);
-  if (original === undefined) return diffDetails(filePath, '', content);
+  if (original === undefined) return diffDetails(filePath, '', content, { shownPath });
   // Claude Code's result has the hunks of the change too: no need to diff.
-  return diffDetails(filePath, original, content, { hunks: fieldOf(call.structured, 'structuredPatch') });
+  return diffDetails(filePath, original, content, {
+    hunks: fieldOf(call.structured, 'structuredPatch'),
+    shownPath,
+  });
 }
 
 /** Whole-file writes: "Created hello.txt" or, over an existing file, "Updated hello.txt"; with the diff. */
@@ -37,6 +41,7 @@ export function createWriteFileProcessor(toolNames: readonly string[]): ToolProc
   return defineToolProcessor({
     toolNames,
     label: 'Write',
+    subject: knownFilePath,
     summarize: (call) => `${replacedExistingFile(call) ? 'Updated' : 'Created'} ${shownFilePath(call)}`,
     details: (call) => (call.isError ? undefined : writeDiff(call)),
   });

@@ -27,10 +27,15 @@ export function filePathOf(call: ToolCallView): string | undefined {
   return firstInputText(call, FILE_PATH_FIELDS) ?? (stringField(call.structured, 'filePath') || undefined);
 }
 
+/** The file a call works on as the user reads it: relative to the cwd; undefined when unknown. */
+export function knownFilePath(call: ToolCallView): string | undefined {
+  const path = filePathOf(call);
+  return path === undefined ? undefined : displayPath(path, call.cwd);
+}
+
 /** The file a call works on, for a summary: relative to the cwd, "file" when unknown. */
 export function shownFilePath(call: ToolCallView): string {
-  const path = filePathOf(call);
-  return path === undefined ? 'file' : displayPath(path, call.cwd);
+  return knownFilePath(call) ?? 'file';
 }
 
 /** The directory a call lists, for a summary: relative to the cwd, "." when not given. */
