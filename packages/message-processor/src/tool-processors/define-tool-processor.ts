@@ -1,5 +1,5 @@
 import type { ToolDetails } from '@cairn/core';
-import { failureSummary } from './failure-summary.js';
+import { type CallSubject, failureSummary } from './failure-summary.js';
 import type { ToolCallView, ToolProcessor } from './tool-call-view.js';
 
 export interface ToolProcessorDefinition {
@@ -7,7 +7,7 @@ export interface ToolProcessorDefinition {
   /** What a failure is called: "Read" gives "Read failed: <reason>". */
   label: string | ((call: ToolCallView) => string);
   /** What the call worked on, when known, named in a failure: "Read src/x.ts — failed: <reason>". */
-  subject?(call: ToolCallView): string | undefined;
+  subject?(call: ToolCallView): CallSubject | undefined;
   summarize(call: ToolCallView): string;
   details?(call: ToolCallView): ToolDetails | undefined;
 }

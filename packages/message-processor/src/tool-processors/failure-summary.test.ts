@@ -35,14 +35,24 @@ describe('failureSummary', () => {
   });
 
   it('names the subject of the call when given', () => {
-    expect(failureSummary('Read', failed({ output: 'No such file' }), 'src/x.ts')).toBe(
+    const subject = { name: 'src/x.ts', path: '/w/src/x.ts' };
+    expect(failureSummary('Read', failed({ output: 'No such file' }), subject)).toBe(
       'Read src/x.ts — failed: No such file',
     );
-    expect(failureSummary('Read', failed({}), 'src/x.ts')).toBe('Read src/x.ts — failed');
+    expect(failureSummary('Read', failed({}), subject)).toBe('Read src/x.ts — failed');
+    // The name says which file: a reason ending with its path does not say it again.
+    expect(failureSummary('Read', failed({ output: 'File not found: /w/src/x.ts' }), subject)).toBe(
+      'Read src/x.ts — failed: File not found',
+    );
+    expect(failureSummary('Read', failed({ output: '/w/src/x.ts' }), subject)).toBe(
+      'Read src/x.ts — failed: /w/src/x.ts',
+    );
   });
 
   it("leaves out Claude Code's note of its working directory", () => {
     const output = '<tool_use_error>File does not exist. Note: your current working directory is /w.</tool_use_error>';
-    expect(failureSummary('Read', failed({ output }), 'x.ts')).toBe('Read x.ts — failed: File does not exist.');
+    expect(failureSummary('Read', failed({ output }), { name: 'x.ts', path: '/w/x.ts' })).toBe(
+      'Read x.ts — failed: File does not exist.',
+    );
   });
 });

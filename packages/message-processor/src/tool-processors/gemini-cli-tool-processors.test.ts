@@ -56,7 +56,7 @@ describe('Gemini CLI tool processors on the captured session', () => {
     });
   });
 
-  it("describes the failed read_file with the error's message", () => {
+  it("describes the failed read_file with its file and the error's message, which need not name it again", () => {
     const message = `File not found: ${CWD}/does-not-exist.txt`;
     const description = describeCall(
       'read_file',
@@ -67,7 +67,7 @@ describe('Gemini CLI tool processors on the captured session', () => {
         structured: { output: 'File not found.', error: { type: 'file_not_found', message } },
       },
     );
-    expect(description).toEqual({ summary: `Read does-not-exist.txt — failed: ${message}` });
+    expect(description).toEqual({ summary: 'Read does-not-exist.txt — failed: File not found' });
   });
 });
 
