@@ -52,11 +52,15 @@ describe.each(Object.entries(TRANSCRIPTS))('cairn convert --from %s on a real tr
     expect(updated?.content).toBe('Updated hello.txt');
     for (const execution of [created, updated]) {
       const details = execution?.toolExecution?.details;
-      expect(details?.type === 'diff' && details.patch).toMatch(/^--- a\/hello\.txt\n\+\+\+ b\/hello\.txt\n@@/);
+      expect(details?.type === 'diff' && details.patch).toMatch(
+        /^--- a\/hello\.txt\n\+\+\+ b\/hello\.txt\n@@/,
+      );
     }
 
     // (c) The failed Read names its file.
-    expect(executions.at(-1)?.content).toMatch(/^Read does-not-exist\.txt — failed: File (does not exist|not found)/);
+    expect(executions.at(-1)?.content).toMatch(
+      /^Read does-not-exist\.txt — failed: File (does not exist|not found)/,
+    );
   });
 
   it('shows the same in Markdown', async () => {

@@ -112,16 +112,19 @@ describe('times in the display view', () => {
   it.each([
     ['claude-code', FIXTURES.claudeStream],
     ['gemini-cli', FIXTURES.geminiStream],
-  ] as const)('%s: each execution has the time of its result, as the transcript recorded it', async (source, url) => {
-    const { display, stored } = await displayOf(source, url);
-    const executions = display.filter((m) => m.partType === 'tool_execution');
-    expect(executions).toHaveLength(4);
-    for (const execution of executions) {
-      const result = stored.find((m) => m.tool_call_id === execution.toolExecution?.toolUseId);
-      expect(execution.createdAt).toBe(result?.createdAt);
-    }
-    expect(new Set(executions.map((m) => m.createdAt)).size).toBe(4);
-  });
+  ] as const)(
+    '%s: each execution has the time of its result, as the transcript recorded it',
+    async (source, url) => {
+      const { display, stored } = await displayOf(source, url);
+      const executions = display.filter((m) => m.partType === 'tool_execution');
+      expect(executions).toHaveLength(4);
+      for (const execution of executions) {
+        const result = stored.find((m) => m.tool_call_id === execution.toolExecution?.toolUseId);
+        expect(execution.createdAt).toBe(result?.createdAt);
+      }
+      expect(new Set(executions.map((m) => m.createdAt)).size).toBe(4);
+    },
+  );
 });
 
 describe('the Gemini CLI transcript, end to end', () => {

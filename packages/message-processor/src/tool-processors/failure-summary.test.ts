@@ -50,7 +50,8 @@ describe('failureSummary', () => {
   });
 
   it("leaves out Claude Code's note of its working directory", () => {
-    const output = '<tool_use_error>File does not exist. Note: your current working directory is /w.</tool_use_error>';
+    const output =
+      '<tool_use_error>File does not exist. Note: your current working directory is /w.</tool_use_error>';
     expect(failureSummary('Read', failed({ output }), { name: 'x.ts', path: '/w/x.ts' })).toBe(
       'Read x.ts — failed: File does not exist.',
     );

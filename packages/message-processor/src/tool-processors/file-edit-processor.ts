@@ -30,7 +30,8 @@ function editDiff(call: ToolCallView, edits: readonly FileEdit[]): DiffDetails |
   if (original !== undefined) {
     const hunks = fieldOf(call.structured, 'structuredPatch');
     const edited = applyEdits(original, edits) ?? applyHunks(original, hunks);
-    if (edited !== undefined) return diffDetails(file.path, original, edited, { hunks, shownPath: file.name });
+    if (edited !== undefined)
+      return diffDetails(file.path, original, edited, { hunks, shownPath: file.name });
   }
   if (edits.length === 0) return undefined;
   return diffDetails(

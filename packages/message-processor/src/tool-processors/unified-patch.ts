@@ -126,7 +126,9 @@ const ABSOLUTE_PATH = /^(?:[\\/]|[A-Za-z]:[\\/])/;
  * as it is.
  */
 function patchFileNames(shownPath: string): PatchFileNames {
-  return ABSOLUTE_PATH.test(shownPath) ? namesOf(shownPath) : { old: `a/${shownPath}`, new: `b/${shownPath}` };
+  return ABSOLUTE_PATH.test(shownPath)
+    ? namesOf(shownPath)
+    : { old: `a/${shownPath}`, new: `b/${shownPath}` };
 }
 
 // File names jsdiff writes C-quoted: with control, non-ASCII, `"` or `\\` characters. (A loop: a
