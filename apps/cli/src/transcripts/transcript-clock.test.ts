@@ -4,7 +4,8 @@ import { TranscriptClock } from './transcript-clock.js';
 
 const SAVED = Date.parse('2030-05-06T07:08:09.000Z');
 const text = (timestamp: string, id: string): AgentOutput => ({ type: 'text', timestamp, id, text: id });
-const times = (events: readonly AgentOutput[]) => events.map((event) => `${event.id}@${event.timestamp}`);
+const times = (events: readonly AgentOutput[]) =>
+  events.map((event) => `${event.type === 'text' ? event.id : event.type}@${event.timestamp}`);
 
 describe('TranscriptClock', () => {
   it('holds events stamped before the transcript told a time, then gives them its first one', () => {
