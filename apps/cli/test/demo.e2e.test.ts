@@ -47,7 +47,7 @@ describe('cairn demo: the offline demo model, with no key and no network', () =>
     );
     expect(json.messages.filter((message: { role: string }) => message.role === 'tool').length).toBe(4);
 
-    const removed = await runCairn(['conversations', 'delete', id], { env });
+    const removed = await runCairn(['conversations', 'delete', id, '--yes'], { env });
     expect(removed.stdout).toContain(`deleted ${id}`);
     expect((await runCairn(['conversations', 'list'], { env })).stdout).not.toContain(id);
   });

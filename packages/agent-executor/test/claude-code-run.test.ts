@@ -73,7 +73,7 @@ describe('a Claude Code run, end to end into a file store', () => {
     const display = toDisplayMessages(log);
     expect(live).toEqual(display);
     expect(describeDisplay(display)).toEqual(
-      fixtureDisplayView(/^tool \(error\): Read failed: File does not exist/),
+      fixtureDisplayView(/^tool \(error\): Read does-not-exist\.txt — failed: File does not exist/),
     );
     const update = display[4]?.toolExecution?.details;
     expect(update?.type).toBe('diff');

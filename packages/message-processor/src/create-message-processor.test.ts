@@ -376,7 +376,7 @@ describe('createMessageProcessor: the display view', () => {
       ['thinking', 'Two reads.'],
       [undefined, 'Reading.'],
       ['tool_execution', 'Read b.txt'],
-      ['tool_execution', expect.stringMatching(/^Read failed: nope/)],
+      ['tool_execution', 'Read a.txt — failed: nope'],
       ['tool_result', 'who called me?'],
     ]);
     expect(display[4]?.toolExecution).toMatchObject({

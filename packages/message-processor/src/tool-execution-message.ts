@@ -34,12 +34,13 @@ export function executionMessage(
     ? { toolName, toolUseId: call.id, input, output, isError, durationMs, summary }
     : { toolName, toolUseId: call.id, input, status: 'unfinished', output, isError, durationMs, summary };
   if (details !== undefined) toolExecution.details = details;
-  // Where the display message sits in the log: at its result, or at its call when there is none.
+  // Where the display message sits in the log: at its result, or at its call when there is none;
+  // its time is that message's too (when the tool ran, not when the model started its message).
   const anchor = result ?? assistant;
   const message: ConversationMessage = {
     id: `${assistant.id}:${call.id}`,
     role: 'assistant',
-    createdAt: assistant.createdAt,
+    createdAt: anchor.createdAt,
     content: summary,
     partType: 'tool_execution',
     toolName,

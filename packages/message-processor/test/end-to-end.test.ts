@@ -48,7 +48,7 @@ const CLAUDE_VIEW = [
   'tool: Updated hello.txt',
   'tool: Ran `ls -la`',
   'assistant: Let me check whether a notes file exists.',
-  expect.stringMatching(/^tool: Read failed: File does not exist\./),
+  'tool: Read does-not-exist.txt — failed: File does not exist.',
   'assistant: Done. I created hello.txt, changed its greeting to "Hello, acceptance tests!", listed the directory, and confirmed that does-not-exist.txt is missing.',
 ];
 
@@ -75,6 +75,11 @@ describe('the Claude Code transcript, end to end', () => {
       newContent: expect.stringContaining('Hello, acceptance tests!'),
       patch: expect.stringContaining('-Hello, world!\n+Hello, acceptance tests!'),
     });
+    // The headers name the file as the summary does: relative to the session's cwd.
+    for (const execution of [write, edit])
+      expect(execution?.details?.type === 'diff' && execution.details.patch).toMatch(
+        /^--- a\/hello\.txt\n\+\+\+ b\/hello\.txt\n/,
+      );
     expect(bash?.details).toMatchObject({ type: 'commandOutput', stderr: '', exitCode: 0 });
     expect(bash?.details?.type === 'commandOutput' && bash.details.stdout).toContain('hello.txt');
     expect(read).toMatchObject({
@@ -103,12 +108,31 @@ describe('the Claude Code transcript, end to end', () => {
   });
 });
 
+describe('times in the display view', () => {
+  it.each([
+    ['claude-code', FIXTURES.claudeStream],
+    ['gemini-cli', FIXTURES.geminiStream],
+  ] as const)(
+    '%s: each execution has the time of its result, as the transcript recorded it',
+    async (source, url) => {
+      const { display, stored } = await displayOf(source, url);
+      const executions = display.filter((m) => m.partType === 'tool_execution');
+      expect(executions).toHaveLength(4);
+      for (const execution of executions) {
+        const result = stored.find((m) => m.tool_call_id === execution.toolExecution?.toolUseId);
+        expect(execution.createdAt).toBe(result?.createdAt);
+      }
+      expect(new Set(executions.map((m) => m.createdAt)).size).toBe(4);
+    },
+  );
+});
+
 describe('the Gemini CLI transcript, end to end', () => {
   it('gives the same shape of display view', async () => {
     const { display } = await displayOf('gemini-cli', FIXTURES.geminiStream);
     expect(shape(display)).toEqual([
       ...CLAUDE_VIEW.slice(0, 7),
-      expect.stringMatching(/^tool: Read failed: File not found/),
+      expect.stringMatching(/^tool: Read does-not-exist\.txt — failed: File not found/),
       CLAUDE_VIEW[8],
     ]);
     const edit = display.find((m) => m.content === 'Updated hello.txt')?.toolExecution;

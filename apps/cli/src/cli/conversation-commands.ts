@@ -60,12 +60,16 @@ export function registerConversationCommands(program: Command, action: Action): 
   conversations
     .command('delete')
     .argument('<id>', 'the conversation', safeId('conversation id', 'cairn conversations list'))
-    .description('delete a conversation and its stored tool outputs')
+    .description('delete a conversation and its stored tool outputs (asks first)')
+    // The global -y/--yes takes the flag wherever it is typed; named here so this --help says what it does here.
+    .option('-y, --yes', 'delete without asking (needed when not at a terminal)')
     .addHelpText('after', examples.conversationsDelete)
     .action(
-      action(async (m, context, _flags, id: string) =>
+      action(async (m, context, flags, id: string) =>
         m.withStore(context, (store) =>
-          m.deleteConversation({ io: context.io, store, colors: context.colors }, id),
+          m.deleteConversation({ io: context.io, store, colors: context.colors }, id, {
+            yes: flags.yes === true,
+          }),
         ),
       ),
     );

@@ -50,7 +50,13 @@ closed (each after storing the turn so far).
     'cairn conversations export chat-20261122-1530-a1b2c3 > chat.jsonl',
     'cairn conversations export chat-20261122-1530-a1b2c3 --format md -o chat.md',
   ]),
-  conversationsDelete: block(['cairn conversations delete chat-20261122-1530-a1b2c3']),
+  conversationsDelete: `${block([
+    'cairn conversations delete chat-20261122-1530-a1b2c3',
+    'cairn conversations delete chat-20261122-1530-a1b2c3 --yes   # without asking (scripts)',
+  ])}
+At a terminal it asks first: y deletes; any other key keeps the conversation and exits with code 1.
+Without a terminal it deletes nothing unless --yes is given.
+`,
   runs: block(['cairn runs list', 'cairn runs show r1', 'cairn runs continue r1 --input "approved"']),
   runsList: block(['cairn runs list', 'cairn runs list --json --limit 100']),
   runsShow: block(['cairn runs show r1']),

@@ -9,6 +9,7 @@ import { reportFailure } from './command-context.js';
 import { registerConversationCommands } from './conversation-commands.js';
 import { examples } from './help-examples.js';
 import { registerRunCommands } from './run-commands.js';
+import { reportUsageErrors } from './usage-errors.js';
 
 const VERSION = (
   JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -167,11 +168,12 @@ export async function runCli(argv: readonly string[], io: CliIO, signal: AbortSi
   const program = createProgram(io, signal, (code) => {
     exitCode = code;
   });
+  reportUsageErrors(program);
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
-      // --help and --version end through here with code 0; usage errors with 1, reported as 2.
+      // --help and --version end through here with code 0; a command group's help without a command with 1.
       return error.exitCode === 0 ? 0 : 2;
     }
     return reportFailure(error, io);

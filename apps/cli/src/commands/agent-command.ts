@@ -7,6 +7,7 @@ import { agentRunFailure } from '../agent/agent-run-failure.js';
 import { agentRunSummary } from '../agent/agent-run-summary.js';
 import { findResumableConversation } from '../agent/find-resumable-conversation.js';
 import { LiveAgentOutput } from '../agent/live-agent-output.js';
+import { loadExistingConversation } from '../chat/conversation-history.js';
 import { cliFailure, exitCodeFor, formatCliError } from '../cli-error.js';
 import type { CliIO } from '../io.js';
 import type { Colors } from '../render/colors.js';
@@ -57,6 +58,9 @@ export async function runAgentCommand(options: AgentCommandOptions, deps: AgentC
     if (!(await isDirectory(cwd)))
       throw cliFailure('INVALID_ARGUMENT', `--cwd ${options.cwd} is not a directory`);
     const command = agentCommand(cli, options.command, io.env);
+    // Resuming needs the conversation to be there: a mistyped id is named, with where the ids are.
+    if (options.resume && options.conversationId !== undefined)
+      await loadExistingConversation(store, options.conversationId);
     const conversationId =
       options.conversationId ??
       (options.resume ? await findResumableConversation(store, options.agent, cli, cwd) : undefined);

@@ -5,8 +5,9 @@ import { cliFailure } from '../cli-error.js';
 import type { CliIO } from '../io.js';
 import type { Colors } from '../render/colors.js';
 import { conversationToMarkdown } from '../render/conversation-markdown.js';
-import { formatStoredTime } from '../render/format-numbers.js';
+import { formatStoredTime, plural } from '../render/format-numbers.js';
 import { renderDisplayMessage } from '../render/render-display-message.js';
+import { confirmKey } from '../session/confirm-key.js';
 
 export type ExportFormat = 'jsonl' | 'md' | 'json';
 
@@ -110,9 +111,37 @@ export async function exportConversation(
   return 0;
 }
 
-/** `cairn conversations delete <id>`: the conversation and its offloaded outputs. */
-export async function deleteConversation(deps: ConversationsDeps, id: string): Promise<number> {
+/**
+ * `cairn conversations delete <id>`: the conversation and its offloaded outputs. Without `yes` it
+ * asks first at a terminal (one key: `y` deletes; anything else keeps it, exit code 1; Ctrl-C 130)
+ * and refuses elsewhere: a script deletes only when it says so.
+ */
+export async function deleteConversation(
+  deps: ConversationsDeps,
+  id: string,
+  options: { yes: boolean },
+): Promise<number> {
+  const { io, colors } = deps;
   assertSafeId('conversation id', id);
+  if (!options.yes) {
+    const log = await loadExistingConversation(deps.store, id);
+    if (io.stdin.isTTY !== true || io.stdout.isTTY !== true) {
+      throw cliFailure(
+        'INVALID_ARGUMENT',
+        `not deleting ${id}: there is no terminal to confirm it`,
+        'pass --yes to delete it without asking',
+      );
+    }
+    const updated = formatStoredTime(log.at(-1)?.createdAt ?? '');
+    const answer = await confirmKey(
+      io,
+      `delete conversation ${colors.bold(id)} (${log.length} ${plural(log.length, 'message')}, updated ${updated})? ${colors.dim('[y/N]')} `,
+    );
+    if (answer !== 'yes') {
+      io.stdout.write(`kept ${id}\n`);
+      return answer === 'interrupted' ? 130 : 1;
+    }
+  }
   if (!(await deps.store.deleteConversation(id))) {
     throw cliFailure(
       'STORE_NOT_FOUND',

@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type ConversationMessage, isValidConversationMessage } from '@cairn/core';
 import { describe, expect, it } from 'vitest';
@@ -62,6 +62,29 @@ describe('cairn convert --from claude-code', () => {
     });
     // Bash ran from the Edit result (10:00:01.000) to its own result (10:00:02.500).
     expect(log[3]).toMatchObject({ toolName: 'Bash', duration: 1500, createdAt: '2030-01-02T10:00:02.500Z' });
+  });
+
+  it('times every message by the transcript: lines without a time of their own by the nearest one', async () => {
+    const file = await savedTranscript(CLAUDE_SESSION, { cwd: PROJECT });
+
+    const log = jsonLines((await convert({ file })).stdout);
+    const display = jsonLines((await convert({ file, view: 'display' })).stdout);
+
+    // Only tool results carry a time: the first reply gets the first one, later replies the one before them.
+    expect(log.map((message) => `${message.role} ${message.createdAt}`)).toEqual([
+      'assistant 2030-01-02T10:00:01.000Z',
+      'tool 2030-01-02T10:00:01.000Z',
+      'assistant 2030-01-02T10:00:01.000Z',
+      'tool 2030-01-02T10:00:02.500Z',
+      'assistant 2030-01-02T10:00:02.500Z',
+    ]);
+    // Each execution has the time of its result.
+    expect(display.map((message) => `${message.partType ?? message.role} ${message.createdAt}`)).toEqual([
+      'assistant 2030-01-02T10:00:01.000Z',
+      'tool_execution 2030-01-02T10:00:01.000Z',
+      'tool_execution 2030-01-02T10:00:02.500Z',
+      'assistant 2030-01-02T10:00:02.500Z',
+    ]);
   });
 
   it('writes the display view: each call merged with its result, paths relative to the recorded cwd', async () => {
@@ -266,6 +289,11 @@ describe('cairn convert --from gemini-cli', () => {
 
     expect(pretty.code).toBe(0);
     expect(described(jsonLines(pretty.stdout))).toEqual(['assistant: notes.txt greets the world.']);
+    // The document has no times: its message has the time the file was saved.
+    const saved = new Date('2030-03-04T05:06:07.000Z');
+    await utimes(oneLine, saved, saved);
+    const timed = await convert({ from: 'gemini-cli', file: oneLine });
+    expect(jsonLines(timed.stdout)[0]?.createdAt).toBe(saved.toISOString());
     expect(described(jsonLines(printed.stdout))).toEqual(['assistant: notes.txt greets the world.']);
   });
 

@@ -48,6 +48,7 @@ export async function runConvertCommand(
       const skipped = await convertTranscript(input.lines, {
         format,
         label: input.label,
+        savedAt: input.savedAt,
         onLogMessage: output.add,
       });
       output.end();

@@ -1,9 +1,9 @@
 import { createInterface, type Interface } from 'node:readline/promises';
-import type { ConversationStore } from '@cairn/core';
-import type { RunEvent, RunResult } from '@cairn/runtime';
+import { CairnError, type ConversationStore } from '@cairn/core';
+import type { RunApi, RunEvent, RunResult, RunState } from '@cairn/runtime';
 import { runConversationId } from '@cairn/runtime';
 import { displayView, loadExistingConversation } from '../chat/conversation-history.js';
-import { exitCodeFor, formatCliError } from '../cli-error.js';
+import { cliFailure, exitCodeFor, formatCliError } from '../cli-error.js';
 import type { CliIO } from '../io.js';
 import type { Colors } from '../render/colors.js';
 import { renderDisplayMessage } from '../render/render-display-message.js';
@@ -19,6 +19,16 @@ interface RunDeps {
   colors: Colors;
   errColors: Colors;
   signal?: AbortSignal;
+}
+
+/** A run's state; an unknown id fails with the command that lists the real ones. */
+async function existingRun(runs: Pick<RunApi, 'get'>, runId: string): Promise<RunState> {
+  try {
+    return await runs.get(runId);
+  } catch (error) {
+    if (!CairnError.is(error, 'STORE_NOT_FOUND')) throw error;
+    throw cliFailure('STORE_NOT_FOUND', `there is no run "${runId}"`, '`cairn runs list` shows the ids');
+  }
 }
 
 /** The terminal a run talks to between turns, when there is one: replies, approvals, Ctrl-C. */
@@ -137,6 +147,7 @@ export async function continueRun(
   deps: RunDeps,
   options: { runId: string; input?: string },
 ): Promise<number> {
+  await existingRun(deps.session.runtime.runs, options.runId);
   const terminal = openRunTerminal(deps);
   const result = await turn(deps, terminal, (onEvent, signal) =>
     deps.session.runtime.runs.continue({
@@ -175,7 +186,7 @@ export async function listRuns(
 
 /** `cairn runs show <runId>`: where the run stands, then its conversation. */
 export async function showRun(deps: StoredRunDeps, runId: string): Promise<number> {
-  const state = await storedRuns(deps.store).get(runId);
+  const state = await existingRun(storedRuns(deps.store), runId);
   deps.io.stdout.write(`${describeRunState(state, deps.colors)}\n`);
   if (state.input !== undefined) deps.io.stdout.write(`${deps.colors.dim(`input: ${state.input}`)}\n`);
   const log = await loadExistingConversation(deps.store, runConversationId(runId), 'cairn runs list');

@@ -16,6 +16,8 @@ export interface ConvertTranscriptOptions {
   format: TranscriptFormat;
   /** The input as messages name it (the file, or "stdin"). */
   label: string;
+  /** When the transcript was saved (ms): the time of messages it gives no time for. */
+  savedAt: number;
   /** Each log message, in order; none unless the input is a transcript. */
   onLogMessage(message: ConversationMessage): void;
 }
@@ -49,7 +51,7 @@ export async function convertTranscript(
   options: ConvertTranscriptOptions,
 ): Promise<SkippedLines> {
   const { format, label } = options;
-  const clock = new TranscriptClock();
+  const clock = new TranscriptClock(() => options.savedAt);
   const skipped = new SkippedLines();
   const gate = new TranscriptGate(options.onLogMessage);
   let sessionStarted = false;
@@ -64,7 +66,6 @@ export async function convertTranscript(
   const push = (events: readonly AgentOutput[]) => {
     for (const event of events) {
       if (event.type === 'session_start') sessionStarted = true;
-      clock.observe(event);
       processor.push(event);
     }
   };
@@ -98,7 +99,7 @@ export async function convertTranscript(
     }
     const events = converter.push(line);
     skipped.record(number, line, events);
-    push(events);
+    push(clock.time(events));
     const waiting = Math.max(skipped.count, gate.heldCount);
     if (!gate.opened && waiting >= MAX_SKIPPED_BEFORE_FIRST_MESSAGE) {
       const first = skipped.firstProblem();
@@ -109,10 +110,11 @@ export async function convertTranscript(
   }
 
   if (document !== undefined) {
-    push(format.convertDocument(parseDocument(document, notATranscript), clock.date));
+    push(clock.time(format.convertDocument(parseDocument(document, notATranscript), clock.date)));
   } else if (converter !== undefined) {
-    push(converter.end());
+    push(clock.time(converter.end()));
   }
+  push(clock.end());
   processor.end();
   gate.end(sessionStarted);
   if (!gate.opened) throw notATranscript(noMessagesReason(skipped, converter, document));

@@ -9,6 +9,8 @@ export interface TranscriptInput {
   /** How messages name it: the file as given, or "stdin". */
   label: string;
   lines: AsyncIterable<string>;
+  /** When it was saved (ms): the file's modification time; now for stdin. */
+  savedAt: number;
   close(): Promise<void>;
 }
 
@@ -17,7 +19,7 @@ function linesOf(input: NodeJS.ReadableStream): AsyncIterable<string> {
   return createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
 }
 
-async function openFile(file: string, cwd: string): Promise<FileHandle> {
+async function openFile(file: string, cwd: string): Promise<{ handle: FileHandle; modifiedAt: number }> {
   let handle: FileHandle;
   try {
     handle = await open(resolve(cwd, file), 'r');
@@ -26,12 +28,13 @@ async function openFile(file: string, cwd: string): Promise<FileHandle> {
     if (code === 'ENOENT') throw cliFailure('INVALID_ARGUMENT', `${file} does not exist`);
     throw cliFailure('INVALID_ARGUMENT', `${file} cannot be read: ${(error as Error).message}`);
   }
+  const stats = await handle.stat();
   // Opening a directory succeeds; reading it would fail mid-way with a less clear message.
-  if ((await handle.stat()).isDirectory()) {
+  if (stats.isDirectory()) {
     await handle.close();
     throw cliFailure('INVALID_ARGUMENT', `${file} is a directory, not a transcript file`);
   }
-  return handle;
+  return { handle, modifiedAt: stats.mtimeMs };
 }
 
 /** `file`, or stdin for none or `-`; stdin must be piped, not a terminal nobody will type JSON into. */
@@ -44,8 +47,13 @@ export async function openTranscriptInput(file: string | undefined, io: CliIO): 
         'pass its file, or pipe it in: cairn convert --from claude-code - < transcript.jsonl',
       );
     }
-    return { label: 'stdin', lines: linesOf(io.stdin), close: async () => {} };
+    return { label: 'stdin', lines: linesOf(io.stdin), savedAt: Date.now(), close: async () => {} };
   }
-  const handle = await openFile(file, io.cwd);
-  return { label: file, lines: linesOf(handle.createReadStream()), close: () => handle.close() };
+  const { handle, modifiedAt } = await openFile(file, io.cwd);
+  return {
+    label: file,
+    lines: linesOf(handle.createReadStream()),
+    savedAt: modifiedAt,
+    close: () => handle.close(),
+  };
 }

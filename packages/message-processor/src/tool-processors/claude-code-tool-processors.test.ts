@@ -32,7 +32,7 @@ describe('Claude Code tool processors on the captured session', () => {
         filePath: HELLO,
         oldContent: '',
         newContent: WRITTEN,
-        patch: `--- ${HELLO}\n+++ ${HELLO}\n@@ -0,0 +1,2 @@\n+Hello, world!\n+This file was written by the mock model.\n`,
+        patch: `--- a/hello.txt\n+++ b/hello.txt\n@@ -0,0 +1,2 @@\n+Hello, world!\n+This file was written by the mock model.\n`,
       },
     });
   });
@@ -79,7 +79,7 @@ describe('Claude Code tool processors on the captured session', () => {
         oldContent: WRITTEN,
         newContent: 'Hello, acceptance tests!\nThis file was written by the mock model.\n',
         patch:
-          `--- ${HELLO}\n+++ ${HELLO}\n@@ -1,2 +1,2 @@\n-Hello, world!\n+Hello, acceptance tests!\n` +
+          `--- a/hello.txt\n+++ b/hello.txt\n@@ -1,2 +1,2 @@\n-Hello, world!\n+Hello, acceptance tests!\n` +
           ' This file was written by the mock model.\n',
       },
     });
@@ -109,7 +109,7 @@ describe('Claude Code tool processors on the captured session', () => {
     });
   });
 
-  it('describes the failed Read with the first line of its error', () => {
+  it('describes the failed Read with its file and the first line of its error, without the cwd note', () => {
     const description = describeCall(
       'Read',
       { file_path: `${CWD}/does-not-exist.txt` },
@@ -119,7 +119,7 @@ describe('Claude Code tool processors on the captured session', () => {
       },
     );
     expect(description).toEqual({
-      summary: `Read failed: File does not exist. Note: your current working directory is ${CWD}.`,
+      summary: 'Read does-not-exist.txt — failed: File does not exist.',
     });
   });
 });
@@ -206,7 +206,7 @@ describe('Claude Code file tools', () => {
       filePath: HELLO,
       oldContent: original,
       newContent: original.replace('d', 'D'),
-      patch: `--- ${HELLO}\n+++ ${HELLO}\n@@ -1,7 +1,7 @@\n a\n b\n c\n-d\n+D\n e\n f\n g\n`,
+      patch: `--- a/hello.txt\n+++ b/hello.txt\n@@ -1,7 +1,7 @@\n a\n b\n c\n-d\n+D\n e\n f\n g\n`,
     });
     const write = describeCall(
       'Write',
@@ -224,7 +224,7 @@ describe('Claude Code file tools', () => {
       { structured: { type: 'update', originalFile: 'old\n', structuredPatch: [hunk] } },
     );
     expect(description.details).toMatchObject({
-      patch: `--- ${HELLO}\n+++ ${HELLO}\n@@ -1,1 +1,1 @@\n-old\n+new\n`,
+      patch: `--- a/hello.txt\n+++ b/hello.txt\n@@ -1,1 +1,1 @@\n-old\n+new\n`,
     });
   });
 
@@ -239,7 +239,7 @@ describe('Claude Code file tools', () => {
       details: {
         oldContent: '',
         newContent: 'hi\n',
-        patch: `--- ${HELLO}\n+++ ${HELLO}\n@@ -0,0 +1,1 @@\n+hi\n`,
+        patch: `--- a/hello.txt\n+++ b/hello.txt\n@@ -0,0 +1,1 @@\n+hi\n`,
       },
     });
   });
@@ -280,7 +280,7 @@ describe('Claude Code file tools', () => {
         output: '<tool_use_error>String to replace not found in file.\nString: a</tool_use_error>',
       },
     );
-    expect(description).toEqual({ summary: 'Edit failed: String to replace not found in file.' });
+    expect(description).toEqual({ summary: 'Edit hello.txt — failed: String to replace not found in file.' });
   });
 });
 

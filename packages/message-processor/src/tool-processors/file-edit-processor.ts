@@ -3,7 +3,7 @@ import { defineToolProcessor } from './define-tool-processor.js';
 import { applyEdits, type FileEdit } from './file-edits.js';
 import { fieldOf, stringField } from './json-fields.js';
 import type { ToolCallView, ToolProcessor } from './tool-call-view.js';
-import { filePathOf, shownFilePath } from './tool-input.js';
+import { fileSubject, shownFilePath } from './tool-input.js';
 import { applyHunks, diffDetails } from './unified-patch.js';
 
 export interface EditFileProcessorOptions {
@@ -24,20 +24,21 @@ function originalFileOf(call: ToolCallView): string | undefined {
  * replaced snippets are known.
  */
 function editDiff(call: ToolCallView, edits: readonly FileEdit[]): DiffDetails | undefined {
-  const filePath = filePathOf(call);
-  if (filePath === undefined) return undefined;
+  const file = fileSubject(call);
+  if (file === undefined) return undefined;
   const original = originalFileOf(call);
   if (original !== undefined) {
     const hunks = fieldOf(call.structured, 'structuredPatch');
     const edited = applyEdits(original, edits) ?? applyHunks(original, hunks);
-    if (edited !== undefined) return diffDetails(filePath, original, edited, { hunks });
+    if (edited !== undefined)
+      return diffDetails(file.path, original, edited, { hunks, shownPath: file.name });
   }
   if (edits.length === 0) return undefined;
   return diffDetails(
-    filePath,
+    file.path,
     edits.map((edit) => edit.oldString).join('\n'),
     edits.map((edit) => edit.newString).join('\n'),
-    { fragment: true },
+    { fragment: true, shownPath: file.name },
   );
 }
 
@@ -56,6 +57,7 @@ export function createEditFileProcessor({ toolNames, editsOf }: EditFileProcesso
   return defineToolProcessor({
     toolNames,
     label: 'Edit',
+    subject: fileSubject,
     summarize: (call) =>
       `${createdFile(call, editsOf(call.input)) ? 'Created' : 'Updated'} ${shownFilePath(call)}`,
     details: (call) => (call.isError ? undefined : editDiff(call, editsOf(call.input))),

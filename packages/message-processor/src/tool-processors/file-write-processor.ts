@@ -2,7 +2,7 @@ import type { DiffDetails } from '@cairn/core';
 import { defineToolProcessor } from './define-tool-processor.js';
 import { fieldOf, stringField } from './json-fields.js';
 import type { ToolCallView, ToolProcessor } from './tool-call-view.js';
-import { filePathOf, shownFilePath } from './tool-input.js';
+import { fileSubject, shownFilePath } from './tool-input.js';
 import { diffDetails } from './unified-patch.js';
 
 // Gemini CLI's write_file starts its output with "Successfully overwrote file: <path>." when the
@@ -23,13 +23,16 @@ function replacedExistingFile(call: ToolCallView): boolean {
 }
 
 function writeDiff(call: ToolCallView): DiffDetails | undefined {
-  const filePath = filePathOf(call);
+  const file = fileSubject(call);
   const content = stringField(call.input, 'content') ?? stringField(call.structured, 'content');
-  if (filePath === undefined || content === undefined) return undefined;
+  if (file === undefined || content === undefined) return undefined;
   const original = originalContentOf(call);
-  if (original === undefined) return diffDetails(filePath, '', content);
+  if (original === undefined) return diffDetails(file.path, '', content, { shownPath: file.name });
   // Claude Code's result has the hunks of the change too: no need to diff.
-  return diffDetails(filePath, original, content, { hunks: fieldOf(call.structured, 'structuredPatch') });
+  return diffDetails(file.path, original, content, {
+    hunks: fieldOf(call.structured, 'structuredPatch'),
+    shownPath: file.name,
+  });
 }
 
 /** Whole-file writes: "Created hello.txt" or, over an existing file, "Updated hello.txt"; with the diff. */
@@ -37,6 +40,7 @@ export function createWriteFileProcessor(toolNames: readonly string[]): ToolProc
   return defineToolProcessor({
     toolNames,
     label: 'Write',
+    subject: fileSubject,
     summarize: (call) => `${replacedExistingFile(call) ? 'Updated' : 'Created'} ${shownFilePath(call)}`,
     details: (call) => (call.isError ? undefined : writeDiff(call)),
   });

@@ -17,7 +17,7 @@ describe('Gemini CLI tool processors on the captured session', () => {
         filePath: HELLO,
         oldContent: '',
         newContent: WRITTEN,
-        patch: `--- ${HELLO}\n+++ ${HELLO}\n@@ -0,0 +1,2 @@\n+Hello, world!\n+This file was written by the mock model.\n`,
+        patch: `--- a/hello.txt\n+++ b/hello.txt\n@@ -0,0 +1,2 @@\n+Hello, world!\n+This file was written by the mock model.\n`,
       },
     });
   });
@@ -36,7 +36,7 @@ describe('Gemini CLI tool processors on the captured session', () => {
         filePath: HELLO,
         oldContent: 'Hello, world!',
         newContent: 'Hello, acceptance tests!',
-        patch: `--- ${HELLO}\n+++ ${HELLO}\n@@ -1,1 +1,1 @@\n-Hello, world!\n+Hello, acceptance tests!\n`,
+        patch: `--- a/hello.txt\n+++ b/hello.txt\n@@ -1,1 +1,1 @@\n-Hello, world!\n+Hello, acceptance tests!\n`,
       },
     });
   });
@@ -56,7 +56,7 @@ describe('Gemini CLI tool processors on the captured session', () => {
     });
   });
 
-  it("describes the failed read_file with the error's message", () => {
+  it("describes the failed read_file with its file and the error's message, which need not name it again", () => {
     const message = `File not found: ${CWD}/does-not-exist.txt`;
     const description = describeCall(
       'read_file',
@@ -67,7 +67,7 @@ describe('Gemini CLI tool processors on the captured session', () => {
         structured: { output: 'File not found.', error: { type: 'file_not_found', message } },
       },
     );
-    expect(description).toEqual({ summary: `Read failed: ${message}` });
+    expect(description).toEqual({ summary: 'Read does-not-exist.txt — failed: File not found' });
   });
 });
 
@@ -97,7 +97,7 @@ describe('Gemini CLI tools', () => {
         filePath: HELLO,
         oldContent: '',
         newContent: 'Hello!\n',
-        patch: `--- ${HELLO}\n+++ ${HELLO}\n@@ -0,0 +1,1 @@\n+Hello!\n`,
+        patch: `--- a/hello.txt\n+++ b/hello.txt\n@@ -0,0 +1,1 @@\n+Hello!\n`,
       },
     });
   });
@@ -108,7 +108,7 @@ describe('Gemini CLI tools', () => {
       { file_path: HELLO },
       { isError: true, structured: { error: { message: 'No match\nfor x' } } },
     );
-    expect(description).toEqual({ summary: 'Edit failed: No match' });
+    expect(description).toEqual({ summary: 'Edit hello.txt — failed: No match' });
   });
 
   it('reads the exit code of a failed command', () => {

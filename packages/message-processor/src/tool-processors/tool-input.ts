@@ -1,4 +1,5 @@
 import { displayPath } from './display-path.js';
+import type { CallSubject } from './failure-summary.js';
 import { stringField } from './json-fields.js';
 import type { ToolCallView } from './tool-call-view.js';
 
@@ -23,14 +24,22 @@ function firstInputText(call: ToolCallView, names: readonly string[]): string | 
 }
 
 /** The file a call works on: from its input, else its structured result (Claude Code's `filePath`). */
-export function filePathOf(call: ToolCallView): string | undefined {
+function filePathOf(call: ToolCallView): string | undefined {
   return firstInputText(call, FILE_PATH_FIELDS) ?? (stringField(call.structured, 'filePath') || undefined);
+}
+
+/**
+ * The file a call works on: its path, and its name as summaries, patch headers and failures
+ * ("Read src/x.ts — failed: …") show it, relative to the cwd; undefined when unknown.
+ */
+export function fileSubject(call: ToolCallView): CallSubject | undefined {
+  const path = filePathOf(call);
+  return path === undefined ? undefined : { name: displayPath(path, call.cwd), path };
 }
 
 /** The file a call works on, for a summary: relative to the cwd, "file" when unknown. */
 export function shownFilePath(call: ToolCallView): string {
-  const path = filePathOf(call);
-  return path === undefined ? 'file' : displayPath(path, call.cwd);
+  return fileSubject(call)?.name ?? 'file';
 }
 
 /** The directory a call lists, for a summary: relative to the cwd, "." when not given. */

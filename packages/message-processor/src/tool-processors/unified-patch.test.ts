@@ -102,6 +102,21 @@ describe('diffDetails', () => {
     );
   });
 
+  it('names the file in the headers as it is shown: a relative path as git does, another as it is', () => {
+    const body = '@@ -1,1 +1,1 @@\n-a\n+b\n';
+    expect(diffDetails('/w/src/a.ts', 'a\n', 'b\n', { shownPath: 'src/a.ts' })).toMatchObject({
+      filePath: '/w/src/a.ts',
+      patch: `--- a/src/a.ts\n+++ b/src/a.ts\n${body}`,
+    });
+    for (const shownPath of ['/etc/hosts', 'D:/y.ts'])
+      expect(diffDetails(shownPath, 'a\n', 'b\n', { shownPath }).patch).toBe(
+        `--- ${shownPath}\n+++ ${shownPath}\n${body}`,
+      );
+    expect(diffDetails('/w/n.txt', '', 'x\n', { shownPath: 'n.txt' }).patch).toBe(
+      '--- a/n.txt\n+++ b/n.txt\n@@ -0,0 +1,1 @@\n+x\n',
+    );
+  });
+
   it("formats the tool's hunks when they are well-formed, else diffs", () => {
     const hunk = { oldStart: 2, oldLines: 2, newStart: 2, newLines: 2, lines: [' b', '-c', '+C'] };
     expect(diffDetails('a.txt', 'a\nb\nc\n', 'a\nb\nC\n', { hunks: [hunk] }).patch).toBe(

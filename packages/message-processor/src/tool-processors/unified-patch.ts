@@ -108,6 +108,29 @@ function changeHunks(oldContent: string, newContent: string): StructuredPatchHun
   }
 }
 
+/** The names a patch's `---` and `+++` lines give the file (the same file, before and after). */
+export interface PatchFileNames {
+  old: string;
+  new: string;
+}
+
+const namesOf = (names: string | PatchFileNames): PatchFileNames =>
+  typeof names === 'string' ? { old: names, new: names } : names;
+
+// A path starting at a root: `/x`, `\\x`, `C:\x`, `C:/x`.
+const ABSOLUTE_PATH = /^(?:[\\/]|[A-Za-z]:[\\/])/;
+
+/**
+ * The names a patch gives a file shown as `shownPath`: a relative path (a file in the cwd) with
+ * git's `a/` and `b/` before it, so the headers name the file as the summary does; any other path
+ * as it is.
+ */
+function patchFileNames(shownPath: string): PatchFileNames {
+  return ABSOLUTE_PATH.test(shownPath)
+    ? namesOf(shownPath)
+    : { old: `a/${shownPath}`, new: `b/${shownPath}` };
+}
+
 // File names jsdiff writes C-quoted: with control, non-ASCII, `"` or `\\` characters. (A loop: a
 // regex costs more on a short path.)
 function needsQuoting(filePath: string): boolean {
@@ -122,12 +145,16 @@ function needsQuoting(filePath: string): boolean {
  * jsdiff's `formatPatch` with file headers only, written directly: the same text, without the
  * array of every line it joins. A file name that needs quoting is left to jsdiff.
  */
-export function formatHunks(filePath: string, hunks: readonly StructuredPatchHunk[]): string {
-  if (needsQuoting(filePath)) {
+export function formatHunks(
+  fileNames: string | PatchFileNames,
+  hunks: readonly StructuredPatchHunk[],
+): string {
+  const names = namesOf(fileNames);
+  if (needsQuoting(names.old) || needsQuoting(names.new)) {
     return formatPatch(
       {
-        oldFileName: filePath,
-        newFileName: filePath,
+        oldFileName: names.old,
+        newFileName: names.new,
         oldHeader: undefined,
         newHeader: undefined,
         hunks: hunks as StructuredPatchHunk[],
@@ -135,7 +162,7 @@ export function formatHunks(filePath: string, hunks: readonly StructuredPatchHun
       FILE_HEADERS_ONLY,
     );
   }
-  let text = `--- ${filePath}\n+++ ${filePath}\n`;
+  let text = `--- ${names.old}\n+++ ${names.new}\n`;
   for (const hunk of hunks) {
     // Unified diff quirk (as jsdiff writes it): an empty range starts one line lower.
     const oldStart = hunk.oldLines === 0 ? hunk.oldStart - 1 : hunk.oldStart;
@@ -149,7 +176,7 @@ export function formatHunks(filePath: string, hunks: readonly StructuredPatchHun
 const NO_HUNKS: readonly StructuredPatchHunk[] = [];
 
 /** The patch creating a file of `content` (not empty), as jsdiff writes it, without diffing. */
-function creationPatch(filePath: string, content: string): string | undefined {
+function creationPatch(fileNames: string | PatchFileNames, content: string): string | undefined {
   const endsWithBreak = content.endsWith('\n');
   const body = endsWithBreak ? content.slice(0, -1) : content;
   const added = body.replaceAll('\n', '\n+');
@@ -158,17 +185,21 @@ function creationPatch(filePath: string, content: string): string | undefined {
   // Each line is one edit: jsdiff gives up on it past the same bound.
   if (lines > MAX_EDIT_LENGTH) return undefined;
   const noNewline = endsWithBreak ? '' : '\\ No newline at end of file\n';
-  return `${formatHunks(filePath, NO_HUNKS)}@@ -0,0 +1,${lines} @@\n+${added}\n${noNewline}`;
+  return `${formatHunks(fileNames, NO_HUNKS)}@@ -0,0 +1,${lines} @@\n+${added}\n${noNewline}`;
 }
 
 /**
  * A unified diff of one file's change (jsdiff's, with 4 lines of context), or undefined when the
  * change is too big to diff cheaply.
  */
-export function unifiedPatch(filePath: string, oldContent: string, newContent: string): string | undefined {
-  if (oldContent === '' && newContent !== '') return creationPatch(filePath, newContent);
+export function unifiedPatch(
+  fileNames: string | PatchFileNames,
+  oldContent: string,
+  newContent: string,
+): string | undefined {
+  if (oldContent === '' && newContent !== '') return creationPatch(fileNames, newContent);
   const hunks = changeHunks(oldContent, newContent);
-  return hunks === undefined ? undefined : formatHunks(filePath, hunks);
+  return hunks === undefined ? undefined : formatHunks(fileNames, hunks);
 }
 
 // A fragment's last line is not the file's last line: without this, the patch would claim
@@ -229,6 +260,8 @@ export interface DiffDetailsOptions {
    * hunks, the patch is made of them instead of diffing the contents.
    */
   hunks?: unknown;
+  /** The path the summary shows (relative to the cwd): the patch's headers name the file so too. */
+  shownPath?: string;
 }
 
 /** Diff details of a file's change, with its unified patch when there is one. */
@@ -238,11 +271,12 @@ export function diffDetails(
   newContent: string,
   options: DiffDetailsOptions = {},
 ): DiffDetails {
+  const names = options.shownPath === undefined ? filePath : patchFileNames(options.shownPath);
   const patch = areWellFormedHunks(options.hunks)
-    ? formatHunks(filePath, options.hunks)
+    ? formatHunks(names, options.hunks)
     : options.fragment
-      ? unifiedPatch(filePath, asWholeLines(oldContent), asWholeLines(newContent))
-      : unifiedPatch(filePath, oldContent, newContent);
+      ? unifiedPatch(names, asWholeLines(oldContent), asWholeLines(newContent))
+      : unifiedPatch(names, oldContent, newContent);
   const details: DiffDetails = { type: 'diff', filePath, oldContent, newContent };
   if (patch !== undefined) details.patch = patch;
   return details;
