@@ -52,6 +52,8 @@ describe('cairn conversations delete', () => {
     expect(stdout.text).toBe(
       `delete conversation ${ID} (2 messages, updated 2030-01-02 10:05)? [y/N] y\ndeleted ${ID}\n`,
     );
+    // The terminal leaves raw mode once the rest of the key's chunk is dropped (the next tick).
+    await new Promise(setImmediate);
     expect(stdin.rawModes).toEqual([true, false]);
     expect(await store.load(ID)).toEqual([]);
   });

@@ -1,35 +1,25 @@
 import type { CliIO } from '../io.js';
+import { holdKeys } from './held-keys.js';
 
 export type KeyAnswer = 'yes' | 'no' | 'interrupted';
-
-const CTRL_C = '\u0003';
 
 /**
  * Asks `question` at the terminal and takes one key, no Enter needed: `y` is yes, Ctrl-C
  * interrupted, any other key (Enter, `n`, Ctrl-D…) or the input ending no. The answer is echoed
  * and the line ended, so what follows starts on a line of its own.
  */
-export function confirmKey(io: CliIO, question: string): Promise<KeyAnswer> {
-  const { stdin, stdout } = io;
-  stdout.write(question);
-  // Raw mode: the key arrives as typed, Ctrl-C as a byte rather than a signal.
-  stdin.setRawMode?.(true);
-  return new Promise((resolve) => {
-    const answer = (result: KeyAnswer) => {
-      stdin.removeListener('data', onKey);
-      stdin.removeListener('end', onEnd);
-      stdin.setRawMode?.(false);
-      stdin.pause();
-      stdout.write(`${result === 'yes' ? 'y' : result === 'interrupted' ? '^C' : 'n'}\n`);
-      resolve(result);
-    };
-    const onKey = (chunk: Buffer | string) => {
-      const key = chunk.toString();
-      answer(key.startsWith(CTRL_C) ? 'interrupted' : /^y/i.test(key) ? 'yes' : 'no');
-    };
-    const onEnd = () => answer('no');
-    stdin.on('data', onKey);
-    stdin.once('end', onEnd);
-    stdin.resume();
-  });
+export async function confirmKey(io: CliIO, question: string): Promise<KeyAnswer> {
+  io.stdout.write(question);
+  const keys = holdKeys(io.stdin);
+  try {
+    const key = await keys.next();
+    const result: KeyAnswer =
+      key?.ctrl === true && key.name === 'c' ? 'interrupted' : key?.name === 'y' ? 'yes' : 'no';
+    io.stdout.write(`${result === 'yes' ? 'y' : result === 'interrupted' ? '^C' : 'n'}\n`);
+    return result;
+  } finally {
+    keys.release();
+    // Nothing else reads the terminal: a flowing stdin would keep the process alive.
+    io.stdin.pause();
+  }
 }
