@@ -103,7 +103,7 @@ describe('cairn workflow init', () => {
     expect(init.stdout).toContain('Examples:');
   });
 
-  it('with no model configured, the demo runs it and says it does not follow workflows', async () => {
+  it('with no model configured, the demo walks it to the end (saying it is scripted), stored', async () => {
     const dir = tempDir('workflow-init-demo');
     const env = cliEnv(dir);
     const init = await runCairn(['workflow', 'init', 'review.yaml'], { env, cwd: dir });
@@ -111,8 +111,9 @@ describe('cairn workflow init', () => {
     const run = await runCairn(printedRunCommand(init.stdout), { env, cwd: dir });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain('offline demo');
-    expect(run.stderr).toContain('the offline demo model does not follow workflows');
+    expect(run.stdout).toMatch(/step read → review[\s\S]*step review → report[\s\S]*workflow completed/);
+    expect(run.stdout).toContain('scripted offline demo: it completes steps without doing their work');
     const listed = await runCairn(['runs', 'list'], { env, cwd: dir });
-    expect(listed.stdout).toMatch(/active\s+at step "read" \(0 steps done\)\s+file\/review/);
+    expect(listed.stdout).toMatch(/completed\s+finished \(3 steps done\)\s+file\/review/);
   });
 });

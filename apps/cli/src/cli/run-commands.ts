@@ -2,9 +2,6 @@ import type { Command } from 'commander';
 import { type Action, isTerminal, positiveInt, safeId } from './command-action.js';
 import { examples } from './help-examples.js';
 
-const DEMO_IGNORES_WORKFLOWS =
-  'the offline demo model does not follow workflows: it plays its tour and the run stays at its first step; set an API key (or --provider) to run the workflow';
-
 /** `cairn workflow init|run` and `cairn runs list|show|continue`. */
 export function registerRunCommands(program: Command, action: Action): void {
   const workflow = program
@@ -36,11 +33,8 @@ export function registerRunCommands(program: Command, action: Action): void {
         const file = await m.readWorkflowFile(path, flags.workflow as string | undefined);
         return m.withSession(
           context,
-          (session) => {
-            // Said before the tour starts, so nobody waits for steps the demo never takes.
-            if (session.model.demo)
-              context.io.stderr.write(`${context.errColors.yellow(DEMO_IGNORES_WORKFLOWS)}\n`);
-            return m.runWorkflowFile(
+          (session) =>
+            m.runWorkflowFile(
               {
                 session,
                 io: context.io,
@@ -53,8 +47,7 @@ export function registerRunCommands(program: Command, action: Action): void {
                 ...(typeof flags.input === 'string' ? { input: flags.input } : {}),
                 ...(typeof flags.runId === 'string' ? { runId: flags.runId } : {}),
               },
-            );
-          },
+            ),
           { workflows: [file.pkg], interactive: isTerminal(context) },
         );
       }),

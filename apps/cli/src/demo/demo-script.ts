@@ -1,6 +1,7 @@
 import type { ScriptTurn } from '@cairn/testing';
 import { demoSummary, summaryRequestTranscript } from './demo-summary.js';
 import { tourTurn } from './demo-tour.js';
+import { COMPLETE_STEP, workflowTurn } from './demo-workflow.js';
 import { type ChatMessage, readChatRequest } from './read-chat-request.js';
 import { REAL_MODEL_HINT } from './real-model-hint.js';
 import { firstLine } from './tool-outcomes.js';
@@ -14,6 +15,8 @@ function answer(messages: readonly ChatMessage[], toolNames: ReadonlySet<string>
   const transcript = summaryRequestTranscript(messages);
   if (transcript !== undefined) return { text: demoSummary(transcript) };
   const latestUser = messages.findLastIndex((message) => message.role === 'user');
+  // A workflow run offers complete_step: the demo walks its steps instead of touring the sample project.
+  if (toolNames.has(COMPLETE_STEP)) return workflowTurn(messages, Math.max(latestUser, 0));
   // Anything said before the latest user message (a summary of it included) makes this a later turn.
   const laterTurn = messages
     .slice(0, Math.max(latestUser, 0))
