@@ -13,7 +13,7 @@ function shown(markdown: boolean): string {
 
 describe('LiveAgentOutput', () => {
   it("renders the agent's answer as Markdown when asked, as it is otherwise", () => {
-    expect(shown(true)).toBe('Fixed\n  • `notes.txt`\n');
+    expect(shown(true)).toBe('## Fixed\n  • `notes.txt`\n');
     expect(shown(false)).toBe('## Fixed\n- `notes.txt`\n');
   });
 });

@@ -205,11 +205,11 @@ describe('createLiveTurnRenderer', () => {
     renderer.onEvent(delta('#'));
     expect(out.text).toBe('');
     renderer.onEvent(delta(' Title\n- one\n- tw'));
-    expect(out.text).toBe('Title\n  • one\n  • tw');
+    expect(out.text).toBe('# Title\n  • one\n  • tw');
     renderer.onEvent(delta('o\n```sh\nnpm test'));
     renderer.onEvent(persisted(textMessage('a1', 'assistant', '# Title\n- one\n- two\n```sh\nnpm test')));
     renderer.finish();
-    expect(out.text).toBe('Title\n  • one\n  • two\n  sh\n  npm test\n');
+    expect(out.text).toBe('# Title\n  • one\n  • two\n  sh\n  npm test\n');
   });
 
   it('renders a stored answer that was not streamed as Markdown too', () => {
@@ -217,7 +217,7 @@ describe('createLiveTurnRenderer', () => {
     const renderer = createLiveTurnRenderer({ out, colors: plainColors, markdown: true });
     renderer.onEvent(persisted(textMessage('a1', 'assistant', '## Done\n* checked')));
     renderer.finish();
-    expect(out.text).toBe('Done\n  • checked\n');
+    expect(out.text).toBe('## Done\n  • checked\n');
   });
 
   it('keeps the spinner while a held line streams, and clears it before the line is shown', () => {

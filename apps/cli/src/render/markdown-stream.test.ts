@@ -8,8 +8,8 @@ const plain = (text: string, width?: number) =>
 const styled = (text: string) => renderMarkdown(text, { colors: ansiColors, width: 60 });
 
 describe('renderMarkdown', () => {
-  it('shows headings without their #, bold, the first one underlined too', () => {
-    expect(plain('# Title\n## Part\nText')).toBe('Title\nPart\nText\n');
+  it('shows headings without their #, bold, the first one underlined too (with their # without colour)', () => {
+    expect(plain('# Title\n##   Part\nText')).toBe('# Title\n##   Part\nText\n');
     expect(styled('# Title\n### Part')).toBe(
       `${ansiColors.bold(ansiColors.underline('Title'))}\n${ansiColors.bold('Part')}\n`,
     );
@@ -120,7 +120,7 @@ describe('createMarkdownStream', () => {
     const stream = createMarkdownStream({ colors: plainColors });
     stream.push('```\nopen code');
     expect(stream.end()).toBe('  open code\n');
-    expect(stream.push('# Next\n')).toBe('Next\n');
+    expect(stream.push('- next\n')).toBe('  • next\n');
   });
 });
 

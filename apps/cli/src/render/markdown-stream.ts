@@ -50,7 +50,8 @@ const MAX_RULE_WIDTH = 80;
  * and links. A line is shown as soon as its start says what it is, then its text as it arrives; only
  * code lines, table rows and what is still undecided (`**` before its end) wait for their line.
  * What is written never changes afterwards, so text in any pieces renders exactly as in one. With
- * colour off the structure stays (bullets, indentation, `code` in backticks), with no escape codes.
+ * colour off the structure stays (bullets, indentation, headings' `#`, `code` in backticks), with
+ * no escape codes.
  */
 export function createMarkdownStream(options: MarkdownStreamOptions): MarkdownStream {
   const { colors } = options;
@@ -87,7 +88,8 @@ export function createMarkdownStream(options: MarkdownStreamOptions): MarkdownSt
     switch (start.kind) {
       case 'heading':
         lists = [];
-        return styleOf(start).open;
+        // Without colour nothing else would tell a heading from a line of text.
+        return colors.isColorSupported ? styleOf(start).open : `${'#'.repeat(start.level)} `;
       case 'quote':
         lists = [];
         return colors.dim('│ '.repeat(start.depth));

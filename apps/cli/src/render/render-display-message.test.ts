@@ -51,7 +51,7 @@ describe('renderDisplayMessage', () => {
   it('renders the assistant text as Markdown when asked, as the live turn did', () => {
     const text = '# Plan\n- read `a.ts`\n- **fix** it';
     expect(renderDisplayMessage({ ...answer, content: text }, { ...plain, markdown: true })).toBe(
-      'Plan\n  • read `a.ts`\n  • fix it\n',
+      '# Plan\n  • read `a.ts`\n  • fix it\n',
     );
     expect(renderDisplayMessage({ ...answer, content: text }, plain)).toBe(`${text}\n`);
     // What the user typed is never rendered.
