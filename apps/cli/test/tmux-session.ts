@@ -64,6 +64,11 @@ export class TmuxSession {
     return this.tmux('capture-pane', '-p', '-J', '-t', 'cairn', '-S', '-1000');
   }
 
+  /** The screen with its colours and styles, as escape codes (SGR sequences as tmux writes them). */
+  styledScreen(): string {
+    return this.tmux('capture-pane', '-p', '-e', '-J', '-t', 'cairn', '-S', '-1000');
+  }
+
   /** Whether the program in the pane has exited. */
   exited(): boolean {
     return this.tmux('display-message', '-p', '-t', 'cairn', '#{pane_dead}').trim() === '1';

@@ -10,6 +10,8 @@ export interface LiveAgentOutputOptions {
   /** Every `AgentOutput` event as one JSON line, instead of the rendered display view. */
   json?: boolean;
   verbose?: boolean;
+  /** The agent's answers rendered as Markdown (see `markdownEnabled`). */
+  markdown?: boolean;
 }
 
 /**
@@ -51,7 +53,7 @@ export class LiveAgentOutput {
   }
 
   private render(message: ConversationMessage): void {
-    const { out, colors, verbose } = this.options;
-    out.write(renderDisplayMessage(message, { colors, width: out.columns, verbose }));
+    const { out, colors, verbose, markdown } = this.options;
+    out.write(renderDisplayMessage(message, { colors, width: out.columns, verbose, markdown }));
   }
 }

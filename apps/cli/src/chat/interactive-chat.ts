@@ -5,6 +5,7 @@ import { formatCliError } from '../cli-error.js';
 import type { CliIO } from '../io.js';
 import type { Colors } from '../render/colors.js';
 import { formatCount, formatStoredTime } from '../render/format-numbers.js';
+import { markdownEnabled } from '../render/markdown-enabled.js';
 import { renderDisplayMessage } from '../render/render-display-message.js';
 import { createSpinner } from '../render/spinner.js';
 import type { CliSession } from '../session/open-session.js';
@@ -124,8 +125,16 @@ export async function runInteractiveChat(
     const view = displayView(await loadExistingConversation(session.store, id), session.workspace);
     const shown = view.slice(-HISTORY_SHOWN);
     if (shown.length < view.length) say(colors.dim(`… ${view.length - shown.length} earlier messages`));
+    const markdown = markdownEnabled(out, session.settings);
     for (const message of shown)
-      out.write(renderDisplayMessage(message, { colors, verbose: session.settings.verbose }));
+      out.write(
+        renderDisplayMessage(message, {
+          colors,
+          verbose: session.settings.verbose,
+          markdown,
+          width: out.columns,
+        }),
+      );
   };
 
   const handleSlash = async (line: string): Promise<void> => {
@@ -171,7 +180,7 @@ export async function runInteractiveChat(
       case 'compress': {
         const controller = new AbortController();
         running = controller;
-        spinner.start('compressing');
+        spinner.start('compressing the conversation…');
         try {
           const result = await session.runtime.compress({
             conversationId,

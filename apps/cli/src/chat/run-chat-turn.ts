@@ -4,6 +4,7 @@ import type { ChatResult, RuntimeEvent } from '@cairn/runtime';
 import type { OutputStream } from '../io.js';
 import type { Colors } from '../render/colors.js';
 import { createLiveTurnRenderer } from '../render/live-turn-renderer.js';
+import { markdownEnabled } from '../render/markdown-enabled.js';
 import type { Spinner } from '../render/spinner.js';
 import type { CliSession } from '../session/open-session.js';
 
@@ -40,6 +41,8 @@ export async function runChatTurn(session: CliSession, options: ChatTurnOptions)
         out,
         colors: options.colors,
         cwd: session.workspace,
+        markdown: markdownEnabled(out, session.settings),
+        modelLabel: (options.model ?? session.model).modelId,
         ...(options.spinner === undefined ? {} : { spinner: options.spinner }),
         ...(out.columns === undefined ? {} : { width: out.columns }),
         ...(options.verbose === undefined ? {} : { verbose: options.verbose }),

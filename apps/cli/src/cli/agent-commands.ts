@@ -38,6 +38,7 @@ export function registerAgentCommands(program: Command, action: Action): void {
               resume: flags.resume === true,
               json: flags.json === true,
               verbose: context.settings.verbose,
+              plain: context.settings.plain,
               ...(typeof flags.conversation === 'string' ? { conversationId: flags.conversation } : {}),
               ...(typeof flags.command === 'string' ? { command: flags.command } : {}),
               // Only an explicit --model: a chat model from the environment or config means nothing to the agent CLI.

@@ -32,6 +32,7 @@ export function registerConversationCommands(program: Command, action: Action): 
         m.withStore(context, (store) =>
           m.showConversation({ io: context.io, store, colors: context.colors }, id, {
             verbose: context.settings.verbose,
+            plain: context.settings.plain,
           }),
         ),
       ),

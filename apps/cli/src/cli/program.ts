@@ -60,6 +60,7 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
     .option('-y, --yes', 'allow run_command without asking (same as --approval always)')
     .option('--no-color', 'no colours (also NO_COLOR, or when not a terminal)')
     .option('--verbose', 'full command output and diffs')
+    .option('--plain', "the model's answers as raw text, no Markdown rendering (env CAIRN_PLAIN=1)")
     .addHelpText('after', examples.root);
 
   program

@@ -79,7 +79,13 @@ export function registerRunCommands(program: Command, action: Action): void {
       action(async (m, context, _flags, runId: string) =>
         m.withStore(context, (store) =>
           m.showRun(
-            { store, io: context.io, colors: context.colors, verbose: context.settings.verbose },
+            {
+              store,
+              io: context.io,
+              colors: context.colors,
+              verbose: context.settings.verbose,
+              plain: context.settings.plain,
+            },
             runId,
           ),
         ),

@@ -11,6 +11,7 @@ import { loadExistingConversation } from '../chat/conversation-history.js';
 import { cliFailure, exitCodeFor, formatCliError } from '../cli-error.js';
 import type { CliIO } from '../io.js';
 import type { Colors } from '../render/colors.js';
+import { markdownEnabled } from '../render/markdown-enabled.js';
 
 export interface AgentCommandOptions {
   agent: AgentChoice;
@@ -26,6 +27,8 @@ export interface AgentCommandOptions {
   /** Print each `AgentOutput` event as a JSON line instead of the rendered output. */
   json?: boolean;
   verbose?: boolean;
+  /** `--plain`: the agent's answers as it wrote them, no Markdown rendering. */
+  plain?: boolean;
 }
 
 export interface AgentCommandDeps {
@@ -78,6 +81,7 @@ export async function runAgentCommand(options: AgentCommandOptions, deps: AgentC
       colors,
       json: options.json,
       verbose: options.verbose,
+      markdown: markdownEnabled(io.stdout, { plain: options.plain === true }),
     });
     const result = await executor.run({
       prompt: options.prompt,

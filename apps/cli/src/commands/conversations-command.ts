@@ -6,6 +6,7 @@ import type { CliIO } from '../io.js';
 import type { Colors } from '../render/colors.js';
 import { conversationToMarkdown } from '../render/conversation-markdown.js';
 import { formatStoredTime, plural } from '../render/format-numbers.js';
+import { markdownEnabled } from '../render/markdown-enabled.js';
 import { renderDisplayMessage } from '../render/render-display-message.js';
 import { confirmKey } from '../session/confirm-key.js';
 
@@ -52,18 +53,23 @@ export async function listConversations(
   return 0;
 }
 
-/** `cairn conversations show <id>`: the display view, tool calls merged with their results and diffs. */
+/**
+ * `cairn conversations show <id>`: the display view, tool calls merged with their results and diffs,
+ * the answers rendered as Markdown on a terminal (unless `plain`), as the chat showed them.
+ */
 export async function showConversation(
   deps: ConversationsDeps,
   id: string,
-  options: { verbose?: boolean } = {},
+  options: { verbose?: boolean; plain?: boolean } = {},
 ): Promise<number> {
   const { io, store, colors } = deps;
   const log = await loadExistingConversation(store, id);
+  const markdown = markdownEnabled(io.stdout, { plain: options.plain === true });
   for (const message of displayView(log)) {
     io.stdout.write(
       renderDisplayMessage(message, {
         colors,
+        markdown,
         ...(options.verbose === undefined ? {} : { verbose: options.verbose }),
         ...(io.stdout.columns === undefined ? {} : { width: io.stdout.columns }),
       }),

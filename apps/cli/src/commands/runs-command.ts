@@ -6,6 +6,7 @@ import { displayView, loadExistingConversation } from '../chat/conversation-hist
 import { cliFailure, exitCodeFor, formatCliError } from '../cli-error.js';
 import type { CliIO } from '../io.js';
 import type { Colors } from '../render/colors.js';
+import { markdownEnabled } from '../render/markdown-enabled.js';
 import { renderDisplayMessage } from '../render/render-display-message.js';
 import { describeRunState, reportRunTurn, runRenderer } from '../runs/run-turns.js';
 import { storedRuns } from '../runs/stored-runs.js';
@@ -165,6 +166,8 @@ interface StoredRunDeps {
   io: CliIO;
   colors: Colors;
   verbose?: boolean;
+  /** `--plain`: the answers as the model wrote them, no Markdown rendering. */
+  plain?: boolean;
 }
 
 /** `cairn runs list` (the store only: no model needed). */
@@ -190,9 +193,15 @@ export async function showRun(deps: StoredRunDeps, runId: string): Promise<numbe
   deps.io.stdout.write(`${describeRunState(state, deps.colors)}\n`);
   if (state.input !== undefined) deps.io.stdout.write(`${deps.colors.dim(`input: ${state.input}`)}\n`);
   const log = await loadExistingConversation(deps.store, runConversationId(runId), 'cairn runs list');
+  const markdown = markdownEnabled(deps.io.stdout, { plain: deps.plain === true });
   for (const message of displayView(log)) {
     deps.io.stdout.write(
-      renderDisplayMessage(message, { colors: deps.colors, verbose: deps.verbose === true }),
+      renderDisplayMessage(message, {
+        colors: deps.colors,
+        verbose: deps.verbose === true,
+        markdown,
+        width: deps.io.stdout.columns,
+      }),
     );
   }
   return 0;

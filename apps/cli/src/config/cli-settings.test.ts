@@ -91,6 +91,18 @@ describe('resolveCliSettings', () => {
     expect(resolveCliSettings({ color: false }, {}, cwd).color).toBe(false);
   });
 
+  it('takes --plain from the flag or CAIRN_PLAIN, and refuses a CAIRN_PLAIN it cannot read', () => {
+    const cwd = project();
+    expect(resolveCliSettings({}, {}, cwd).plain).toBe(false);
+    expect(resolveCliSettings({ plain: true }, {}, cwd).plain).toBe(true);
+    expect(resolveCliSettings({}, { CAIRN_PLAIN: '1' }, cwd).plain).toBe(true);
+    expect(resolveCliSettings({}, { CAIRN_PLAIN: 'false' }, cwd).plain).toBe(false);
+    expect(resolveCliSettings({}, { CAIRN_PLAIN: '' }, cwd).plain).toBe(false);
+    const bad = failure(() => resolveCliSettings({}, { CAIRN_PLAIN: 'yes' }, cwd));
+    expect(bad.code).toBe('INVALID_ARGUMENT');
+    expect(bad.message).toContain('CAIRN_PLAIN must be one of 1, true, 0, false');
+  });
+
   it('names the bad field of a config file, and the fix', () => {
     const misspelt = failure(() => resolveCliSettings({}, {}, project({ modle: 'x' })));
     expect(misspelt.code).toBe('INVALID_ARGUMENT');

@@ -24,6 +24,7 @@ export interface GlobalFlags {
   yes?: boolean;
   color?: boolean;
   verbose?: boolean;
+  plain?: boolean;
 }
 
 export type ApprovalMode = 'ask' | 'always' | 'never';
@@ -39,10 +40,14 @@ export interface CliSettings extends StoreSettings {
   systemPrompt?: string;
   color?: boolean;
   verbose: boolean;
+  /** The model's answers exactly as it wrote them: no Markdown rendering (`--plain`, `CAIRN_PLAIN=1`). */
+  plain: boolean;
   configFile?: string;
 }
 
 const APPROVALS: readonly ApprovalMode[] = ['ask', 'always', 'never'];
+// What an on/off variable may say.
+const SWITCH = ['1', 'true', '0', 'false'] as const;
 
 function oneOf<T extends string>(
   name: string,
@@ -94,6 +99,8 @@ export function resolveCliSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, c
   const approval = flags.yes
     ? 'always'
     : choice(pick(flags.approval, '--approval', 'CAIRN_APPROVAL', config.approval), APPROVALS);
+  const plain =
+    flags.plain === true || ['1', 'true'].includes(oneOf('CAIRN_PLAIN', env.CAIRN_PLAIN, SWITCH) ?? '');
 
   return {
     model: {
@@ -118,6 +125,7 @@ export function resolveCliSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, c
     // commander's `--no-color` leaves `color: true` when absent: only the `false` means something.
     ...(flags.color === false ? { color: false } : {}),
     verbose: flags.verbose === true,
+    plain,
     ...(file === undefined ? {} : { configFile: file }),
   };
 }

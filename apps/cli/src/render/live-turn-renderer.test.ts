@@ -199,6 +199,75 @@ describe('createLiveTurnRenderer', () => {
     );
   });
 
+  it('renders streamed Markdown line by line, and does not print it again when its message is stored', () => {
+    const out = captureStream();
+    const renderer = createLiveTurnRenderer({ out, colors: plainColors, markdown: true });
+    renderer.onEvent(delta('#'));
+    expect(out.text).toBe('');
+    renderer.onEvent(delta(' Title\n- one\n- tw'));
+    expect(out.text).toBe('# Title\n  • one\n  • tw');
+    renderer.onEvent(delta('o\n```sh\nnpm test'));
+    renderer.onEvent(persisted(textMessage('a1', 'assistant', '# Title\n- one\n- two\n```sh\nnpm test')));
+    renderer.finish();
+    expect(out.text).toBe('# Title\n  • one\n  • two\n  sh\n  npm test\n');
+  });
+
+  it('renders a stored answer that was not streamed as Markdown too', () => {
+    const out = captureStream();
+    const renderer = createLiveTurnRenderer({ out, colors: plainColors, markdown: true });
+    renderer.onEvent(persisted(textMessage('a1', 'assistant', '## Done\n* checked')));
+    renderer.finish();
+    expect(out.text).toBe('## Done\n  • checked\n');
+  });
+
+  it('keeps the spinner while a held line streams, and clears it before the line is shown', () => {
+    const out = captureStream();
+    const renderer = createLiveTurnRenderer({
+      out,
+      colors: plainColors,
+      markdown: true,
+      spinner: markingSpinner(out),
+    });
+    renderer.onEvent(delta('| a |\n|---|\n| 1 |'));
+    expect(out.text).toBe('<spin>');
+    renderer.finish();
+    expect(out.text).toBe('<spin></spin>a\n─\n1\n');
+  });
+
+  it('says what the spinner waits for: the model by name, or the tool and what it works on', () => {
+    const out = captureStream();
+    const texts: (string | undefined)[] = [];
+    const spinner = markingSpinner(out);
+    const recording: Spinner = {
+      // What it says: starting it again with the same text changes nothing.
+      start(text) {
+        if (texts.at(-1) !== text) texts.push(text);
+        spinner.start(text);
+      },
+      stop: () => spinner.stop(),
+      get active() {
+        return spinner.active;
+      },
+    };
+    const [, , , test, testResult] = editAndFailedTestLog() as ConversationMessage[];
+    const renderer = createLiveTurnRenderer({
+      out,
+      colors: plainColors,
+      cwd: '/repo',
+      spinner: recording,
+      modelLabel: 'gpt-test',
+    });
+    renderer.onEvent({ ...toolUse('a2', 'run_command'), input: { command: 'npm test' } } as LiveEvent);
+    renderer.onEvent(persisted(test as ConversationMessage));
+    renderer.onEvent(persisted(testResult as ConversationMessage));
+    renderer.finish();
+    expect(texts).toEqual([
+      'waiting for gpt-test…',
+      'running run_command npm test…',
+      'waiting for gpt-test…',
+    ]);
+  });
+
   it('ends a streamed line and shows a call left without a result as unfinished when the turn ends', () => {
     const output = render([
       delta('Let me look'),

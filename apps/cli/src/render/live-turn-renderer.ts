@@ -4,8 +4,10 @@ import type { RunStepChangedEvent, RuntimeEvent } from '@cairn/runtime';
 import type { OutputStream } from '../io.js';
 import type { Colors } from './colors.js';
 import { formatCount } from './format-numbers.js';
+import { createMarkdownStream } from './markdown-stream.js';
 import { type RenderOptions, renderDisplayMessage } from './render-display-message.js';
 import type { Spinner } from './spinner.js';
+import { toolInputHint } from './tool-input-hint.js';
 
 export interface LiveTurnRenderer {
   onEvent(event: AgentOutput | RuntimeEvent | RunStepChangedEvent): void;
@@ -22,6 +24,10 @@ export interface LiveTurnRendererOptions {
   cwd?: string;
   width?: number;
   verbose?: boolean;
+  /** Render the model's text as Markdown while it streams (see `markdownEnabled`). */
+  markdown?: boolean;
+  /** What the spinner says it waits for: "waiting for <modelLabel>…" (default "the model"). */
+  modelLabel?: string;
   /**
    * Show the turn's stored error message (default true). `cairn -p` turns it off: its stdout is the
    * answer only, and the error goes to stderr as one line.
@@ -35,12 +41,20 @@ type StreamKind = 'text' | 'reasoning';
  * Renders one running turn: the model's text and reasoning as they stream, and each stored
  * message through the display view — so a tool call shows as one line once its result is stored,
  * the same line a reloaded conversation shows. Text already streamed is not printed again when
- * its message is stored; the user's own input is not echoed.
+ * its message is stored; the user's own input is not echoed. With `markdown` the text is rendered
+ * line by line as it streams, exactly as the stored message renders later.
  */
 export function createLiveTurnRenderer(options: LiveTurnRendererOptions): LiveTurnRenderer {
   const { out, colors, spinner } = options;
   const projector = createDisplayProjector(options.cwd === undefined ? {} : { cwd: options.cwd });
-  const renderOptions: RenderOptions = { colors, width: options.width, verbose: options.verbose };
+  const renderOptions: RenderOptions = {
+    colors,
+    width: options.width,
+    verbose: options.verbose,
+    markdown: options.markdown,
+  };
+  const markdown = options.markdown ? createMarkdownStream({ colors, width: options.width }) : undefined;
+  const waitingForModel = `waiting for ${options.modelLabel ?? 'the model'}…`;
   let atLineStart = true;
   let streaming: StreamKind | undefined;
   // What the current model call streamed: its stored message must not print it twice.
@@ -50,21 +64,24 @@ export function createLiveTurnRenderer(options: LiveTurnRendererOptions): LiveTu
   // `plain` is `chunk` without colour, to tell whether the output now ends a line.
   const write = (chunk: string, plain = chunk) => {
     if (plain === '') return;
+    spinner?.stop();
     out.write(chunk);
     atLineStart = plain.endsWith('\n');
   };
+  // The streamed text is over: what the Markdown stream still holds, then the end of its line.
   const endLine = () => {
+    if (markdown !== undefined) write(markdown.end());
     if (!atLineStart) write('\n');
   };
   // The spinner draws on its own line: never over text still being streamed.
-  const wait = (text?: string) => {
+  const wait = (text = waitingForModel) => {
     if (spinner === undefined) return;
     endLine();
     spinnerText = text;
     spinner.start(text);
   };
-  // Whole lines, with the spinner out of the way (and back when it was running).
-  const print = (lines: string) => {
+  // Whole lines, with the spinner out of the way (and back when it was running, saying `then`).
+  const print = (lines: string, then = spinnerText) => {
     if (lines === '') return;
     const waiting = spinner?.active === true;
     spinner?.stop();
@@ -72,14 +89,15 @@ export function createLiveTurnRenderer(options: LiveTurnRendererOptions): LiveTu
     endLine();
     out.write(lines);
     atLineStart = true;
-    if (waiting) wait(spinnerText);
+    if (waiting) wait(then);
   };
+  // The spinner keeps running while the Markdown stream holds a line it cannot show yet.
   const stream = (kind: StreamKind, delta: string) => {
-    spinner?.stop();
     if (streaming !== kind) endLine();
     streaming = kind;
     streamed[kind] = true;
-    write(kind === 'reasoning' ? colors.dim(delta) : delta, delta);
+    if (kind === 'reasoning') write(colors.dim(delta), delta);
+    else write(markdown === undefined ? delta : markdown.push(delta));
   };
 
   const alreadyStreamed = (shown: ConversationMessage) => {
@@ -92,9 +110,10 @@ export function createLiveTurnRenderer(options: LiveTurnRendererOptions): LiveTu
     for (const shown of projector.push(message)) {
       if (shown.role === 'user' || alreadyStreamed(shown)) continue;
       if (shown.partType === 'error' && options.showErrors === false) continue;
-      print(renderDisplayMessage(shown, renderOptions));
       // A result is in: the model (or the next tool) is at work again.
-      if (shown.partType === 'tool_execution') wait();
+      const done = shown.partType === 'tool_execution';
+      print(renderDisplayMessage(shown, renderOptions), done ? waitingForModel : spinnerText);
+      if (done) wait();
     }
     // The next model call streams anew.
     if (message.role === 'assistant') {
@@ -127,8 +146,10 @@ export function createLiveTurnRenderer(options: LiveTurnRendererOptions): LiveTu
           return stream('text', event.delta);
         case 'reasoning_delta':
           return stream('reasoning', event.delta);
-        case 'tool_use':
-          return wait(`running ${event.toolName}`);
+        case 'tool_use': {
+          const hint = toolInputHint(event.input, options.cwd);
+          return wait(`running ${event.toolName}${hint === '' ? '' : ` ${hint}`}…`);
+        }
       }
       // Errors are shown from the error message the runtime stores; other events add nothing to see.
     },

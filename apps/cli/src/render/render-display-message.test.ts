@@ -55,6 +55,18 @@ describe('renderDisplayMessage', () => {
     expect(renderDisplayMessage({ ...answer, content: 'ends\n' }, plain)).toBe('ends\n');
   });
 
+  it('renders the assistant text as Markdown when asked, as the live turn did', () => {
+    const text = '# Plan\n- read `a.ts`\n- **fix** it';
+    expect(renderDisplayMessage({ ...answer, content: text }, { ...plain, markdown: true })).toBe(
+      '# Plan\n  • read `a.ts`\n  • fix it\n',
+    );
+    expect(renderDisplayMessage({ ...answer, content: text }, plain)).toBe(`${text}\n`);
+    // What the user typed is never rendered.
+    expect(renderDisplayMessage({ ...user, content: '# not a heading' }, { ...plain, markdown: true })).toBe(
+      '› # not a heading\n',
+    );
+  });
+
   it('shows an edit as one line with its diff, without the file headers', () => {
     expect(renderDisplayMessage(edit, plain)).toBe(
       '✓ Updated src/a.ts (12ms)\n    @@ -1,2 +1,2 @@\n    -let x = 1;\n    +const x = 1;\n     export { x };\n',

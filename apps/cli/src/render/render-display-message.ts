@@ -1,6 +1,7 @@
 import type { ConversationMessage } from '@cairn/core';
 import type { Colors } from './colors.js';
 import { fitWidth, flattenLines } from './fit-width.js';
+import { renderMarkdown } from './markdown-stream.js';
 import { renderToolExecution } from './render-tool-execution.js';
 
 export interface RenderOptions {
@@ -9,6 +10,8 @@ export interface RenderOptions {
   width?: number;
   /** full command output and unlimited diffs */
   verbose?: boolean;
+  /** The assistant's text rendered as Markdown (see `markdownEnabled`); as it is otherwise. */
+  markdown?: boolean;
 }
 
 // A summary line without a known terminal width still stays short.
@@ -32,6 +35,7 @@ export function renderDisplayMessage(message: ConversationMessage, options: Rend
     case 'assistant':
       if (message.partType === 'error') return errorLines(text, message.errorCode, colors);
       if (message.partType === 'thinking') return withLineBreak(colors.dim(text), text);
+      if (options.markdown) return renderMarkdown(text, { colors, width: options.width });
       return withLineBreak(text, text);
     default:
       return '';

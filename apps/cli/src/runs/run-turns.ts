@@ -3,6 +3,7 @@ import type { CliIO } from '../io.js';
 import type { Colors } from '../render/colors.js';
 import { formatStoredTime } from '../render/format-numbers.js';
 import { createLiveTurnRenderer, type LiveTurnRenderer } from '../render/live-turn-renderer.js';
+import { markdownEnabled } from '../render/markdown-enabled.js';
 import { createSpinner } from '../render/spinner.js';
 import type { CliSession } from '../session/open-session.js';
 
@@ -12,6 +13,8 @@ export function runRenderer(session: CliSession, io: CliIO, colors: Colors): Liv
     out: io.stdout,
     colors,
     cwd: session.workspace,
+    markdown: markdownEnabled(io.stdout, session.settings),
+    modelLabel: session.model.modelId,
     spinner: createSpinner(io.stdout, { enabled: io.stdout.isTTY === true, colors }),
     verbose: session.settings.verbose,
     ...(io.stdout.columns === undefined ? {} : { width: io.stdout.columns }),
