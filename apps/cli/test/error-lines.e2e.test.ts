@@ -110,6 +110,9 @@ const MISSING: BadInvocation[] = [
     says: /^cairn: there is no conversation "chat-nope" \[STORE_NOT_FOUND\] — `cairn conversations list`/,
   },
   { args: ['conversations', 'export', '../../etc/passwd'], code: 2, says: /\[INVALID_ID\]/ },
+  // Checked before a model is resolved: no "model: …" line comes first.
+  { args: ['chat', '--resume', 'chat-nope', '-p', 'x'], code: 3, says: listed('conversations') },
+  { args: ['runs', 'continue', 'nope'], code: 3, says: listed('runs') },
 ];
 
 const stderrLines = (stderr: string) => stderr.split('\n').filter((line) => line !== '');
@@ -125,21 +128,6 @@ describe('every failure is one line: cairn: <problem> [CODE] — <fix>', () => {
     expect(lines[0]).toMatch(ERROR_LINE);
     expect(lines[0]).toMatch(says);
     expect(run.stdout).toBe('');
-  });
-
-  // These open a session first, which says which model it uses: the failure is still one line, and the last.
-  it.each(
-    named([
-      { args: ['chat', '--resume', 'chat-nope', '-p', 'x'], code: 3, says: listed('conversations') },
-      { args: ['runs', 'continue', 'nope'], code: 3, says: listed('runs') },
-    ]),
-  )('cairn %s', async (_name, { args, code, says }) => {
-    const run = await runCairn(args, { env });
-    expect(run.code, run.stderr).toBe(code);
-    const lines = stderrLines(run.stderr);
-    expect(lines.at(-1)).toMatch(ERROR_LINE);
-    expect(lines.at(-1)).toMatch(says);
-    expect(lines.slice(0, -1)).toEqual([expect.stringMatching(/^model: /)]);
   });
 
   it('left the store as it was, and asked the model nothing more', async () => {

@@ -1,6 +1,5 @@
 // Everything the actions run, loaded on demand by the program (see `load` in program.ts).
-export { latestChatId } from '../chat/chat-ids.js';
-export { loadExistingConversation } from '../chat/conversation-history.js';
+export { conversationToContinue } from '../chat/conversation-to-continue.js';
 export { runInteractiveChat } from '../chat/interactive-chat.js';
 export { runAgentCommand } from '../commands/agent-command.js';
 export {
@@ -12,7 +11,13 @@ export {
 export { runConvertCommand } from '../commands/convert-command.js';
 export { runDemoCommand } from '../commands/demo-command.js';
 export { runPrintCommand } from '../commands/print-command.js';
-export { continueRun, listRuns, runWorkflowFile, showRun } from '../commands/runs-command.js';
+export {
+  assertRunExists,
+  continueRun,
+  listRuns,
+  runWorkflowFile,
+  showRun,
+} from '../commands/runs-command.js';
 export { initWorkflowFile } from '../commands/workflow-init-command.js';
 export { readWorkflowFile } from '../runs/workflow-file.js';
 export { withSession, withStore } from './with-session.js';

@@ -100,20 +100,10 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
           throw cliFailure('INVALID_ARGUMENT', '-p needs a prompt', 'cairn -p "What does this project do?"');
         }
         const { io: cio, colors } = context;
+        const conversationId = await m.withStore(context, (store) => m.conversationToContinue(store, flags));
         return m.withSession(
           context,
           async (session) => {
-            let conversationId = flags.resume;
-            if (conversationId !== undefined) await m.loadExistingConversation(session.store, conversationId);
-            if (flags.continue) {
-              conversationId = await m.latestChatId(session.store);
-              if (conversationId === undefined)
-                throw cliFailure(
-                  'STORE_NOT_FOUND',
-                  'there is no conversation to continue',
-                  'start one with `cairn chat`',
-                );
-            }
             if (flags.print !== undefined) {
               return m.runPrintCommand(session, cio, {
                 prompt: flags.print,

@@ -32,6 +32,11 @@ async function existingRun(runs: Pick<RunApi, 'get'>, runId: string): Promise<Ru
   }
 }
 
+/** Fails unless the run is in the store: checked before a model is resolved for it. */
+export async function assertRunExists(store: ConversationStore, runId: string): Promise<void> {
+  await existingRun(storedRuns(store), runId);
+}
+
 /** The terminal a run talks to between turns, when there is one: replies, approvals, Ctrl-C. */
 interface RunTerminal {
   rl: Interface;
