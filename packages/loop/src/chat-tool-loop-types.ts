@@ -141,7 +141,10 @@ export interface ChatToolLoopResult extends FailState {
    * mid-stream (a cut-off answer is `interrupted`, with the text streamed until then).
    */
   message?: LoopAssistantMessage;
-  /** The `messages` array given, with this loop's messages appended (and the history compressed). */
+  /**
+   * The `messages` array given, with this loop's messages appended (and the history compressed):
+   * tool results as the model read them (`maxToolResultChars`, or as stored).
+   */
   messages: ModelMessage[];
   usage: { turns: TokenUsage[]; total: TokenUsage };
   /** Model calls made (including one that failed). */
