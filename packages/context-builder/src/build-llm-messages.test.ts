@@ -4,6 +4,7 @@ import {
   compactionSummaryText,
   INTERRUPTED_TOOL_RESULT_TEXT,
   type Tokenizer,
+  toolOutputForModel,
   toolProtocolIssues,
 } from '@cairn/core';
 import { describe, expect, it } from 'vitest';
@@ -230,6 +231,27 @@ describe('buildLlmMessagesFromConversation: validation', () => {
     ];
     const built = buildLlmMessagesFromConversation({ messages, mode: 'chat' });
     expect(built.sourceSeqs).toEqual([undefined, 1, undefined]);
+  });
+
+  it('bounds each tool output to maxToolResultChars as the loop does, the offloaded ones as stored', () => {
+    const big = `BEGIN ${'x'.repeat(10_000)} END`;
+    const messages = log(user('go'), calls('c1'), result('c1', big));
+    const [, , , bounded] = buildLlmMessagesFromConversation({
+      messages,
+      mode: 'chat',
+      settings: { maxToolResultChars: 1_000 },
+    }).messages;
+    expect(bounded?.content).toBe(toolOutputForModel({ content: big }, 1_000));
+    expect(bounded?.content?.length).toBeLessThanOrEqual(1_000);
+    // The default is the most a store keeps inline: an output the store kept is sent whole.
+    expect(buildLlmMessagesFromConversation({ messages, mode: 'chat' }).messages[3]?.content).toBe(big);
+    for (const maxToolResultChars of [0, 2.5]) {
+      expect(
+        thrown(() =>
+          buildLlmMessagesFromConversation({ messages: [], mode: 'chat', settings: { maxToolResultChars } }),
+        ).code,
+      ).toBe('INVALID_ARGUMENT');
+    }
   });
 
   it('refuses a bad mode, a non-array log and a bad run context with INVALID_ARGUMENT', () => {

@@ -1,4 +1,10 @@
-import type { ConversationMessage, ConversationMode, ModelMessage, Tokenizer } from '@cairn/core';
+import {
+  type ConversationMessage,
+  type ConversationMode,
+  type ModelMessage,
+  resolveMaxToolResultChars,
+  type Tokenizer,
+} from '@cairn/core';
 import type { AgentPersona } from './agent-persona.js';
 import { assertValidLog } from './assert-valid-log.js';
 import type { ToolDescription, ToolPolicyInput } from './available-tools.js';
@@ -16,6 +22,12 @@ export interface ContextBuilderSettings {
   modeProfiles?: Partial<ModeProfiles>;
   /** Counts `stats.tokens`; without one, characters / 4. */
   tokenizer?: Tokenizer;
+  /**
+   * The most characters of one tool result sent (`toolOutputForModel`); give the loop the same
+   * value, so a turn sends its results as the later turns do. Default
+   * `DEFAULT_MAX_TOOL_RESULT_CHARS`; `Infinity` for none.
+   */
+  maxToolResultChars?: number;
 }
 
 export interface BuildLlmMessagesParams {
@@ -65,9 +77,10 @@ export interface BuildLlmMessagesResult {
  * Builds a model request from a stored conversation (seeds 7-5, 7-7): the composed system prompt,
  * then the log messages the model may see — hidden and display-only ones left out, the latest
  * compaction record's summary in place of its range, errors as notes of the failure, offloaded
- * outputs as preview and reference — with tool calls and results repaired into a valid protocol.
- * Linear in the log. Throws `INVALID_MESSAGE` for an invalid log message, `INVALID_ARGUMENT` for a
- * log out of seq order, an unknown mode or a bad run context.
+ * outputs as preview and reference, other tool outputs within `maxToolResultChars` — with tool calls
+ * and results repaired into a valid protocol. Linear in the log. Throws `INVALID_MESSAGE` for an
+ * invalid log message, `INVALID_ARGUMENT` for a log out of seq order, an unknown mode, a bad run
+ * context or a bad `maxToolResultChars`.
  */
 export function buildLlmMessagesFromConversation(params: BuildLlmMessagesParams): BuildLlmMessagesResult {
   const { settings = {} } = params;
@@ -80,9 +93,10 @@ export function buildLlmMessagesFromConversation(params: BuildLlmMessagesParams)
     runContext: params.runContext,
     modeProfiles: settings.modeProfiles,
   });
+  const maxToolResultChars = resolveMaxToolResultChars(settings.maxToolResultChars);
   assertValidLog(params.messages);
 
-  const selection = selectLogMessages(params.messages);
+  const selection = selectLogMessages(params.messages, maxToolResultChars);
   const repair = repairToolPairs(selection.messages);
   const messages: ModelMessage[] = [];
   const sourceSeqs: (number | undefined)[] = [];

@@ -1,4 +1,9 @@
-import { type ConversationMessage, isIncludedInContext, type ModelMessage } from '@cairn/core';
+import {
+  type ConversationMessage,
+  DEFAULT_MAX_TOOL_RESULT_CHARS,
+  isIncludedInContext,
+  type ModelMessage,
+} from '@cairn/core';
 import { isCompacted, isCompactionMessage, latestCompaction, summaryMessage } from './apply-compaction.js';
 import { toContextMessage } from './to-context-message.js';
 
@@ -22,7 +27,10 @@ export interface LogSelection {
  * place as a `system` message: adapters move system text where their provider wants it, and
  * keeping it out of the composed prompt keeps that prompt a stable, cacheable prefix.
  */
-export function selectLogMessages(log: readonly ConversationMessage[]): LogSelection {
+export function selectLogMessages(
+  log: readonly ConversationMessage[],
+  maxToolResultChars = DEFAULT_MAX_TOOL_RESULT_CHARS,
+): LogSelection {
   const record = latestCompaction(log);
   const range = record?.compaction;
   const selection: LogSelection = { messages: [], seqs: [], excluded: 0, compacted: 0, summarised: false };
@@ -46,7 +54,7 @@ export function selectLogMessages(log: readonly ConversationMessage[]): LogSelec
     } else if (isCompactionMessage(message)) {
       selection.excluded++;
     } else {
-      selection.messages.push(toContextMessage(message));
+      selection.messages.push(toContextMessage(message, maxToolResultChars));
       selection.seqs.push(seq);
     }
   }

@@ -1,4 +1,10 @@
-import { type ConversationMessage, fullOutputMarker, type ModelMessage, toModelMessage } from '@cairn/core';
+import {
+  type ConversationMessage,
+  DEFAULT_MAX_TOOL_RESULT_CHARS,
+  type ModelMessage,
+  toModelMessage,
+  toolOutputForModel,
+} from '@cairn/core';
 
 /**
  * The text a recorded failure (`partType: 'error'`) is sent as: the model learns what went wrong,
@@ -15,25 +21,23 @@ function describeFailure(message: ConversationMessage): string {
 // Ends an answer that was cut off while it streamed: the failure's own note is not sent after it.
 const CUT_OFF_NOTE = '[This reply was cut off here: the turn was interrupted before it was finished]';
 
-/** An offloaded output's stored preview, with the reference of the full output in it. */
-function withFullOutputMarker(preview: string, ref: string): string {
-  const marker = fullOutputMarker(ref);
-  return preview.includes(marker.trim()) ? preview : preview + marker;
-}
-
 /**
  * One log message as the model receives it: `toModelMessage` (UI fields stripped, replay data
  * kept), an assistant error as a note of the failure, an answer cut off mid-stream with a note
- * saying so, an offloaded tool output as its preview and reference.
+ * saying so, a tool output as `toolOutputForModel` bounds it (an offloaded one as its preview and
+ * reference) — the text the loop sent in the turn that produced it.
  */
-export function toContextMessage(message: ConversationMessage): ModelMessage {
+export function toContextMessage(
+  message: ConversationMessage,
+  maxToolResultChars = DEFAULT_MAX_TOOL_RESULT_CHARS,
+): ModelMessage {
   const converted = toModelMessage(message);
   if (converted.role === 'assistant' && message.partType === 'error') {
     converted.content = describeFailure(message);
   } else if (converted.role === 'assistant' && message.interrupted) {
     converted.content = `${converted.content ?? ''}\n\n${CUT_OFF_NOTE}`;
-  } else if (converted.role === 'tool' && message.fullOutputPath !== undefined) {
-    converted.content = withFullOutputMarker(converted.content, message.fullOutputPath);
+  } else if (converted.role === 'tool') {
+    converted.content = toolOutputForModel(message, maxToolResultChars);
   }
   return converted;
 }

@@ -98,6 +98,12 @@ export { type ReasoningPart, ReasoningPartSchema } from './messages/reasoning-pa
 export { toModelMessage } from './messages/to-model-message.js';
 export { toOpenAIMessage } from './messages/to-openai-message.js';
 export {
+  DEFAULT_MAX_TOOL_RESULT_CHARS,
+  resolveMaxToolResultChars,
+  type ToolOutputSource,
+  toolOutputForModel,
+} from './messages/tool-output-for-model.js';
+export {
   fullOutputMarker,
   TOOL_OUTPUT_PREVIEW_LENGTH,
   TOOL_OUTPUT_THRESHOLD,

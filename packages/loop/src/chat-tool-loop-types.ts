@@ -13,6 +13,7 @@ import type {
   TokenUsage,
   ToolExecutionOptions,
   ToolHost,
+  ToolOutputSource,
   ToolPolicy,
 } from '@cairn/core';
 import type { FailState } from './failing-call-tracker.js';
@@ -101,6 +102,13 @@ export interface ChatToolLoopParams extends Partial<FailState> {
   toolConcurrency?: number;
   /** Identical failing calls in a row that end the loop with `LOOP_STUCK`. Default 3. */
   stuckThreshold?: number;
+  /**
+   * The most characters of one tool result sent to the model (`toolOutputForModel` from
+   * `@cairn/core`): a longer output is sent as its start and a note of what is missing.
+   * Default `DEFAULT_MAX_TOOL_RESULT_CHARS` (51,200, the most a Cairn store keeps inline);
+   * `Infinity` sends every output whole. `onToolMessage` still gets the whole output.
+   */
+  maxToolResultChars?: number;
   /** Compresses the history before this loop's messages when a request gets too big (seed 7-5). */
   compressionPipeline?: LoopCompressionPipeline;
   /** Stream the model's answers (default: when the adapter can). */
@@ -111,8 +119,12 @@ export interface ChatToolLoopParams extends Partial<FailState> {
   headers?: Record<string, string>;
   /** After each assistant message is pushed; awaited, so it can persist before tools run. */
   onAssistantMessage?(message: LoopAssistantMessage): MaybePromise<void>;
-  /** After each tool result is pushed, in call order; awaited. */
-  onToolMessage?(message: LoopToolMessage): MaybePromise<void>;
+  /**
+   * After each tool result is pushed, in call order; awaited. It gets the whole output. A persister
+   * returns the message as stored (a big output offloaded: a preview and `fullOutputPath`): the
+   * model then reads it in this turn exactly as later turns built from the store will.
+   */
+  onToolMessage?(message: LoopToolMessage): MaybePromise<void> | MaybePromise<ToolOutputSource | undefined>;
   /** Every `AgentOutput` event: the model's stream, each tool result, and the loop's own errors. */
   onEvent?(event: AgentOutput): void;
   onTurnStart?(info: TurnInfo): MaybePromise<void>;
@@ -129,7 +141,10 @@ export interface ChatToolLoopResult extends FailState {
    * mid-stream (a cut-off answer is `interrupted`, with the text streamed until then).
    */
   message?: LoopAssistantMessage;
-  /** The `messages` array given, with this loop's messages appended (and the history compressed). */
+  /**
+   * The `messages` array given, with this loop's messages appended (and the history compressed):
+   * tool results as the model read them (`maxToolResultChars`, or as stored).
+   */
   messages: ModelMessage[];
   usage: { turns: TokenUsage[]; total: TokenUsage };
   /** Model calls made (including one that failed). */

@@ -10,11 +10,13 @@ import {
   type ModelToolMessage,
   mergeToolPolicies,
   type OpenAIToolCall,
+  resolveMaxToolResultChars,
   type TokenUsage,
   type ToolCallResult,
   type ToolExecutionOptions,
   type ToolPolicy,
   toCairnError,
+  toolOutputForModel,
 } from '@cairn/core';
 import type {
   ChatToolLoopParams,
@@ -95,6 +97,7 @@ export async function chatToolLoop(params: ChatToolLoopParams): Promise<ChatTool
     params.stuckThreshold ?? DEFAULT_STUCK_THRESHOLD,
     true,
   );
+  const maxToolResultChars = resolveMaxToolResultChars(params.maxToolResultChars);
   const host = params.tools ?? NO_TOOLS;
   const generateId = params.generateId ?? createMessageIds();
   const now = params.now ?? (() => new Date());
@@ -186,7 +189,9 @@ export async function chatToolLoop(params: ChatToolLoopParams): Promise<ChatTool
   }
 
   async function pushToolResult(result: ToolCallResult, call: OpenAIToolCall): Promise<number> {
-    const message: ModelToolMessage = { role: 'tool', tool_call_id: call.id, content: result.content };
+    // The model reads a bounded form: the whole output goes to the callback (to be stored) only.
+    const content = toolOutputForModel({ content: result.content }, maxToolResultChars);
+    const message: ModelToolMessage = { role: 'tool', tool_call_id: call.id, content };
     if (result.isError) message.isError = true;
     messages.push(message);
     unanswered = unanswered.filter((pending) => pending !== call);
@@ -215,7 +220,9 @@ export async function chatToolLoop(params: ChatToolLoopParams): Promise<ChatTool
       ...(result.structured === undefined ? {} : { structured: result.structured }),
       ...(result.interrupted ? { interrupted: true } : {}),
     };
-    await params.onToolMessage?.(shown);
+    const stored = await params.onToolMessage?.(shown);
+    // As stored (a big output offloaded to its preview): what later turns built from the store send.
+    if (stored) message.content = toolOutputForModel(stored, maxToolResultChars);
     return tracker.record(result, call.function.arguments);
   }
 

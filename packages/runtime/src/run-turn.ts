@@ -55,10 +55,12 @@ export async function runTurn(env: TurnEnvironment, request: TurnRequest): Promi
   const { conversationId, model, session, agent } = request;
   const writer = createConversationWriter(env, conversationId, request.onEvent);
   let lastAssistant: ConversationMessage | undefined;
-  const persist = async (messages: ConversationMessage[]) => {
-    for (const message of await writer.persist(messages)) {
+  const persist = async (messages: ConversationMessage[]): Promise<ConversationMessage[]> => {
+    const stored = await writer.persist(messages);
+    for (const message of stored) {
       if (message.role === 'assistant') lastAssistant = message;
     }
+    return stored;
   };
 
   const host = withTurnTools(env.host, request.extraTools);
@@ -100,6 +102,7 @@ export async function runTurn(env: TurnEnvironment, request: TurnRequest): Promi
       policy: turnToolPolicy(env, agent),
       ...(env.maxTurns === undefined ? {} : { maxTurns: env.maxTurns }),
       ...(env.toolConcurrency === undefined ? {} : { toolConcurrency: env.toolConcurrency }),
+      ...(env.maxToolResultChars === undefined ? {} : { maxToolResultChars: env.maxToolResultChars }),
       ...(env.approve === undefined ? {} : { approve: env.approve }),
       ...(pipeline === undefined ? {} : { compressionPipeline: pipeline }),
       ...(request.signal === undefined ? {} : { signal: request.signal }),
@@ -116,8 +119,11 @@ export async function runTurn(env: TurnEnvironment, request: TurnRequest): Promi
               if (sent !== undefined && usage.inputTokens > 0) calibrated.calibrate(sent, usage.inputTokens);
             },
           }),
-      onAssistantMessage: (message) => persist([storedAssistantMessage(message, session)]),
-      onToolMessage: (message) => persist([storedToolMessage(message, session)]),
+      onAssistantMessage: async (message) => {
+        await persist([storedAssistantMessage(message, session)]);
+      },
+      // The message as stored (a big output offloaded): the loop sends it as the next turn will.
+      onToolMessage: async (message) => (await persist([storedToolMessage(message, session)]))[0],
     });
     if (loop.success) return { loop, ...(lastAssistant === undefined ? {} : { lastAssistant }) };
     return await failed(loop.error as CairnError, loop);

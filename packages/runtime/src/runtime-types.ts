@@ -43,6 +43,13 @@ export interface RuntimeSettings {
   /** Model calls per turn at most (the loop's `maxTurns`). Default 20. */
   maxTurns?: number;
   toolConcurrency?: number;
+  /**
+   * The most characters of one tool result the model is sent, in the turn that produced it and in
+   * later turns alike (`toolOutputForModel` from `@cairn/core`; an output the store offloaded is
+   * sent as its preview and reference). Default `DEFAULT_MAX_TOOL_RESULT_CHARS` (51,200);
+   * `Infinity` for none. The store always keeps the whole output.
+   */
+  maxToolResultChars?: number;
   /** The system's tool policy; an agent's own can only narrow it. */
   toolPolicy?: ToolPolicy;
   /** The workspace tools work in. */

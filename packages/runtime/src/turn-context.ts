@@ -59,7 +59,7 @@ function dataContextText(dataContext: string | Record<string, unknown>): string 
  * data context in the system prompt.
  */
 export function buildTurnContext(
-  env: Pick<TurnEnvironment, 'toolPolicy' | 'modeProfiles'>,
+  env: Pick<TurnEnvironment, 'toolPolicy' | 'modeProfiles' | 'maxToolResultChars'>,
   request: TurnContextRequest,
   { history, host, pipeline }: TurnContextSources,
 ): TurnContext {
@@ -74,6 +74,7 @@ export function buildTurnContext(
     settings: {
       ...(pipeline === undefined ? {} : { tokenizer: pipeline.tokenizer }),
       ...(env.modeProfiles === undefined ? {} : { modeProfiles: env.modeProfiles }),
+      ...(env.maxToolResultChars === undefined ? {} : { maxToolResultChars: env.maxToolResultChars }),
     },
   });
   const messages = messagesForProvider(built.messages, request.model.provider);

@@ -21,6 +21,7 @@ export interface TurnEnvironment {
   pipelineFor(model: ModelAdapter, conversationId: string): CompressionPipeline | undefined;
   maxTurns?: number;
   toolConcurrency?: number;
+  maxToolResultChars?: number;
   toolPolicy?: ToolPolicy;
   projectRoot?: string;
   approve?: ToolExecutionOptions['approve'];
@@ -89,6 +90,7 @@ export function createTurnEnvironment(options: Omit<AgentRuntimeOptions, 'model'
     now: settings.now ?? (() => new Date()),
     ...(settings.maxTurns === undefined ? {} : { maxTurns: settings.maxTurns }),
     ...(settings.toolConcurrency === undefined ? {} : { toolConcurrency: settings.toolConcurrency }),
+    ...(settings.maxToolResultChars === undefined ? {} : { maxToolResultChars: settings.maxToolResultChars }),
     ...(settings.toolPolicy === undefined ? {} : { toolPolicy: settings.toolPolicy }),
     ...(settings.projectRoot === undefined ? {} : { projectRoot: settings.projectRoot }),
     ...(settings.approve === undefined ? {} : { approve: settings.approve }),
