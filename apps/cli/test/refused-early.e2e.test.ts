@@ -112,6 +112,11 @@ describe('inputs are checked before a model is resolved or a store is opened', (
     ['an empty -p prompt', ['-p', '  '], /-p needs a prompt/],
     ['a prompt given twice', ['chat', '-p', 'hi', 'and', 'this'], /given twice/],
     ['words that name no command', ['hello', 'world'], /unknown command "hello".*cairn chat/],
+    [
+      'a mistyped command',
+      ['conversatons', 'list'],
+      /unknown command "conversatons".*did you mean conversations\?/,
+    ],
   ])('%s: INVALID_ARGUMENT, exit 2, nothing created, no request', async (_name, args, pattern) => {
     server = await startMockProviderServer({ provider: 'openai', turns: [{ text: 'never sent' }] });
     const home = tempDir('early-input');

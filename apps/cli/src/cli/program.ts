@@ -4,6 +4,7 @@ import { cliFailure } from '../cli-error.js';
 import type { GlobalFlags } from '../config/cli-settings.js';
 import type { CliIO } from '../io.js';
 import { registerAgentCommands } from './agent-commands.js';
+import { closestCommand } from './closest-command.js';
 import { createAction, isTerminal, safeId } from './command-action.js';
 import { reportFailure } from './command-context.js';
 import { registerConversationCommands } from './conversation-commands.js';
@@ -83,10 +84,11 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
         const flags = raw as ChatFlags;
         const firstMessage = words.length > 0 ? words.join(' ') : undefined;
         if (firstMessage !== undefined && program.args[0] !== 'chat') {
+          const meant = closestCommand(program, words[0] as string);
           throw cliFailure(
             'INVALID_ARGUMENT',
             `unknown command "${words[0]}"`,
-            '`cairn --help` lists the commands; to send a prompt use cairn -p "…" or cairn chat …',
+            `${meant === undefined ? '' : `did you mean ${meant}? `}\`cairn --help\` lists the commands; to send a prompt use cairn -p "…" or cairn chat …`,
           );
         }
         if (firstMessage !== undefined && flags.print !== undefined) {

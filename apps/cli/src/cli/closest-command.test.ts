@@ -1,0 +1,27 @@
+import { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { closestCommand } from './closest-command.js';
+
+const program = new Command('cairn');
+for (const name of ['chat', 'demo', 'runs', 'workflow', 'agent', 'convert']) program.command(name);
+program.command('conversations').alias('convs');
+
+describe('closestCommand', () => {
+  it.each([
+    ['conversatons', 'conversations'],
+    ['converstions', 'conversations'],
+    ['cnvs', 'convs'],
+    ['wokflow', 'workflow'],
+    ['Demo', 'demo'],
+    ['run', 'runs'],
+  ])('%s → %s', (typed, meant) => {
+    expect(closestCommand(program, typed)).toBe(meant);
+  });
+
+  it.each(['hello', 'summarise', 'x', 'please'])(
+    'suggests nothing for a word no command is near: %s',
+    (typed) => {
+      expect(closestCommand(program, typed)).toBeUndefined();
+    },
+  );
+});
