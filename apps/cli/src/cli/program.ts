@@ -102,7 +102,7 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
           throw cliFailure('INVALID_ARGUMENT', '-p needs a prompt', 'cairn -p "What does this project do?"');
         }
         const { io: cio, colors } = context;
-        const conversationId = await m.withStore(context, (store) => m.conversationToContinue(store, flags));
+        let conversationId: string | undefined;
         return m.withSession(
           context,
           async (session) => {
@@ -123,7 +123,12 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
               ...(conversationId === undefined ? {} : { conversationId }),
             });
           },
-          { interactive: flags.print === undefined && cio.stdin.isTTY === true && cio.stdout.isTTY === true },
+          {
+            interactive: flags.print === undefined && cio.stdin.isTTY === true && cio.stdout.isTTY === true,
+            checkStore: async (store) => {
+              conversationId = await m.conversationToContinue(store, flags);
+            },
+          },
         );
       }),
     );

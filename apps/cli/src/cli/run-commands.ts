@@ -98,9 +98,8 @@ export function registerRunCommands(program: Command, action: Action): void {
     .option('-i, --input <text>', 'your reply to the run')
     .addHelpText('after', examples.runsContinue)
     .action(
-      action(async (m, context, flags, runId: string) => {
-        await m.withStore(context, (store) => m.assertRunExists(store, runId));
-        return m.withSession(
+      action(async (m, context, flags, runId: string) =>
+        m.withSession(
           context,
           (session) =>
             m.continueRun(
@@ -113,9 +112,12 @@ export function registerRunCommands(program: Command, action: Action): void {
               },
               { runId, ...(typeof flags.input === 'string' ? { input: flags.input } : {}) },
             ),
-          { interactive: isTerminal(context) },
-        );
-      }),
+          {
+            interactive: isTerminal(context),
+            checkStore: (store) => m.assertRunExists(store, runId),
+          },
+        ),
+      ),
     );
   runs.addHelpText('after', examples.runs);
 }

@@ -57,10 +57,10 @@ function assertWorkspace(workspace: string | undefined): void {
 }
 
 /** Runs `work` with just the store (listing, showing, exporting need no model). */
-export async function withStore<T>(
+export async function withStore(
   context: CommandContext,
-  work: (store: ConversationStore) => Promise<T>,
-): Promise<T> {
+  work: (store: ConversationStore) => Promise<number>,
+): Promise<number> {
   const store = await openSettingsStore(context.settings, context.io);
   try {
     return await work(store);

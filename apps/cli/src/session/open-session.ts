@@ -42,6 +42,11 @@ export interface SessionOptions {
   interactive?: boolean;
   /** `cairn demo`: work in the sample project, reset to its start, whichever model answers. */
   demoTour?: boolean;
+  /**
+   * Checks that need the store (does `--resume ID` exist?), run once it is open and before the
+   * session is announced, so their failure is the command's only line.
+   */
+  checkStore?: (store: ConversationStore) => Promise<void>;
 }
 
 // Asked only where a command will really ask. With nobody to ask, the scripted demo's fixed calls
@@ -71,6 +76,7 @@ export async function openSession(
   let store: ConversationStore | undefined;
   try {
     store = await openSettingsStore(settings, io);
+    await options.checkStore?.(store);
     const demoTour = options.demoTour === true;
     const workspace =
       settings.workspace ?? (demoTour || model.demo ? await sampleWorkspace(settings, demoTour) : io.cwd);
