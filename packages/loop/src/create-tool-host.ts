@@ -34,9 +34,9 @@ export interface ToolRegistry extends ToolHost {
 
 type Outcome = Omit<ToolCallResult, 'toolCallId' | 'toolName' | 'durationMs'>;
 
-/** How long one call waited for its approval, left out of its duration. */
-interface ApprovalWait {
-  approvalMs: number;
+/** How long the tool itself ran: a call refused or never approved did not run at all. */
+interface RunTime {
+  ranMs: number;
 }
 
 const failed = (errorCode: CairnErrorCode, content: string, structured?: unknown): Outcome => ({
@@ -82,7 +82,7 @@ export function createToolHost(tools: readonly Tool[], options: ToolHostOptions 
   async function outcome(
     call: OpenAIToolCall,
     options: ToolExecutionOptions,
-    waits: ApprovalWait,
+    time: RunTime,
   ): Promise<Outcome> {
     // A cancelled turn's calls are all interrupted, whatever else would be wrong with them.
     if (options.signal?.aborted) return INTERRUPTED;
@@ -110,7 +110,6 @@ export function createToolHost(tools: readonly Tool[], options: ToolHostOptions 
     if (!parsed.success) return failed('TOOL_INVALID_INPUT', toolInputErrorText(name, parsed.error));
     const timeoutMs = tool.timeoutMs ?? defaultTimeoutMs;
     let allowed: boolean;
-    const askedAt = performance.now();
     try {
       // Waiting for the user is not the tool's time; a cancelled turn still ends the wait.
       allowed = await runWithDeadline(
@@ -124,8 +123,6 @@ export function createToolHost(tools: readonly Tool[], options: ToolHostOptions 
       // The tool never ran: without an answer from the approver it is not allowed to.
       const reason = error instanceof Error ? error.message : String(error);
       return failed('TOOL_DENIED', `${name} was not run: asking for approval failed (${reason}).`);
-    } finally {
-      waits.approvalMs = performance.now() - askedAt;
     }
     if (!allowed) {
       return failed(
@@ -135,12 +132,15 @@ export function createToolHost(tools: readonly Tool[], options: ToolHostOptions 
           : `The user did not approve running ${name}.`,
       );
     }
+    const startedAt = performance.now();
     try {
       const output = await runWithDeadline(
         (signal) => tool.execute(parsed.data, { ...contextOf(options), toolCallId: call.id, signal }),
         timeoutMs,
         options.signal,
-      );
+      ).finally(() => {
+        time.ranMs = performance.now() - startedAt;
+      });
       if (typeof output === 'string') return { content: output, isError: false };
       return {
         content: modelTextOf(tool, output),
@@ -169,14 +169,13 @@ export function createToolHost(tools: readonly Tool[], options: ToolHostOptions 
       }));
     },
     async execute(call, options) {
-      const startedAt = performance.now();
-      const waits: ApprovalWait = { approvalMs: 0 };
-      const result = await outcome(call, options, waits);
+      const time: RunTime = { ranMs: 0 };
+      const result = await outcome(call, options, time);
       return {
         toolCallId: call.id,
         toolName: call.function.name,
-        // The call's own time: a person taking a minute to approve it did not make the tool slow.
-        durationMs: Math.max(0, Math.round(performance.now() - startedAt - waits.approvalMs)),
+        // The tool's own time: a person taking a minute to approve it did not make the tool slow.
+        durationMs: Math.round(time.ranMs),
         ...result,
       };
     },
