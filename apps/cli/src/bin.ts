@@ -5,7 +5,6 @@ import { watchProcessEnd } from './process-end.js';
 
 // Ctrl-C, SIGTERM, SIGHUP and a closed stdout abort the running turn, which is stored before the exit.
 const ending = watchProcessEnd(process);
-const code = ending.exitCode(await runCli(process.argv.slice(2), processIO(), ending.signal));
-process.exitCode = code;
+ending.end(await runCli(process.argv.slice(2), processIO(), ending.signal));
 // Everything is closed by now; a handle some library left open must not keep the process alive.
-setTimeout(() => process.exit(code), 3000).unref();
+setTimeout(() => process.exit(), 3000).unref();

@@ -1,41 +1,72 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { type WatchedProcess, watchProcessEnd } from './process-end.js';
+import { endReason, type WatchedProcess, watchProcessEnd } from './process-end.js';
 
 class FakeProcess extends EventEmitter {
+  pid = 4242;
+  exitCode: number | undefined;
   stdout = new EventEmitter();
   stderr = new EventEmitter();
+  stdin: { isTTY?: boolean } = {};
   exits: number[] = [];
+  raised: string[] = [];
   exit(code: number): never {
     this.exits.push(code);
     return undefined as never;
   }
+  kill(pid: number, signal: string): void {
+    if (pid === this.pid) this.raised.push(signal);
+  }
 }
 
-const watch = () => {
+const watch = (terminal = true) => {
   const proc = new FakeProcess();
-  return { proc, ending: watchProcessEnd(proc as unknown as WatchedProcess) };
+  return { proc, ending: watchProcessEnd(proc as unknown as WatchedProcess, () => terminal) };
 };
 const closed = (code: string) => Object.assign(new Error(code), { code });
 
 describe('watchProcessEnd', () => {
-  it('keeps the command exit code when nothing asked the process to end', () => {
-    const { ending } = watch();
+  it('ends with the command exit code when nothing asked the process to end', () => {
+    const { proc, ending } = watch();
+    ending.end(4);
     expect(ending.signal.aborted).toBe(false);
-    expect(ending.exitCode(4)).toBe(4);
+    expect(proc.exitCode).toBe(4);
+    expect(proc.raised).toEqual([]);
   });
 
   it.each([
-    ['SIGTERM', 143],
-    ['SIGHUP', 129],
-  ])('%s aborts the turn, exits %i once it is stored, and a second one exits at once', (name, code) => {
-    const { proc, ending } = watch();
-    proc.emit(name);
-    expect(ending.signal.aborted).toBe(true);
-    expect(proc.exits).toEqual([]);
-    expect(ending.exitCode(130)).toBe(code);
-    proc.emit(name);
-    expect(proc.exits).toEqual([code]);
+    ['SIGTERM', 'SIGTERM'],
+    ['SIGHUP', 'a hang-up'],
+  ])(
+    '%s aborts the turn (reason: %s), and once it is stored ends the process by the same signal',
+    (name, reason) => {
+      const { proc, ending } = watch();
+      proc.emit(name);
+      expect(endReason(ending.signal)).toBe(reason);
+      expect(proc.raised).toEqual([]);
+      ending.end(130);
+      // Raised again with no listener left: the default action, so the shell sees the signal.
+      expect(proc.raised).toEqual([name]);
+      expect(proc.listenerCount(name)).toBe(0);
+    },
+  );
+
+  it('a terminal gone before its hang-up arrived (the input ended first) ends the process as a hang-up', () => {
+    const { proc, ending } = watch(false);
+    Object.assign(proc.stdin, { isTTY: true });
+    ending.end(0);
+    expect(proc.raised).toEqual(['SIGHUP']);
+    const piped = watch(false);
+    piped.ending.end(0);
+    expect(piped.proc.raised).toEqual([]);
+    expect(piped.proc.exitCode).toBe(0);
+  });
+
+  it('a second SIGTERM ends the process at once', () => {
+    const { proc } = watch();
+    proc.emit('SIGTERM');
+    proc.emit('SIGTERM');
+    expect(proc.raised).toEqual(['SIGTERM']);
   });
 
   it('Ctrl-C aborts; a second one exits 130; a command listening for it itself is left alone', () => {
@@ -46,8 +77,9 @@ describe('watchProcessEnd', () => {
     expect(ending.signal.aborted).toBe(false);
     proc.off('SIGINT', own);
     proc.emit('SIGINT');
-    expect(ending.signal.aborted).toBe(true);
-    expect(ending.exitCode(130)).toBe(130);
+    expect(endReason(ending.signal)).toBe('Ctrl-C');
+    ending.end(130);
+    expect(proc.exitCode).toBe(130);
     proc.emit('SIGINT');
     expect(proc.exits).toEqual([130]);
   });
@@ -56,8 +88,9 @@ describe('watchProcessEnd', () => {
     for (const code of ['EPIPE', 'EIO']) {
       const { proc, ending } = watch();
       proc.stdout.emit('error', closed(code));
-      expect(ending.signal.aborted).toBe(true);
-      expect(ending.exitCode(130)).toBe(141);
+      expect(endReason(ending.signal)).toBe('the output closing');
+      ending.end(130);
+      expect(proc.exitCode).toBe(141);
     }
   });
 
@@ -67,5 +100,12 @@ describe('watchProcessEnd', () => {
     expect(ending.signal.aborted).toBe(false);
     expect(() => proc.stdout.emit('error', closed('ENOSPC'))).toThrow('ENOSPC');
     expect(() => proc.stderr.emit('error', closed('EBADF'))).toThrow('EBADF');
+  });
+
+  it('endReason is undefined for an abort that is not the process ending', () => {
+    const controller = new AbortController();
+    controller.abort(new Error('timeout'));
+    expect(endReason(controller.signal)).toBeUndefined();
+    expect(endReason(undefined)).toBeUndefined();
   });
 });

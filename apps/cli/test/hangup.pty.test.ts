@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { startMockProviderServer } from '@cairn/testing';
 import { afterEach, beforeAll, expect, it } from 'vitest';
 import { ensureCliBuilt, latestStoredLog, mockEnv, tempDir } from './cli-process.js';
@@ -25,7 +27,10 @@ it('closing the terminal mid-answer (SIGHUP) keeps the answer so far and the abo
   try {
     const session = new TmuxSession(dir);
     sessions.push(session);
-    session.start(['chat', '--workspace', dir], mockEnv(dir, server.baseURL, { TERM: 'xterm-256color' }));
+    const outlive = join(dir, 'cairn');
+    session.start(['chat', '--workspace', dir], mockEnv(dir, server.baseURL, { TERM: 'xterm-256color' }), {
+      outlive,
+    });
     await session.waitFor((screen) => screen.includes('/help for commands'), 'the prompt');
     session.type('tell me a long story');
     session.keys('Enter');
@@ -42,6 +47,29 @@ it('closing the terminal mid-answer (SIGHUP) keeps the answer so far and the abo
     const text = String(answer?.content);
     expect(STORY.startsWith(text)).toBe(true);
     expect(text.length).toBeGreaterThan('Once upon a time'.length);
+    // It ended by the hang-up itself (status 129), with no crash on the gone terminal (EIO).
+    await expect.poll(() => existsSync(`${outlive}.status`), { timeout: 15_000 }).toBe(true);
+    expect(readFileSync(`${outlive}.status`, 'utf8').trim()).toBe('129');
+    expect(readFileSync(`${outlive}.stderr`, 'utf8')).not.toMatch(/unexpected error|EIO|Assertion/);
+  } finally {
+    await server.close();
+  }
+}, 60_000);
+
+it('closing the terminal at an idle prompt ends the chat by the hang-up, with no crash', async () => {
+  const server = await startMockProviderServer({ provider: 'openai', turns: [] });
+  const dir = tempDir('pty-hangup-idle');
+  try {
+    const session = new TmuxSession(dir);
+    sessions.push(session);
+    const outlive = join(dir, 'cairn');
+    const env = mockEnv(dir, server.baseURL, { TERM: 'xterm-256color' });
+    session.start(['chat', '--workspace', dir], env, { outlive });
+    await session.waitFor((screen) => screen.includes('/help for commands'), 'the prompt');
+    session.hangUp();
+    await expect.poll(() => existsSync(`${outlive}.status`), { timeout: 15_000 }).toBe(true);
+    expect(readFileSync(`${outlive}.status`, 'utf8').trim()).toBe('129');
+    expect(readFileSync(`${outlive}.stderr`, 'utf8')).not.toMatch(/unexpected error|EIO|Assertion/);
   } finally {
     await server.close();
   }

@@ -19,8 +19,13 @@ export class TmuxSession {
     return execFileSync('tmux', ['-L', this.socket, ...args], { encoding: 'utf8' });
   }
 
-  /** Starts `cairn <args>` with exactly `env` (through a launcher script, so nothing is mis-quoted). */
-  start(args: string[], env: Record<string, string>): void {
+  /**
+   * Starts `cairn <args>` with exactly `env` (through a launcher script, so nothing is mis-quoted).
+   * With `outlive`, a shell runs cairn as a job, passes a hang-up on to it and writes its exit
+   * status to `<outlive>.status` and its stderr to `<outlive>.stderr`: how it ended stays known
+   * after the terminal is closed.
+   */
+  start(args: string[], env: Record<string, string>, options: { outlive?: string } = {}): void {
     const launcher = join(this.dir, `launch-${this.started++}.sh`);
     const assignments = Object.entries(env).map(([name, value]) => quote(`${name}=${value}`));
     const command = [
@@ -31,7 +36,21 @@ export class TmuxSession {
       quote(CAIRN_BIN),
       ...args.map(quote),
     ];
-    writeFileSync(launcher, `#!/bin/sh\nexec ${command.join(' ')}\n`, { mode: 0o755 });
+    // Like an interactive shell, which passes a hang-up on to its jobs and outlives them here.
+    const out = options.outlive;
+    const script =
+      out === undefined
+        ? `exec ${command.join(' ')}`
+        : [
+            'exec 3<&0',
+            `${command.join(' ')} <&3 3<&- 2>${quote(`${out}.stderr`)} &`,
+            'child=$!',
+            `trap 'kill -HUP $child' HUP`,
+            'wait $child; status=$?',
+            'while kill -0 $child 2>/dev/null; do wait $child; status=$?; done',
+            `echo $status >${quote(`${out}.status`)}`,
+          ].join('\n');
+    writeFileSync(launcher, `#!/bin/sh\n${script}\n`, { mode: 0o755 });
     // remain-on-exit keeps the pane (and what the program printed last) after it exits.
     this.tmux(
       'new-session',

@@ -62,6 +62,13 @@ export async function runInteractiveChat(
   const prompt = () => {
     if (!inputClosed) rl.prompt();
   };
+  // A terminal that went away (closed, hung up) fails readline's last mode switch with EIO: that
+  // is the input ending, not an error of the chat.
+  const nextLine = () =>
+    lines.next().catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EIO') throw error;
+      return { done: true as const, value: undefined };
+    });
   const spinner = createSpinner(out, { enabled: terminal, colors });
   const usage = new UsageTotals();
   let conversationId = options.conversationId ?? newChatId();
@@ -248,15 +255,15 @@ export async function runInteractiveChat(
     }
   };
   try {
-    if (options.initialInput !== undefined) {
+    if (options.initialInput !== undefined && !exiting) {
       say(`${colors.bold(colors.cyan('› '))}${options.initialInput}`);
       await handleLine(options.initialInput);
     }
     if (!exiting) prompt();
     for (
-      let next = exiting ? undefined : await lines.next();
+      let next = exiting ? undefined : await nextLine();
       next !== undefined && !next.done;
-      next = await lines.next()
+      next = await nextLine()
     ) {
       const text = next.value.trim();
       if (text !== '') await handleLine(text);

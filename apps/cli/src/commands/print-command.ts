@@ -1,7 +1,9 @@
+import type { CairnError } from '@cairn/core';
 import { newChatId } from '../chat/chat-ids.js';
 import { runChatTurn } from '../chat/run-chat-turn.js';
-import { exitCodeFor, formatCliError } from '../cli-error.js';
+import { cliFailure, exitCodeFor, formatCliError } from '../cli-error.js';
 import type { CliIO } from '../io.js';
+import { type EndReason, endReason } from '../process-end.js';
 import type { Colors } from '../render/colors.js';
 import type { CliSession } from '../session/open-session.js';
 
@@ -38,6 +40,21 @@ export async function runPrintCommand(
   });
   io.stderr.write(`${options.errColors.dim(`conversation ${conversationId}`)}\n`);
   if (result.success) return 0;
-  io.stderr.write(`${formatCliError(result.error)}\n`);
-  return exitCodeFor(result.error);
+  const error = stoppedBy(endReason(options.signal), result.error, conversationId);
+  io.stderr.write(`${formatCliError(error)}\n`);
+  return exitCodeFor(error);
+}
+
+// An abort the process asked for says what stopped the turn and that nothing is lost.
+function stoppedBy(
+  reason: EndReason | undefined,
+  error: CairnError | undefined,
+  conversationId: string,
+): CairnError | undefined {
+  if (reason === undefined || error?.code !== 'LLM_ABORTED') return error;
+  return cliFailure(
+    'LLM_ABORTED',
+    `the turn was stopped by ${reason}; what it said so far is stored`,
+    `\`cairn chat --resume ${conversationId}\` goes on from there`,
+  );
 }
