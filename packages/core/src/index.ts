@@ -93,6 +93,7 @@ export {
   type OpenAIUserMessage,
   OpenAIUserMessageSchema,
 } from './messages/openai-chat-message.js';
+export { MAX_MESSAGE_DEPTH, parseMessageForStorage } from './messages/parse-message-for-storage.js';
 export { type ProviderMetadata, ProviderMetadataSchema } from './messages/provider-metadata.js';
 export { type ReasoningPart, ReasoningPartSchema } from './messages/reasoning-part.js';
 export { toModelMessage } from './messages/to-model-message.js';

@@ -9,6 +9,7 @@ import {
 } from '../test/arbitraries.js';
 import { agentOutputJsonSchema, conversationMessageJsonSchema } from './json-schema.js';
 import { isValidConversationMessage } from './messages/conversation-message.js';
+import { MAX_MESSAGE_DEPTH } from './messages/parse-message-for-storage.js';
 
 // A real JSON Schema validator stands in for a non-TypeScript consumer.
 const ajv = new Ajv2020({ strict: false, validateFormats: false });
@@ -71,6 +72,10 @@ describe('JSON Schema exports', () => {
         futureField: 1,
       }),
     ).toBe(true);
+  });
+
+  it("states the stores' nesting limit, which JSON Schema cannot express", () => {
+    expect(conversationMessageJsonSchema().$comment).toContain(`${MAX_MESSAGE_DEPTH} levels`);
   });
 
   it('accepts every generated AgentOutput event and rejects an unknown type', () => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AgentOutputSchema } from './agent-output/agent-output.js';
 import { ConversationMessageSchema } from './messages/conversation-message.js';
+import { MAX_MESSAGE_DEPTH } from './messages/parse-message-for-storage.js';
 import { roleRulesJsonSchema } from './messages/role-rules.js';
 import type { JsonSchema } from './model/model-adapter.js';
 
@@ -14,6 +15,8 @@ export function conversationMessageJsonSchema(): JsonSchema {
     ...schema,
     $id: 'https://cairn.dev/schemas/conversation-message.json',
     title: 'ConversationMessage',
+    // JSON Schema has no nesting limit; the stores' is stated for consumers that write messages.
+    $comment: `Stores refuse a message nested deeper than ${MAX_MESSAGE_DEPTH} levels (the message itself is the first).`,
     additionalProperties: true,
     allOf: roleRulesJsonSchema(),
   };

@@ -1,8 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { conversationMessageArb, mutationArb, nearMissMessageArb } from '../../test/arbitraries.js';
+import { copyPlainJson } from '../validation/plain-json-copy.js';
 import { ConversationMessageSchema } from './conversation-message.js';
 import { conversationMessageFastCheck } from './conversation-message-fast-check.js';
+import { MAX_MESSAGE_DEPTH } from './parse-message-for-storage.js';
 
 const fastCheck = conversationMessageFastCheck(Object.keys(ConversationMessageSchema.shape));
 const schemaAccepts = (value: unknown) => ConversationMessageSchema.safeParse(value).success;
@@ -176,5 +178,94 @@ describe('the conversation message fast check', () => {
 
   it('refuses to be built for a schema that lacks a field it tests', () => {
     expect(() => conversationMessageFastCheck(['id', 'role', 'createdAt'])).toThrow(/schema lacks/);
+  });
+});
+
+describe('the fast check for plain JSON copies (plainJson)', () => {
+  const plainFastCheck = conversationMessageFastCheck(Object.keys(ConversationMessageSchema.shape), {
+    plainJson: true,
+  });
+  /** The value as parseMessageForStorage hands it over, or undefined when the copy is refused. */
+  const plainCopy = (value: unknown) => {
+    try {
+      return copyPlainJson(value, MAX_MESSAGE_DEPTH, 'value');
+    } catch {
+      return undefined;
+    }
+  };
+  const metadata = { anthropic: { signature: 'sig', nested: [1, { ok: true }] } };
+  const withJsonFields: Record<string, unknown>[] = [
+    ...COMMON,
+    { ...COMMON[3], structuredResult: { stdout: 'ok', lines: [1, 2, { n: null }] } },
+    {
+      ...COMMON[2],
+      reasoning: [{ text: 'hm', redacted: false, providerMetadata: metadata }],
+      providerMetadata: metadata,
+    },
+    { ...COMMON[4], reasoning: [], providerMetadata: {} },
+  ];
+  const JSON_FIELDS = ['structuredResult', 'providerMetadata', 'reasoning'];
+  // Shapes aimed at the JSON fields' checks: wrong containers, empty keys, bad parts.
+  const JSON_EDGE_VALUES: unknown[] = [
+    ...EDGE_VALUES,
+    { '': {} },
+    { a: [] },
+    { a: 1 },
+    { a: { b: [1, 'x'] } },
+    [{}],
+    [{ text: 1 }],
+    [{ text: 'x', redacted: 'no' }],
+    [{ text: 'x', providerMetadata: { a: [] } }],
+    [{ text: 'x', providerMetadata: { '': {} } }],
+    [{ text: 'x', extra: 1 }],
+    [1],
+    [[{ text: 'x' }]],
+  ];
+
+  it('accepts messages with structured results, reasoning and provider data itself', () => {
+    for (const message of withJsonFields) {
+      expect(schemaAccepts(message)).toBe(true);
+      expect(plainFastCheck(plainCopy(message)), String(message.id)).toBe(true);
+    }
+  });
+
+  it('never accepts a plain copy the schema refuses: each message with any one field set to any edge value', () => {
+    for (const message of withJsonFields) {
+      for (const field of [...FIELDS, ...JSON_FIELDS]) {
+        for (const value of JSON_EDGE_VALUES) {
+          const plain = plainCopy({ ...message, [field]: value });
+          if (plain !== undefined && plainFastCheck(plain))
+            expect(schemaAccepts(plain), `${field}: ${JSON.stringify(value)}`).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('never accepts a plain copy the schema refuses: random changes, near misses, broken messages', () => {
+    const edgeMessage = fc
+      .tuple(
+        fc.constantFrom(...withJsonFields),
+        fc.array(fc.tuple(fc.constantFrom(...FIELDS, ...JSON_FIELDS), fc.constantFrom(...JSON_EDGE_VALUES)), {
+          minLength: 1,
+          maxLength: 3,
+        }),
+      )
+      .map(([message, changes]) => Object.assign({ ...message }, Object.fromEntries(changes)));
+    const jsonFieldNearMiss = fc
+      .tuple(conversationMessageArb, fc.constantFrom(...JSON_FIELDS), fc.jsonValue({ maxDepth: 3 }))
+      .map(([message, field, value]) => ({ ...message, [field]: value }));
+    const broken = fc
+      .tuple(conversationMessageArb, mutationArb)
+      .map(([message, mutation]) => mutation.apply({ ...message }));
+    fc.assert(
+      fc.property(
+        fc.oneof(edgeMessage, jsonFieldNearMiss, nearMissMessageArb, broken, conversationMessageArb),
+        (value) => {
+          const plain = plainCopy(value);
+          if (plain !== undefined && plainFastCheck(plain)) expect(schemaAccepts(plain)).toBe(true);
+        },
+      ),
+      { numRuns: 3000 },
+    );
   });
 });

@@ -20,6 +20,9 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => {
   return prototype === Object.prototype || prototype === null;
 };
 
+const isPlainArray = (value: unknown): value is unknown[] =>
+  Array.isArray(value) && Object.getPrototypeOf(value) === Array.prototype;
+
 const REJECT = Symbol('reject');
 type Check = (value: unknown) => unknown;
 
@@ -42,7 +45,7 @@ function copyToolCall(value: unknown): unknown {
 }
 
 function copyToolCalls(value: unknown): unknown {
-  if (!Array.isArray(value) || Object.getPrototypeOf(value) !== Array.prototype) return REJECT;
+  if (!isPlainArray(value)) return REJECT;
   const copies: unknown[] = [];
   for (let index = 0; index < value.length; index++) {
     const copy = copyToolCall(value[index]);
@@ -74,31 +77,58 @@ const FIELD_CHECKS: Record<string, Check> = {
   fullOutputPath: when(nonEmptyString),
   seq: when((value) => Number.isSafeInteger(value) && (value as number) > 0),
 };
-const CHECKED_FIELDS = Object.entries(FIELD_CHECKS);
 const REQUIRED_FIELDS = ['id', 'role', 'createdAt'];
+
+// The JSON fields of a plain JSON copy (parseMessageForStorage makes one: no NaN, Date, cycle or
+// getter is left) need no walk: every value in them is JSON, so only their shape is checked. On any
+// other value these checks would be unsound.
+// Namespace → plain object of JSON values.
+const isProviderMetadata = (value: unknown) =>
+  isPlainObject(value) &&
+  Object.keys(value).every((namespace) => namespace.length > 0 && isPlainObject(value[namespace]));
+const isReasoningPart = (value: unknown) =>
+  isPlainObject(value) &&
+  typeof value.text === 'string' &&
+  (value.redacted === undefined || isBoolean(value.redacted)) &&
+  (value.providerMetadata === undefined || isProviderMetadata(value.providerMetadata));
+const PLAIN_JSON_FIELD_CHECKS: Record<string, Check> = {
+  structuredResult: (value) => value,
+  providerMetadata: when(isProviderMetadata),
+  reasoning: when((value) => isPlainArray(value) && value.every(isReasoningPart)),
+};
 
 /**
  * Builds the check for a schema with these fields. It returns true only for a message of a common
  * shape that certainly passes the schema; false means "ask the schema", not "invalid". Schema
  * fields it has no test for (nested shapes, fields added later) send any message carrying them to
- * the schema.
+ * the schema. With `plainJson`, the check is for plain JSON copies only and also accepts the JSON
+ * fields (`structuredResult`, `providerMetadata`, `reasoning`) itself.
  */
-export function conversationMessageFastCheck(schemaFields: readonly string[]): (value: unknown) => boolean {
-  const unknownToCheck = CHECKED_FIELDS.filter(([field]) => !schemaFields.includes(field));
+export function conversationMessageFastCheck(
+  schemaFields: readonly string[],
+  { plainJson = false }: { plainJson?: boolean } = {},
+): (value: unknown) => boolean {
+  const checks = plainJson ? { ...FIELD_CHECKS, ...PLAIN_JSON_FIELD_CHECKS } : FIELD_CHECKS;
+  const checkedFields = Object.entries(checks);
+  const unknownToCheck = checkedFields.filter(([field]) => !schemaFields.includes(field));
   if (unknownToCheck.length > 0)
     throw new Error(`fast check tests fields the schema lacks: ${unknownToCheck}`);
-  const schemaOnlyFields = schemaFields.filter((field) => !Object.hasOwn(FIELD_CHECKS, field));
-  return (value) => passes(value, schemaOnlyFields);
+  const schemaOnlyFields = schemaFields.filter((field) => !Object.hasOwn(checks, field));
+  return (value) => passes(value, checkedFields, schemaOnlyFields);
 }
 
-function passes(value: unknown, schemaOnlyFields: readonly string[]): boolean {
+function passes(
+  value: unknown,
+  checkedFields: readonly (readonly [string, Check])[],
+  schemaOnlyFields: readonly string[],
+): boolean {
   try {
     if (!isPlainObject(value)) return false;
     // Like the schema, read the fields it defines and ignore the rest (unknown fields are allowed).
     // Each is read once; the role rules then run on what was read.
     for (const field of schemaOnlyFields) if (value[field] !== undefined) return false;
     const snapshot: Record<string, unknown> = {};
-    for (const [field, check] of CHECKED_FIELDS) {
+    for (const [field, check] of checkedFields) {
       const fieldValue = value[field];
       if (fieldValue === undefined) continue;
       const checked = check(fieldValue);

@@ -8,7 +8,7 @@ export interface ValidationIssue {
 }
 
 /** `['tool_calls', 0, 'id']` → `tool_calls[0].id`; the empty path is `(root)`. */
-function formatIssuePath(path: readonly PropertyKey[]): string {
+export function formatIssuePath(path: readonly PropertyKey[]): string {
   if (path.length === 0) return '(root)';
   return path
     .map((key, index) => {
@@ -39,11 +39,19 @@ export function validationIssues(schema: z.ZodType, value: unknown): ValidationI
  * `what` names the value in the message ("conversation message", "AgentOutput event").
  */
 export function assertValid<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
-  const issues = validationIssues(schema, value);
-  const first = issues[0];
+  const [first, ...more] = validationIssues(schema, value);
   if (first === undefined) return value as T;
+  throw invalidValueError(what, [first, ...more]);
+}
+
+/** The `INVALID_MESSAGE` error for `issues`, naming the first. */
+export function invalidValueError(
+  what: string,
+  issues: readonly [ValidationIssue, ...ValidationIssue[]],
+): CairnError {
+  const [first] = issues;
   const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
-  throw new CairnError('INVALID_MESSAGE', `Invalid ${what} at ${first.path}: ${first.message}${more}`, {
+  return new CairnError('INVALID_MESSAGE', `Invalid ${what} at ${first.path}: ${first.message}${more}`, {
     details: { issues },
   });
 }

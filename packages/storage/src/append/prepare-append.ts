@@ -3,7 +3,7 @@ import {
   assertSafeId,
   CairnError,
   type ConversationMessage,
-  parseConversationMessage,
+  parseMessageForStorage,
 } from '@cairn/core';
 import {
   type BlobWriter,
@@ -13,7 +13,10 @@ import {
 
 const MAX_IDEMPOTENCY_KEY_LENGTH = 256;
 
-/** A message ready to be written: validated, offloaded, without a `seq` (the store assigns it). */
+/**
+ * A message ready to be written: a plain JSON copy, validated, offloaded, without a `seq` (the store
+ * assigns it).
+ */
 export type PreparedMessage = Omit<ConversationMessage, 'seq'>;
 
 function checkAppendOptions(options: AppendOptions): void {
@@ -42,7 +45,9 @@ function checkAppendOptions(options: AppendOptions): void {
 /**
  * The part of `append` every backend shares, done before any lock is taken: checks the id, the
  * options and every message (one bad message rejects the whole batch, so nothing is written), and
- * offloads large tool outputs. A `seq` the caller set is dropped: the store assigns it.
+ * offloads large tool outputs. Each message is copied into its plain JSON form before it is
+ * validated, so what was validated is what the backend writes. A `seq` the caller set is dropped:
+ * the store assigns it.
  */
 export async function prepareAppend(
   blobs: BlobWriter,
@@ -55,9 +60,9 @@ export async function prepareAppend(
   if (!Array.isArray(messages)) {
     throw new CairnError('INVALID_ARGUMENT', 'append expects an array of messages');
   }
-  for (const message of messages) parseConversationMessage(message);
+  const plain = messages.map((message) => parseMessageForStorage(message));
   const prepared: PreparedMessage[] = [];
-  for (const message of messages) {
+  for (const message of plain) {
     const { seq: _ignored, ...stored } = needsOffloading(message)
       ? await prepareToolMessageForStorage(blobs, conversationId, message)
       : message;

@@ -6,6 +6,7 @@ import { invalidIdCases } from './cases/invalid-id-cases.js';
 import { largeUnicodeCases } from './cases/large-unicode-cases.js';
 import { listingDeleteCases } from './cases/listing-delete-cases.js';
 import { modelBasedCases } from './cases/model-based-cases.js';
+import { plainJsonCases } from './cases/plain-json-cases.js';
 import { processCases } from './cases/process-cases.js';
 import type { ConformanceCase } from './conformance-case.js';
 
@@ -18,6 +19,7 @@ export const CONFORMANCE_GROUPS: Readonly<Record<string, readonly ConformanceCas
   'invalid ids': invalidIdCases,
   'instances and persistence': instanceCases,
   'unicode and size': largeUnicodeCases,
+  'plain JSON values': plainJsonCases,
   'reference model': modelBasedCases,
   processes: processCases,
 };
