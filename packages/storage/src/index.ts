@@ -1,5 +1,6 @@
 // Kept here for existing imports; it lives in core beside the other tool-output limits.
 export { fullOutputMarker } from '@cairn/core';
+export { assertNewMessageIds } from './append/message-ids.js';
 export {
   assertExpectedSeq,
   assignSeqs,
@@ -8,6 +9,7 @@ export {
   replayIdempotentAppend,
 } from './append/prepare-append.js';
 export { normalizeBlobRange, sliceBlob, toBlobBytes } from './blob/blob-bytes.js';
+export { decodeBlobText, encodeBlobText } from './blob/blob-text.js';
 export { appendConversationMessage, loadConversationMessages } from './conversation-messages.js';
 export { deriveConversationTitle } from './list/conversation-title.js';
 export {

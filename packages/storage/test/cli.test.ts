@@ -1,5 +1,5 @@
 // The kit's CLI against a real store, in a child process: the memory store passes; a store that
-// forgets to offload large outputs fails, and the exit code says so.
+// loses offloaded outputs fails, and the exit code says so.
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -27,8 +27,8 @@ export const openStore = async () => createMemoryConversationStore();`,
 export const createLocation = async () => null;
 export const openStore = async () => {
   const store = createMemoryConversationStore();
-  // A broken backend: it never offloads, so a 60 KB tool output stays inline.
-  store.putBlob = async () => {};
+  // A broken backend: it loses offloaded outputs (every blob reads back empty).
+  store.getBlob = async () => new Uint8Array(0);
   return store;
 };`,
   );

@@ -41,6 +41,8 @@ interface LogState extends LogSummary {
   allocated: number;
   /** idempotencyKey → the first seq and length of the append that used it. */
   keys: Map<string, { firstSeq: number; count: number }>;
+  /** message id → its seq: an append checks its ids here, without reading the log. */
+  ids: Map<string, number>;
 }
 
 export interface ConversationLogOptions {
@@ -101,10 +103,12 @@ export function summarize(
   };
 }
 
-function addKeys(keys: LogState['keys'], records: readonly LogRecord[]): void {
+/** Adds records' idempotency keys and message ids (a legacy log may repeat an id: the first stays). */
+function index({ keys, ids }: Pick<LogState, 'keys' | 'ids'>, records: readonly LogRecord[]): void {
   for (const record of records) {
     if (record.key !== undefined)
       keys.set(record.key, { firstSeq: record.seq, count: (record.last ?? record.seq) - record.seq + 1 });
+    if (!ids.has(record.msg.id)) ids.set(record.msg.id, record.seq);
   }
 }
 
@@ -176,7 +180,7 @@ export class ConversationLog {
           state.lastSeq,
         );
         if (tail.corrupt.length === 0) {
-          addKeys(state.keys, tail.records);
+          index(state, tail.records);
           Object.assign(state, summarize(tail.records, { ...factsOf(stats), size: tail.end }, state));
           return state;
         }
@@ -195,10 +199,10 @@ export class ConversationLog {
     }
     const fd = openSync(this.#file, this.#openFlags());
     const stats = fstatSync(fd);
-    const keys: LogState['keys'] = new Map();
-    addKeys(keys, decoded.records);
+    const indexes: Pick<LogState, 'keys' | 'ids'> = { keys: new Map(), ids: new Map() };
+    index(indexes, decoded.records);
     const summary = summarize(decoded.records, { ...factsOf(stats), size: decoded.end });
-    this.#state = { ...summary, fd, allocated: stats.size, keys };
+    this.#state = { ...summary, fd, allocated: stats.size, ...indexes };
     return this.#state;
   }
 
@@ -254,7 +258,7 @@ export class ConversationLog {
       }
     }
     const stats = fstatSync(fd);
-    this.#state = { ...summarize([], stats), fd, allocated: stats.size, keys: new Map() };
+    this.#state = { ...summarize([], stats), fd, allocated: stats.size, keys: new Map(), ids: new Map() };
     return this.#state;
   }
 
@@ -285,7 +289,7 @@ export class ConversationLog {
         retryable: true,
       });
     }
-    addKeys(state.keys, records);
+    index(state, records);
     const facts = {
       ino: state.ino,
       birthtimeMs: state.birthtimeMs,

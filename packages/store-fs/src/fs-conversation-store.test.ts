@@ -195,6 +195,23 @@ describe('legacy messages.json', () => {
     ]);
   });
 
+  it('an id the legacy array repeats stays loadable; no new message may take it', async () => {
+    await mkdir(conversationDir('old'), { recursive: true });
+    const repeated = { ...(legacy[0] as object), content: 'the same id again' };
+    await writeFile(
+      join(conversationDir('old'), 'messages.json'),
+      JSON.stringify([...legacy.slice(0, 3), repeated]),
+    );
+    const store = openStore();
+    expect((await store.load('old')).map((message) => message.id)).toEqual(['u1', 'a1', 't1', 'u1']);
+    const error = await store
+      .append('old', [userMessage('u1', 'a third')])
+      .catch((failure: unknown) => failure);
+    expect(CairnError.is(error, 'STORE_CONFLICT')).toBe(true);
+    expect((error as CairnError).details).toMatchObject({ messageId: 'u1', seq: 1 });
+    expect((await store.append('old', [userMessage('u2', 'new')])).seqs).toEqual([5]);
+  });
+
   it('a legacy file that is not an array fails with STORE_CORRUPT and is left alone', async () => {
     await mkdir(conversationDir('old'), { recursive: true });
     await writeFile(join(conversationDir('old'), 'messages.json'), '{"not": "an array"');

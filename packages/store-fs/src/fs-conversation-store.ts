@@ -18,7 +18,9 @@ import {
 } from '@cairn/core';
 import {
   assertExpectedSeq,
+  assertNewMessageIds,
   assignSeqs,
+  collectBlobs,
   normalizeBlobRange,
   normalizeLoadOptions,
   type PreparedMessage,
@@ -162,8 +164,8 @@ export class FsConversationStore implements ConversationStore {
     assertSafeId('conversationId', conversationId);
     return this.#exclusive(conversationId, async (log, continued) => {
       this.#assertOpen();
-      // Offloading under the lock: a delete cannot remove these blobs before the messages land.
-      const prepared = await prepareAppend(this, conversationId, messages, options);
+      const offloads = collectBlobs();
+      const prepared = await prepareAppend(offloads.writer, conversationId, messages, options);
       // Holding the lock since our last look means the cached state is still the file's.
       const existing = continued ? (log.cached ?? (await log.refresh())) : await log.refresh();
       const { idempotencyKey, expectedSeq } = options;
@@ -173,7 +175,12 @@ export class FsConversationStore implements ConversationStore {
           return replayIdempotentAppend(conversationId, idempotencyKey, previous, prepared);
       }
       assertExpectedSeq(conversationId, expectedSeq, existing?.lastSeq ?? 0);
+      assertNewMessageIds(conversationId, prepared, (id) => existing?.ids.get(id));
       if (prepared.length === 0) return { seqs: [], messages: [] };
+      // Accepted: the outputs are written now, under the lock, so a delete cannot remove them
+      // before the messages land, and a lock another process may have taken over writes nothing.
+      if (!this.#locks.isFresh(log.lockFile)) throw lockLapsed(conversationId);
+      for (const { ref, bytes } of offloads.blobs) await this.putBlob(ref, bytes);
       const state = existing ?? (await log.create());
       const stored = assignSeqs(prepared, state.lastSeq);
       const at = new Date().toISOString();

@@ -123,6 +123,9 @@ export class PostgresConversationStore implements ConversationStore {
         await client.query(`DELETE FROM ${this.#tables.appends} WHERE conversation_id = $1`, [
           conversationId,
         ]);
+        await client.query(`DELETE FROM ${this.#tables.messageIds} WHERE conversation_id = $1`, [
+          conversationId,
+        ]);
         await deleteToolOutputs(client, this.#tables, conversationId);
         const deleted = await client.query(`DELETE FROM ${this.#tables.conversations} WHERE id = $1`, [
           conversationId,

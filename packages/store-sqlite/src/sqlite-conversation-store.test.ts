@@ -108,7 +108,7 @@ describe('SqliteConversationStore', () => {
     await store.close();
   });
 
-  it('commits an append as few WAL pages: one to an existing conversation, three to a new one', async () => {
+  it('commits an append as few WAL pages: two to an existing conversation, four to a new one', async () => {
     const database = new Database(filename);
     // Without checkpoints the WAL only grows, so its size counts the frames each commit wrote.
     database.pragma('wal_autocheckpoint = 0');
@@ -120,15 +120,15 @@ describe('SqliteConversationStore', () => {
       await append();
       return (statSync(`${filename}-wal`).size - before) / frameBytes;
     };
-    // The new conversation's row, its `id` index entry and the message leaf.
-    expect(await framesOf(() => store.append('c2', [assistantText('a1', 'untitled')]))).toBe(3);
-    // Small messages, so no leaf splits: only the message leaf.
+    // The new conversation's row, its `id` index entry, the message leaf and the message id leaf.
+    expect(await framesOf(() => store.append('c2', [assistantText('a1', 'untitled')]))).toBe(4);
+    // Small messages, so no leaf splits: only the message leaf and the message id leaf.
     for (let index = 3; index < 8; index++) {
-      expect(await framesOf(() => store.append('c1', [message(`m${index}`, 'x')]))).toBe(1);
+      expect(await framesOf(() => store.append('c1', [message(`m${index}`, 'x')]))).toBe(2);
     }
     // The first user message also sets the title, once.
-    expect(await framesOf(() => store.append('c2', [message('m8', 'a title')]))).toBe(2);
-    expect(await framesOf(() => store.append('c2', [message('m9', 'not a title')]))).toBe(1);
+    expect(await framesOf(() => store.append('c2', [message('m8', 'a title')]))).toBe(3);
+    expect(await framesOf(() => store.append('c2', [message('m9', 'not a title')]))).toBe(2);
     expect((await store.listConversations()).conversations.map(({ id, title }) => [id, title])).toEqual([
       ['c2', 'a title'],
       ['c1', 'first'],

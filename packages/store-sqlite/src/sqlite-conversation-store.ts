@@ -14,6 +14,7 @@ import {
 } from '@cairn/core';
 import {
   assertExpectedSeq,
+  assertNewMessageIds,
   assignSeqs,
   collectBlobs,
   deriveConversationTitle,
@@ -71,6 +72,9 @@ function parseMessages(rows: string[], conversationId: string): ConversationMess
   }
   return messages as ConversationMessage[];
 }
+
+// How cairn_message_ids keeps an id (see migration 2).
+const storedId = (messageId: string) => JSON.stringify(messageId);
 
 function toSummary(row: ConversationRow): ConversationSummary {
   return {
@@ -190,6 +194,10 @@ export class SqliteConversationStore implements ConversationStore {
     const conversation = statements.findConversation.get(conversationId);
     const lastSeq = conversation?.last_seq ?? 0;
     assertExpectedSeq(conversationId, expectedSeq, lastSeq);
+    if (conversation !== undefined) {
+      const { num } = conversation;
+      assertNewMessageIds(conversationId, prepared, (id) => statements.findMessageId.get(num, storedId(id)));
+    }
     if (prepared.length === 0) return { seqs: [], messages: [] };
     assertSeqFits(conversationId, lastSeq + prepared.length);
     for (const { ref, bytes } of blobs) {
@@ -210,6 +218,7 @@ export class SqliteConversationStore implements ConversationStore {
     const seqs = json.map((text, index) => {
       const seq = lastSeq + index + 1;
       statements.insertMessage.run(num, seq, now, jsonWithSeq(text, seq));
+      statements.insertMessageId.run(num, storedId((prepared[index] as PreparedMessage).id), seq);
       return seq;
     });
     if (idempotencyKey !== undefined) {
@@ -254,7 +263,7 @@ export class SqliteConversationStore implements ConversationStore {
   }
 
   // Idempotency keys go with the conversation row (ON DELETE CASCADE), its messages by their key
-  // range; offloaded outputs live under `tool-results/<id>/` (see toolOutputRef): '0' is the
+  // range, their ids by the conversation's number; offloaded outputs live under `tool-results/<id>/` (see toolOutputRef): '0' is the
   // character after '/'.
   #deleteLocked(conversationId: string): boolean {
     const statements = this.#statements;
@@ -262,6 +271,7 @@ export class SqliteConversationStore implements ConversationStore {
     const num = statements.deleteConversation.get(conversationId);
     if (num === undefined) return false;
     statements.deleteMessages.run(num, num);
+    statements.deleteMessageIds.run(num);
     return true;
   }
 

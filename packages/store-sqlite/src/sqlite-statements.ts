@@ -25,12 +25,15 @@ export interface SqliteStatements {
   setTitle: Statement<[string, number]>;
   insertMessage: Statement<[number, number, string, string]>;
   insertAppend: Statement<[string, string, number, number]>;
+  findMessageId: Statement<[number, string], number>;
+  insertMessageId: Statement<[number, string, number]>;
   loadForward: Statement<[string, number, number, number], string>;
   loadBackward: Statement<[string, number, number, number], string>;
   listFirst: Statement<[number], ConversationRow>;
   listAfter: Statement<[string, string, string, number], ConversationRow>;
   deleteConversation: Statement<[string], number>;
   deleteMessages: Statement<[number, number]>;
+  deleteMessageIds: Statement<[number]>;
   deleteBlobsUnder: Statement<[string, string]>;
   putBlob: Statement<[string, Buffer]>;
   getBlob: Statement<[number, number, string], Buffer | null>;
@@ -80,6 +83,13 @@ export function prepareStatements(db: Database): SqliteStatements {
     insertAppend: db.prepare<[string, string, number, number]>(
       'INSERT INTO cairn_appends (conversation_id, idempotency_key, first_seq, count) VALUES (?, ?, ?, ?)',
     ),
+    // Ids are bound as JSON string literals (see migration 2).
+    findMessageId: db
+      .prepare<[number, string], number>('SELECT seq FROM cairn_message_ids WHERE num = ? AND id = ?')
+      .pluck(),
+    insertMessageId: db.prepare<[number, string, number]>(
+      'INSERT INTO cairn_message_ids (num, id, seq) VALUES (?, ?, ?)',
+    ),
     // Range, then direction, then limit: `LIMIT` applies after `ORDER BY`.
     loadForward: db
       .prepare<[string, number, number, number], string>(`${LOAD_WINDOW} ORDER BY key ASC LIMIT ?`)
@@ -98,6 +108,7 @@ export function prepareStatements(db: Database): SqliteStatements {
       .prepare<[string], number>('DELETE FROM cairn_conversations WHERE id = ? RETURNING num')
       .pluck(),
     deleteMessages: db.prepare<[number, number]>(`DELETE FROM cairn_messages WHERE ${keysOf('?')}`),
+    deleteMessageIds: db.prepare<[number]>('DELETE FROM cairn_message_ids WHERE num = ?'),
     // A range on the primary key rather than LIKE, whose `_` wildcard a safe id may contain.
     deleteBlobsUnder: db.prepare<[string, string]>('DELETE FROM cairn_blobs WHERE ref >= ? AND ref < ?'),
     putBlob: db.prepare<[string, Buffer]>(

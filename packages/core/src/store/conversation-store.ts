@@ -9,7 +9,7 @@ export interface AppendOptions {
   expectedSeq?: number;
   /**
    * Makes a retried append safe: a second append with the same key returns the first one's result
-   * instead of writing the messages again.
+   * instead of writing the messages again (checked before `expectedSeq` and message ids).
    */
   idempotencyKey?: string;
 }
@@ -74,7 +74,13 @@ export interface ConversationStore {
   readonly capabilities: StoreCapabilities;
   /**
    * Appends messages in one atomic step: an assistant message and all its tool results land whole
-   * or not at all. Tool outputs over `TOOL_OUTPUT_THRESHOLD` are offloaded to blobs first.
+   * or not at all. Tool outputs over `TOOL_OUTPUT_THRESHOLD` are offloaded to blobs, written only
+   * once the append is accepted, so a refused append changes nothing.
+   *
+   * Message ids are unique within a conversation: a message whose id the conversation already
+   * holds fails the append with `STORE_CONFLICT` (details: `messageId`, `seq`), even when it is
+   * the same message; retry with the first append's `idempotencyKey` instead. A batch holding one
+   * id twice is `INVALID_ARGUMENT`.
    */
   append(
     conversationId: string,
@@ -88,7 +94,8 @@ export interface ConversationStore {
   deleteConversation(conversationId: string): Promise<boolean>;
   /**
    * Stores bytes under a store-relative reference (`tool-results/<conversationId>/<messageId>.txt`),
-   * checked with `assertSafeRef`.
+   * checked with `assertSafeRef`. A string is stored as WTF-8 (UTF-8 that keeps lone surrogates),
+   * so text comes back exactly.
    */
   putBlob(ref: string, data: string | Uint8Array): Promise<void>;
   /** Reads a blob, or part of it; `STORE_NOT_FOUND` when absent. */

@@ -10,6 +10,7 @@ import {
   needsOffloading,
   prepareToolMessageForStorage,
 } from '../offload/prepare-tool-message-for-storage.js';
+import { assertDistinctMessageIds } from './message-ids.js';
 
 const MAX_IDEMPOTENCY_KEY_LENGTH = 256;
 
@@ -43,11 +44,13 @@ function checkAppendOptions(options: AppendOptions): void {
 }
 
 /**
- * The part of `append` every backend shares, done before any lock is taken: checks the id, the
- * options and every message (one bad message rejects the whole batch, so nothing is written), and
- * offloads large tool outputs. Each message is copied into its plain JSON form before it is
- * validated, so what was validated is what the backend writes. A `seq` the caller set is dropped:
- * the store assigns it.
+ * The part of `append` every backend shares: checks the id, the options, every message and that no
+ * id appears twice in the batch (one bad message rejects the whole batch, so nothing is written),
+ * and offloads large tool outputs through `blobs`. Each message is copied into its plain JSON form
+ * before it is validated, so what was validated is what the backend writes. A `seq` the caller set
+ * is dropped: the store assigns it. Pass `collectBlobs().writer` and write the collected blobs only
+ * once the append is accepted (after the replay, `expectedSeq` and `assertNewMessageIds` checks), so
+ * a refused append changes no stored output.
  */
 export async function prepareAppend(
   blobs: BlobWriter,
@@ -61,6 +64,7 @@ export async function prepareAppend(
     throw new CairnError('INVALID_ARGUMENT', 'append expects an array of messages');
   }
   const plain = messages.map((message) => parseMessageForStorage(message));
+  assertDistinctMessageIds(plain);
   const prepared: PreparedMessage[] = [];
   for (const message of plain) {
     const { seq: _ignored, ...stored } = needsOffloading(message)

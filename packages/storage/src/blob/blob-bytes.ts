@@ -1,8 +1,9 @@
 import { type BlobRange, CairnError } from '@cairn/core';
+import { encodeBlobText } from './blob-text.js';
 
-/** Blob data as bytes: strings are stored as UTF-8. */
+/** Blob data as bytes: strings are stored as UTF-8, lone surrogates kept (see `encodeBlobText`). */
 export function toBlobBytes(data: string | Uint8Array): Uint8Array {
-  if (typeof data === 'string') return Buffer.from(data, 'utf8');
+  if (typeof data === 'string') return encodeBlobText(data);
   if (data instanceof Uint8Array) return data;
   throw new CairnError('INVALID_ARGUMENT', 'Blob data must be a string or a Uint8Array');
 }

@@ -11,6 +11,7 @@ import {
   type LoadOptions,
   type StoreCapabilities,
 } from '@cairn/core';
+import { assertNewMessageIds } from '../append/message-ids.js';
 import {
   assertExpectedSeq,
   assignSeqs,
@@ -22,6 +23,7 @@ import { sliceBlob, toBlobBytes } from '../blob/blob-bytes.js';
 import { deriveConversationTitle } from '../list/conversation-title.js';
 import { paginateSummaries } from '../list/list-cursor.js';
 import { normalizeLoadOptions, selectRange } from '../load/normalize-load-options.js';
+import { collectBlobs, type PendingBlob } from '../offload/collect-blobs.js';
 
 interface MemoryConversation {
   messages: ConversationMessage[];
@@ -30,6 +32,8 @@ interface MemoryConversation {
   title?: string;
   /** idempotencyKey → the seqs of the append that used it. */
   appends: Map<string, number[]>;
+  /** message id → its seq: ids are unique within a conversation. */
+  ids: Map<string, number>;
 }
 
 /**
@@ -55,14 +59,15 @@ export class MemoryConversationStore implements ConversationStore {
     options: AppendOptions = {},
   ): Promise<AppendResult> {
     this.#assertOpen();
-    // Offloading inside the queue, like the persistent stores under their lock: a delete cannot
-    // remove the blobs of an append that has not landed yet.
+    // Inside the queue, like the persistent stores under their lock: a delete cannot remove the
+    // blobs of an append that has not landed yet.
     const previous = this.#queues.get(conversationId) ?? Promise.resolve();
     const run = previous
       .catch(() => undefined)
       .then(async () => {
-        const prepared = await prepareAppend(this, conversationId, messages, options);
-        return this.#appendPrepared(conversationId, prepared, options);
+        const offloads = collectBlobs();
+        const prepared = await prepareAppend(offloads.writer, conversationId, messages, options);
+        return this.#appendPrepared(conversationId, prepared, offloads.blobs, options);
       });
     this.#queues.set(conversationId, run);
     // Forget the queue once it drains, so finished appends are not kept alive.
@@ -76,6 +81,7 @@ export class MemoryConversationStore implements ConversationStore {
   #appendPrepared(
     conversationId: string,
     prepared: PreparedMessage[],
+    blobs: readonly PendingBlob[],
     { expectedSeq, idempotencyKey }: AppendOptions,
   ): AppendResult {
     const existing = this.#conversations.get(conversationId);
@@ -88,7 +94,10 @@ export class MemoryConversationStore implements ConversationStore {
     }
     const lastSeq = stored.at(-1)?.seq ?? 0;
     assertExpectedSeq(conversationId, expectedSeq, lastSeq);
+    assertNewMessageIds(conversationId, prepared, (id) => existing?.ids.get(id));
     if (prepared.length === 0) return { seqs: [], messages: [] };
+    // Accepted: only now do its offloaded outputs become visible.
+    for (const { ref, bytes } of blobs) this.#blobs.set(ref, bytes);
     const added = assignSeqs(structuredClone(prepared), lastSeq);
     const now = new Date().toISOString();
     const conversation: MemoryConversation = existing ?? {
@@ -96,8 +105,10 @@ export class MemoryConversationStore implements ConversationStore {
       createdAt: now,
       updatedAt: now,
       appends: new Map(),
+      ids: new Map(),
     };
     conversation.messages.push(...added);
+    for (const message of added) conversation.ids.set(message.id, message.seq ?? 0);
     conversation.updatedAt = now;
     conversation.title ??= deriveConversationTitle(added);
     const seqs = added.map((message) => message.seq ?? 0);

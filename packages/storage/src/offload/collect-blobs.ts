@@ -9,9 +9,10 @@ export interface PendingBlob {
 }
 
 /**
- * A `BlobWriter` that only records: database stores pass it to `prepareAppend`, then write the
- * collected blobs in the same transaction as the messages, so a concurrent delete can never leave
- * a message pointing at a removed output.
+ * A `BlobWriter` that only records: every store passes it to `prepareAppend`, then writes the
+ * collected blobs under its lock (a database: in the transaction) once the append is accepted, with
+ * the messages. So a refused append changes no stored output, and a concurrent delete can never
+ * leave a message pointing at a removed one.
  */
 export function collectBlobs(): { writer: BlobWriter; blobs: PendingBlob[] } {
   const blobs: PendingBlob[] = [];

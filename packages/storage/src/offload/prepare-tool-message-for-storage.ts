@@ -6,6 +6,7 @@ import {
   TOOL_OUTPUT_PREVIEW_LENGTH,
   TOOL_OUTPUT_THRESHOLD,
 } from '@cairn/core';
+import { encodeBlobText } from '../blob/blob-text.js';
 
 /** The blob half of a store: all offloading needs. */
 export type BlobWriter = Pick<ConversationStore, 'putBlob'>;
@@ -36,9 +37,10 @@ export function needsOffloading(message: ConversationMessage): boolean {
 
 /**
  * Seed 7-2: a `tool` message whose content is over `TOOL_OUTPUT_THRESHOLD` UTF-8 bytes has its
- * full content written to the blob store first; the message keeps a preview, a marker naming the
- * reference, and `fullOutputPath` (the store-relative reference). Anything else is returned as is.
- * Every Cairn store applies this in `append`, so callers cannot forget it.
+ * full content written to the blob store first (as WTF-8 bytes, so lone surrogates survive); the
+ * message keeps a preview, a marker naming the reference, and `fullOutputPath` (the store-relative
+ * reference). Anything else is returned as is. Every Cairn store applies this in `append`, so
+ * callers cannot forget it.
  */
 export async function prepareToolMessageForStorage(
   blobs: BlobWriter,
@@ -48,7 +50,7 @@ export async function prepareToolMessageForStorage(
   if (!needsOffloading(message)) return message;
   const content = message.content as string;
   const ref = toolOutputRef(conversationId, message.id);
-  await blobs.putBlob(ref, content);
+  await blobs.putBlob(ref, encodeBlobText(content));
   return {
     ...message,
     content: previewOf(content) + fullOutputMarker(ref),

@@ -1,13 +1,15 @@
 import type { ConversationMessage, ConversationStore } from '@cairn/core';
+import { decodeBlobText } from '../blob/blob-text.js';
 
 /**
  * The complete content of a message: the offloaded output when `fullOutputPath` is set, otherwise
- * the inline content. Fails with `STORE_NOT_FOUND` when the blob is gone.
+ * the inline content, identical to what was appended (lone surrogates included). Fails with
+ * `STORE_NOT_FOUND` when the blob is gone.
  */
 export async function readFullToolOutput(
   store: Pick<ConversationStore, 'getBlob'>,
   message: ConversationMessage,
 ): Promise<string | null> {
   if (message.fullOutputPath === undefined) return message.content ?? null;
-  return Buffer.from(await store.getBlob(message.fullOutputPath)).toString('utf8');
+  return decodeBlobText(await store.getBlob(message.fullOutputPath));
 }

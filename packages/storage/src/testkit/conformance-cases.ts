@@ -5,7 +5,9 @@ import { instanceCases } from './cases/instance-cases.js';
 import { invalidIdCases } from './cases/invalid-id-cases.js';
 import { largeUnicodeCases } from './cases/large-unicode-cases.js';
 import { listingDeleteCases } from './cases/listing-delete-cases.js';
+import { messageIdCases } from './cases/message-id-cases.js';
 import { modelBasedCases } from './cases/model-based-cases.js';
+import { offloadedOutputCases } from './cases/offloaded-output-cases.js';
 import { plainJsonCases } from './cases/plain-json-cases.js';
 import { processCases } from './cases/process-cases.js';
 import type { ConformanceCase } from './conformance-case.js';
@@ -16,6 +18,8 @@ export const CONFORMANCE_GROUPS: Readonly<Record<string, readonly ConformanceCas
   'listing and delete': listingDeleteCases,
   'blobs and offloading': blobOffloadCases,
   'idempotency and conflicts': idempotencyConflictCases,
+  'message ids': messageIdCases,
+  'offloaded outputs': offloadedOutputCases,
   'invalid ids': invalidIdCases,
   'instances and persistence': instanceCases,
   'unicode and size': largeUnicodeCases,

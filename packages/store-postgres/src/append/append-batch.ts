@@ -1,6 +1,7 @@
 import { type AppendOptions, type AppendResult, CairnError, type ConversationMessage } from '@cairn/core';
 import {
   assertExpectedSeq,
+  assertNewMessageIds,
   assignSeqs,
   deriveConversationTitle,
   type PendingBlob,
@@ -27,9 +28,10 @@ function serialize(message: ConversationMessage): string {
   }
 }
 
-// A key may hold NUL or lone surrogates, which PostgreSQL text cannot: it is stored as a JSON string.
-function storedKey(idempotencyKey: string): string {
-  return JSON.stringify(idempotencyKey);
+// A key or message id may hold NUL or lone surrogates, which PostgreSQL text cannot: it is stored as
+// a JSON string literal.
+function storedText(text: string): string {
+  return JSON.stringify(text);
 }
 
 /** The stored messages of the append that used this key, if one did. */
@@ -41,7 +43,7 @@ async function findIdempotentAppend(
 ): Promise<ConversationMessage[] | undefined> {
   const { rows } = await client.query<{ first_seq: string; count: number }>(
     `SELECT first_seq, count FROM ${tables.appends} WHERE conversation_id = $1 AND idempotency_key = $2`,
-    [conversationId, storedKey(idempotencyKey)],
+    [conversationId, storedText(idempotencyKey)],
   );
   const first = rows[0];
   if (first === undefined) return undefined;
@@ -73,24 +75,35 @@ export async function appendBatch(
     const stored = await findIdempotentAppend(client, tables, conversationId, idempotencyKey);
     if (stored !== undefined) return replayIdempotentAppend(conversationId, idempotencyKey, stored, prepared);
   }
-  const { rows } = await client.query<{ last_seq: string }>(
-    `SELECT last_seq FROM ${tables.conversations} WHERE id = $1`,
-    [conversationId],
+  const ids = prepared.map((message) => storedText(message.id));
+  // The last seq and the batch's ids the conversation already holds (a row each), in one round trip.
+  const { rows } = await client.query<{ last_seq: string; message_id: string | null; seq: string | null }>(
+    `SELECT c.last_seq, m.message_id, m.seq FROM ${tables.conversations} AS c
+       LEFT JOIN ${tables.messageIds} AS m ON m.conversation_id = c.id AND m.message_id = ANY($2::text[])
+     WHERE c.id = $1`,
+    [conversationId, ids],
   );
   const lastSeq = Number(rows[0]?.last_seq ?? 0);
   assertExpectedSeq(conversationId, expectedSeq, lastSeq);
+  const taken = new Map(rows.map((row) => [row.message_id, Number(row.seq)]));
+  assertNewMessageIds(conversationId, prepared, (id) => taken.get(storedText(id)));
   if (prepared.length === 0) return { seqs: [], messages: [] };
   for (const { ref, bytes } of blobs) await upsertBlob(client, tables, ref, bytes);
 
   const texts = assignSeqs(prepared, lastSeq).map(serialize);
   const title = deriveConversationTitle(prepared);
-  // One statement writes the rows, the idempotency key and the summary. The primary key on
-  // (conversation_id, seq) stays the last line of defence should a writer ever skip the lock.
+  // One statement writes the rows, their ids, the idempotency key and the summary. The primary keys
+  // on (conversation_id, seq) and (conversation_id, message_id) stay the last line of defence should
+  // a writer ever skip the lock.
   await client.query(
     `WITH inserted AS (
        INSERT INTO ${tables.messages} (conversation_id, seq, message)
        SELECT $1::text, $2::bigint + batch.n - 1, batch.message
          FROM unnest($3::text[]) WITH ORDINALITY AS batch(message, n)
+     ), indexed AS (
+       INSERT INTO ${tables.messageIds} (conversation_id, message_id, seq)
+       SELECT $1::text, batch.id, $2::bigint + batch.n - 1
+         FROM unnest($8::text[]) WITH ORDINALITY AS batch(id, n)
      ), recorded AS (
        INSERT INTO ${tables.appends} (conversation_id, idempotency_key, first_seq, count)
        SELECT $1::text, $4::text, $2::bigint, $5::integer WHERE $4::text IS NOT NULL
@@ -109,10 +122,11 @@ export async function appendBatch(
       conversationId,
       lastSeq + 1,
       texts,
-      idempotencyKey === undefined ? null : storedKey(idempotencyKey),
+      idempotencyKey === undefined ? null : storedText(idempotencyKey),
       texts.length,
       new Date().toISOString(),
       title === undefined ? null : JSON.stringify(title),
+      ids,
     ],
   );
   const messages = texts.map((text) => JSON.parse(text) as ConversationMessage);

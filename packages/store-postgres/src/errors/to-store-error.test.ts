@@ -46,11 +46,15 @@ describe('toStoreError', () => {
     }
   });
 
-  it('makes a duplicate seq (the primary key behind the lock) STORE_CONFLICT, and only that', () => {
+  it('makes a duplicate seq or message id (the primary keys behind the lock) STORE_CONFLICT, and only that', () => {
     const duplicateSeq = Object.assign(withCode('23505', 'duplicate key value'), { table: 'cairn_messages' });
     const mapped = toStoreError(duplicateSeq, 'append');
     expect(mapped.code).toBe('STORE_CONFLICT');
     expect(mapped.retryable).toBe(false);
+    const duplicateId = Object.assign(withCode('23505', 'duplicate key value'), {
+      table: 'cairn_message_ids',
+    });
+    expect(toStoreError(duplicateId, 'append').code).toBe('STORE_CONFLICT');
     const elsewhere = Object.assign(withCode('23505', 'duplicate key value'), { table: 'pg_namespace' });
     expect(toStoreError(elsewhere, 'load').code).toBe('STORE_UNAVAILABLE');
   });

@@ -24,7 +24,8 @@ const CONNECTION_ERROR_MESSAGE =
   /Connection terminated|timeout exceeded when trying to connect|not queryable/i;
 
 const UNIQUE_VIOLATION = '23505';
-const MESSAGES_TABLE = 'cairn_messages';
+// The tables whose primary keys back the advisory lock: a seq, a message id.
+const KEYED_BY_LOCK = new Set(['cairn_messages', 'cairn_message_ids']);
 
 function codeOf(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
@@ -42,16 +43,19 @@ export function isRetryableDatabaseError(error: unknown): boolean {
   return error instanceof Error && CONNECTION_ERROR_MESSAGE.test(error.message);
 }
 
-// A second row for one (conversation_id, seq): another writer got that seq. A unique violation
-// anywhere else (the catalog, say) is not a conflict the caller can resolve by reloading.
-function isDuplicateSeq(error: unknown): boolean {
-  return codeOf(error) === UNIQUE_VIOLATION && (error as { table?: unknown }).table === MESSAGES_TABLE;
+// A second row for one (conversation_id, seq) or (conversation_id, message_id): another writer got
+// there first. A unique violation anywhere else (the catalog, say) is not a conflict the caller can
+// resolve by reloading.
+function isDuplicateMessage(error: unknown): boolean {
+  if (codeOf(error) !== UNIQUE_VIOLATION) return false;
+  const table = (error as { table?: unknown }).table;
+  return typeof table === 'string' && KEYED_BY_LOCK.has(table);
 }
 
 /**
  * The `CairnError` for a failure while `action` ran. CairnErrors pass through; a lost or refused
- * connection is `STORE_UNAVAILABLE` retryable; a duplicate seq (the primary key, the last line of
- * defence behind the advisory lock) is `STORE_CONFLICT`; anything else is `STORE_UNAVAILABLE` not
+ * connection is `STORE_UNAVAILABLE` retryable; a duplicate seq or message id (the primary keys, the
+ * last line of defence behind the advisory lock) is `STORE_CONFLICT`; anything else is `STORE_UNAVAILABLE` not
  * retryable, with the driver error as the cause.
  */
 export function toStoreError(error: unknown, action: string): CairnError {
@@ -66,10 +70,10 @@ export function toStoreError(error: unknown, action: string): CairnError {
       details,
     });
   }
-  if (isDuplicateSeq(error)) {
+  if (isDuplicateMessage(error)) {
     return new CairnError(
       'STORE_CONFLICT',
-      `Another writer stored the same seq during ${action}: reload and retry`,
+      `Another writer stored the same seq or message id during ${action}: reload and retry`,
       {
         cause: error,
         details,

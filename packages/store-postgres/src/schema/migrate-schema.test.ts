@@ -1,8 +1,10 @@
 import { CairnError } from '@cairn/core';
+import { caughtCairnError } from '@cairn/storage/testkit';
 import { describe, expect, it } from 'vitest';
 import { useTestSchema } from '../../test/test-schema.js';
 import { createPostgresConversationStore } from '../postgres-conversation-store.js';
-import { CURRENT_SCHEMA_VERSION } from './migrations.js';
+import { CURRENT_SCHEMA_VERSION, MIGRATIONS } from './migrations.js';
+import { schemaTables } from './schema-tables.js';
 
 // Every version this code knows, as the version table lists them after a migration.
 const ALL_VERSIONS = Array.from({ length: CURRENT_SCHEMA_VERSION }, (_, index) => index + 1);
@@ -42,6 +44,7 @@ describe('migrations', () => {
       'cairn_appends',
       'cairn_blobs',
       'cairn_conversations',
+      'cairn_message_ids',
       'cairn_messages',
       'cairn_schema_version',
     ]);
@@ -79,6 +82,43 @@ describe('migrations', () => {
     const { rows } = await admin.query(`SELECT seq FROM "${schema}".cairn_messages`);
     expect(rows).toHaveLength(1);
     await old.close();
+  });
+
+  it('index the message ids of a version 1 schema: ids stored twice stay, no new repeat gets in', async () => {
+    const { url, schema, admin } = useTestSchema();
+    const tables = schemaTables(schema);
+    await admin.query(`CREATE SCHEMA ${tables.quotedSchema}`);
+    await admin.query((MIGRATIONS[0] as (typeof MIGRATIONS)[number]).sql(tables));
+    await admin.query(`CREATE TABLE ${tables.schemaVersion} (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());
+      INSERT INTO ${tables.schemaVersion} (version) VALUES (1)`);
+    // Version 1 took any id, twice too; these ids are distinct only code unit for code unit.
+    const ids = ['dup', 'q"uote\\', 'lone\ud800', 'lone\udbff', 'nul\u0000', 'dup'];
+    // Texts with an escaped NUL or lone surrogate (the even ones here) are indexed in JavaScript,
+    // the others in SQL: the first 'dup' takes the first way, the second the other.
+    const content = (index: number) => (index % 2 === 0 ? 'lone \udc00 and nul \u0000' : 'plain');
+    const texts = ids.map((id, index) =>
+      JSON.stringify({ ...message(id), content: content(index), seq: index + 1 }),
+    );
+    await admin.query(
+      `INSERT INTO ${tables.conversations} (id, created_at, updated_at, message_count, last_seq)
+         VALUES ('c1', now(), now(), 6, 6)`,
+    );
+    await admin.query(
+      `INSERT INTO ${tables.messages} (conversation_id, seq, message)
+         SELECT 'c1', n, text FROM unnest($1::text[]) WITH ORDINALITY AS batch(text, n)`,
+      [texts],
+    );
+    const store = createPostgresConversationStore({ connectionString: url, schema });
+    expect((await store.load('c1')).map((stored) => stored.id)).toEqual(ids);
+    expect(await versionsOf(admin, schema)).toEqual(ALL_VERSIONS);
+    for (const [index, id] of ids.entries()) {
+      const error = await caughtCairnError(store.append('c1', [message(id)]));
+      expect(error.code).toBe('STORE_CONFLICT');
+      // The first message with the id is the one indexed.
+      expect(error.details).toMatchObject({ messageId: id, seq: id === 'dup' ? 1 : index + 1 });
+    }
+    expect((await store.append('c1', [message('lone\udfff')])).seqs).toEqual([7]);
+    await store.close();
   });
 
   it('are safe when several stores start at once, on one schema and on several', async () => {

@@ -45,7 +45,8 @@ export async function migrateSchema(pool: Pool, tables: SchemaTables): Promise<v
     for (let next = version; next < CURRENT_SCHEMA_VERSION; next++) {
       const migration = MIGRATIONS[next];
       if (migration === undefined) break;
-      await client.query(migration(tables));
+      await client.query(migration.sql(tables));
+      await migration.finish?.(client, tables);
       await client.query(`INSERT INTO ${tables.schemaVersion} (version) VALUES ($1)`, [next + 1]);
     }
   });

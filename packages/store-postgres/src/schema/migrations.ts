@@ -1,4 +1,12 @@
+import type { Queryable } from '../sql/queryable.js';
+import { ESCAPED_TEXT_PATTERN, indexEscapedMessageIds } from './index-escaped-message-ids.js';
 import type { SchemaTables } from './schema-tables.js';
+
+/** One schema step: its SQL, then (rarely) work SQL cannot do, in the same transaction. */
+export interface Migration {
+  sql(tables: SchemaTables): string;
+  finish?(db: Queryable, tables: SchemaTables): Promise<void>;
+}
 
 /**
  * The schema, one entry per version: entry `i` takes the database from version `i` to `i + 1`. Only
@@ -9,8 +17,9 @@ import type { SchemaTables } from './schema-tables.js';
  * idempotency keys (JSON string literals). Ids and refs are safe ids, compared byte-wise (`COLLATE "C"`)
  * so that listing order matches JavaScript's and a blob prefix is an index range.
  */
-export const MIGRATIONS: readonly ((tables: SchemaTables) => string)[] = [
-  (t) => `
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    sql: (t) => `
     CREATE TABLE ${t.conversations} (
       id text COLLATE "C" PRIMARY KEY,
       created_at timestamptz NOT NULL,
@@ -44,6 +53,33 @@ export const MIGRATIONS: readonly ((tables: SchemaTables) => string)[] = [
       data bytea NOT NULL
     );
   `,
+  },
+  // Message ids are unique within a conversation: an append looks its ids up here and adds them. An
+  // id is kept as its JSON string literal, as the message text holds it (`message::json -> 'id'`).
+  // Ids that an earlier version already stored twice stay as they were: the first one is indexed.
+  // PostgreSQL's JSON functions refuse a text holding an escaped NUL or lone surrogate: those few
+  // messages (CASE keeps the cast from ever seeing them) are indexed by `finish`, in JavaScript.
+  {
+    sql: (t) => `
+    CREATE TABLE ${t.messageIds} (
+      conversation_id text COLLATE "C" NOT NULL,
+      message_id text COLLATE "C" NOT NULL,
+      seq bigint NOT NULL,
+      PRIMARY KEY (conversation_id, message_id)
+    );
+    COMMENT ON COLUMN ${t.messageIds}.message_id IS 'JSON string literal (may hold NUL or lone surrogates)';
+    INSERT INTO ${t.messageIds} (conversation_id, message_id, seq)
+      SELECT DISTINCT ON (conversation_id, message_id) conversation_id, message_id, seq
+      FROM (
+        SELECT conversation_id, seq,
+          CASE WHEN message !~ '${ESCAPED_TEXT_PATTERN}' THEN (message::json -> 'id')::text END AS message_id
+        FROM ${t.messages}
+      ) AS stored
+      WHERE message_id IS NOT NULL
+      ORDER BY conversation_id, message_id, seq;
+  `,
+    finish: indexEscapedMessageIds,
+  },
 ];
 
 /** The version this code creates and understands. */

@@ -9,6 +9,7 @@ export interface SchemaTables {
   conversations: string;
   messages: string;
   appends: string;
+  messageIds: string;
   blobs: string;
 }
 
@@ -23,6 +24,7 @@ export function schemaTables(schema: string): SchemaTables {
     conversations: table('cairn_conversations'),
     messages: table('cairn_messages'),
     appends: table('cairn_appends'),
+    messageIds: table('cairn_message_ids'),
     blobs: table('cairn_blobs'),
   };
 }

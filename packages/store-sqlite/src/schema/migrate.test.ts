@@ -12,6 +12,7 @@ import { migrate } from './migrate.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 
 const run = promisify(execFile);
+const ALL_VERSIONS = MIGRATIONS.map((migration) => migration.version);
 let dir: string;
 let filename: string;
 
@@ -43,10 +44,11 @@ describe('migrate', () => {
       'cairn_appends',
       'cairn_blobs',
       'cairn_conversations',
+      'cairn_message_ids',
       'cairn_messages',
       'cairn_schema_version',
     ]);
-    expect(versions(db)).toEqual(MIGRATIONS.map((migration) => migration.version));
+    expect(versions(db)).toEqual(ALL_VERSIONS);
     db.close();
   });
 
@@ -60,7 +62,7 @@ describe('migrate', () => {
     expect((await second.load('c1')).map((message) => message.content)).toEqual(['kept']);
     await second.close();
     const db = new Database(filename);
-    expect(versions(db)).toEqual([SCHEMA_VERSION]);
+    expect(versions(db)).toEqual(ALL_VERSIONS);
     db.close();
   });
 
@@ -74,12 +76,52 @@ describe('migrate', () => {
     ];
     expect(() => migrate(db, broken)).toThrow(/missing_table/);
     expect(tables(db)).not.toContain('cairn_extra');
-    expect(versions(db)).toEqual([SCHEMA_VERSION]);
+    expect(versions(db)).toEqual(ALL_VERSIONS);
     const added = [...MIGRATIONS, { version: next, sql: 'CREATE TABLE cairn_extra (x)' }];
     expect(migrate(db, added)).toBe(next);
     expect(tables(db)).toContain('cairn_extra');
-    expect(versions(db)).toEqual([SCHEMA_VERSION, next]);
+    expect(versions(db)).toEqual([...ALL_VERSIONS, next]);
     db.close();
+  });
+
+  it('indexes the message ids of a version 1 database: ids stored twice stay, no new repeat gets in', async () => {
+    const db = new Database(filename);
+    migrate(db, MIGRATIONS.slice(0, 1));
+    const num = db
+      .prepare("INSERT INTO cairn_conversations (id, created_at) VALUES ('c1', 'then') RETURNING num")
+      .pluck()
+      .get() as number;
+    // Version 1 took any id, twice too; these ids are distinct only byte for byte.
+    const ids = ['dup', 'q"uote\\', 'lone\ud800', 'lone\udbff', 'nul\u0000', 'dup'];
+    const insert = db.prepare(
+      'INSERT INTO cairn_messages (key, at, message) VALUES (? * 4294967296 + ?, ?, ?)',
+    );
+    ids.forEach((id, index) => {
+      const seq = index + 1;
+      insert.run(num, seq, 'then', JSON.stringify({ id, role: 'user', content: id, createdAt: 'then', seq }));
+    });
+    db.close();
+    const store = createSqliteConversationStore({ filename });
+    expect((await store.load('c1')).map((message) => message.id)).toEqual(ids);
+    for (const [index, id] of ids.entries()) {
+      const error = await store
+        .append('c1', [{ id, role: 'user', content: 'again', createdAt: '2026-01-01T00:00:00.000Z' }])
+        .catch((failure: unknown) => failure);
+      expect(CairnError.is(error, 'STORE_CONFLICT')).toBe(true);
+      // The first message with the id is the one indexed.
+      expect((error as CairnError).details).toMatchObject({
+        messageId: id,
+        seq: id === 'dup' ? 1 : index + 1,
+      });
+    }
+    const fresh = {
+      id: 'lone\udfff',
+      role: 'user' as const,
+      content: 'new',
+      createdAt: '2026-01-01T00:00:00.000Z',
+    };
+    expect((await store.append('c1', [fresh])).seqs).toEqual([7]);
+    await store.close();
   });
 
   it('refuses a database from a newer version, naming the package to upgrade', async () => {
@@ -112,7 +154,7 @@ describe('migrate', () => {
       Array.from({ length: 6 }, () => run(process.execPath, ['--input-type=module', '-e', script])),
     );
     const db = new Database(filename);
-    expect(versions(db)).toEqual([SCHEMA_VERSION]);
+    expect(versions(db)).toEqual(ALL_VERSIONS);
     expect(db.prepare('SELECT count(*) FROM cairn_messages').pluck().get()).toBe(6);
     db.close();
   });

@@ -40,6 +40,23 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    // Message ids are unique within a conversation: an append looks its ids up here (one seek each)
+    // and adds them, one more leaf page per append. An id is kept as its JSON string literal (what
+    // `message -> '$.id'` gives), which no lone surrogate or NUL can blur into another id. Ids that
+    // an earlier version already stored twice stay as they were: the first one is indexed.
+    sql: `
+      CREATE TABLE cairn_message_ids (
+        num INTEGER NOT NULL,
+        id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        PRIMARY KEY (num, id)
+      ) WITHOUT ROWID;
+      INSERT OR IGNORE INTO cairn_message_ids (num, id, seq)
+        SELECT key >> 32, message -> '$.id', key & 0xFFFFFFFF FROM cairn_messages ORDER BY key;
+    `,
+  },
 ];
 
 /** The schema version this code writes. */
