@@ -110,7 +110,7 @@ const MISSING: BadInvocation[] = [
     says: /^cairn: there is no conversation "chat-nope" \[STORE_NOT_FOUND\] — `cairn conversations list`/,
   },
   { args: ['conversations', 'export', '../../etc/passwd'], code: 2, says: /\[INVALID_ID\]/ },
-  // Checked before a model is resolved: no "model: …" line comes first.
+  // Checked before the session is announced: no "model: …" line comes first.
   { args: ['chat', '--resume', 'chat-nope', '-p', 'x'], code: 3, says: listed('conversations') },
   { args: ['runs', 'continue', 'nope'], code: 3, says: listed('runs') },
 ];

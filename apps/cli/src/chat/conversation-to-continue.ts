@@ -3,8 +3,8 @@ import { cliFailure } from '../cli-error.js';
 import { latestChatId } from './chat-ids.js';
 
 /**
- * The stored conversation `--resume ID` or `--continue` names (undefined: a new one), checked before
- * a model is resolved, so an unknown id is the command's only line.
+ * The stored conversation `--resume ID` or `--continue` names (undefined: a new one), checked once
+ * the store is open and before the session is announced, so an unknown id is the command's only line.
  */
 export async function conversationToContinue(
   store: ConversationStore,

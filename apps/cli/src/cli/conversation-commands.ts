@@ -70,6 +70,7 @@ export function registerConversationCommands(program: Command, action: Action): 
         m.withStore(context, (store) =>
           m.deleteConversation({ io: context.io, store, colors: context.colors }, id, {
             yes: flags.yes === true,
+            signal: context.signal,
           }),
         ),
       ),

@@ -125,7 +125,7 @@ export async function exportConversation(
 export async function deleteConversation(
   deps: ConversationsDeps,
   id: string,
-  options: { yes: boolean },
+  options: { yes: boolean; signal?: AbortSignal },
 ): Promise<number> {
   const { io, colors } = deps;
   assertSafeId('conversation id', id);
@@ -142,6 +142,7 @@ export async function deleteConversation(
     const answer = await confirmKey(
       io,
       `delete conversation ${colors.bold(id)} (${log.length} ${plural(log.length, 'message')}, updated ${updated})? ${colors.dim('[y/N]')} `,
+      options.signal,
     );
     if (answer !== 'yes') {
       io.stdout.write(`kept ${id}\n`);

@@ -81,6 +81,8 @@ async function turn(
   const controller = new AbortController();
   if (terminal !== undefined) terminal.current = controller;
   const stop = () => controller.abort();
+  // The process may have been asked to end between turns: this turn starts already aborted.
+  if (deps.signal?.aborted) stop();
   deps.signal?.addEventListener('abort', stop, { once: true });
   const renderer = runRenderer(deps.session, deps.io, deps.colors);
   try {
@@ -104,11 +106,16 @@ async function followUp(deps: RunDeps, terminal: RunTerminal | undefined, first:
       terminal !== undefined &&
       result.success &&
       result.state.status !== 'completed' &&
-      !terminal.interrupted
+      !terminal.interrupted &&
+      deps.signal?.aborted !== true
     ) {
       reportRunTurn(result, io, deps.errColors);
-      const reply = (await terminal.rl.question(deps.colors.cyan('run › ')).catch(() => '/exit')).trim();
-      if (reply === '/exit' || terminal.interrupted) break;
+      // SIGTERM or a hang-up while it waits for the reply ends the wait (and the command).
+      const asked = deps.signal === undefined ? {} : { signal: deps.signal };
+      const reply = (
+        await terminal.rl.question(deps.colors.cyan('run › '), asked).catch(() => '/exit')
+      ).trim();
+      if (reply === '/exit' || terminal.interrupted || deps.signal?.aborted) break;
       const runId = result.runId;
       result = await turn(deps, terminal, (onEvent, signal) =>
         deps.session.runtime.runs.continue({

@@ -5,14 +5,15 @@ export type KeyAnswer = 'yes' | 'no' | 'interrupted';
 
 /**
  * Asks `question` at the terminal and takes one key, no Enter needed: `y` is yes, Ctrl-C
- * interrupted, any other key (Enter, `n`, Ctrl-D…) or the input ending no. The answer is echoed
- * and the line ended, so what follows starts on a line of its own.
+ * interrupted, any other key (Enter, `n`, Ctrl-D…), the input ending or `signal` aborting (the
+ * process asked to end) no. The answer is echoed and the line ended, so what follows starts on a
+ * line of its own.
  */
-export async function confirmKey(io: CliIO, question: string): Promise<KeyAnswer> {
+export async function confirmKey(io: CliIO, question: string, signal?: AbortSignal): Promise<KeyAnswer> {
   io.stdout.write(question);
   const keys = holdKeys(io.stdin);
   try {
-    const key = await keys.next();
+    const key = await keys.next(signal);
     const result: KeyAnswer =
       key?.ctrl === true && key.name === 'c' ? 'interrupted' : key?.name === 'y' ? 'yes' : 'no';
     io.stdout.write(`${result === 'yes' ? 'y' : result === 'interrupted' ? '^C' : 'n'}\n`);
