@@ -3,8 +3,9 @@
 //           when each of its appends returned to `busy-ends.bin` (a Float64Array) and prints their
 //           count. It prints `ready` once warmed up.
 //   waiter: warms up (a conversation of its own, then one append to `shared`, which reads the whole
-//           log), then appends to `shared` `count` times with a short pause after each, and prints
-//           when each append began and returned, or the error that ended the run.
+//           log), then appends to `shared` `count` times, each followed by an append to its own
+//           conversation, with short pauses; prints when each append to `shared` began and returned
+//           and how long each of its own took, or the error that ended the run.
 // Times are epoch milliseconds with sub-millisecond precision, comparable between the two processes.
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,9 +39,12 @@ if (role === 'busy') {
   writeFileSync(join(rootDir, 'busy-ends.bin'), ends.subarray(0, appends));
   await print({ appends });
 } else {
-  for (let warm = 0; warm < 50; warm++) await store.append('warm-up', [message()]);
+  for (let warm = 0; warm < 50; warm++) await store.append('own', [message()]);
   const spans = [];
+  const alone = [];
   let error;
+  // Each append to `shared` is followed by one to a conversation of its own, which waits for no
+  // lock: how long an append takes on this machine at this moment, without contention.
   for (let i = -1; i < count; i++) {
     const start = now();
     try {
@@ -52,7 +56,11 @@ if (role === 'busy') {
     if (i >= 0) spans.push([start, now()]);
     // Not a tight loop: the lock goes back to the busy writer between these appends.
     await sleep(1 + Math.random() * 2);
+    const ownStart = now();
+    await store.append('own', [message()]);
+    if (i >= 0) alone.push(now() - ownStart);
+    await sleep(1 + Math.random() * 2);
   }
-  await print({ spans, error });
+  await print({ spans, alone, error });
 }
 await store.close();
