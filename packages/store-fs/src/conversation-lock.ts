@@ -1,9 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, readlinkSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
-import { hostname } from 'node:os';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readlinkSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { CairnError } from '@cairn/core';
+import { LockQueue } from './fair-lock.js';
+import { HOST, isAlive } from './process-liveness.js';
 
 export interface LockOptions {
   /** A lock older than this is taken over even if its owner looks alive (a hung or remote owner). */
@@ -20,7 +28,6 @@ interface Owner {
   raw: string;
 }
 
-const HOST = hostname();
 // Tokens only need to be unique: a random per-process prefix and a counter (no syscall per lock).
 const PROCESS_TOKEN = randomBytes(6).toString('hex');
 let lockCount = 0;
@@ -75,15 +82,6 @@ function readOwner(path: string): Owner | undefined {
   }
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 function isStale(owner: Owner | undefined, staleMs: number): boolean {
   if (owner === undefined) return false;
   if (Date.now() - owner.acquiredAt > staleMs) return true;
@@ -131,7 +129,7 @@ export function wantFile(path: string): string {
 
 function requestRelease(path: string): void {
   try {
-    writeFileSync(wantFile(path), '');
+    if (!existsSync(wantFile(path))) writeFileSync(wantFile(path), '');
   } catch {
     // The directory may be gone (a delete in progress); the next attempt recreates it.
   }
@@ -145,43 +143,51 @@ export interface HeldLock {
 }
 
 /**
- * Takes the lock file at `path` (creating its directory), waiting with capped exponential backoff
- * and taking over locks whose owner died (same host) or that are older than `staleMs`.
+ * Takes the lock file at `path` (creating its directory), in turn with other waiters (see
+ * fair-lock.ts), taking over locks whose owner died (same host) or that are older than `staleMs`.
+ * Between attempts it waits for the lock's directory to change, polling with capped exponential
+ * backoff in case a change goes unnoticed.
  */
 export async function acquireLock(path: string, options: LockOptions): Promise<HeldLock> {
   const deadline = Date.now() + options.timeoutMs;
-  for (let attempt = 0; ; attempt++) {
-    // A fresh stamp per attempt: the lock's age must count from when it was taken, not from when
-    // the wait began, or a long wait would make it look stale to others at once.
-    const me = newOwner();
-    if (tryCreate(path, me)) {
-      let held = true;
-      return {
-        acquiredAt: parseOwner(me)?.acquiredAt ?? Date.now(),
-        release() {
-          if (!held) return;
-          held = false;
-          removeIfOwnedBy(path, me);
-        },
-      };
+  const queue = new LockQueue(path);
+  try {
+    for (let attempt = 0; ; attempt++) {
+      // A fresh stamp per attempt: the lock's age must count from when it was taken, not from when
+      // the wait began, or a long wait would make it look stale to others at once.
+      const me = newOwner();
+      if (queue.isMyTurn() && tryCreate(path, me)) {
+        let held = true;
+        return {
+          acquiredAt: parseOwner(me)?.acquiredAt ?? Date.now(),
+          release() {
+            if (!held) return;
+            held = false;
+            removeIfOwnedBy(path, me);
+          },
+        };
+      }
+      queue.join();
+      requestRelease(path);
+      const owner = readOwner(path);
+      if (isStale(owner, options.staleMs) && owner !== undefined) {
+        breakStaleLock(path, owner, options.staleMs);
+        // Retry at once only if the stale lock is gone; if another process is breaking it, wait.
+        if (readOwner(path)?.raw !== owner.raw) continue;
+      }
+      if (Date.now() > deadline) {
+        throw new CairnError(
+          'STORE_UNAVAILABLE',
+          `Timed out after ${options.timeoutMs} ms waiting for the lock ${path}`,
+          {
+            retryable: true,
+            details: { path, owner: owner?.raw },
+          },
+        );
+      }
+      await queue.wait(Math.min(2 ** Math.min(attempt, 5), 20) * (0.5 + Math.random()));
     }
-    requestRelease(path);
-    const owner = readOwner(path);
-    if (isStale(owner, options.staleMs) && owner !== undefined) {
-      breakStaleLock(path, owner, options.staleMs);
-      // Retry at once only if the stale lock is gone; if another process is breaking it, wait.
-      if (readOwner(path)?.raw !== owner.raw) continue;
-    }
-    if (Date.now() > deadline) {
-      throw new CairnError(
-        'STORE_UNAVAILABLE',
-        `Timed out after ${options.timeoutMs} ms waiting for the lock ${path}`,
-        {
-          retryable: true,
-          details: { path, owner: owner?.raw },
-        },
-      );
-    }
-    await sleep(Math.min(2 ** Math.min(attempt, 5), 20) * (0.5 + Math.random()));
+  } finally {
+    queue.leave();
   }
 }

@@ -9,6 +9,7 @@ import { assertSafeId, assertSafeRef } from '@cairn/core';
  *   …/<conversationId>/messages.jsonl.corrupt   quarantined bytes, never deleted
  *   …/<conversationId>/messages.json            a legacy array, migrated once and kept
  *   …/<conversationId>/lock                     the cross-process lock
+ *   …/<conversationId>/lock.want, lock.wait.*   a waiter's marker and the waiters' tickets (fair-lock.ts)
  *   <rootDir>/projects/<projectId>/state/logs/<ref>                              blobs, e.g.
  *   <rootDir>/projects/<projectId>/state/logs/tool-results/<conversationId>/<messageId>.txt
  *

@@ -4,12 +4,7 @@ import { acquireLock, type HeldLock, type LockOptions, wantFile } from './conver
 interface Lease {
   lock: HeldLock;
   acquiredAt: number;
-  /** When the "want" marker was last looked for. */
-  checkedAt: number;
 }
-
-// How often a holder looks for a waiter's marker: a waiter waits at most this much longer.
-const WANT_CHECK_INTERVAL_MS = 2;
 
 const liveLeases = new Set<LockLeases>();
 // A process that exits without close() still leaves no lock behind.
@@ -40,7 +35,9 @@ export class LockLeases {
     try {
       let lease = this.#leases.get(path);
       const stale = lease !== undefined && Date.now() - lease.acquiredAt > this.options.staleMs / 3;
-      if (lease !== undefined && (stale || this.#wanted(path, lease))) {
+      // A waiter's marker is looked for before every run (a stat): the waiter is served after the
+      // run in progress, however fast this instance appends.
+      if (lease !== undefined && (stale || existsSync(wantFile(path)))) {
         this.release(path);
         lease = undefined;
       }
@@ -50,7 +47,7 @@ export class LockLeases {
         // other would both time out.
         this.#releaseIdle();
         const lock = await acquireLock(path, this.options);
-        lease = { lock, acquiredAt: lock.acquiredAt, checkedAt: lock.acquiredAt };
+        lease = { lock, acquiredAt: lock.acquiredAt };
         this.#leases.set(path, lease);
         liveLeases.add(this);
       }
@@ -71,13 +68,6 @@ export class LockLeases {
   isFresh(path: string): boolean {
     const lease = this.#leases.get(path);
     return lease !== undefined && Date.now() - lease.acquiredAt < this.options.staleMs / 2;
-  }
-
-  #wanted(path: string, lease: Lease): boolean {
-    const now = Date.now();
-    if (now - lease.checkedAt < WANT_CHECK_INTERVAL_MS) return false;
-    lease.checkedAt = now;
-    return existsSync(wantFile(path));
   }
 
   #releaseWhenIdle(): void {

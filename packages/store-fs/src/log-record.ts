@@ -1,27 +1,24 @@
 import { crc32 } from 'node:zlib';
 import type { ConversationMessage } from '@cairn/core';
+import { type BatchFrame, batchFrame, dropIncompleteBatches, incompleteBatches } from './batch-frame.js';
+import { crcHex } from './crc-hex.js';
 import { recordsEnd } from './log-padding.js';
 
-// A record is one JSON line: {"seq":7,"at":"…","last":9,"key":"…","msg":{…},"crc":"0a1b2c3d"}.
+// A record is one JSON line: {"seq":7,"at":"…","first":7,"last":9,"key":"…","msg":{…},"crc":"0a1b2c3d"}.
 // The checksum covers every byte before `,"crc":"`, so it is checked on the raw bytes, before
-// parsing. `last` (the batch's final seq) appears on the records of multi-message appends, so a
-// batch cut short by a crash is recognisable; `key` is the idempotency key, on the batch's first record.
+// parsing. `first` and `last` (and `bcrc` on the final record) frame the records of a
+// multi-message append, so a batch missing any record is recognisable (see batch-frame.ts);
+// `key` is the idempotency key, on the batch's first record.
 const CRC_PREFIX = ',"crc":"';
 const CRC_SUFFIX_LENGTH = CRC_PREFIX.length + 8 + 2; // ,"crc":"xxxxxxxx"}
 const NEWLINE = 0x0a;
 const CRC_PREFIX_BYTES = Buffer.from(CRC_PREFIX);
 
-// Compared as exact text, not parsed: "0A1B" must not pass for "0a1b", so no changed byte goes unseen.
-function crcHex(crc: number): string {
-  return crc.toString(16).padStart(8, '0');
-}
-
 /** A decoded record. `msg.seq` equals `seq`: loads return `msg` as is. */
-export interface LogRecord {
+export interface LogRecord extends BatchFrame {
   seq: number;
   /** The store's clock when the record was appended. */
   at: string;
-  last?: number;
   key?: string;
   msg: ConversationMessage;
   /** The line's checksum (8 lowercase hex digits), the last field of its line. */
@@ -58,22 +55,23 @@ export function encodeRecords(
   at: string,
   key?: string,
 ): { bytes: Buffer; records: LogRecord[] } {
-  const last = messages.length > 1 ? messages.at(-1)?.seq : undefined;
   const lines: Buffer[] = [];
+  const crcs: string[] = [];
   const records = messages.map((msg, index): LogRecord => {
     const seq = msg.seq ?? 0;
     const fields: Omit<LogRecord, 'crc'> = {
       seq,
       at,
-      ...(last === undefined ? {} : { last }),
+      ...batchFrame(messages, index, crcs),
       ...(index === 0 && key !== undefined ? { key } : {}),
       msg,
     };
-    // JSON.stringify keeps insertion order, so the line is seq, at, last, key, msg: then the crc,
-    // in place of the closing brace.
+    // JSON.stringify keeps insertion order, so the line is seq, at, first, last, bcrc, key, msg:
+    // then the crc, in place of the closing brace.
     const json = Buffer.from(JSON.stringify(fields));
     const body = json.subarray(0, json.length - 1);
     const crc = crcHex(crc32(body));
+    crcs.push(crc);
     lines.push(body, Buffer.from(`${CRC_PREFIX}${crc}"}\n`));
     return { ...fields, crc };
   });
@@ -118,11 +116,11 @@ function parseLine(line: string): LogRecord | undefined {
 /**
  * Splits and verifies a log (its zero padding is not part of it). Every line's checksum is checked;
  * a line that is torn (no newline at the end of the buffer), fails its checksum, does not parse, or
- * does not continue the seq order is reported as corrupt and skipped; the trailing records of a
- * batch the buffer does not hold whole are too. Zero bytes are never part of a record (a page a
- * crash left unwritten): they and what precedes them on their line are reported, and decoding goes
- * on after them, where a whole record may follow. `baseSeq` is the last seq before this buffer
- * (when decoding a tail).
+ * does not continue the seq order is reported as corrupt and skipped; the records of a batch the
+ * buffer does not hold whole are too, wherever the batch lies. Zero bytes are never part of a
+ * record (a page a crash left unwritten): they and what precedes them on their line are reported,
+ * and decoding goes on after them, where a whole record may follow. `baseSeq` is the last seq
+ * before this buffer (when decoding a tail).
  */
 export function decodeLog(padded: Buffer, baseOffset = 0, baseSeq = 0): DecodedLog {
   const buffer = padded.subarray(0, recordsEnd(padded));
@@ -161,31 +159,11 @@ export function decodeLog(padded: Buffer, baseOffset = 0, baseSeq = 0): DecodedL
     start = newline + 1;
   }
   const end = baseOffset + buffer.length;
-  dropIncompleteFinalBatch(records, offsets, corrupt, end);
+  dropIncompleteBatches(
+    { records, offsets, corrupt },
+    (offset) => baseOffset + buffer.indexOf(NEWLINE, offset - baseOffset) + 1,
+  );
   return { records, offsets, corrupt, end };
-}
-
-// A batch is written with one write(); if a crash cut it short, its first records are intact but
-// the batch never returned, so it must not half-appear. Its records join the corrupt tail.
-function dropIncompleteFinalBatch(
-  records: LogRecord[],
-  offsets: number[],
-  corrupt: CorruptSpan[],
-  end: number,
-): void {
-  const final = records.at(-1);
-  if (final?.last === undefined || final.last === final.seq) return;
-  let first = records.length - 1;
-  while (first > 0 && records[first - 1]?.last === final.last) first--;
-  const offset = offsets[first] ?? end;
-  records.splice(first);
-  offsets.splice(first);
-  const tail = corrupt.filter((span) => span.offset >= offset);
-  corrupt.splice(corrupt.length - tail.length, tail.length, {
-    offset,
-    length: end - offset,
-    reason: 'incomplete-batch',
-  });
 }
 
 /**
@@ -210,6 +188,5 @@ export function decodeCleanLog(text: string): LogRecord[] | undefined {
     lastSeq = record.seq;
     records[index] = record;
   }
-  const final = records.at(-1);
-  return final?.last === undefined || final.last === final.seq ? records : undefined;
+  return incompleteBatches(records).length === 0 ? records : undefined;
 }
