@@ -1,6 +1,7 @@
 // Puts the reference CLI on PATH: writes a `cairn` launcher into npm's global bin directory (or
 // --dir), pointing at this checkout's build. A launcher rather than a symlink: every build
-// rewrites dist/bin.js without its executable bit.
+// rewrites dist/bin.js without its executable bit. It runs the `node` on PATH, as npm's own
+// launchers do, so a Node upgrade does not break it.
 //
 // Usage: pnpm link:cli [--dir <bin-dir>]   (after `pnpm demo` or `pnpm build`)
 import { execFileSync } from 'node:child_process';
@@ -32,12 +33,16 @@ function binDir(args) {
 if (!existsSync(BIN))
   fail(`${BIN} is not built yet`, 'run `npx -y pnpm@10.34.9 demo` (or `pnpm build`) first');
 const dir = binDir(process.argv.slice(2));
-const launcher = join(dir, 'cairn');
+// Windows runs a .cmd from PATH; everywhere else a shell script.
+const windows = process.platform === 'win32';
+const launcher = join(dir, windows ? 'cairn.cmd' : 'cairn');
+const script = windows
+  ? `@node "${BIN}" %*\r\n`
+  : `#!/bin/sh\nexec node '${BIN.replaceAll("'", `'\\''`)}' "$@"\n`;
 try {
   mkdirSync(dir, { recursive: true });
   accessSync(dir, constants.W_OK);
-  const quoted = `'${BIN.replaceAll("'", `'\\''`)}'`;
-  writeFileSync(launcher, `#!/bin/sh\nexec node ${quoted} "$@"\n`, { mode: 0o755 });
+  writeFileSync(launcher, script, { mode: 0o755 });
 } catch (error) {
   fail(
     `cannot write ${launcher} (${error.code ?? error.message})`,

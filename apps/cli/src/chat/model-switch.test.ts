@@ -67,6 +67,13 @@ describe('parseModelTarget', () => {
     );
     expect(parseModelTarget('anthropic', demo)).toEqual({ provider: 'anthropic' });
   });
+
+  it('refuses a typo of a provider name, saying which provider it is near', () => {
+    const typo = failure(() => parseModelTarget('antropic', openai));
+    expect(typo.message).toBe('unknown provider "antropic"');
+    expect(typo.details?.fix).toMatch(/^did you mean anthropic\? /);
+    expect(failure(() => parseModelTarget('Gemni', openai)).details?.fix).toMatch(/did you mean gemini\?/);
+  });
 });
 
 describe('switchModel', () => {

@@ -7,6 +7,7 @@ import {
   resolveModel,
 } from '@cairn/connect';
 import { CairnError } from '@cairn/core';
+import { closestWord } from '../cli/closest-word.js';
 import { cliFailure } from '../cli-error.js';
 import type { CliSession } from '../session/open-session.js';
 
@@ -25,7 +26,7 @@ const EXAMPLE = `/model anthropic, /model gemini:gemini-2.5-flash — providers:
  * Reads `/model`'s argument: `provider:id`, `provider` (its default model), or `id` (another model
  * of the current provider). The id may hold colons itself (`openai:ft:gpt-4.1-mini:acme::x`). A
  * `name:id` whose name is no provider is refused, except on an OpenAI-compatible server, where
- * ids carry tags (`qwen3:8b`).
+ * ids carry tags (`qwen3:8b`); so is a bare word that is a typo of a provider's name (`antropic`).
  */
 export function parseModelTarget(argument: string, current: ResolvedModel): ModelTarget {
   const text = argument.trim();
@@ -37,6 +38,11 @@ export function parseModelTarget(argument: string, current: ResolvedModel): Mode
   }
   if (colon !== -1 && current.provider !== 'openai-compatible') {
     throw cliFailure('INVALID_ARGUMENT', `unknown provider "${name}"`, `name one: ${EXAMPLE}`);
+  }
+  // A word one or two letters from a provider's name is a typo of it, not a model id.
+  const meant = colon === -1 ? closestWord(name, PROVIDER_NAMES) : undefined;
+  if (meant !== undefined) {
+    throw cliFailure('INVALID_ARGUMENT', `unknown provider "${name}"`, `did you mean ${meant}? ${EXAMPLE}`);
   }
   if (current.provider === 'demo') {
     throw cliFailure(

@@ -14,7 +14,7 @@ Model: --provider/--model, else the first key found (OPENAI_API_KEY, ANTHROPIC_A
 GOOGLE_API_KEY), else OPENAI_BASE_URL, else a local server on localhost:11434, else the scripted demo.
 Settings: flags, then the environment, then cairn.config.json. Exit codes: 0 ok, 2 invalid input, 3 store,
 4 model provider, 5 tool loop, 6 agent CLI, 130 aborted (Ctrl-C); 143 SIGTERM, 129 hang-up, 141 output
-closed (each after storing the turn so far).
+closed, as for any tool whose pipe closed (each after storing the turn so far).
 `,
   chat: block([
     'cairn chat',

@@ -4,7 +4,7 @@ import { cliFailure } from '../cli-error.js';
 import type { GlobalFlags } from '../config/cli-settings.js';
 import type { CliIO } from '../io.js';
 import { registerAgentCommands } from './agent-commands.js';
-import { closestCommand } from './closest-command.js';
+import { closestCommand } from './closest-word.js';
 import { createAction, isTerminal, safeId } from './command-action.js';
 import { reportFailure } from './command-context.js';
 import { registerConversationCommands } from './conversation-commands.js';

@@ -4,6 +4,9 @@ import { renderInline } from './markdown-inline.js';
 import { classifyLine, type InlineLine, type MarkdownLine } from './markdown-line.js';
 import { renderTable } from './markdown-table.js';
 
+// How many lines of an open comment or string are highlighted together before it is let go.
+const MAX_PENDING_LINES = 200;
+
 export interface MarkdownStreamOptions {
   colors: Colors;
   /** The terminal's width: rules span it (at most 80 columns), wider tables are not padded. */
@@ -152,7 +155,9 @@ export function createMarkdownStream(options: MarkdownStreamOptions): MarkdownSt
     if (open.language === undefined) return code === '' ? '\n' : `${open.margin}${code}\n`;
     open.pending.push(code);
     const highlighted = highlightCode(open.pending.join('\n'), open.language, colors);
-    if (!highlighted.open) open.pending = [];
+    // Lines are re-highlighted together only while a comment or string stays open, and not without
+    // end: an unclosed one in a long block would make each line cost the whole block again.
+    if (!highlighted.open || open.pending.length >= MAX_PENDING_LINES) open.pending = [];
     return code === '' ? '\n' : `${open.margin}${highlighted.lines.at(-1) ?? ''}\n`;
   };
 

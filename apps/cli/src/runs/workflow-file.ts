@@ -27,6 +27,7 @@ function withSampleHint(error: unknown, path: string): unknown {
   const hint = sampleHint(error.details, path);
   if (hint === undefined) return error;
   return new CairnError(error.code, error.message, {
+    cause: error.cause,
     details: { ...error.details, fix: `${error.details.fix}; ${hint}` },
   });
 }

@@ -1,7 +1,7 @@
 import type { CliIO } from '../io.js';
 import { holdKeys } from './held-keys.js';
 
-export type KeyAnswer = 'yes' | 'no' | 'interrupted';
+export type ConfirmAnswer = 'yes' | 'no' | 'interrupted';
 
 /**
  * Asks `question` at the terminal and takes one key, no Enter needed: `y` is yes, Ctrl-C
@@ -9,12 +9,12 @@ export type KeyAnswer = 'yes' | 'no' | 'interrupted';
  * process asked to end) no. The answer is echoed and the line ended, so what follows starts on a
  * line of its own.
  */
-export async function confirmKey(io: CliIO, question: string, signal?: AbortSignal): Promise<KeyAnswer> {
+export async function confirmKey(io: CliIO, question: string, signal?: AbortSignal): Promise<ConfirmAnswer> {
   io.stdout.write(question);
   const keys = holdKeys(io.stdin);
   try {
     const key = await keys.next(signal);
-    const result: KeyAnswer =
+    const result: ConfirmAnswer =
       key?.ctrl === true && key.name === 'c' ? 'interrupted' : key?.name === 'y' ? 'yes' : 'no';
     io.stdout.write(`${result === 'yes' ? 'y' : result === 'interrupted' ? '^C' : 'n'}\n`);
     return result;

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { closestCommand } from './closest-command.js';
+import { closestCommand, closestWord } from './closest-word.js';
 
 const program = new Command('cairn');
 for (const name of ['chat', 'demo', 'runs', 'workflow', 'agent', 'convert']) program.command(name);
@@ -24,4 +24,14 @@ describe('closestCommand', () => {
       expect(closestCommand(program, typed)).toBeUndefined();
     },
   );
+});
+
+describe('closestWord', () => {
+  it('finds the provider a typo meant, and nothing for a model id', () => {
+    const providers = ['openai', 'anthropic', 'gemini', 'openai-compatible'];
+    expect(closestWord('antropic', providers)).toBe('anthropic');
+    expect(closestWord('gemni', providers)).toBe('gemini');
+    expect(closestWord('gpt-5.1', providers)).toBeUndefined();
+    expect(closestWord('claude-sonnet-5-5', providers)).toBeUndefined();
+  });
 });

@@ -16,17 +16,24 @@ function editDistance(a: string, b: string, limit: number): number {
 }
 
 /**
- * The command (or alias) of `program` a mistyped word most likely meant — `conversatons` →
- * `conversations` — within two edits (one for short words); `undefined` when none is that close.
+ * The word of `candidates` a mistyped `word` most likely meant — `conversatons` → `conversations`,
+ * `antropic` → `anthropic` — within two edits (one for short words); `undefined` when none is that
+ * close.
  */
-export function closestCommand(program: Command, word: string): string | undefined {
+export function closestWord(word: string, candidates: Iterable<string>): string | undefined {
   const limit = word.length <= 4 ? 1 : 2;
   let best: { name: string; distance: number } | undefined;
-  for (const command of program.commands) {
-    for (const name of [command.name(), ...command.aliases()]) {
-      const distance = editDistance(word.toLowerCase(), name, limit);
-      if (distance <= limit && (best === undefined || distance < best.distance)) best = { name, distance };
-    }
+  for (const name of candidates) {
+    const distance = editDistance(word.toLowerCase(), name, limit);
+    if (distance <= limit && (best === undefined || distance < best.distance)) best = { name, distance };
   }
   return best?.name;
+}
+
+/** The command (or alias) of `program` a mistyped word most likely meant. */
+export function closestCommand(program: Command, word: string): string | undefined {
+  return closestWord(
+    word,
+    program.commands.flatMap((command) => [command.name(), ...command.aliases()]),
+  );
 }
