@@ -1,5 +1,6 @@
 export { type AgentRuntime, createAgentRuntime } from './create-agent-runtime.js';
 export { messagesForProvider } from './messages-for-provider.js';
+export { createReadToolOutputTool, READ_TOOL_OUTPUT_TOOL_NAME } from './read-tool-output-tool.js';
 export * from './runs/index.js';
 export type {
   AgentRuntimeOptions,

@@ -50,6 +50,11 @@ export interface RuntimeSettings {
    * `Infinity` for none. The store always keeps the whole output.
    */
   maxToolResultChars?: number;
+  /**
+   * Give every turn `read_tool_output`, with which the model reads on in an output the store
+   * offloaded (it was sent a preview and `[Full output: <ref>]`). Default true.
+   */
+  readToolOutput?: boolean;
   /** The system's tool policy; an agent's own can only narrow it. */
   toolPolicy?: ToolPolicy;
   /** The workspace tools work in. */

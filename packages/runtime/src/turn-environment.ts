@@ -11,7 +11,9 @@ import {
   type ToolPolicy,
 } from '@cairn/core';
 import { createToolHost, type ToolRegistry } from '@cairn/loop';
+import { createReadToolOutputTool } from './read-tool-output-tool.js';
 import type { AgentRuntimeOptions, RuntimeLogger } from './runtime-types.js';
+import { withTurnTools } from './with-turn-tools.js';
 
 /** What the turns (and compressions) of a runtime share. */
 export interface TurnEnvironment {
@@ -74,7 +76,12 @@ export function createTurnEnvironment(options: Omit<AgentRuntimeOptions, 'model'
   };
   return {
     store: options.store,
-    host: registryOf(options.tools),
+    // read_tool_output is the runtime's own, beside the application's tools: every turn (and every
+    // context a compression measures) offers it.
+    host:
+      settings.readToolOutput === false
+        ? registryOf(options.tools)
+        : withTurnTools(registryOf(options.tools), [createReadToolOutputTool(options.store)]),
     pipelineFor(model, conversationId) {
       if (compression === false) return undefined;
       const tokenizer = tokenizerFor(model, conversationId);

@@ -56,7 +56,7 @@ describe('runtime review fixes', () => {
       settings: { compression: false, toolPolicy: { allow: { categories: ['fs'] } } },
     });
     const started = await runtime.runs.start({ workflow: 'publishing/article' });
-    expect(turnRequests()[0]?.tools?.map((tool) => tool.name)).toEqual(['complete_step']);
+    expect(turnRequests()[0]?.tools?.map((tool) => tool.name)).toEqual(['read_tool_output', 'complete_step']);
     expect(started.state).toMatchObject({ currentNodeId: 'review', stepsCompleted: ['draft'] });
   });
 

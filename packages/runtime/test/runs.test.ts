@@ -86,7 +86,7 @@ describe.each(STORE_BACKENDS)('workflow runs on the $name store (seed 7-7)', (ba
     expect(first).toContain('- Current step: draft (Draft)');
     expect(first).toContain('Write a first draft of the article.');
     expect(first).toContain('- → review');
-    expect(turnRequests()[0]?.tools?.map((tool) => tool.name)).toEqual(['complete_step']);
+    expect(turnRequests()[0]?.tools?.map((tool) => tool.name)).toEqual(['read_tool_output', 'complete_step']);
     // Within the turn, the step tool's result tells the model the new step (the prompt is per turn).
     const moved = lastToolMessage(turnRequests()[1]?.messages ?? []);
     expect(moved?.content).toContain('the workflow moved to step "review" (Review)');
@@ -148,7 +148,7 @@ describe.each(STORE_BACKENDS)('workflow runs on the $name store (seed 7-7)', (ba
     );
     expect(prompt).not.toContain('Publish the approved article.');
     // The step tool stays, so a history with its calls is never sent without tools; it only says the run is complete.
-    expect(after?.tools?.map((tool) => tool.name)).toEqual(['complete_step']);
+    expect(after?.tools?.map((tool) => tool.name)).toEqual(['read_tool_output', 'complete_step']);
     expect(later[0]).toBe(sequences.length + 1);
     expect(followUp.state.streamSequence).toBe(later.at(-1));
     const log2 = await store.load(started.conversationId);

@@ -74,4 +74,50 @@ describe.each(STORE_BACKENDS)('runtime tool outputs on the $name store', (backen
     expect(sent.length).toBeLessThanOrEqual(1_000);
     expect(sent).toContain(`of ${output.length} characters are shown`);
   });
+
+  it('lets the model read on in an offloaded output with read_tool_output, only its own conversation’s', async () => {
+    const store = open();
+    const output = `BEGIN ${'0123456789'.repeat(20_000)} END`;
+    let ref = '';
+    const model = new ScriptedModel({
+      turns: (request, index) => {
+        const sent = lastTool(request.messages)?.content ?? '';
+        if (index === 0) return { toolCalls: [{ id: 'call-1', name: 'read_log', arguments: {} }] };
+        if (index === 1) {
+          ref = /\[Full output: ([^\]]+)\]/.exec(sent)?.[1] ?? '';
+          const args = { ref, offset: 100_000, length: 30 };
+          return { toolCalls: [{ id: 'call-2', name: 'read_tool_output', arguments: args }] };
+        }
+        if (index === 2) {
+          const other = { ref: 'tool-results/another-conversation/x.txt' };
+          return { toolCalls: [{ id: 'call-3', name: 'read_tool_output', arguments: other }] };
+        }
+        return { text: 'Read it.' };
+      },
+    });
+    const runtime = createAgentRuntime({
+      store,
+      model,
+      tools: createToolHost([logTool(output)]),
+      settings: { compression: false },
+    });
+    const result = await runtime.chat({ userInput: 'Read the log past its preview', mode: 'agent' });
+    expect(result.success).toBe(true);
+    expect(model.requests[0]?.tools?.map((tool) => tool.name)).toContain('read_tool_output');
+    const [readPart, refused] = (await store.load(result.conversationId))
+      .filter((message) => message.role === 'tool')
+      .slice(1);
+    expect(readPart?.content).toBe(
+      `${output.slice(100_000, 100_030)}\n\n[Characters 100000-100030 of ${output.length}; the rest: read_tool_output with offset 100030]`,
+    );
+    expect(refused).toMatchObject({ isError: true });
+    expect(refused?.content).toContain('is not an output of this conversation');
+  });
+
+  it('gives no read_tool_output when the runtime is told not to', async () => {
+    const model = new ScriptedModel({ turns: [{ text: 'Hi.' }] });
+    const runtime = createAgentRuntime({ store: open(), model, settings: { readToolOutput: false } });
+    await runtime.chat({ userInput: 'Hello', mode: 'agent' });
+    expect(model.requests[0]?.tools?.map((tool) => tool.name) ?? []).not.toContain('read_tool_output');
+  });
 });
