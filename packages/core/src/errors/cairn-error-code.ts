@@ -13,7 +13,8 @@ export const CAIRN_ERROR_CODES = [
   'INVALID_ARGUMENT',
   // Stored data is unreadable (torn line, bad checksum); it was quarantined, not deleted.
   'STORE_CORRUPT',
-  // An optimistic append (`expectedSeq`) lost a race with another writer.
+  // An append conflicts with what is stored: an optimistic one (`expectedSeq`) lost a race, an
+  // idempotency key was reused for other messages, or a message id is already taken.
   'STORE_CONFLICT',
   // The conversation or blob does not exist.
   'STORE_NOT_FOUND',
