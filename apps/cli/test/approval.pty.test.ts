@@ -1,18 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { type ScriptTurn, startMockProviderServer } from '@cairn/testing';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chatRequests, ensureCliBuilt, mockEnv, tempDir } from './cli-process.js';
-import { TmuxSession } from './tmux-session.js';
+import { describe, expect, it } from 'vitest';
+import { chatRequests, mockEnv, tempDir } from './cli-process.js';
+import { useTmuxSessions } from './tmux-session.js';
 
-beforeAll(() => {
-  execFileSync('tmux', ['-V']);
-  ensureCliBuilt();
-}, 120_000);
-
-const sessions: TmuxSession[] = [];
-afterEach(() => {
-  for (const session of sessions.splice(0)) session.stop();
-});
+const openTerminal = useTmuxSessions();
 
 const command = (text: string): ScriptTurn => ({
   toolCalls: [{ name: 'run_command', arguments: { command: `echo ${text}` } }],
@@ -35,8 +26,7 @@ describe('the run_command question in a real terminal (tmux)', () => {
     ];
     const server = await startMockProviderServer({ provider: 'openai', turns });
     const dir = tempDir('pty-approval');
-    const session = new TmuxSession(dir);
-    sessions.push(session);
+    const session = openTerminal(dir);
     try {
       session.start(['chat', '--workspace', dir], mockEnv(dir, server.baseURL, { TERM: 'xterm-256color' }));
       await session.waitFor((screen) => screen.includes('/help for commands'), 'the prompt');

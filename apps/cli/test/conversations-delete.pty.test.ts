@@ -1,18 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, ensureCliBuilt, runCairn, tempDir } from './cli-process.js';
-import { TmuxSession } from './tmux-session.js';
+import { describe, expect, it } from 'vitest';
+import { cliEnv, runCairn, tempDir } from './cli-process.js';
+import { useTmuxSessions } from './tmux-session.js';
 
-beforeAll(() => {
-  // Not skipped when missing: the question is only asked at a terminal (.ci/run installs tmux).
-  execFileSync('tmux', ['-V']);
-  ensureCliBuilt();
-}, 120_000);
-
-const sessions: TmuxSession[] = [];
-afterEach(() => {
-  for (const session of sessions.splice(0)) session.stop();
-});
+const openTerminal = useTmuxSessions();
 
 describe('cairn conversations delete at a terminal (tmux)', () => {
   it('asks with one key: n keeps the conversation, y deletes it', async () => {
@@ -24,8 +14,7 @@ describe('cairn conversations delete at a terminal (tmux)', () => {
 
     // Each answer in a terminal of its own: the question, a key (no Enter), what it did.
     const answer = async (key: string) => {
-      const session = new TmuxSession(dir);
-      sessions.push(session);
+      const session = openTerminal(dir);
       session.start(['conversations', 'delete', id as string], { ...env, TERM: 'xterm-256color' });
       const question = await session.waitFor((screen) => screen.includes('[y/N]'), 'the question');
       expect(question).toMatch(
@@ -34,7 +23,7 @@ describe('cairn conversations delete at a terminal (tmux)', () => {
         ),
       );
       session.type(key);
-      return session.waitFor(() => session.exited(), 'the exit after the answer');
+      return session.waitForExit(/^(kept|deleted) /m, 'the exit after the answer, and what it did');
     };
 
     expect(await answer('n')).toContain(`[y/N] n\nkept ${id}`);

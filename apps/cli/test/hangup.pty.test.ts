@@ -1,20 +1,18 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startMockProviderServer } from '@cairn/testing';
-import { afterEach, beforeAll, expect, it } from 'vitest';
-import { ensureCliBuilt, latestStoredLog, mockEnv, tempDir } from './cli-process.js';
-import { TmuxSession } from './tmux-session.js';
+import { expect, it } from 'vitest';
+import { latestStoredLog, mockEnv, tempDir } from './cli-process.js';
+import { useTmuxSessions } from './tmux-session.js';
 
-beforeAll(() => {
-  execFileSync('tmux', ['-V']);
-  ensureCliBuilt();
-}, 120_000);
+const openTerminal = useTmuxSessions();
 
-const sessions: TmuxSession[] = [];
-afterEach(() => {
-  for (const session of sessions.splice(0)) session.stop();
-});
+/** cairn ended by the hang-up itself (status 129), with no crash on the gone terminal (EIO). */
+async function expectEndedByHangUp(outlive: string): Promise<void> {
+  await expect.poll(() => existsSync(`${outlive}.status`), { timeout: 15_000 }).toBe(true);
+  expect(readFileSync(`${outlive}.status`, 'utf8').trim()).toBe('129');
+  expect(readFileSync(`${outlive}.stderr`, 'utf8')).not.toMatch(/unexpected error|EIO|Assertion/);
+}
 
 const STORY = `Once upon a time ${'there was a terminal that closed in the middle of a story. '.repeat(30)}The end.`;
 
@@ -25,8 +23,7 @@ it('closing the terminal mid-answer (SIGHUP) keeps the answer so far and the abo
   });
   const dir = tempDir('pty-hangup');
   try {
-    const session = new TmuxSession(dir);
-    sessions.push(session);
+    const session = openTerminal(dir);
     const outlive = join(dir, 'cairn');
     session.start(['chat', '--workspace', dir], mockEnv(dir, server.baseURL, { TERM: 'xterm-256color' }), {
       outlive,
@@ -47,10 +44,7 @@ it('closing the terminal mid-answer (SIGHUP) keeps the answer so far and the abo
     const text = String(answer?.content);
     expect(STORY.startsWith(text)).toBe(true);
     expect(text.length).toBeGreaterThan('Once upon a time'.length);
-    // It ended by the hang-up itself (status 129), with no crash on the gone terminal (EIO).
-    await expect.poll(() => existsSync(`${outlive}.status`), { timeout: 15_000 }).toBe(true);
-    expect(readFileSync(`${outlive}.status`, 'utf8').trim()).toBe('129');
-    expect(readFileSync(`${outlive}.stderr`, 'utf8')).not.toMatch(/unexpected error|EIO|Assertion/);
+    await expectEndedByHangUp(outlive);
   } finally {
     await server.close();
   }
@@ -60,16 +54,13 @@ it('closing the terminal at an idle prompt ends the chat by the hang-up, with no
   const server = await startMockProviderServer({ provider: 'openai', turns: [] });
   const dir = tempDir('pty-hangup-idle');
   try {
-    const session = new TmuxSession(dir);
-    sessions.push(session);
+    const session = openTerminal(dir);
     const outlive = join(dir, 'cairn');
     const env = mockEnv(dir, server.baseURL, { TERM: 'xterm-256color' });
     session.start(['chat', '--workspace', dir], env, { outlive });
     await session.waitFor((screen) => screen.includes('/help for commands'), 'the prompt');
     session.hangUp();
-    await expect.poll(() => existsSync(`${outlive}.status`), { timeout: 15_000 }).toBe(true);
-    expect(readFileSync(`${outlive}.status`, 'utf8').trim()).toBe('129');
-    expect(readFileSync(`${outlive}.stderr`, 'utf8')).not.toMatch(/unexpected error|EIO|Assertion/);
+    await expectEndedByHangUp(outlive);
   } finally {
     await server.close();
   }

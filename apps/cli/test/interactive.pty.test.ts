@@ -1,21 +1,11 @@
-import { execFileSync } from 'node:child_process';
 import { type ScriptTurn, startMockProviderServer } from '@cairn/testing';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chatRequests, cliEnv, ensureCliBuilt, mockEnv, tempDir } from './cli-process.js';
-import { TmuxSession } from './tmux-session.js';
-
-beforeAll(() => {
-  // Not skipped when missing: the interactive chat is only tested here (.ci/run installs tmux).
-  execFileSync('tmux', ['-V']);
-  ensureCliBuilt();
-}, 120_000);
+import { describe, expect, it } from 'vitest';
+import { chatRequests, cliEnv, mockEnv, tempDir } from './cli-process.js';
+import { useTmuxSessions } from './tmux-session.js';
 
 const STORY = `Once upon a time ${'there was a very long story that kept going '.repeat(12)}The end.`;
 
-const sessions: TmuxSession[] = [];
-afterEach(() => {
-  for (const session of sessions.splice(0)) session.stop();
-});
+const openTerminal = useTmuxSessions();
 
 describe('cairn chat in a real terminal (tmux)', () => {
   it('streams, aborts a turn with Ctrl-C, asks before run_command, and resumes after a restart', async () => {
@@ -32,8 +22,7 @@ describe('cairn chat in a real terminal (tmux)', () => {
     const dir = tempDir('pty');
     const env = mockEnv(dir, server.baseURL, { TERM: 'xterm-256color' });
     try {
-      const first = new TmuxSession(dir);
-      sessions.push(first);
+      const first = openTerminal(dir);
       first.start(['chat', '--workspace', dir], env);
       await first.waitFor((screen) => screen.includes('/help for commands'), 'the prompt');
 
@@ -74,8 +63,7 @@ describe('cairn chat in a real terminal (tmux)', () => {
       first.stop();
 
       // A new process: /resume shows the stored history and the next turn carries it.
-      const second = new TmuxSession(dir);
-      sessions.push(second);
+      const second = openTerminal(dir);
       second.start(['chat', '--workspace', dir], env);
       await second.waitFor((screen) => screen.includes('/help for commands'), 'the prompt after the restart');
       second.type(`/resume ${id}`);
@@ -106,8 +94,7 @@ describe('cairn chat in a real terminal (tmux)', () => {
   }, 90_000);
   it('cairn demo on a terminal asks before its command, and "always" lets it run', async () => {
     const dir = tempDir('pty-demo');
-    const session = new TmuxSession(dir);
-    sessions.push(session);
+    const session = openTerminal(dir);
     session.start(['demo'], cliEnv(dir, { TERM: 'xterm-256color' }));
     await session.waitFor(
       (screen) => screen.includes('allow run_command: node --test test/greet.test.js'),

@@ -1,19 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { startMockProviderServer } from '@cairn/testing';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ensureCliBuilt, mockEnv, tempDir } from './cli-process.js';
-import { TmuxSession } from './tmux-session.js';
+import { describe, expect, it } from 'vitest';
+import { mockEnv, tempDir } from './cli-process.js';
+import { useTmuxSessions } from './tmux-session.js';
 
-beforeAll(() => {
-  // Not skipped when missing, as in interactive.pty.test.ts (.ci/run installs tmux).
-  execFileSync('tmux', ['-V']);
-  ensureCliBuilt();
-}, 120_000);
-
-const sessions: TmuxSession[] = [];
-afterEach(() => {
-  for (const session of sessions.splice(0)) session.stop();
-});
+const openTerminal = useTmuxSessions();
 
 const HEAD = [
   '# Shopping list',
@@ -60,8 +50,7 @@ describe('Markdown in a real terminal (tmux)', () => {
     // Colour on: the test environment's NO_COLOR is emptied (an empty one does not count).
     const env = mockEnv(dir, server.baseURL, { TERM: 'xterm-256color', NO_COLOR: '' });
     try {
-      const chat = new TmuxSession(dir);
-      sessions.push(chat);
+      const chat = openTerminal(dir);
       chat.start(['chat', '--workspace', dir], env);
       await chat.waitFor((screen) => screen.includes('/help for commands'), 'the prompt');
       chat.type('what should I buy?');
@@ -85,10 +74,9 @@ describe('Markdown in a real terminal (tmux)', () => {
       const id = /cairn chat --resume (\S+)/.exec(closing)?.[1] as string;
 
       // The stored answer, shown again, looks as it did while it streamed.
-      const show = new TmuxSession(dir);
-      sessions.push(show);
+      const show = openTerminal(dir);
       show.start(['conversations', 'show', id], env);
-      const shown = await show.waitFor(() => show.exited(), 'conversations show');
+      const shown = await show.waitForExit('› what should I buy?', 'conversations show');
       expectRenderedHead(show.styledScreen(), shown);
       expect(shown).toContain('› what should I buy?');
     } finally {
@@ -104,16 +92,14 @@ describe('Markdown in a real terminal (tmux)', () => {
     const dir = tempDir('pty-plain');
     const env = mockEnv(dir, server.baseURL, { TERM: 'xterm-256color', NO_COLOR: '' });
     try {
-      const rendered = new TmuxSession(dir);
-      sessions.push(rendered);
+      const rendered = openTerminal(dir);
       rendered.start(['-p', 'what should I buy?'], env);
-      const screen = await rendered.waitFor(() => rendered.exited(), 'the rendered answer');
+      const screen = await rendered.waitForExit(/^conversation chat-/m, 'the rendered answer');
       expectRenderedHead(rendered.styledScreen(), screen);
 
-      const plain = new TmuxSession(dir);
-      sessions.push(plain);
+      const plain = openTerminal(dir);
       plain.start(['-p', 'what should I buy?', '--plain'], env);
-      const raw = await plain.waitFor(() => plain.exited(), 'the plain answer');
+      const raw = await plain.waitForExit(/^conversation chat-/m, 'the plain answer');
       expect(raw).toContain(HEAD.trimEnd());
       expect(plain.styledScreen()).not.toContain(HIGHLIGHTED_CONST);
       expect(lineWith(plain.styledScreen(), 'Shopping list')).not.toMatch(BOLD);

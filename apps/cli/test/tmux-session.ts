@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CAIRN_BIN } from './cli-process.js';
+import { afterEach, beforeAll } from 'vitest';
+import { CAIRN_BIN, ensureCliBuilt } from './cli-process.js';
 
 const quote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
 
@@ -103,6 +104,15 @@ export class TmuxSession {
     }
   }
 
+  /**
+   * Waits until the program has exited and the screen shows `last`: tmux may mark a pane dead
+   * before it has read the program's final output (seen on a loaded machine).
+   */
+  waitForExit(last: string | RegExp, what: string): Promise<string> {
+    const shows = (screen: string) => (typeof last === 'string' ? screen.includes(last) : last.test(screen));
+    return this.waitFor((screen) => this.exited() && shows(screen), what);
+  }
+
   /** Closes the terminal as a user closing its window would: the program gets SIGHUP. */
   hangUp(): void {
     this.tmux('kill-session', '-t', 'cairn');
@@ -115,4 +125,25 @@ export class TmuxSession {
       // Already gone.
     }
   }
+}
+
+/**
+ * What every terminal test file needs: tmux (not skipped when missing — .ci/run installs it; the
+ * terminal behaviour is tested nowhere else), the CLI built, and each test's sessions stopped after
+ * it. Returns how a test opens a session.
+ */
+export function useTmuxSessions(): (dir: string) => TmuxSession {
+  const sessions: TmuxSession[] = [];
+  beforeAll(() => {
+    execFileSync('tmux', ['-V']);
+    ensureCliBuilt();
+  }, 120_000);
+  afterEach(() => {
+    for (const session of sessions.splice(0)) session.stop();
+  });
+  return (dir) => {
+    const session = new TmuxSession(dir);
+    sessions.push(session);
+    return session;
+  };
 }
