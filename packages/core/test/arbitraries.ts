@@ -15,8 +15,13 @@ import {
 const isoDate = fc
   .date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true })
   .map((date) => date.toISOString());
-// JSON values as they come back from disk: fast-check may generate -0, which JSON writes as 0.
-const jsonValue: fc.Arbitrary<JsonValue> = fc.jsonValue().map((value) => JSON.parse(JSON.stringify(value)));
+// JSON values as they come back from disk: fast-check may generate -0, which JSON writes as 0. No
+// `__proto__` keys: zod's parse output drops them (it assigns them, which sets a prototype), so the
+// schema round-trip properties cannot hold for them; Cairn's own parse and every store keep them
+// (the store kit's "plain JSON values" cases).
+const jsonValue: fc.Arbitrary<JsonValue> = fc
+  .jsonValue()
+  .map((value) => JSON.parse(JSON.stringify(value), (key, kept) => (key === '__proto__' ? undefined : kept)));
 const id = fc.stringMatching(/^[A-Za-z0-9_-]{1,24}$/);
 const text = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary' }));
 const name = fc.stringMatching(/^[a-z][a-z0-9_]{0,20}$/);
