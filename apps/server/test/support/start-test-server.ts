@@ -10,7 +10,10 @@ import type { ConversationTurnLock } from '../../src/turns/turn-lock.js';
 import { serveApp } from './serve-app.js';
 
 export interface TestServerOptions
-  extends Pick<ServerAppOptions, 'apiToken' | 'bodyLimitBytes' | 'maxConcurrentTurns' | 'logger'> {
+  extends Pick<
+    ServerAppOptions,
+    'apiToken' | 'bodyLimitBytes' | 'maxConcurrentTurns' | 'logger' | 'rateLimit'
+  > {
   /** The model's replies, one per model call. */
   turns?: ScriptTurn[];
   store?: ConversationStore;
