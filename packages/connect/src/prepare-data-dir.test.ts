@@ -1,7 +1,7 @@
 import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CairnError } from '@cairn/core';
+import { cairnErrorThrownBy } from '@cairn/testing';
 import { describe, expect, it } from 'vitest';
 import { openStore } from './open-store.js';
 import { prepareDataDir } from './prepare-data-dir.js';
@@ -9,13 +9,8 @@ import { prepareDataDir } from './prepare-data-dir.js';
 const scratch = () => mkdtempSync(join(tmpdir(), 'cairn-data-dir-'));
 
 function refusal(run: () => unknown): { code: string; message: string; fix: unknown } {
-  try {
-    run();
-  } catch (error) {
-    if (!CairnError.is(error)) throw error;
-    return { code: error.code, message: error.message, fix: error.details?.fix };
-  }
-  throw new Error('expected a refusal');
+  const error = cairnErrorThrownBy(run);
+  return { code: error.code, message: error.message, fix: error.details?.fix };
 }
 
 describe('prepareDataDir', () => {

@@ -1,3 +1,4 @@
+export { cairnErrorThrownBy } from './cairn-error-thrown-by.js';
 export type { MockProvider } from './mock-servers/mock-provider-protocol.js';
 export {
   type MockProviderServer,

@@ -1,5 +1,6 @@
 import { describeModel, type ModelSettings, type ResolvedModel } from '@cairn/connect';
 import { CairnError, type ModelAdapter } from '@cairn/core';
+import { cairnErrorThrownBy } from '@cairn/testing';
 import { describe, expect, it } from 'vitest';
 import { parseModelTarget, switchModel } from './model-switch.js';
 
@@ -17,16 +18,6 @@ const model = (
 });
 
 const openai = model('openai', 'gpt-4.1-mini');
-
-function failure(run: () => unknown): CairnError {
-  try {
-    run();
-  } catch (error) {
-    if (CairnError.is(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a CairnError');
-}
 
 describe('parseModelTarget', () => {
   it('takes a provider name alone as that provider (its default model)', () => {
@@ -57,22 +48,24 @@ describe('parseModelTarget', () => {
   });
 
   it('refuses an unknown provider, and a model id for the offline demo, with the way to name one', () => {
-    const unknown = failure(() => parseModelTarget('mistral:large', openai));
+    const unknown = cairnErrorThrownBy(() => parseModelTarget('mistral:large', openai));
     expect(unknown.code).toBe('INVALID_ARGUMENT');
     expect(unknown.message).toBe('unknown provider "mistral"');
     expect(unknown.details?.fix).toContain('openai, anthropic, gemini, openai-compatible');
     const demo = model('demo', 'tour', 'nothing configured');
-    expect(failure(() => parseModelTarget('gpt-4.1', demo)).message).toBe(
+    expect(cairnErrorThrownBy(() => parseModelTarget('gpt-4.1', demo)).message).toBe(
       'the offline demo has no other models',
     );
     expect(parseModelTarget('anthropic', demo)).toEqual({ provider: 'anthropic' });
   });
 
   it('refuses a typo of a provider name, saying which provider it is near', () => {
-    const typo = failure(() => parseModelTarget('antropic', openai));
+    const typo = cairnErrorThrownBy(() => parseModelTarget('antropic', openai));
     expect(typo.message).toBe('unknown provider "antropic"');
     expect(typo.details?.fix).toMatch(/^did you mean anthropic\? /);
-    expect(failure(() => parseModelTarget('Gemni', openai)).details?.fix).toMatch(/did you mean gemini\?/);
+    expect(cairnErrorThrownBy(() => parseModelTarget('Gemni', openai)).details?.fix).toMatch(
+      /did you mean gemini\?/,
+    );
   });
 });
 

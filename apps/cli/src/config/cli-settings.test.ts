@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CairnError } from '@cairn/core';
+import { cairnErrorThrownBy } from '@cairn/testing';
 import { describe, expect, it } from 'vitest';
 import { resolveCliSettings } from './cli-settings.js';
 
@@ -14,16 +14,6 @@ const project = (config?: unknown) => {
     );
   }
   return dir;
-};
-
-const failure = (run: () => unknown): CairnError => {
-  try {
-    run();
-  } catch (error) {
-    if (CairnError.is(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a CairnError');
 };
 
 describe('resolveCliSettings', () => {
@@ -98,37 +88,39 @@ describe('resolveCliSettings', () => {
     expect(resolveCliSettings({}, { CAIRN_PLAIN: '1' }, cwd).plain).toBe(true);
     expect(resolveCliSettings({}, { CAIRN_PLAIN: 'false' }, cwd).plain).toBe(false);
     expect(resolveCliSettings({}, { CAIRN_PLAIN: '' }, cwd).plain).toBe(false);
-    const bad = failure(() => resolveCliSettings({}, { CAIRN_PLAIN: 'yes' }, cwd));
+    const bad = cairnErrorThrownBy(() => resolveCliSettings({}, { CAIRN_PLAIN: 'yes' }, cwd));
     expect(bad.code).toBe('INVALID_ARGUMENT');
     expect(bad.message).toContain('CAIRN_PLAIN must be one of 1, true, 0, false');
   });
 
   it('names the bad field of a config file, and the fix', () => {
-    const misspelt = failure(() => resolveCliSettings({}, {}, project({ modle: 'x' })));
+    const misspelt = cairnErrorThrownBy(() => resolveCliSettings({}, {}, project({ modle: 'x' })));
     expect(misspelt.code).toBe('INVALID_ARGUMENT');
     expect(misspelt.message).toContain('modle');
     expect(misspelt.details?.fix).toContain('valid fields are');
-    const wrongType = failure(() => resolveCliSettings({}, {}, project({ maxTurns: -1 })));
+    const wrongType = cairnErrorThrownBy(() => resolveCliSettings({}, {}, project({ maxTurns: -1 })));
     expect(wrongType.message).toMatch(/cairn\.config\.json: maxTurns: /);
-    const key = failure(() => resolveCliSettings({}, {}, project({ apiKey: 'sk-secret' })));
+    const key = cairnErrorThrownBy(() => resolveCliSettings({}, {}, project({ apiKey: 'sk-secret' })));
     expect(key.details?.fix).toContain('API keys go in the environment');
     expect(key.message).not.toContain('sk-secret');
-    expect(failure(() => resolveCliSettings({}, {}, project('{ not json'))).message).toContain(
+    expect(cairnErrorThrownBy(() => resolveCliSettings({}, {}, project('{ not json'))).message).toContain(
       'is not valid JSON',
     );
-    expect(failure(() => resolveCliSettings({ config: 'missing.json' }, {}, project())).message).toContain(
-      'cannot read the config file',
-    );
+    expect(
+      cairnErrorThrownBy(() => resolveCliSettings({ config: 'missing.json' }, {}, project())).message,
+    ).toContain('cannot read the config file');
   });
 
   it('refuses unknown providers, stores and approval modes', () => {
     const cwd = project();
-    expect(failure(() => resolveCliSettings({ provider: 'openia' }, {}, cwd)).message).toContain(
+    expect(cairnErrorThrownBy(() => resolveCliSettings({ provider: 'openia' }, {}, cwd)).message).toContain(
       '--provider must be one of',
     );
-    expect(failure(() => resolveCliSettings({}, { CAIRN_STORE: 'redis' }, cwd)).message).toContain(
+    expect(cairnErrorThrownBy(() => resolveCliSettings({}, { CAIRN_STORE: 'redis' }, cwd)).message).toContain(
       'CAIRN_STORE must be one of',
     );
-    expect(failure(() => resolveCliSettings({ approval: 'maybe' }, {}, cwd)).code).toBe('INVALID_ARGUMENT');
+    expect(cairnErrorThrownBy(() => resolveCliSettings({ approval: 'maybe' }, {}, cwd)).code).toBe(
+      'INVALID_ARGUMENT',
+    );
   });
 });
