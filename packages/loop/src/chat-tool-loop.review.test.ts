@@ -135,6 +135,31 @@ describe('chatToolLoop edge cases', () => {
     }
   });
 
+  it('returns an onEvent CairnError as its result even when the error event throws again', async () => {
+    for (const stream of [true, false]) {
+      const model = new ScriptedModel({
+        turns: [{ toolCalls: [{ id: 'a', name: 'echo', arguments: { text: 'x' } }] }, { text: 'done' }],
+      });
+      const messages: ModelMessage[] = [{ role: 'user', content: 'go' }];
+      const seen: string[] = [];
+      const result = await chatToolLoop({
+        model,
+        stream,
+        tools: createToolHost([echoTool]),
+        messages,
+        onEvent: (event) => {
+          seen.push(event.type);
+          if (event.type === 'tool_result' || event.type === 'error')
+            throw new CairnError('STORE_UNAVAILABLE', 'the event log is down');
+        },
+      });
+      expect(result.success).toBe(false);
+      expect(result.error?.code).toBe('STORE_UNAVAILABLE');
+      expect(seen.at(-1)).toBe('error');
+      expect(toolProtocolIssues(messages)).toEqual([]);
+    }
+  });
+
   it('reports a stream that throws before its first event as an error event', async () => {
     const events: AgentOutput[] = [];
     const model: ModelAdapter = {

@@ -138,17 +138,23 @@ export async function chatToolLoop(params: ChatToolLoopParams): Promise<ChatTool
     }
   };
 
+  function reportError(error: CairnError): void {
+    emit({
+      type: 'error',
+      timestamp: now().toISOString(),
+      code: error.code,
+      message: error.message,
+      retryable: error.retryable,
+      fatal: true,
+    });
+  }
+
   function finish(error?: CairnError, reportedByModel = false): ChatToolLoopResult {
-    if (error !== undefined && !reportedByModel) {
-      emit({
-        type: 'error',
-        timestamp: now().toISOString(),
-        code: error.code,
-        message: error.message,
-        retryable: error.retryable,
-        fatal: true,
-      });
-    }
+    if (error !== undefined && !reportedByModel) reportError(error);
+    return loopResult(error);
+  }
+
+  function loopResult(error?: CairnError): ChatToolLoopResult {
     const reason: FinishReason =
       error?.code === 'LLM_ABORTED'
         ? 'aborted'
@@ -340,7 +346,12 @@ export async function chatToolLoop(params: ChatToolLoopParams): Promise<ChatTool
     tooling.abort(error);
     await answerRemainingCalls(error instanceof Error ? error.message : String(error));
     if (!CairnError.is(error)) throw error;
-    return finish(error);
+    try {
+      reportError(error);
+    } catch {
+      // onEvent failing again on the error event: the failure it reported is already the result.
+    }
+    return loopResult(error);
   } finally {
     signal?.removeEventListener('abort', stopTools);
   }
