@@ -134,8 +134,8 @@ export interface ChatToolLoopParams extends Partial<FailState> {
   now?: () => Date;
 }
 
-export interface ChatToolLoopResult extends FailState {
-  success: boolean;
+/** What every loop returns, however it ended. */
+export interface ChatToolLoopOutcome extends FailState {
   /**
    * The last assistant message pushed: undefined when no model call succeeded and none was cut off
    * mid-stream (a cut-off answer is `interrupted`, with the text streamed until then).
@@ -151,5 +151,19 @@ export interface ChatToolLoopResult extends FailState {
   turns: number;
   /** The last model call's reason; `aborted` or `error` when the loop ended that way. */
   finishReason: FinishReason;
-  error?: CairnError;
 }
+
+/** The model answered without calls. */
+export interface ChatToolLoopSuccess extends ChatToolLoopOutcome {
+  success: true;
+  error?: undefined;
+}
+
+/** The loop stopped: `maxTurns`, a stuck call, an abort, a model failure or a callback's `CairnError`. */
+export interface ChatToolLoopFailure extends ChatToolLoopOutcome {
+  success: false;
+  error: CairnError;
+}
+
+/** Narrow on `success`: a failure always carries its `error`. */
+export type ChatToolLoopResult = ChatToolLoopSuccess | ChatToolLoopFailure;

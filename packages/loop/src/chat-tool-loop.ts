@@ -161,16 +161,16 @@ export async function chatToolLoop(params: ChatToolLoopParams): Promise<ChatTool
         : error !== undefined && turnUsages.length < turn
           ? 'error'
           : finishReason;
-    return {
-      success: error === undefined,
+    const outcome = {
       ...(last === undefined ? {} : { message: last }),
       messages,
       usage: { turns: turnUsages, total },
       turns: turn,
       finishReason: reason,
-      ...(error === undefined ? {} : { error }),
-      ...tracker.current,
     };
+    return error === undefined
+      ? { success: true, ...outcome, ...tracker.current }
+      : { success: false, ...outcome, error, ...tracker.current };
   }
 
   async function callModel(): Promise<ModelResult> {

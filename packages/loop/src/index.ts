@@ -5,8 +5,11 @@ export {
   DEFAULT_TOOL_CONCURRENCY,
 } from './chat-tool-loop.js';
 export type {
+  ChatToolLoopFailure,
+  ChatToolLoopOutcome,
   ChatToolLoopParams,
   ChatToolLoopResult,
+  ChatToolLoopSuccess,
   LoopAssistantMessage,
   LoopContext,
   LoopToolMessage,

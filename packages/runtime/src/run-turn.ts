@@ -126,7 +126,7 @@ export async function runTurn(env: TurnEnvironment, request: TurnRequest): Promi
       onToolMessage: async (message) => (await persist([storedToolMessage(message, session)]))[0],
     });
     if (loop.success) return { loop, ...(lastAssistant === undefined ? {} : { lastAssistant }) };
-    return await failed(loop.error as CairnError, loop);
+    return await failed(loop.error, loop);
   } catch (error) {
     // A CairnError (a store down, a bad message) is the turn's result; anything else is a bug.
     if (!CairnError.is(error)) throw error;
