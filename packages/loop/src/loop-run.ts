@@ -1,0 +1,100 @@
+import {
+  type AgentOutput,
+  CairnError,
+  createMessageIds,
+  type ModelToolDefinition,
+  mergeToolPolicies,
+  resolveMaxToolResultChars,
+  type ToolExecutionOptions,
+  type ToolHost,
+  type ToolPolicy,
+} from '@cairn/core';
+import type { ChatToolLoopParams, LayeredToolPolicy } from './chat-tool-loop-types.js';
+import { createToolHost } from './create-tool-host.js';
+import { DEFAULT_STUCK_THRESHOLD } from './failing-call-tracker.js';
+
+export const DEFAULT_MAX_TURNS = 20;
+export const DEFAULT_TOOL_CONCURRENCY = 8;
+
+const NO_TOOLS = createToolHost([]);
+
+/** A callback of the caller threw: not a model failure, whatever was running when it did. */
+export class CallbackFailure extends Error {
+  constructor(readonly failure: unknown) {
+    super('a callback failed');
+  }
+}
+
+/** What one loop runs with: its parameters checked and resolved, fixed for the whole loop. */
+export interface LoopRun {
+  params: ChatToolLoopParams;
+  maxTurns: number;
+  concurrency: number;
+  stuckThreshold: number;
+  maxToolResultChars: number;
+  host: ToolHost;
+  /** What the model is shown: the host's tools the policy lets it see. */
+  tools: ModelToolDefinition[];
+  streaming: boolean;
+  generateId: () => string;
+  now: () => Date;
+  /** The tools' signal: the caller's abort, or the loop's own when it gives up mid-turn. */
+  tooling: AbortController;
+  execution: ToolExecutionOptions;
+  /** Hands an event to `onEvent`; its failure is thrown as a `CallbackFailure`. */
+  emit: (event: AgentOutput) => void;
+}
+
+function positiveInteger(name: string, value: number, allowInfinity = false): number {
+  if ((allowInfinity && value === Number.POSITIVE_INFINITY) || (Number.isInteger(value) && value >= 1))
+    return value;
+  throw new CairnError('INVALID_ARGUMENT', `${name} must be a positive integer, got ${value}`);
+}
+
+function resolvePolicy(policy: ToolPolicy | LayeredToolPolicy | undefined): ToolPolicy | undefined {
+  if (policy === undefined) return undefined;
+  return 'system' in policy || 'agent' in policy
+    ? mergeToolPolicies(policy as LayeredToolPolicy)
+    : (policy as ToolPolicy);
+}
+
+/** Checks and resolves the parameters; throws `INVALID_ARGUMENT` for a bad limit. */
+export function startLoopRun(params: ChatToolLoopParams): LoopRun {
+  const maxTurns = positiveInteger('maxTurns', params.maxTurns ?? DEFAULT_MAX_TURNS);
+  const concurrency = positiveInteger('toolConcurrency', params.toolConcurrency ?? DEFAULT_TOOL_CONCURRENCY);
+  const stuckThreshold = positiveInteger(
+    'stuckThreshold',
+    params.stuckThreshold ?? DEFAULT_STUCK_THRESHOLD,
+    true,
+  );
+  const maxToolResultChars = resolveMaxToolResultChars(params.maxToolResultChars);
+  const host = params.tools ?? NO_TOOLS;
+  const policy = resolvePolicy(params.policy);
+  const tooling = new AbortController();
+  return {
+    params,
+    maxTurns,
+    concurrency,
+    stuckThreshold,
+    maxToolResultChars,
+    host,
+    tools: host.getVisibleTools(policy === undefined ? {} : { policy }),
+    streaming: params.stream ?? params.model.capabilities.streaming,
+    generateId: params.generateId ?? createMessageIds(),
+    now: params.now ?? (() => new Date()),
+    tooling,
+    execution: {
+      ...params.context,
+      signal: tooling.signal,
+      ...(policy === undefined ? {} : { policy }),
+      ...(params.approve === undefined ? {} : { approve: params.approve }),
+    } as ToolExecutionOptions,
+    emit: (event) => {
+      try {
+        params.onEvent?.(event);
+      } catch (error) {
+        throw new CallbackFailure(error);
+      }
+    },
+  };
+}

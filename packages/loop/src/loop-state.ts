@@ -1,0 +1,45 @@
+import type { FinishReason, OpenAIToolCall, TokenUsage } from '@cairn/core';
+import type { LoopAssistantMessage } from './chat-tool-loop-types.js';
+import type { FailingCallTracker } from './failing-call-tracker.js';
+import { StreamedText } from './streamed-text.js';
+
+export const NO_USAGE: TokenUsage = { inputTokens: 0, outputTokens: 0 };
+
+/** Everything a loop changes as it goes, in one place the steps read and update. */
+export interface LoopState {
+  /** Where this loop's messages start in `messages` (moves when the history is compressed). */
+  loopStartIndex: number;
+  /** Model calls started, including one that failed. */
+  turn: number;
+  /** The current turn's model call has not answered (yet, or ever: it failed). */
+  awaitingModel: boolean;
+  turnUsages: TokenUsage[];
+  total: TokenUsage;
+  /** The last assistant message pushed. */
+  last: LoopAssistantMessage | undefined;
+  /** The last model answer's finish reason. */
+  finishReason: FinishReason;
+  /** The calls of the last assistant message still without a result in `messages`. */
+  unanswered: OpenAIToolCall[];
+  /** What the current model call has streamed: kept if the call fails (or is aborted) mid-answer. */
+  streamed: StreamedText;
+  /** The model's stream already told `onEvent` about its failure. */
+  modelReportedError: boolean;
+  tracker: FailingCallTracker;
+}
+
+export function newLoopState(loopStartIndex: number, tracker: FailingCallTracker): LoopState {
+  return {
+    loopStartIndex,
+    turn: 0,
+    awaitingModel: false,
+    turnUsages: [],
+    total: NO_USAGE,
+    last: undefined,
+    finishReason: 'stop',
+    unanswered: [],
+    streamed: new StreamedText(),
+    modelReportedError: false,
+    tracker,
+  };
+}

@@ -1,0 +1,96 @@
+import {
+  CairnError,
+  type ModelToolMessage,
+  type OpenAIToolCall,
+  type ToolCallResult,
+  toolOutputForModel,
+} from '@cairn/core';
+import type { LoopToolMessage } from './chat-tool-loop-types.js';
+import { interruptedToolResult } from './interrupted-tool-result.js';
+import type { LoopRun } from './loop-run.js';
+import type { LoopState } from './loop-state.js';
+import { runToolCalls } from './run-tool-calls.js';
+
+const firstLine = (text: string) => text.split('\n', 1)[0] ?? '';
+
+/** Pushes one result, hands it to `onEvent` and `onToolMessage`; returns the failure's repeat count. */
+async function pushToolResult(
+  run: LoopRun,
+  state: LoopState,
+  result: ToolCallResult,
+  call: OpenAIToolCall,
+): Promise<number> {
+  const { params, maxToolResultChars } = run;
+  // The model reads a bounded form: the whole output goes to the callback (to be stored) only.
+  const content = toolOutputForModel({ content: result.content }, maxToolResultChars);
+  const message: ModelToolMessage = { role: 'tool', tool_call_id: call.id, content };
+  if (result.isError) message.isError = true;
+  params.messages.push(message);
+  state.unanswered = state.unanswered.filter((pending) => pending !== call);
+  const createdAt = run.now().toISOString();
+  run.emit({
+    type: 'tool_result',
+    timestamp: createdAt,
+    toolUseId: call.id,
+    toolName: result.toolName,
+    output: result.content,
+    isError: result.isError,
+    durationMs: result.durationMs,
+    ...(result.structured === undefined ? {} : { structured: result.structured as never }),
+  });
+  const shown: LoopToolMessage = {
+    id: run.generateId(),
+    createdAt,
+    turn: state.turn,
+    role: 'tool',
+    tool_call_id: call.id,
+    content: result.content,
+    toolName: result.toolName,
+    duration: result.durationMs,
+    isError: result.isError,
+    ...(result.errorCode === undefined ? {} : { errorCode: result.errorCode }),
+    ...(result.structured === undefined ? {} : { structured: result.structured }),
+    ...(result.interrupted ? { interrupted: true } : {}),
+  };
+  const stored = await params.onToolMessage?.(shown);
+  // As stored (a big output offloaded to its preview): what later turns built from the store send.
+  if (stored) message.content = toolOutputForModel(stored, maxToolResultChars);
+  return state.tracker.record(result, call.function.arguments);
+}
+
+/** Runs the calls; the `LOOP_STUCK` error when a failure repeated too often. */
+export async function runTurnCalls(
+  run: LoopRun,
+  state: LoopState,
+  calls: OpenAIToolCall[],
+): Promise<CairnError | undefined> {
+  let stuck: CairnError | undefined;
+  await runToolCalls(
+    calls,
+    run.concurrency,
+    (call) => run.host.execute(call, run.execution),
+    async (result, index) => {
+      const repeats = await pushToolResult(run, state, result, calls[index] as OpenAIToolCall);
+      if (repeats >= run.stuckThreshold && stuck === undefined) {
+        stuck = new CairnError(
+          'LOOP_STUCK',
+          `${result.toolName} failed the same way ${repeats} times in a row (${result.errorCode ?? 'error'}: ${firstLine(result.content)}); the loop stopped instead of trying again.`,
+        );
+      }
+    },
+    () => run.tooling.abort(new CairnError('LLM_ABORTED', 'the loop stopped after a failure')),
+  );
+  return stuck;
+}
+
+/** After a failure mid-turn: every call still unanswered gets an interrupted result. */
+export async function answerRemainingCalls(run: LoopRun, state: LoopState, reason: string): Promise<void> {
+  for (const call of state.unanswered) {
+    try {
+      await pushToolResult(run, state, interruptedToolResult(call, reason), call);
+    } catch {
+      // The callback failing again must not stop the log from being completed.
+    }
+  }
+  state.unanswered = [];
+}
