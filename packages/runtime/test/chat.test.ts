@@ -36,7 +36,7 @@ function probingModel(
   return { model, inner, storedAtRequest };
 }
 
-describe.each(STORE_BACKENDS)('runtime chat on the $name store: every message stored as it happens', (backend) => {
+describe.each(STORE_BACKENDS)('runtime chat on the $name store', (backend) => {
   const { open } = useStoreBackend(backend);
 
   it('stores the user message before the model call, then each message as it happens; history feeds the next turn', async () => {
