@@ -1,6 +1,6 @@
 /**
  * What the system prompt says about the kind of session. `postCompletion` replaces `run` once the
- * workflow is completed (seed 7-7's post-completion profile).
+ * workflow is completed, so a finished run's model no longer steers by steps that are done.
  */
 export interface ModeProfiles {
   chat: string;

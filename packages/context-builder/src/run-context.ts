@@ -21,10 +21,10 @@ export const RunEdgeSchema = z.strictObject({
 });
 
 /**
- * What the model is told about the workflow run it works in (seed 7-7), in run mode. While the
+ * What the model is told about the workflow run it works in, in run mode. While the
  * run is active it sees the current step, its instruction and the outgoing edges; once it is
  * `completed` none of those are sent, only that the workflow is done. Unknown fields are refused,
- * so a typo (or the seed's nested `state`/`graph` shape) fails loudly instead of being ignored.
+ * so a typo (or an older nested `state`/`graph` shape) fails loudly instead of being ignored.
  */
 export const RunContextSchema = z.strictObject({
   packageName: name,

@@ -10,7 +10,7 @@ import { createMemoryConversationStore, readFullToolOutput } from '@cairn/storag
 import { describe, expect, it } from 'vitest';
 import { buildLlmMessagesFromConversation } from '../src/index.js';
 
-// The seed 7-5 flow against a real store: persist as the conversation goes, load, build.
+// A chat's flow against a real store: persist as the conversation goes, load, build.
 
 const CONVERSATION = 'conv-1';
 let next = 0;

@@ -55,7 +55,7 @@ export type LoopAssistantMessage = ModelAssistantMessage &
     interrupted?: true;
   };
 
-/** A tool result the loop pushed, as `onToolMessage` receives it (seed 7-2's shape and more). */
+/** A tool result the loop pushed, as `onToolMessage` receives it: a stored `tool` message and more. */
 export interface LoopToolMessage extends LoopMessageFields {
   role: 'tool';
   tool_call_id: string;
@@ -109,7 +109,7 @@ export interface ChatToolLoopParams extends Partial<FailState> {
    * `Infinity` sends every output whole. `onToolMessage` still gets the whole output.
    */
   maxToolResultChars?: number;
-  /** Compresses the history before this loop's messages when a request gets too big (seed 7-5). */
+  /** Compresses the history before this loop's messages when a request gets too big. */
   compressionPipeline?: LoopCompressionPipeline;
   /** Stream the model's answers (default: when the adapter can). */
   stream?: boolean;

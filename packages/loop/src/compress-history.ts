@@ -1,7 +1,7 @@
 import { CairnError, type LoopCompressionPipeline, type ModelMessage } from '@cairn/core';
 
 /**
- * Before a model call (seed 7-5): when the pipeline says the request is too big, compresses the
+ * Before a model call: when the pipeline says the request is too big, compresses the
  * history before `loopStartIndex` in place and returns where the loop's own messages now start.
  * A pipeline that touched the loop's own messages is refused: they must reach the model intact.
  */

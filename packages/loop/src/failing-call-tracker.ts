@@ -4,7 +4,7 @@ import type { ToolCallResult } from '@cairn/core';
 /** Default number of identical failing calls in a row that ends a loop with `LOOP_STUCK`. */
 export const DEFAULT_STUCK_THRESHOLD = 3;
 
-/** The failing-call state a run keeps between loops (seed 7-7's `RunSession` fields). */
+/** The failing-call state a workflow run stores between loops, so stuck detection spans its turns. */
 export interface FailState {
   lastFailFingerprint: string | null;
   consecutiveFailCount: number;
@@ -40,7 +40,7 @@ export function failFingerprint(result: ToolCallResult, argumentsText: string): 
 }
 
 /**
- * Counts the same failing call repeating (seed 7-7): a different failure starts the count again,
+ * Counts the same failing call repeating: a different failure starts the count again,
  * a success clears it. An interrupted call is neither: it says nothing about the call itself.
  */
 export class FailingCallTracker {

@@ -15,7 +15,7 @@ import { createTurnEnvironment } from './turn-environment.js';
 
 /** What an application calls. */
 export interface AgentRuntime {
-  /** One chat turn (seed 7-5); a failure is stored and returned, not thrown. */
+  /** One chat turn, every message stored as it happens; a failure is stored and returned, not thrown. */
   chat(params: ChatParams): Promise<ChatResult>;
   /**
    * Compresses a stored conversation now, whatever its usage (a `/compress` command): everything
@@ -24,7 +24,7 @@ export interface AgentRuntime {
    * Throws `INVALID_ID`, `STORE_NOT_FOUND` (no messages), `INVALID_ARGUMENT` (compression off).
    */
   compress(params: CompressParams): Promise<CompressResult>;
-  /** Workflow runs (seed 7-7): state in the store, so another runtime continues where this one stopped. */
+  /** Workflow runs: state in the store, so another runtime continues where this one stopped. */
   runs: RunApi;
 }
 

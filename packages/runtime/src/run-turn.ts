@@ -45,7 +45,7 @@ export interface TurnResult {
 }
 
 /**
- * One turn, seed 7-5 step by step: store the user's messages → load the history → build the
+ * One chat turn, step by step: store the user's messages → load the history → build the
  * context → compress it when over the trigger (the summary stored as a compaction record) → the
  * tool loop, storing each assistant and tool message as it happens → on failure, the error stored
  * as an assistant message, so the next turn ("continue") resumes from the stored history.

@@ -82,7 +82,7 @@ export function storedToolMessage(message: LoopToolMessage, session: SessionFiel
   return withSession(stored, session);
 }
 
-/** A failure, kept as an assistant message so the user can say "continue" (seed 7-5). */
+/** A failure, kept as an assistant message so the user can say "continue". */
 export function storedErrorMessage(
   id: string,
   createdAt: string,

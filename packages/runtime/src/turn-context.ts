@@ -54,7 +54,7 @@ function dataContextText(dataContext: string | Record<string, unknown>): string 
 }
 
 /**
- * The stored history as `request.model`'s context (seed 7-5): system prompt, compaction records,
+ * The stored history as `request.model`'s context: system prompt, compaction records,
  * repaired tool pairs (`@cairn/context-builder`), only this provider's metadata, and the turn's
  * data context in the system prompt.
  */

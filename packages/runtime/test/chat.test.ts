@@ -36,7 +36,7 @@ function probingModel(
   return { model, inner, storedAtRequest };
 }
 
-describe.each(STORE_BACKENDS)('runtime chat on the $name store (seed 7-5)', (backend) => {
+describe.each(STORE_BACKENDS)('runtime chat on the $name store', (backend) => {
   const { open } = useStoreBackend(backend);
 
   it('stores the user message before the model call, then each message as it happens; history feeds the next turn', async () => {

@@ -30,7 +30,7 @@ const stateRecords = (log: ConversationMessage[]) =>
 const lastToolMessage = (messages: readonly { role: string }[]) =>
   messages.filter((message): message is ModelToolMessage => message.role === 'tool').at(-1);
 
-describe.each(STORE_BACKENDS)('workflow runs on the $name store (seed 7-7)', (backend) => {
+describe.each(STORE_BACKENDS)('workflow runs on the $name store', (backend) => {
   const { open } = useStoreBackend(backend);
 
   it('keeps every message in run-<runId> with mode run and runId; the prompt has the step, then the post-completion profile', async () => {

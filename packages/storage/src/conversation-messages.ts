@@ -1,9 +1,8 @@
 import type { AppendOptions, ConversationMessage, ConversationStore, LoadOptions } from '@cairn/core';
 
 /**
- * The seed's `appendConversationMessage(projectRoot, conversationId, message)`, with the store in
- * place of the project root (a file store is opened per project). Returns the message as stored:
- * `seq` assigned, a large tool output offloaded.
+ * Appends one message to any store and returns it as stored: `seq` assigned, a large tool output
+ * offloaded.
  */
 export async function appendConversationMessage(
   store: ConversationStore,
@@ -17,7 +16,7 @@ export async function appendConversationMessage(
   return stored;
 }
 
-/** The seed's `loadConversationMessages`: the whole conversation (or a window of it), oldest first. */
+/** The whole conversation (or a window of it), oldest first. */
 export function loadConversationMessages(
   store: ConversationStore,
   conversationId: string,

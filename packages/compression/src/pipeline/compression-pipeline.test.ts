@@ -42,7 +42,7 @@ describe('CompressionPipeline', () => {
     expect(result.messages).toEqual(messages);
   });
 
-  it('brings a history over 80% to at most 50%: old tool outputs first, then old turns (seed 7-5)', async () => {
+  it('brings a history over 80% to at most 50%: old tool outputs first, then old turns', async () => {
     const messages = conversation(30);
     const pipeline = pipelineFor(messages, 0.9);
     expect(pipeline.shouldCompress(messages)).toBe(true);

@@ -25,7 +25,7 @@ export interface CompressionPipelineOptions {
   tokenizer?: Tokenizer;
   /** Step 2 runs only with one; without, old turns are dropped instead of summarised. */
   summarizer?: Summarizer;
-  /** Characters of an old tool output kept by step 1. Default 300. */
+  /** Characters of an old tool output kept by step 1 (which cuts outputs over twice this). Default 300. */
   toolOutputPreviewLength?: number;
 }
 
@@ -48,10 +48,11 @@ const ratio = (name: string, value: number) => {
 };
 
 /**
- * Keeps requests inside the context window (seed 7-5). Steps, cheapest first, each stopping as
- * soon as usage is at or under the target: (1) old tool outputs cut to a preview; (2) the oldest
- * whole turns summarised by the `summarizer` (a failure, or a summary no shorter than what it would
- * replace, leaves them as they were and is reported); (3) the oldest whole turns left out. The
+ * Keeps requests inside the context window. Steps, cheapest first, each stopping as soon as usage
+ * is at or under the target: (1) old tool outputs over twice the preview length cut to the
+ * preview; (2) the oldest whole turns summarised by the `summarizer` (a failure, or a summary no
+ * shorter than what it would replace, leaves them as they were and is reported); (3) the oldest
+ * whole turns left out. The
  * system prompt, the recent window and the latest user request are never touched, and an assistant
  * message always stays or leaves with its results. `compressNow` compresses whatever the usage.
  */
@@ -123,8 +124,9 @@ export class CompressionPipeline {
 
   /**
    * Compresses now, whatever the usage (a user's `/compress`): the trigger and the thrash guard are
-   * ignored, every old tool output is cut to its preview, and everything before the recent window
-   * and the latest request is summarised in one summary. Nothing is left out: a summariser
+   * ignored, every old tool output over twice the preview length is cut to the preview, and
+   * everything before the recent window and the latest request is summarised in one summary.
+   * Nothing is left out: a summariser
    * failure (or a summary no shorter than what it replaces) leaves the messages as they were,
    * with the reason, so asking again can do it whole. Without a summariser, the oldest turns are
    * left out only as far as the target needs: what is left out is gone, with no summary to keep it.
@@ -137,7 +139,7 @@ export class CompressionPipeline {
   }
 
   /**
-   * In-loop compression (seed 7-5): only what precedes `loopStartIndex` may change, so the running
+   * In-loop compression: only what precedes `loopStartIndex` may change, so the running
    * loop's calls and results reach the model as they are.
    */
   async compressHistoricalMessages(
@@ -241,7 +243,10 @@ export class CompressionPipeline {
     }`;
   }
 
-  /** Step 1: old tool outputs longer than the preview are cut to it, oldest first. */
+  /**
+   * Step 1: old tool outputs over twice the preview length are cut to the preview, oldest first.
+   * A shorter one is left whole: cutting it would save less than the preview it keeps.
+   */
   private trimToolOutputs(work: Work, target: number): void {
     const tokensBefore = work.tokens;
     let trimmed = 0;

@@ -9,7 +9,7 @@ export interface HistoryCompressionResult {
 }
 
 /**
- * The part of a compression pipeline a tool loop calls before each model request (seed 7-5):
+ * The part of a compression pipeline a tool loop calls before each model request:
  * when the request is over the trigger, only the history before the loop's start is compressed, so
  * the loop's own calls and results reach the model intact. `CompressionPipeline` from
  * `@cairn/compression` implements it.

@@ -20,7 +20,7 @@ function parseError(value: unknown): CairnError {
   throw new Error('expected parseConversationMessage to throw');
 }
 
-describe('ConversationMessage type guards (seed 7-1)', () => {
+describe('ConversationMessage type guards', () => {
   it('validates a minimal user message', () => {
     expect(isValidConversationMessage({ id: '1', role: 'user', content: 'Hello', createdAt })).toBe(true);
   });

@@ -6,7 +6,7 @@ import { toOpenAIMessage } from './to-openai-message.js';
 const createdAt = '2026-01-18T00:00:00Z';
 const call = { id: 'call_1', type: 'function' as const, function: { name: 'foo', arguments: '{}' } };
 
-describe('toOpenAIMessage (seed 7-1)', () => {
+describe('toOpenAIMessage', () => {
   it('converts a user message to exactly { role, content }', () => {
     expect(toOpenAIMessage({ id: '1', role: 'user', content: 'Hi', createdAt: '...' })).toEqual({
       role: 'user',

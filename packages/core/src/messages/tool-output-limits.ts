@@ -1,4 +1,4 @@
-/** Tool outputs larger than this many UTF-8 bytes are offloaded to the blob store (seed 7-2). */
+/** Tool outputs larger than this many UTF-8 bytes go to the blob store; the log keeps a preview. */
 export const TOOL_OUTPUT_THRESHOLD = 50 * 1024;
 
 /** How many characters of an offloaded output stay inline as a preview. */

@@ -69,7 +69,7 @@ const sameFailState = (a: RunState, b: Pick<RunState, 'lastFailFingerprint' | 'c
   a.lastFailFingerprint === b.lastFailFingerprint && a.consecutiveFailCount === b.consecutiveFailCount;
 
 /**
- * Workflow runs on top of `runTurn` (seed 7-7). A run lives in its own conversation `run-<runId>`:
+ * Workflow runs on top of `runTurn`. A run lives in its own conversation `run-<runId>`:
  * the workflow it follows (first record), its state (a `run_state` record per change; the last is
  * current) and every message of its turns, all with `mode: 'run'` and `runId`. Nothing is kept in
  * memory between turns: each turn reads the state from the store, so a fresh process continues a

@@ -8,8 +8,9 @@ const RUN_CONVERSATION_PREFIX = 'run-';
 const name = z.string().min(1);
 
 /**
- * Where a run stands (seed 7-7's `RunSession` and run state in one record). Every change is a new
- * record appended to the run's own conversation; the current state is the last one.
+ * Where a run stands: its step, the steps done, its status and the loop's failing-call state, in
+ * one record. Every change is a new record appended to the run's own conversation; the current
+ * state is the last one.
  */
 export const RunStateSchema = z.object({
   runId: name.refine(isSafeId, { message: 'not a safe id' }),
