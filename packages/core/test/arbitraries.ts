@@ -311,3 +311,18 @@ export const toolIdentityArb = fc.record({
   name: fc.constantFrom('a', 'b', 'c', 'd', 'e'),
   category: fc.constantFrom('a', 'b', 'c', 'd', 'e'),
 });
+
+/** Any JavaScript value a caller might hand over, JSON-incompatible kinds (BigInt, Map, boxed, sparse…) included. */
+export const anyJsValue = (options: { maxDepth?: number } = {}) =>
+  fc.anything({
+    ...options,
+    withBigInt: true,
+    withBoxedValues: true,
+    withDate: true,
+    withMap: true,
+    withNullPrototype: true,
+    withObjectString: true,
+    withSet: true,
+    withSparseArray: true,
+    withTypedArray: true,
+  });

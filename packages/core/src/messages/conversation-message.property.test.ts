@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { conversationMessageArb, mutationArb, nearMissMessageArb } from '../../test/arbitraries.js';
+import {
+  anyJsValue,
+  conversationMessageArb,
+  mutationArb,
+  nearMissMessageArb,
+} from '../../test/arbitraries.js';
 import { CairnError } from '../errors/cairn-error.js';
 import {
   type ConversationMessage,
@@ -104,17 +109,7 @@ describe('ConversationMessage properties', () => {
   });
 
   it('random junk, and messages with one field replaced by junk, never throw anything but CairnError', () => {
-    const junk = fc.anything({
-      withBigInt: true,
-      withBoxedValues: true,
-      withDate: true,
-      withMap: true,
-      withNullPrototype: true,
-      withObjectString: true,
-      withSet: true,
-      withSparseArray: true,
-      withTypedArray: true,
-    });
+    const junk = anyJsValue();
     const nearMiss = fc
       .tuple(
         conversationMessageArb,
