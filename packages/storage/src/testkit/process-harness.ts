@@ -64,7 +64,9 @@ export function startWorker(args: AppendWorkerArgs): WorkerHandle {
     stderr += chunk;
   });
   const exited = new Promise<{ code: number | null; stderr: string }>((resolve) => {
-    child.on('exit', (code) => {
+    // 'close', not 'exit': the last acks may still sit unread in the pipe when the process exits,
+    // and a caller that missed one would reuse its message ids (refused now that ids are unique).
+    child.on('close', (code) => {
       done = true;
       wake();
       resolve({ code, stderr });
