@@ -233,12 +233,14 @@ describe('lock', () => {
   };
 
   it('an append slowed past lockStaleMs writes no message and fails retryably; the taker-over keeps its append', async () => {
-    const slow = openStore({ lockStaleMs: 300 });
-    const other = openStore({ lockStaleMs: 300 });
+    // Stale after 1 s, slowed by 2.5 s: the other appends keep a second of room on a loaded CI machine
+    // (at 300 ms one of them lapsed too).
+    const slow = openStore({ lockStaleMs: 1_000 });
+    const other = openStore({ lockStaleMs: 1_000 });
     await slow.append('c1', [userMessage('m1', 'first')]);
     const putBlob = slow.putBlob.bind(slow);
     slow.putBlob = async (ref, data) => {
-      await new Promise((resolve) => setTimeout(resolve, 800));
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
       return putBlob(ref, data);
     };
     const big: ConversationMessage = {
