@@ -3,7 +3,7 @@ import { defineConfig } from 'vite';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
-// The web page: web/ built into dist/web, which the server serves (src/app/web-routes.ts).
+// The web page: web/ built into dist/web, which the server serves (src/app/routes/web-routes.ts).
 export default defineConfig({
   root: here('./web'),
   base: '/',

@@ -5,10 +5,10 @@ import { createAgentRuntime } from '@cairn/runtime';
 import { createMemoryConversationStore } from '@cairn/storage';
 import { ScriptedModel } from '@cairn/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentSessionsOptions } from '../src/app/agent-session-options.js';
+import type { AgentSessionsOptions } from '../src/app/agent-sessions/agent-session-options.js';
 import type { ServerAppOptions } from '../src/app/create-server-app.js';
 import { createInProcessEventBus } from '../src/events/in-process-event-bus.js';
-import { createInProcessTurnLock } from '../src/turns/in-process-turn-lock.js';
+import { createInProcessTurnLock } from '../src/turn-lock/in-process-turn-lock.js';
 import {
   CLAUDE_TRANSCRIPT,
   type FakeAgentBehaviour,

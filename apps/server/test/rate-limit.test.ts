@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServerApp, type ServerAppOptions } from '../src/app/create-server-app.js';
-import { rateLimit } from '../src/app/rate-limit.js';
+import { rateLimit } from '../src/app/middleware/rate-limit.js';
 import type { ServerEnv } from '../src/app/server-env.js';
 import { inProcessAppParts } from './support/in-process-app-parts.js';
 import { jsonBody } from './support/json-body.js';

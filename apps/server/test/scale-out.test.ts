@@ -5,7 +5,7 @@ import type { ScriptTurn } from '@cairn/testing';
 import pg from 'pg';
 import { afterEach, describe, expect, inject, it, onTestFinished } from 'vitest';
 import { createPostgresEventBus } from '../src/events/postgres-event-bus.js';
-import { createPostgresTurnLock } from '../src/turns/postgres-turn-lock.js';
+import { createPostgresTurnLock } from '../src/turn-lock/postgres-turn-lock.js';
 import { advisoryLockHolder } from './support/advisory-lock-holder.js';
 import { jsonBody } from './support/json-body.js';
 import { SseReader } from './support/read-sse.js';

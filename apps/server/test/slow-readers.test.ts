@@ -6,9 +6,9 @@ import { ScriptedModel, type ScriptTurn } from '@cairn/testing';
 import { serve } from '@hono/node-server';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createServerApp } from '../src/app/create-server-app.js';
-import type { SseStreamLimits } from '../src/app/sse-writer.js';
+import type { SseStreamLimits } from '../src/app/streams/sse-writer.js';
 import { createInProcessEventBus } from '../src/events/in-process-event-bus.js';
-import { createInProcessTurnLock } from '../src/turns/in-process-turn-lock.js';
+import { createInProcessTurnLock } from '../src/turn-lock/in-process-turn-lock.js';
 import { SseReader } from './support/read-sse.js';
 
 /** The app with these stream limits on a real HTTP server (what decides when a socket backs up). */

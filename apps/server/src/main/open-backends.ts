@@ -6,9 +6,9 @@ import type { ServerConfig } from '../config/server-config.js';
 import type { ConversationEventBus } from '../events/conversation-events.js';
 import { createInProcessEventBus } from '../events/in-process-event-bus.js';
 import { createPostgresEventBus } from '../events/postgres-event-bus.js';
-import { createInProcessTurnLock } from '../turns/in-process-turn-lock.js';
-import { createPostgresTurnLock } from '../turns/postgres-turn-lock.js';
-import type { ConversationTurnLock } from '../turns/turn-lock.js';
+import { createInProcessTurnLock } from '../turn-lock/in-process-turn-lock.js';
+import { createPostgresTurnLock } from '../turn-lock/postgres-turn-lock.js';
+import type { ConversationTurnLock } from '../turn-lock/turn-lock.js';
 
 export interface Backends {
   store: ConversationStore;

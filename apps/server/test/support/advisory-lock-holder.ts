@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { advisoryLockKey } from '../../src/turns/advisory-lock-key.js';
+import { advisoryLockKey } from '../../src/turn-lock/advisory-lock-key.js';
 
 /**
  * The backend holding the conversation's turn lock, if any. A bigint advisory key shows in `pg_locks` as

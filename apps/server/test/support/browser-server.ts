@@ -10,7 +10,7 @@ import { createAgentRuntime } from '@cairn/runtime';
 import { createMemoryConversationStore } from '@cairn/storage';
 import { ScriptedModel } from '@cairn/testing';
 import { createInProcessEventBus } from '../../src/events/in-process-event-bus.js';
-import { createInProcessTurnLock } from '../../src/turns/in-process-turn-lock.js';
+import { createInProcessTurnLock } from '../../src/turn-lock/in-process-turn-lock.js';
 import { BROWSER_SCRIPT, browserModelTurn } from './browser-model-script.js';
 import { serveApp } from './serve-app.js';
 

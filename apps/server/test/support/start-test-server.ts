@@ -5,8 +5,8 @@ import { ScriptedModel, type ScriptTurn } from '@cairn/testing';
 import type { ServerAppHandle, ServerAppOptions } from '../../src/app/create-server-app.js';
 import type { ConversationEventBus } from '../../src/events/conversation-events.js';
 import { createInProcessEventBus } from '../../src/events/in-process-event-bus.js';
-import { createInProcessTurnLock } from '../../src/turns/in-process-turn-lock.js';
-import type { ConversationTurnLock } from '../../src/turns/turn-lock.js';
+import { createInProcessTurnLock } from '../../src/turn-lock/in-process-turn-lock.js';
+import type { ConversationTurnLock } from '../../src/turn-lock/turn-lock.js';
 import { serveApp } from './serve-app.js';
 
 export interface TestServerOptions

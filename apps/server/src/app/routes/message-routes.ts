@@ -1,14 +1,14 @@
 import type { ConversationMessage, ConversationStore } from '@cairn/core';
 import { toDisplayMessages } from '@cairn/message-processor';
 import { createRoute, z } from '@hono/zod-openapi';
-import { apiError, errorResponse } from './api-error.js';
+import { apiError, errorResponse } from '../http/api-error.js';
 import {
   ConversationMessageSchema,
   ConversationParamsSchema,
   limitQuerySchema,
   SeqQuerySchema,
-} from './api-schemas.js';
-import type { ServerApp } from './server-env.js';
+} from '../http/api-schemas.js';
+import type { ServerApp } from '../server-env.js';
 
 const MessagesQuerySchema = z.object({
   view: z

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
-import { apiError } from './api-error.js';
-import type { ServerEnv } from './server-env.js';
+import { apiError } from '../http/api-error.js';
+import type { ServerEnv } from '../server-env.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest();
 

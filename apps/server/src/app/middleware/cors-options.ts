@@ -1,7 +1,7 @@
 import { CairnError } from '@cairn/core';
 import type { MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
-import type { ServerEnv } from './server-env.js';
+import type { ServerEnv } from '../server-env.js';
 
 /**
  * Browser pages on other origins allowed to call the API. Exact origins

@@ -1,8 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { errorResponse } from './api-error.js';
-import { bearerAuth } from './bearer-auth.js';
-import type { ServerApp } from './server-env.js';
-import type { ServerMetrics } from './server-metrics.js';
+import { errorResponse } from '../http/api-error.js';
+import { bearerAuth } from '../middleware/bearer-auth.js';
+import type { ServerApp } from '../server-env.js';
+import type { ServerMetrics } from '../server-metrics.js';
 
 const description =
   'The Prometheus text exposition format (version 0.0.4). With an API token the scrape must send it ' +

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ConversationMessage, ConversationStore } from '@cairn/core';
-import type { ConversationEventBus } from '../events/conversation-events.js';
+import type { ConversationEventBus } from '../../events/conversation-events.js';
 
 // Messages read per store query while catching up.
 const PAGE_SIZE = 200;

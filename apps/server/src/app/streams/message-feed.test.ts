@@ -1,7 +1,7 @@
 import type { ConversationMessage } from '@cairn/core';
 import { createMemoryConversationStore } from '@cairn/storage';
 import { describe, expect, it } from 'vitest';
-import { createInProcessEventBus } from '../events/in-process-event-bus.js';
+import { createInProcessEventBus } from '../../events/in-process-event-bus.js';
 import { conversationEpoch, type MessageFeedOptions, startMessageFeed } from './message-feed.js';
 
 const userMessage = (id: string): ConversationMessage => ({

@@ -1,10 +1,10 @@
 import { CairnError, type ConversationMessage, type ConversationStore } from '@cairn/core';
 import type { AgentRuntime, RunEvent, RunResult, RuntimeEventListener } from '@cairn/runtime';
-import type { ConversationEventBus } from '../events/conversation-events.js';
-import type { ConversationTurnLock } from '../turns/turn-lock.js';
-import { errorFields } from './error-fields.js';
+import type { ConversationEventBus } from '../../events/conversation-events.js';
+import type { ConversationTurnLock } from '../../turn-lock/turn-lock.js';
+import { errorFields } from '../http/error-fields.js';
+import type { ServerLogger } from '../server-env.js';
 import { abortOnLockLost } from './run-conversation-turn.js';
-import type { ServerLogger } from './server-env.js';
 
 export interface RunTurnDependencies {
   runtime: AgentRuntime;

@@ -1,9 +1,9 @@
 import { CairnError } from '@cairn/core';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { apiError, toPublicError } from './api-error.js';
-import { errorFields } from './error-fields.js';
-import type { ServerEnv, ServerLogger } from './server-env.js';
+import { apiError, toPublicError } from '../http/api-error.js';
+import { errorFields } from '../http/error-fields.js';
+import type { ServerEnv, ServerLogger } from '../server-env.js';
 
 /** `onError`: known failures as their status, anything else 500 `INTERNAL`, logged by name only. */
 export function handleErrors(logger: ServerLogger) {

@@ -1,7 +1,7 @@
 import { isSafeId } from '@cairn/core';
 import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
-import type { ServerEnv, ServerLogger } from './server-env.js';
+import type { ServerEnv, ServerLogger } from '../server-env.js';
 
 /**
  * One line per request: its id, the route pattern (not the URL, which may hold anything), status,

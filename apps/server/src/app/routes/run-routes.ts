@@ -7,8 +7,13 @@ import {
 } from '@cairn/runtime';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { apiError, errorResponse, isOutage, publicTurnError } from './api-error.js';
-import { startRegisteredTurn, wantsEventStream } from './registered-turn.js';
+import { apiError, errorResponse, isOutage, publicTurnError } from '../http/api-error.js';
+import type { ServerApp, ServerEnv } from '../server-env.js';
+import type { SseStreamLimits } from '../streams/sse-writer.js';
+import { startRegisteredTurn, wantsEventStream } from '../turns/registered-turn.js';
+import { type RunTurn, type RunTurnDependencies, runRunTurn } from '../turns/run-turns.js';
+import { streamTurn } from '../turns/turn-event-stream.js';
+import type { TurnRegistry } from '../turns/turn-registry.js';
 import {
   ContinueRunBodySchema,
   publicRun,
@@ -21,11 +26,6 @@ import {
   StartRunBodySchema,
   WorkflowListSchema,
 } from './run-schemas.js';
-import { type RunTurn, type RunTurnDependencies, runRunTurn } from './run-turns.js';
-import type { ServerApp, ServerEnv } from './server-env.js';
-import type { SseStreamLimits } from './sse-writer.js';
-import { streamTurn } from './turn-event-stream.js';
-import type { TurnRegistry } from './turn-registry.js';
 
 export interface RunRouteDependencies extends RunTurnDependencies {
   /** What `GET /v1/workflows` lists: the packages the runtime was created with. */

@@ -1,13 +1,13 @@
 import type { ConversationStore } from '@cairn/core';
 import { createRoute, z } from '@hono/zod-openapi';
 import { streamSSE } from 'hono/streaming';
-import type { ConversationEventBus } from '../events/conversation-events.js';
-import { errorResponse } from './api-error.js';
-import { ConversationParamsSchema, SeqQuerySchema } from './api-schemas.js';
-import { errorFields } from './error-fields.js';
-import { startMessageFeed } from './message-feed.js';
-import type { ServerApp, ServerLogger } from './server-env.js';
-import { type SseStreamLimits, sseWriterFor } from './sse-writer.js';
+import type { ConversationEventBus } from '../../events/conversation-events.js';
+import { errorResponse } from '../http/api-error.js';
+import { ConversationParamsSchema, SeqQuerySchema } from '../http/api-schemas.js';
+import { errorFields } from '../http/error-fields.js';
+import type { ServerApp, ServerLogger } from '../server-env.js';
+import { startMessageFeed } from '../streams/message-feed.js';
+import { type SseStreamLimits, sseWriterFor } from '../streams/sse-writer.js';
 
 // Often enough for proxies that close idle connections after 30-60 s.
 const HEARTBEAT_MS = 15_000;

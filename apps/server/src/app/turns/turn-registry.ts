@@ -1,4 +1,4 @@
-import type { ServerMetrics, TurnResultLike } from './server-metrics.js';
+import type { ServerMetrics, TurnResultLike } from '../server-metrics.js';
 
 /**
  * The turns running (or waiting for their conversation) in this instance: counted against the

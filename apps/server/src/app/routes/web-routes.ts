@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
 import type { Context } from 'hono';
-import { apiError } from './api-error.js';
-import type { ServerApp, ServerEnv } from './server-env.js';
+import { apiError } from '../http/api-error.js';
+import type { ServerApp, ServerEnv } from '../server-env.js';
 
 export interface WebRouteOptions {
   /** The built page (`dist/web`): `index.html` and `assets/`. */

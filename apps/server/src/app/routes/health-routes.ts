@@ -1,10 +1,10 @@
 import type { ConversationStore } from '@cairn/core';
 import { createRoute, z } from '@hono/zod-openapi';
-import type { ConversationEventBus } from '../events/conversation-events.js';
-import type { ConversationTurnLock } from '../turns/turn-lock.js';
-import { apiError, errorResponse } from './api-error.js';
-import { errorFields } from './error-fields.js';
-import type { ServerApp, ServerLogger } from './server-env.js';
+import type { ConversationEventBus } from '../../events/conversation-events.js';
+import type { ConversationTurnLock } from '../../turn-lock/turn-lock.js';
+import { apiError, errorResponse } from '../http/api-error.js';
+import { errorFields } from '../http/error-fields.js';
+import type { ServerApp, ServerLogger } from '../server-env.js';
 
 const StatusSchema = z.object({ status: z.literal('ok') }).openapi('Status');
 

@@ -1,9 +1,9 @@
 import { CairnError } from '@cairn/core';
 import type { Context } from 'hono';
-import { apiError } from './api-error.js';
+import { apiError } from '../http/api-error.js';
+import type { ServerEnv } from '../server-env.js';
+import type { TurnResultLike } from '../server-metrics.js';
 import { type StartedTurn, startTurn } from './run-turn-start.js';
-import type { ServerEnv } from './server-env.js';
-import type { TurnResultLike } from './server-metrics.js';
 import type { TurnRegistry } from './turn-registry.js';
 
 /** 429 with `Retry-After`: this instance runs as many turns as it may. */

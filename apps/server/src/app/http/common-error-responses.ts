@@ -1,4 +1,4 @@
-import type { ServerApp } from './server-env.js';
+import type { ServerApp } from '../server-env.js';
 
 type OpenAPIDocument = ReturnType<ServerApp['getOpenAPI31Document']>;
 

@@ -1,9 +1,9 @@
 import { CairnError, type ConversationMessage } from '@cairn/core';
 import type { AgentRuntime, ChatResult, RuntimeEventListener } from '@cairn/runtime';
-import type { ConversationEventBus } from '../events/conversation-events.js';
-import type { ConversationTurnLock } from '../turns/turn-lock.js';
-import { errorFields } from './error-fields.js';
-import type { ServerLogger } from './server-env.js';
+import type { ConversationEventBus } from '../../events/conversation-events.js';
+import type { ConversationTurnLock } from '../../turn-lock/turn-lock.js';
+import { errorFields } from '../http/error-fields.js';
+import type { ServerLogger } from '../server-env.js';
 
 export interface TurnDependencies {
   runtime: AgentRuntime;

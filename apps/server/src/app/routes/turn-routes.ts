@@ -1,19 +1,19 @@
 import { TokenUsageSchema } from '@cairn/core';
 import type { RuntimeEventListener } from '@cairn/runtime';
 import { createRoute, z } from '@hono/zod-openapi';
-import { errorResponse, isOutage, publicTurnError } from './api-error.js';
+import { errorResponse, isOutage, publicTurnError } from '../http/api-error.js';
 import {
   AgentOutputSchema,
   CairnErrorJsonSchema,
   ConversationMessageSchema,
   ConversationParamsSchema,
-} from './api-schemas.js';
-import { tooManyTurns, wantsEventStream } from './registered-turn.js';
-import { runConversationTurn, type TurnDependencies } from './run-conversation-turn.js';
-import type { ServerApp } from './server-env.js';
-import type { SseStreamLimits } from './sse-writer.js';
-import { streamTurn } from './turn-event-stream.js';
-import type { TurnRegistry } from './turn-registry.js';
+} from '../http/api-schemas.js';
+import type { ServerApp } from '../server-env.js';
+import type { SseStreamLimits } from '../streams/sse-writer.js';
+import { tooManyTurns, wantsEventStream } from '../turns/registered-turn.js';
+import { runConversationTurn, type TurnDependencies } from '../turns/run-conversation-turn.js';
+import { streamTurn } from '../turns/turn-event-stream.js';
+import type { TurnRegistry } from '../turns/turn-registry.js';
 
 const PostMessageBodySchema = z
   .object({

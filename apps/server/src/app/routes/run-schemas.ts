@@ -1,7 +1,7 @@
 import { isSafeId, SAFE_ID_PATTERN, TokenUsageSchema } from '@cairn/core';
 import type { RunState } from '@cairn/runtime';
 import { z } from '@hono/zod-openapi';
-import { CairnErrorJsonSchema, ConversationMessageSchema, limitQuerySchema } from './api-schemas.js';
+import { CairnErrorJsonSchema, ConversationMessageSchema, limitQuerySchema } from '../http/api-schemas.js';
 
 /** A run's conversation is `run-<runId>`, which must itself be a safe id (128 characters at most). */
 const MAX_RUN_ID_LENGTH = 124;

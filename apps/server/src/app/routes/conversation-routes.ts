@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { ConversationStore } from '@cairn/core';
 import { createRoute, z } from '@hono/zod-openapi';
-import type { ConversationEventBus } from '../events/conversation-events.js';
-import type { ConversationTurnLock } from '../turns/turn-lock.js';
-import { apiError, errorResponse } from './api-error.js';
-import { ConversationParamsSchema, limitQuerySchema, SafeIdSchema } from './api-schemas.js';
-import { errorFields } from './error-fields.js';
-import type { ServerApp, ServerLogger } from './server-env.js';
-import type { TurnRegistry } from './turn-registry.js';
+import type { ConversationEventBus } from '../../events/conversation-events.js';
+import type { ConversationTurnLock } from '../../turn-lock/turn-lock.js';
+import { apiError, errorResponse } from '../http/api-error.js';
+import { ConversationParamsSchema, limitQuerySchema, SafeIdSchema } from '../http/api-schemas.js';
+import { errorFields } from '../http/error-fields.js';
+import type { ServerApp, ServerLogger } from '../server-env.js';
+import type { TurnRegistry } from '../turns/turn-registry.js';
 
 const CreateConversationBodySchema = z
   .object({ id: SafeIdSchema.optional().openapi({ description: 'Generated (`c-<uuid>`) when absent' }) })

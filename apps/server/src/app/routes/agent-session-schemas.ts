@@ -1,9 +1,9 @@
 import { CairnErrorCodeSchema, TokenUsageSchema } from '@cairn/core';
 import { z } from '@hono/zod-openapi';
-import { AGENT_SESSION_AGENTS } from './agent-session-options.js';
-import { cwdSyntaxProblem } from './agent-session-workspace.js';
-import type { ApiErrorCode } from './api-error.js';
-import { ConversationMessageSchema, SafeIdSchema } from './api-schemas.js';
+import { AGENT_SESSION_AGENTS } from '../agent-sessions/agent-session-options.js';
+import { cwdSyntaxProblem } from '../agent-sessions/agent-session-workspace.js';
+import type { ApiErrorCode } from '../http/api-error.js';
+import { ConversationMessageSchema, SafeIdSchema } from '../http/api-schemas.js';
 
 export const AgentSessionBodySchema = z
   .object({

@@ -2,7 +2,7 @@ import { CAIRN_ERROR_CODES, CairnError, type CairnErrorCode } from '@cairn/core'
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { ServerEnv } from './server-env.js';
+import type { ServerEnv } from '../server-env.js';
 
 /** The codes of HTTP-only failures, beside the `CairnError` codes the server passes on. */
 const HTTP_ERROR_CODES = [

@@ -2,10 +2,10 @@ import type { CairnErrorJSON } from '@cairn/core';
 import type { ChatResult, RuntimeEventListener } from '@cairn/runtime';
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { type PublicError, publicTurnError, toPublicError } from './api-error.js';
-import { errorFields } from './error-fields.js';
-import type { ServerEnv, ServerLogger } from './server-env.js';
-import { type SseStreamLimits, sseWriterFor } from './sse-writer.js';
+import { type PublicError, publicTurnError, toPublicError } from '../http/api-error.js';
+import { errorFields } from '../http/error-fields.js';
+import type { ServerEnv, ServerLogger } from '../server-env.js';
+import { type SseStreamLimits, sseWriterFor } from '../streams/sse-writer.js';
 
 type DoneEvent = { success: boolean; error?: CairnErrorJSON | Omit<PublicError, 'status'> };
 

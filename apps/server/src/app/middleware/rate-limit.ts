@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { CairnError } from '@cairn/core';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
-import { apiError } from './api-error.js';
-import type { ServerEnv } from './server-env.js';
+import { apiError } from '../http/api-error.js';
+import type { ServerEnv } from '../server-env.js';
 import { KeyedTokenBuckets } from './token-bucket.js';
 
 /** Requests a caller may make: `requestsPerSecond` sustained, `burst` at once (a token bucket). */

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
-import { apiError } from './api-error.js';
-import type { ServerEnv } from './server-env.js';
+import { apiError } from '../http/api-error.js';
+import type { ServerEnv } from '../server-env.js';
 
 // Aborting stays possible while draining: clients may stop the turns that are still running.
 const ABORT_ROUTE = /^\/v1\/(conversations|runs|agent-sessions)\/[^/]+\/abort$/;

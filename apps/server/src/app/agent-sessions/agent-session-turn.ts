@@ -1,13 +1,13 @@
 import { type AgentRunResult, createAgentExecutor } from '@cairn/agent-executor';
 import { CairnError, type ConversationStore } from '@cairn/core';
 import type { ChatResult, RuntimeEventListener } from '@cairn/runtime';
-import type { ConversationEventBus } from '../events/conversation-events.js';
-import type { ConversationTurnLock } from '../turns/turn-lock.js';
+import type { ConversationEventBus } from '../../events/conversation-events.js';
+import type { ConversationTurnLock } from '../../turn-lock/turn-lock.js';
+import type { ServerLogger } from '../server-env.js';
+import { abortOnLockLost } from '../turns/run-conversation-turn.js';
+import { publishStored } from '../turns/run-turns.js';
 import type { AgentSessionAgent, AgentSessionSettings } from './agent-session-options.js';
 import { type SessionDirectory, shownPath } from './agent-session-workspace.js';
-import { abortOnLockLost } from './run-conversation-turn.js';
-import { publishStored } from './run-turns.js';
-import type { ServerLogger } from './server-env.js';
 
 export interface AgentSessionDependencies {
   store: ConversationStore;

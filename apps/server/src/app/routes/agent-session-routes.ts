@@ -3,7 +3,20 @@ import type { AgentRunResult } from '@cairn/agent-executor';
 import type { RuntimeEventListener } from '@cairn/runtime';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context, Next } from 'hono';
-import { type AgentSessionsOptions, agentSessionSettings } from './agent-session-options.js';
+import { type AgentSessionsOptions, agentSessionSettings } from '../agent-sessions/agent-session-options.js';
+import {
+  type AgentSessionDependencies,
+  agentSessionBody,
+  asTurnResult,
+  runAgentSession,
+} from '../agent-sessions/agent-session-turn.js';
+import { resolveSessionCwd } from '../agent-sessions/agent-session-workspace.js';
+import { apiError, errorResponse } from '../http/api-error.js';
+import type { ServerApp, ServerEnv } from '../server-env.js';
+import type { SseStreamLimits } from '../streams/sse-writer.js';
+import { startRegisteredTurn, wantsEventStream } from '../turns/registered-turn.js';
+import { streamTurn } from '../turns/turn-event-stream.js';
+import type { TurnRegistry } from '../turns/turn-registry.js';
 import {
   AGENT_SESSION_EVENTS_DESCRIPTION,
   AGENT_SESSIONS_DISABLED_CODE,
@@ -12,19 +25,6 @@ import {
   AgentSessionParamsSchema,
   AgentSessionResultSchema,
 } from './agent-session-schemas.js';
-import {
-  type AgentSessionDependencies,
-  agentSessionBody,
-  asTurnResult,
-  runAgentSession,
-} from './agent-session-turn.js';
-import { resolveSessionCwd } from './agent-session-workspace.js';
-import { apiError, errorResponse } from './api-error.js';
-import { startRegisteredTurn, wantsEventStream } from './registered-turn.js';
-import type { ServerApp, ServerEnv } from './server-env.js';
-import type { SseStreamLimits } from './sse-writer.js';
-import { streamTurn } from './turn-event-stream.js';
-import type { TurnRegistry } from './turn-registry.js';
 
 export interface AgentSessionRouteDependencies extends Omit<AgentSessionDependencies, 'settings'> {
   /** Absent: every agent-session route answers 404 saying how to enable them. */

@@ -1,7 +1,7 @@
 import type { Hook } from '@hono/zod-openapi';
 import type { ZodError } from 'zod';
-import { apiError } from './api-error.js';
-import type { ServerEnv } from './server-env.js';
+import { apiError } from '../http/api-error.js';
+import type { ServerEnv } from '../server-env.js';
 
 // "body.content: Too small…; query.limit: …": where and what, without echoing the input back.
 function describeIssues(target: string, error: ZodError): string {
