@@ -17,6 +17,7 @@ import { DEFAULT_RATE_LIMIT, type RateLimitOptions, rateLimit } from './middlewa
 import { refuseWhileDraining } from './middleware/refuse-while-draining.js';
 import { requestLog } from './middleware/request-log.js';
 import { validationHook } from './middleware/validation-hook.js';
+import type { RouteDeps } from './route-deps.js';
 import { registerAgentSessionRoutes } from './routes/agent-session-routes.js';
 import { registerConversationRoutes } from './routes/conversation-routes.js';
 import { registerEventRoutes } from './routes/event-routes.js';
@@ -116,28 +117,31 @@ export function createServerApp(options: ServerAppOptions): ServerAppHandle {
   app.onError(handleErrors(logger));
   app.notFound(notFoundHandler);
 
-  registerHealthRoutes(app, store, logger, { events, turnLock: options.turnLock, shutdown: shutdown.signal });
-  registerConversationRoutes(app, store, registry, options.turnLock, events, logger);
-  registerMessageRoutes(app, store);
-  const { streamLimits } = options;
-  const turnRouteDeps = { runtime: options.runtime, turnLock: options.turnLock, events, logger };
-  registerTurnRoutes(app, turnRouteDeps, registry, { streamLimits });
-  const turnDeps = { store, turnLock: options.turnLock, events, logger };
-  registerRunRoutes(
-    app,
-    { ...turnDeps, runtime: options.runtime, ...(options.workflows ? { workflows: options.workflows } : {}) },
+  const deps: RouteDeps = {
+    store,
+    runtime: options.runtime,
+    events,
+    turnLock: options.turnLock,
+    logger,
     registry,
-    { streamLimits },
-  );
-  registerAgentSessionRoutes(
-    app,
-    { ...turnDeps, ...(options.agentSessions ? { agentSessions: options.agentSessions } : {}) },
-    registry,
-    { streamLimits },
-  );
-  registerEventRoutes(app, { store, events, logger, shutdown: shutdown.signal, streamLimits });
-  if (metrics) registerMetricsRoutes(app, metrics, apiToken);
-  if (options.webRoot !== undefined) registerWebRoutes(app, { webRoot: options.webRoot });
+    shutdown: shutdown.signal,
+    // Optional fields are left out when absent, never set to undefined.
+    ...(options.streamLimits === undefined ? {} : { streamLimits: options.streamLimits }),
+    ...(options.workflows === undefined ? {} : { workflows: options.workflows }),
+    ...(options.agentSessions === undefined ? {} : { agentSessions: options.agentSessions }),
+    ...(metrics === undefined ? {} : { metrics }),
+    ...(apiToken === undefined ? {} : { apiToken }),
+    ...(options.webRoot === undefined ? {} : { webRoot: options.webRoot }),
+  };
+  registerHealthRoutes(app, deps);
+  registerConversationRoutes(app, deps);
+  registerMessageRoutes(app, deps);
+  registerTurnRoutes(app, deps);
+  registerRunRoutes(app, deps);
+  registerAgentSessionRoutes(app, deps);
+  registerEventRoutes(app, deps);
+  registerMetricsRoutes(app, deps);
+  registerWebRoutes(app, deps);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
   // Made once, on first request: the routes do not change after this point.

@@ -3,20 +3,14 @@ import type { AgentRunResult } from '@cairn/agent-executor';
 import type { RuntimeEventListener } from '@cairn/runtime';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context, Next } from 'hono';
-import { type AgentSessionsOptions, agentSessionSettings } from '../agent-sessions/agent-session-options.js';
-import {
-  type AgentSessionDependencies,
-  agentSessionBody,
-  asTurnResult,
-  runAgentSession,
-} from '../agent-sessions/agent-session-turn.js';
+import { agentSessionSettings } from '../agent-sessions/agent-session-options.js';
+import { agentSessionBody, asTurnResult, runAgentSession } from '../agent-sessions/agent-session-turn.js';
 import { resolveSessionCwd } from '../agent-sessions/agent-session-workspace.js';
 import { apiError, errorResponse } from '../http/api-error.js';
+import type { RouteDeps } from '../route-deps.js';
 import type { ServerApp, ServerEnv } from '../server-env.js';
-import type { SseStreamLimits } from '../streams/sse-writer.js';
 import { startRegisteredTurn, wantsEventStream } from '../turns/registered-turn.js';
 import { streamTurn } from '../turns/turn-event-stream.js';
-import type { TurnRegistry } from '../turns/turn-registry.js';
 import {
   AGENT_SESSION_EVENTS_DESCRIPTION,
   AGENT_SESSIONS_DISABLED_CODE,
@@ -26,10 +20,10 @@ import {
   AgentSessionResultSchema,
 } from './agent-session-schemas.js';
 
-export interface AgentSessionRouteDependencies extends Omit<AgentSessionDependencies, 'settings'> {
-  /** Absent: every agent-session route answers 404 saying how to enable them. */
-  agentSessions?: AgentSessionsOptions;
-}
+export type AgentSessionRouteDeps = Pick<
+  RouteDeps,
+  'store' | 'turnLock' | 'events' | 'logger' | 'registry' | 'streamLimits' | 'agentSessions'
+>;
 
 type TurnEvent = Parameters<RuntimeEventListener>[0];
 
@@ -89,12 +83,8 @@ const disabled = (c: Context<ServerEnv>, _next: Next) =>
   Promise.resolve(apiError(c, 404, AGENT_SESSIONS_DISABLED_CODE, AGENT_SESSIONS_DISABLED_MESSAGE));
 
 /** Agent sessions: Claude Code or Gemini CLI runs on this machine, stored as conversations. */
-export function registerAgentSessionRoutes(
-  app: ServerApp,
-  deps: AgentSessionRouteDependencies,
-  registry: TurnRegistry,
-  options: { streamLimits?: SseStreamLimits } = {},
-): void {
+export function registerAgentSessionRoutes(app: ServerApp, deps: AgentSessionRouteDeps): void {
+  const { registry } = deps;
   const settings = deps.agentSessions === undefined ? undefined : agentSessionSettings(deps.agentSessions);
   if (settings === undefined) {
     app.use('/v1/agent-sessions', disabled);
@@ -132,7 +122,7 @@ export function registerAgentSessionRoutes(
           return started.result.then(asTurnResult);
         },
         deps.logger,
-        options.streamLimits,
+        deps.streamLimits,
       );
     }
     started.listen(() => {});

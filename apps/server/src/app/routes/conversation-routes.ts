@@ -1,13 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { ConversationStore } from '@cairn/core';
 import { createRoute, z } from '@hono/zod-openapi';
-import type { ConversationEventBus } from '../../events/conversation-events.js';
-import type { ConversationTurnLock } from '../../turn-lock/turn-lock.js';
 import { apiError, errorResponse } from '../http/api-error.js';
 import { ConversationParamsSchema, limitQuerySchema, SafeIdSchema } from '../http/api-schemas.js';
 import { errorFields } from '../http/error-fields.js';
-import type { ServerApp, ServerLogger } from '../server-env.js';
-import type { TurnRegistry } from '../turns/turn-registry.js';
+import type { RouteDeps } from '../route-deps.js';
+import type { ServerApp } from '../server-env.js';
 
 const CreateConversationBodySchema = z
   .object({ id: SafeIdSchema.optional().openapi({ description: 'Generated (`c-<uuid>`) when absent' }) })
@@ -86,23 +83,19 @@ const deleteRoute = createRoute({
   },
 });
 
+/** `events` is told of deletions, so live `/events` streams of the conversation end (on every instance). */
+export type ConversationRouteDeps = Pick<RouteDeps, 'store' | 'registry' | 'turnLock' | 'events' | 'logger'>;
+
 /** Creating, listing and deleting conversations. */
-export function registerConversationRoutes(
-  app: ServerApp,
-  store: ConversationStore,
-  registry: TurnRegistry,
-  turnLock: ConversationTurnLock,
-  /** Told of deletions, so live `/events` streams of the conversation end (on every instance). */
-  events?: ConversationEventBus,
-  logger?: ServerLogger,
-): void {
+export function registerConversationRoutes(app: ServerApp, deps: ConversationRouteDeps): void {
+  const { store, registry, turnLock, events, logger } = deps;
   // Still under the lock: the notice goes out before any of a turn that re-creates the conversation.
   const deleteAndTell = async (id: string) => {
     const deleted = await store.deleteConversation(id);
     if (deleted) {
-      await events?.publish({ conversationId: id, lastSeq: 0, deleted: true }).catch((error: unknown) => {
+      await events.publish({ conversationId: id, lastSeq: 0, deleted: true }).catch((error: unknown) => {
         // Deleted all the same; streams of it on other instances stay open until their clients go.
-        logger?.warn({ conversationId: id, ...errorFields(error) }, 'publish of a deletion failed');
+        logger.warn({ conversationId: id, ...errorFields(error) }, 'publish of a deletion failed');
       });
     }
     return deleted;

@@ -1,13 +1,12 @@
-import type { ConversationStore } from '@cairn/core';
 import { createRoute, z } from '@hono/zod-openapi';
 import { streamSSE } from 'hono/streaming';
-import type { ConversationEventBus } from '../../events/conversation-events.js';
 import { errorResponse } from '../http/api-error.js';
 import { ConversationParamsSchema, SeqQuerySchema } from '../http/api-schemas.js';
 import { errorFields } from '../http/error-fields.js';
-import type { ServerApp, ServerLogger } from '../server-env.js';
+import type { RouteDeps } from '../route-deps.js';
+import type { ServerApp } from '../server-env.js';
 import { startMessageFeed } from '../streams/message-feed.js';
-import { type SseStreamLimits, sseWriterFor } from '../streams/sse-writer.js';
+import { sseWriterFor } from '../streams/sse-writer.js';
 
 // Often enough for proxies that close idle connections after 30-60 s.
 const HEARTBEAT_MS = 15_000;
@@ -54,18 +53,11 @@ const eventsRoute = createRoute({
   },
 });
 
-export interface EventRouteDependencies {
-  store: ConversationStore;
-  events: ConversationEventBus;
-  logger: ServerLogger;
-  /** Ends every live stream (server shutdown). */
-  shutdown: AbortSignal;
-  /** When a client that does not read is disconnected. */
-  streamLimits?: SseStreamLimits;
-}
+/** `shutdown` ends every live stream. */
+export type EventRouteDeps = Pick<RouteDeps, 'store' | 'events' | 'logger' | 'shutdown' | 'streamLimits'>;
 
 /** `GET …/events`: the live message feed of a conversation. */
-export function registerEventRoutes(app: ServerApp, deps: EventRouteDependencies): void {
+export function registerEventRoutes(app: ServerApp, deps: EventRouteDeps): void {
   app.openapi(eventsRoute, (c) => {
     const { id } = c.req.valid('param');
     const { fromSeq } = c.req.valid('query');

@@ -1,10 +1,8 @@
-import type { ConversationStore } from '@cairn/core';
 import { createRoute, z } from '@hono/zod-openapi';
-import type { ConversationEventBus } from '../../events/conversation-events.js';
-import type { ConversationTurnLock } from '../../turn-lock/turn-lock.js';
 import { apiError, errorResponse } from '../http/api-error.js';
 import { errorFields } from '../http/error-fields.js';
-import type { ServerApp, ServerLogger } from '../server-env.js';
+import type { RouteDeps } from '../route-deps.js';
+import type { ServerApp } from '../server-env.js';
 
 const StatusSchema = z.object({ status: z.literal('ok') }).openapi('Status');
 
@@ -36,13 +34,11 @@ const readyRoute = createRoute({
   },
 });
 
-/** What `/readyz` checks besides the store. */
-export interface ReadinessChecks {
-  events?: Pick<ConversationEventBus, 'ready'>;
-  turnLock?: Pick<ConversationTurnLock, 'ready'>;
-  /** Aborted once shutdown began: the instance stops being ready, so load balancers send new work elsewhere. */
-  shutdown?: AbortSignal;
-}
+/**
+ * `/readyz` checks the store, the event bus and the turn lock. Once `shutdown` is aborted the instance
+ * stops being ready, so load balancers send new work elsewhere.
+ */
+export type HealthRouteDeps = Pick<RouteDeps, 'store' | 'logger' | 'events' | 'turnLock' | 'shutdown'>;
 
 function withTimeout(check: () => Promise<unknown>): Promise<unknown> {
   let timer: NodeJS.Timeout | undefined;
@@ -53,20 +49,16 @@ function withTimeout(check: () => Promise<unknown>): Promise<unknown> {
 }
 
 /** `/healthz` and `/readyz`, without authentication (probes carry no token). */
-export function registerHealthRoutes(
-  app: ServerApp,
-  store: ConversationStore,
-  logger: ServerLogger,
-  checks: ReadinessChecks = {},
-): void {
+export function registerHealthRoutes(app: ServerApp, deps: HealthRouteDeps): void {
+  const { store, logger, events, turnLock, shutdown } = deps;
   const parts: [string, () => Promise<unknown>][] = [
     ['store', () => store.listConversations({ limit: 1 })],
-    ['events', async () => checks.events?.ready?.()],
-    ['turnLock', async () => checks.turnLock?.ready?.()],
+    ['events', async () => events.ready?.()],
+    ['turnLock', async () => turnLock.ready?.()],
   ];
   app.openapi(healthRoute, (c) => c.json({ status: 'ok' as const }, 200));
   app.openapi(readyRoute, async (c) => {
-    if (checks.shutdown?.aborted) return apiError(c, 503, 'SHUTTING_DOWN', 'not ready: shutting down');
+    if (shutdown.aborted) return apiError(c, 503, 'SHUTTING_DOWN', 'not ready: shutting down');
     const results = await Promise.allSettled(parts.map(([, check]) => withTimeout(check)));
     const failing = parts.filter((_, index) => results[index]?.status === 'rejected').map(([name]) => name);
     if (failing.length === 0) return c.json({ status: 'ok' as const }, 200);

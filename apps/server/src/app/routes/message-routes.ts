@@ -8,6 +8,7 @@ import {
   limitQuerySchema,
   SeqQuerySchema,
 } from '../http/api-schemas.js';
+import type { RouteDeps } from '../route-deps.js';
 import type { ServerApp } from '../server-env.js';
 
 const MessagesQuerySchema = z.object({
@@ -44,8 +45,11 @@ async function displayMessages(store: ConversationStore, id: string, fromSeq: nu
   return fromSeq === undefined ? shown : shown.filter((message) => (message.seq ?? 0) >= fromSeq);
 }
 
+export type MessageRouteDeps = Pick<RouteDeps, 'store'>;
+
 /** Reading a conversation's messages. */
-export function registerMessageRoutes(app: ServerApp, store: ConversationStore): void {
+export function registerMessageRoutes(app: ServerApp, deps: MessageRouteDeps): void {
+  const { store } = deps;
   app.openapi(listMessagesRoute, async (c) => {
     const { id } = c.req.valid('param');
     const { view, fromSeq, limit } = c.req.valid('query');

@@ -1,8 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { errorResponse } from '../http/api-error.js';
 import { bearerAuth } from '../middleware/bearer-auth.js';
+import type { RouteDeps } from '../route-deps.js';
 import type { ServerApp } from '../server-env.js';
-import type { ServerMetrics } from '../server-metrics.js';
 
 const description =
   'The Prometheus text exposition format (version 0.0.4). With an API token the scrape must send it ' +
@@ -33,12 +33,15 @@ const guardedMetricsRoute = createRoute({
   },
 });
 
-/** `GET /metrics`: outside `/v1` (no rate limit), but behind the API token when the server has one. */
-export function registerMetricsRoutes(
-  app: ServerApp,
-  metrics: ServerMetrics,
-  apiToken: string | undefined,
-): void {
+export type MetricsRouteDeps = Pick<RouteDeps, 'metrics' | 'apiToken'>;
+
+/**
+ * `GET /metrics`: outside `/v1` (no rate limit), but behind the API token when the server has one;
+ * no route at all when metrics are off.
+ */
+export function registerMetricsRoutes(app: ServerApp, deps: MetricsRouteDeps): void {
+  const { metrics, apiToken } = deps;
+  if (metrics === undefined) return;
   const render = async () => ({
     text: await metrics.registry.metrics(),
     headers: { 'Content-Type': metrics.registry.contentType },

@@ -1,19 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import {
-  type RunResult,
-  type RuntimeEventListener,
-  runConversationId,
-  type WorkflowPackage,
-} from '@cairn/runtime';
+import { type RunResult, type RuntimeEventListener, runConversationId } from '@cairn/runtime';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { apiError, errorResponse, isOutage, publicTurnError } from '../http/api-error.js';
+import type { RouteDeps } from '../route-deps.js';
 import type { ServerApp, ServerEnv } from '../server-env.js';
-import type { SseStreamLimits } from '../streams/sse-writer.js';
 import { startRegisteredTurn, wantsEventStream } from '../turns/registered-turn.js';
-import { type RunTurn, type RunTurnDependencies, runRunTurn } from '../turns/run-turns.js';
+import { type RunTurn, runRunTurn } from '../turns/run-turns.js';
 import { streamTurn } from '../turns/turn-event-stream.js';
-import type { TurnRegistry } from '../turns/turn-registry.js';
 import {
   ContinueRunBodySchema,
   publicRun,
@@ -27,10 +21,10 @@ import {
   WorkflowListSchema,
 } from './run-schemas.js';
 
-export interface RunRouteDependencies extends RunTurnDependencies {
-  /** What `GET /v1/workflows` lists: the packages the runtime was created with. */
-  workflows?: readonly WorkflowPackage[];
-}
+export type RunRouteDeps = Pick<
+  RouteDeps,
+  'runtime' | 'store' | 'turnLock' | 'events' | 'logger' | 'registry' | 'streamLimits' | 'workflows'
+>;
 
 type TurnEvent = Parameters<RuntimeEventListener>[0];
 
@@ -152,12 +146,8 @@ function turnBody(result: RunResult) {
 }
 
 /** Workflows, and runs: starting them, their turns (JSON or server-sent events), reading and aborting them. */
-export function registerRunRoutes(
-  app: ServerApp,
-  deps: RunRouteDependencies,
-  registry: TurnRegistry,
-  options: { streamLimits?: SseStreamLimits } = {},
-): void {
+export function registerRunRoutes(app: ServerApp, deps: RunRouteDeps): void {
+  const { registry } = deps;
   // Runs the turn under the instance's turn cap; answers what failed before the turn started (an
   // unknown run or workflow) with its status, then the turn as JSON (`status`) or as an event stream.
   async function answerTurn(c: Context<ServerEnv>, turn: RunTurn, status: 200 | 201) {
@@ -177,7 +167,7 @@ export function registerRunRoutes(
           return started.result;
         },
         deps.logger,
-        options.streamLimits,
+        deps.streamLimits,
       );
     }
     started.listen(() => {});

@@ -8,12 +8,11 @@ import {
   ConversationMessageSchema,
   ConversationParamsSchema,
 } from '../http/api-schemas.js';
+import type { RouteDeps } from '../route-deps.js';
 import type { ServerApp } from '../server-env.js';
-import type { SseStreamLimits } from '../streams/sse-writer.js';
 import { tooManyTurns, wantsEventStream } from '../turns/registered-turn.js';
-import { runConversationTurn, type TurnDependencies } from '../turns/run-conversation-turn.js';
+import { runConversationTurn } from '../turns/run-conversation-turn.js';
 import { streamTurn } from '../turns/turn-event-stream.js';
-import type { TurnRegistry } from '../turns/turn-registry.js';
 
 const PostMessageBodySchema = z
   .object({
@@ -80,16 +79,17 @@ const abortRoute = createRoute({
   },
 });
 
+export type TurnRouteDeps = Pick<
+  RouteDeps,
+  'runtime' | 'turnLock' | 'events' | 'logger' | 'registry' | 'streamLimits'
+>;
+
 /**
  * Running a turn (as JSON or as an event stream) and aborting it. A turn also ends aborted if its
  * conversation's lock is lost meanwhile (see `runConversationTurn`).
  */
-export function registerTurnRoutes(
-  app: ServerApp,
-  deps: TurnDependencies,
-  registry: TurnRegistry,
-  options: { streamLimits?: SseStreamLimits } = {},
-): void {
+export function registerTurnRoutes(app: ServerApp, deps: TurnRouteDeps): void {
+  const { registry } = deps;
   // Only named in the event-stream description, so listed explicitly for clients generating types.
   app.openAPIRegistry.register('AgentOutput', AgentOutputSchema);
   app.openapi(postMessageRoute, async (c) => {
@@ -108,7 +108,7 @@ export function registerTurnRoutes(
           }),
         )
         .finally(() => registry.end(id, controller));
-    if (wantsEventStream(c)) return streamTurn(c, run, deps.logger, options.streamLimits);
+    if (wantsEventStream(c)) return streamTurn(c, run, deps.logger, deps.streamLimits);
     const result = await run();
     return c.json(
       {

@@ -2,12 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
 import type { Context } from 'hono';
 import { apiError } from '../http/api-error.js';
+import type { RouteDeps } from '../route-deps.js';
 import type { ServerApp, ServerEnv } from '../server-env.js';
 
-export interface WebRouteOptions {
-  /** The built page (`dist/web`): `index.html` and `assets/`. */
-  webRoot: string;
-}
+export type WebRouteDeps = Pick<RouteDeps, 'webRoot'>;
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
@@ -40,10 +38,11 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 /**
  * The web page: `index.html` at `/` and its hashed assets under `/assets/*`, without auth (the
  * page asks for the token itself and sends it to `/v1`). Files are read per request, so a rebuild
- * needs no restart.
+ * needs no restart. No route at all without a `webRoot`.
  */
-export function registerWebRoutes(app: ServerApp, options: WebRouteOptions): void {
-  const root = resolve(options.webRoot);
+export function registerWebRoutes(app: ServerApp, deps: WebRouteDeps): void {
+  if (deps.webRoot === undefined) return;
+  const root = resolve(deps.webRoot);
   const assets = join(root, 'assets');
 
   app.get('/', (c) => sendFile(c, join(root, 'index.html'), PAGE_CACHE));

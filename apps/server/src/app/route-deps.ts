@@ -1,0 +1,37 @@
+import type { ConversationStore } from '@cairn/core';
+import type { AgentRuntime, WorkflowPackage } from '@cairn/runtime';
+import type { ConversationEventBus } from '../events/conversation-events.js';
+import type { ConversationTurnLock } from '../turn-lock/turn-lock.js';
+import type { AgentSessionsOptions } from './agent-sessions/agent-session-options.js';
+import type { ServerLogger } from './server-env.js';
+import type { ServerMetrics } from './server-metrics.js';
+import type { SseStreamLimits } from './streams/sse-writer.js';
+import type { TurnRegistry } from './turns/turn-registry.js';
+
+/**
+ * What the routes are made with, built once by `createServerApp`: every `register*Routes(app, deps)`
+ * takes this object and declares with `Pick` the part it reads.
+ */
+export interface RouteDeps {
+  store: ConversationStore;
+  runtime: AgentRuntime;
+  events: ConversationEventBus;
+  turnLock: ConversationTurnLock;
+  logger: ServerLogger;
+  /** The turns running or queued in this instance, under its cap. */
+  registry: TurnRegistry;
+  /** Aborted once shutdown began: live streams end, `/readyz` fails, running turns go on. */
+  shutdown: AbortSignal;
+  /** When an event-stream client that does not read is disconnected. */
+  streamLimits?: SseStreamLimits;
+  /** What `GET /v1/workflows` lists: the packages the runtime was created with. */
+  workflows?: readonly WorkflowPackage[];
+  /** Absent: every agent-session route answers 404 saying how to enable them. */
+  agentSessions?: AgentSessionsOptions;
+  /** Absent: no `GET /metrics`. */
+  metrics?: ServerMetrics;
+  /** Bearer token of the API, when there is one (`/metrics` sits behind it too). */
+  apiToken?: string;
+  /** The built web page (`dist/web`, with `index.html` and `assets/`); absent: no page. */
+  webRoot?: string;
+}
