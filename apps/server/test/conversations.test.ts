@@ -1,5 +1,7 @@
-import type { ConversationMessage, ConversationPage } from '@cairn/core';
+import type { ConversationMessage, ConversationPage, ConversationStore } from '@cairn/core';
+import { createMemoryConversationStore } from '@cairn/storage';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createGate } from './support/gate.js';
 import { errorCode, jsonBody } from './support/json-body.js';
 import { startTestServer, type TestServer, waitFor } from './support/start-test-server.js';
 
@@ -99,6 +101,41 @@ describe('DELETE /v1/conversations/:id', () => {
     expect(await errorCode(refused)).toBe('TURN_RUNNING');
     await pending;
     expect((await server.request('/v1/conversations/c1', { method: 'DELETE' })).status).toBe(204);
+  });
+
+  it('deletes under the turn lock: a turn posted during a (slow) delete waits for it, then starts afresh', async () => {
+    const store = createMemoryConversationStore();
+    // The delete holds until the turn has been posted (as on a big log in a real database).
+    const deleting = createGate();
+    const finishDelete = createGate();
+    const slowDelete: ConversationStore = Object.assign(Object.create(store) as ConversationStore, {
+      deleteConversation: async (id: string) => {
+        deleting.open();
+        await finishDelete.opened;
+        return store.deleteConversation(id);
+      },
+      append: store.append.bind(store),
+      load: store.load.bind(store),
+      listConversations: store.listConversations.bind(store),
+      close: store.close.bind(store),
+    });
+    server = await startTestServer({
+      store: slowDelete,
+      turns: [{ text: 'one' }, { text: 'two', delayMs: 200 }],
+    });
+    expect((await server.postMessage('c1', 'first')).status).toBe(200);
+    const removed = server.request('/v1/conversations/c1', { method: 'DELETE' });
+    await deleting.opened;
+    const turn = server.postMessage('c1', 'second');
+    await waitFor(() => server?.handle.activeTurns() === 1);
+    finishDelete.open();
+    expect((await removed).status).toBe(204);
+    expect((await turn).status).toBe(200);
+    // The new turn came after the delete: never an answer left without its question.
+    expect((await store.load('c1')).map((message) => `${message.role}:${message.content}`)).toEqual([
+      'user:second',
+      'assistant:two',
+    ]);
   });
 });
 

@@ -41,9 +41,29 @@ describe('authentication', () => {
       expect((await fetch(`${server.baseURL}${path}`)).status, path).toBe(200);
     }
   });
+
+  it('refuses a short or spaced API token when the app is made', async () => {
+    await expect(startTestServer({ apiToken: '' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(startTestServer({ apiToken: 'has spaces in it, long enough' })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
+  });
 });
 
 describe('limits and validation', () => {
+  it('a body that is not declared as JSON is a 415, not an internal error', async () => {
+    server = await startTestServer();
+    const response = await server.request('/v1/conversations/c1/messages', {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'hello',
+    });
+    expect(response.status).toBe(415);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe(
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
+  });
+
   it('answers 413 to a body over the limit', async () => {
     server = await startTestServer({ bodyLimitBytes: 1024 });
     const response = await server.request(
