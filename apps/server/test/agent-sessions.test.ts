@@ -4,7 +4,7 @@ import type { AgentOutput, ConversationMessage, ConversationStore } from '@cairn
 import { createAgentRuntime } from '@cairn/runtime';
 import { createMemoryConversationStore } from '@cairn/storage';
 import { ScriptedModel } from '@cairn/testing';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AgentSessionsOptions } from '../src/app/agent-sessions/agent-session-options.js';
 import type { ServerAppOptions } from '../src/app/create-server-app.js';
 import { createInProcessEventBus } from '../src/events/in-process-event-bus.js';
@@ -390,11 +390,13 @@ describe('auth and the OpenAPI document', () => {
   });
 });
 
-async function waitForConversation(store: ConversationStore): Promise<string> {
-  for (let tries = 0; tries < 500; tries++) {
-    const id = (await store.listConversations()).conversations[0]?.id;
-    if (id !== undefined) return id;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error('no conversation was stored');
+function waitForConversation(store: ConversationStore): Promise<string> {
+  return vi.waitFor(
+    async () => {
+      const id = (await store.listConversations()).conversations[0]?.id;
+      if (id === undefined) throw new Error('no conversation was stored');
+      return id;
+    },
+    { timeout: 5_000, interval: 10 },
+  );
 }

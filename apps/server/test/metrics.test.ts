@@ -185,9 +185,7 @@ describe('createServerMetrics', () => {
 });
 
 async function waitForSample(server: TestServer, series: string, value: number): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (sample(await scrape(server), series) !== value) {
-    if (Date.now() > deadline) throw new Error(`${series} never became ${value}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await expect
+    .poll(async () => sample(await scrape(server), series), { message: series, timeout: 5_000, interval: 20 })
+    .toBe(value);
 }

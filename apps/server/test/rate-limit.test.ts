@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { Hono } from 'hono';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createServerApp, type ServerAppOptions } from '../src/app/create-server-app.js';
 import { rateLimit } from '../src/app/middleware/rate-limit.js';
 import type { ServerEnv } from '../src/app/server-env.js';
@@ -20,14 +20,18 @@ afterEach(async () => {
 const start = (options: TestServerOptions & Pick<ServerAppOptions, 'rateLimit'>) => startTestServer(options);
 
 /** Requests until one is not a 429 (the bucket refilled); fails after `timeoutMs`. */
-async function untilAllowed(send: () => Promise<Response>, timeoutMs = 5_000): Promise<Response> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const response = await send();
-    if (response.status !== 429 || Date.now() > deadline) return response;
-    await response.body?.cancel();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+function untilAllowed(send: () => Promise<Response>, timeoutMs = 5_000): Promise<Response> {
+  return vi.waitFor(
+    async () => {
+      const response = await send();
+      if (response.status === 429) {
+        await response.body?.cancel();
+        throw new Error(`still 429 after ${timeoutMs} ms`);
+      }
+      return response;
+    },
+    { timeout: timeoutMs, interval: 50 },
+  );
 }
 
 /** A GET sent from a chosen loopback address (Linux answers on all of 127.0.0.0/8): another client. */

@@ -345,7 +345,10 @@ describe('POST /v1/runs/:id/messages', () => {
     await app.post('/v1/runs', { workflow: 'review', runId: 'r1' });
     const turn = app.post('/v1/runs/r1/messages', { content: 'Go on' });
     await waitFor(() => app.handle.activeTurns() === 1);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The turn holds the lock once its input is stored; the model then takes its time.
+    await expect
+      .poll(async () => (await store.load('run-r1')).some((message) => message.content === 'Go on'))
+      .toBe(true);
     lockLost.abort(new Error('lock session ended'));
     const body = await jsonBody<RunTurnBody>(await turn);
     expect(body).toMatchObject({ success: false, error: { code: 'LLM_ABORTED' }, run: { status: 'active' } });

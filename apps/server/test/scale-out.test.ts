@@ -57,7 +57,8 @@ describe('two server instances on one PostgreSQL', () => {
     const b = await instance([{ text: 'B answers.' }]);
     const id = `c-${randomUUID()}`;
     const first = a.postMessage(id, 'first, on A');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // A's question is stored under the conversation's lock, which A holds until its slow answer.
+    await expect.poll(async () => (await a.store.load(id)).length).toBe(1);
     const second = b.postMessage(id, 'second, on B');
     expect((await first).status).toBe(200);
     expect((await second).status).toBe(200);

@@ -37,11 +37,13 @@ async function mockModelEnv(dataDir: string, turns: Parameters<typeof startMockP
 }
 
 async function waitForLog(process: ServerProcess, text: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!process.logs().some((entry) => String(entry.msg).includes(text))) {
-    if (Date.now() > deadline) throw new Error(`no log line with "${text}"`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await expect
+    .poll(() => process.logs().some((entry) => String(entry.msg).includes(text)), {
+      message: `no log line with "${text}"`,
+      timeout: 10_000,
+      interval: 20,
+    })
+    .toBe(true);
 }
 
 async function storedMessages(dataDir: string, conversationId: string) {

@@ -2,9 +2,9 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createAgentRuntime } from '@cairn/runtime';
 import { createMemoryConversationStore } from '@cairn/storage';
-import { ScriptedModel, type ScriptTurn } from '@cairn/testing';
+import { ScriptedModel, type ScriptTurn, simulatedDelay } from '@cairn/testing';
 import { serve } from '@hono/node-server';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createServerApp } from '../src/app/create-server-app.js';
 import type { SseStreamLimits } from '../src/app/streams/sse-writer.js';
 import { createInProcessEventBus } from '../src/events/in-process-event-bus.js';
@@ -104,6 +104,16 @@ async function settlesWhile(promise: Promise<unknown>, keepGoing: () => Promise<
   return settled;
 }
 
+/** Whether `promise` settles within `timeoutMs`. */
+async function settlesWithin(promise: Promise<unknown>, timeoutMs: number): Promise<boolean> {
+  let settled = false;
+  void promise.then(() => {
+    settled = true;
+  });
+  await vi.waitFor(() => expect(settled).toBe(true), { timeout: timeoutMs, interval: 20 }).catch(() => {});
+  return settled;
+}
+
 const bigMessage = (index: number) => ({
   id: `m${index}`,
   role: 'user' as const,
@@ -122,7 +132,8 @@ describe('an event-stream client that stops reading', () => {
       await server.store.append('c1', [bigMessage(appended)]);
       appended += 1;
       await server.events.publish({ conversationId: 'c1', lastSeq: appended });
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      // Turns storing one message after another: the pace of the writer the client fails to follow.
+      await simulatedDelay(20);
     });
     expect(disconnected).toBe(true);
     await expect.poll(() => server.subscriptions()).toBe(0);
@@ -141,10 +152,7 @@ describe('an event-stream client that stops reading', () => {
       method: 'POST',
       body: JSON.stringify({ content: 'Hi' }),
     });
-    const disconnected = await settlesWhile(
-      server.lastConnectionClosed(),
-      () => new Promise((resolve) => setTimeout(resolve, 20)),
-    );
+    const disconnected = await settlesWithin(server.lastConnectionClosed(), 15_000);
     expect(disconnected).toBe(true);
     await expect.poll(() => server.handle.activeTurns(), { timeout: 15_000 }).toBe(0);
     const stored = await server.store.load('c1');

@@ -69,7 +69,12 @@ describe('two cairn-server processes on one PostgreSQL', () => {
     const feed = new SseReader(await b.request(`/v1/conversations/${id}/events`));
 
     const first = postTurn(a, id, 'first, on A');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // A asks the model under the conversation's lock, which it holds until its slow answer ends.
+    await expect
+      .poll(() => mock?.requests.some((request) => JSON.stringify(request).includes('first, on A')), {
+        timeout: 10_000,
+      })
+      .toBe(true);
     const second = postTurn(b, id, 'second, on B');
     expect((await first).status).toBe(200);
     expect((await second).status).toBe(200);

@@ -21,3 +21,4 @@ export {
   type ScriptTurn,
 } from './script-turn.js';
 export { ScriptedModel, type ScriptedModelOptions } from './scripted-model/scripted-model.js';
+export { simulatedDelay } from './simulated-delay.js';

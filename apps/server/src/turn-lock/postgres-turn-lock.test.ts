@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { simulatedDelay } from '@cairn/testing';
 import pg from 'pg';
 import { describe, expect, inject, it, onTestFinished } from 'vitest';
 import { advisoryLockHolder } from '../../test/support/advisory-lock-holder.js';
@@ -127,7 +127,8 @@ describe('createPostgresTurnLock', () => {
 
     const controller = new AbortController();
     const aborted = lock.run(freshConversationId(), work, { signal: controller.signal });
-    await sleep(50);
+    // The run waits a while for a lock connection, and is aborted while it waits.
+    await simulatedDelay(50);
     controller.abort(new Error('client went away'));
     await expect(aborted).rejects.toMatchObject({ code: 'LLM_ABORTED' });
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { simulatedDelay } from '@cairn/testing';
 import { describe, expect, inject, it, onTestFinished } from 'vitest';
 import { createInProcessTurnLock } from './in-process-turn-lock.js';
 import { createPostgresTurnLock } from './postgres-turn-lock.js';
@@ -62,7 +62,8 @@ describe.each(implementations)('%s turn lock', (_name, openPair) => {
     const runA = a.run(id, first.work);
     await first.started;
     const runB = b.run(id, second.work);
-    await sleep(300);
+    // A holds the conversation a while: that B stays out all that time is what is tested.
+    await simulatedDelay(300);
     expect(log).toEqual(['a:start']);
     first.finish();
     await second.started;
@@ -97,7 +98,8 @@ describe.each(implementations)('%s turn lock', (_name, openPair) => {
       },
       { signal: controller.signal },
     );
-    await sleep(100);
+    // B waits a while for A's lock, and is aborted while it waits.
+    await simulatedDelay(100);
     controller.abort(new Error('client went away'));
     await expect(waiting).rejects.toMatchObject({ code: 'LLM_ABORTED', details: { conversationId: id } });
     held.finish();

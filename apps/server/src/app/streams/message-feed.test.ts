@@ -1,5 +1,6 @@
 import type { ConversationMessage } from '@cairn/core';
 import { createMemoryConversationStore } from '@cairn/storage';
+import { simulatedDelay } from '@cairn/testing';
 import { describe, expect, it } from 'vitest';
 import { createInProcessEventBus } from '../../events/in-process-event-bus.js';
 import { conversationEpoch, type MessageFeedOptions, startMessageFeed } from './message-feed.js';
@@ -11,7 +12,9 @@ const userMessage = (id: string): ConversationMessage => ({
   createdAt: '2025-01-01T00:00:00.000Z',
 });
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
+// How long a test watches for what must not come (a send after stop or deletion, a second error):
+// that nothing comes is the behaviour under test. What must come is awaited with `expect.poll`.
+const quietPeriod = () => simulatedDelay(30);
 
 describe('startMessageFeed', () => {
   it('reads one at a time and sends every message once, however the notices pile up', async () => {
@@ -24,7 +27,7 @@ describe('startMessageFeed', () => {
     store.load = async (...args) => {
       overlapped ||= reading > 0;
       reading += 1;
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await simulatedDelay(5);
       reading -= 1;
       return load(...args);
     };
@@ -42,13 +45,13 @@ describe('startMessageFeed', () => {
       await store.append('c1', [userMessage(`m${seq}`)]);
       for (const lastSeq of [seq, -1, seq - 1]) await events.publish({ conversationId: 'c1', lastSeq });
     }
-    await settle();
+    await expect.poll(() => sent).toEqual([2, 3, 4, 5, 6]);
     expect(sent).toEqual([2, 3, 4, 5, 6]);
     expect(overlapped).toBe(false);
     stop();
     await store.append('c1', [userMessage('late')]);
     await events.publish({ conversationId: 'c1', lastSeq: 7 });
-    await settle();
+    await quietPeriod();
     expect(sent).toHaveLength(5);
   });
 
@@ -69,9 +72,9 @@ describe('startMessageFeed', () => {
       onDeleted: () => expect.fail('no deletion expected'),
       onError: (error) => errors.push(error),
     });
-    await settle();
+    await expect.poll(() => errors).toEqual([failure]);
     await events.publish({ conversationId: 'c1', lastSeq: 1 });
-    await settle();
+    await quietPeriod();
     expect(errors).toEqual([failure]);
   });
 
@@ -101,7 +104,7 @@ describe('startMessageFeed', () => {
       const events = createInProcessEventBus();
       await store.append('c1', [userMessage('a'), userMessage('b')]);
       const feed = recordFeed({ store, events, afterSeq: 0 });
-      await settle();
+      await expect.poll(() => feed.sent).toEqual(['1:a', '2:b']);
       expect(feed.sent).toEqual(['1:a', '2:b']);
       const [first] = await store.load('c1', { limit: 1 });
       expect([...feed.epochs]).toEqual([conversationEpoch(first as ConversationMessage)]);
@@ -109,7 +112,8 @@ describe('startMessageFeed', () => {
       await events.publish({ conversationId: 'c1', lastSeq: 0, deleted: true });
       await store.append('c1', [userMessage('new')]);
       await events.publish({ conversationId: 'c1', lastSeq: 1 });
-      await settle();
+      await expect.poll(() => feed.deleted()).toBe(1);
+      await quietPeriod();
       expect(feed.deleted()).toBe(1);
       expect(feed.sent).toEqual(['1:a', '2:b']);
     });
@@ -119,12 +123,13 @@ describe('startMessageFeed', () => {
       const events = createInProcessEventBus();
       await store.append('c1', [userMessage('a'), userMessage('b')]);
       const feed = recordFeed({ store, events, afterSeq: 0 });
-      await settle();
+      await expect.poll(() => feed.sent).toEqual(['1:a', '2:b']);
       await store.deleteConversation('c1');
       await store.append('c1', [userMessage('x'), userMessage('y'), userMessage('z')]);
       // The bus lost the notices (a LISTEN reconnect): it only says "re-check".
       await events.publish({ conversationId: 'c1', lastSeq: -1 });
-      await settle();
+      await expect.poll(() => feed.deleted()).toBe(1);
+      await quietPeriod();
       expect(feed.sent).toEqual(['1:a', '2:b']);
       expect(feed.deleted()).toBe(1);
     });
@@ -141,7 +146,7 @@ describe('startMessageFeed', () => {
       const withEpoch = recordFeed({ store, events, afterSeq: 2, resume: { epoch: oldEpoch } });
       // A bare seq the new conversation does not reach yet.
       const bareSeq = recordFeed({ store, events, afterSeq: 5, resume: {} });
-      await settle();
+      await expect.poll(() => withEpoch.deleted() + bareSeq.deleted()).toBe(2);
       for (const feed of [withEpoch, bareSeq]) {
         expect(feed.sent).toEqual([]);
         expect(feed.deleted()).toBe(1);
@@ -155,7 +160,7 @@ describe('startMessageFeed', () => {
         afterSeq: 2,
         resume: { epoch: conversationEpoch(current as ConversationMessage) },
       });
-      await settle();
+      await expect.poll(() => resumed.sent).toEqual(['3:new-3']);
       expect(resumed.sent).toEqual(['3:new-3']);
       expect(resumed.deleted()).toBe(0);
       resumed.stop();
@@ -165,7 +170,7 @@ describe('startMessageFeed', () => {
       const store = createMemoryConversationStore();
       const events = createInProcessEventBus();
       const feed = recordFeed({ store, events, afterSeq: 4, resume: { epoch: '0123abcd' } });
-      await settle();
+      await expect.poll(() => feed.deleted()).toBeGreaterThan(0);
       expect(feed.deleted()).toBe(1);
     });
   });
