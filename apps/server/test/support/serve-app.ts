@@ -2,6 +2,7 @@
 // every server test harness shares.
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
+import { expect, vi } from 'vitest';
 import {
   createServerApp,
   type ServerAppHandle,
@@ -57,11 +58,10 @@ export async function serveApp(options: ServerAppOptions): Promise<AppServer> {
         server.close(() => resolve());
         if ('closeAllConnections' in server) server.closeAllConnections();
       });
-      // Aborted agents and turns store their end before the store may close.
-      const deadline = Date.now() + 10_000;
-      while (handle.activeTurns() > 0 && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+      // Aborted agents and turns store their end before the store may close (up to 10 s, then it closes all the same).
+      await vi
+        .waitFor(() => expect(handle.activeTurns()).toBe(0), { timeout: 10_000, interval: 10 })
+        .catch(() => {});
       await Promise.all([options.events.close(), options.turnLock.close(), options.store.close()]);
     },
   };

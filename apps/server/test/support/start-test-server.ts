@@ -2,6 +2,7 @@ import type { ConversationStore } from '@cairn/core';
 import { createAgentRuntime } from '@cairn/runtime';
 import { createMemoryConversationStore } from '@cairn/storage';
 import { ScriptedModel, type ScriptTurn } from '@cairn/testing';
+import { vi } from 'vitest';
 import type { ServerAppHandle, ServerAppOptions } from '../../src/app/create-server-app.js';
 import type { ConversationEventBus } from '../../src/events/conversation-events.js';
 import { createInProcessEventBus } from '../../src/events/in-process-event-bus.js';
@@ -54,9 +55,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
 
 /** Resolves once `condition` holds, polling every 10 ms (fails the test after `timeoutMs`). */
 export async function waitFor(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('waitFor: condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await vi.waitFor(
+    () => {
+      if (!condition()) throw new Error('waitFor: condition not met in time');
+    },
+    { timeout: timeoutMs, interval: 10 },
+  );
 }
