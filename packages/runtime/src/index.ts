@@ -1,7 +1,33 @@
+// The public API, listed name by name: what an application needs to run chats and workflow runs.
+// The run machinery (records, registry, step logic, turn environment) stays internal; the package's
+// own tests import it from its modules.
 export { type AgentRuntime, createAgentRuntime } from './create-agent-runtime.js';
 export { messagesForProvider } from './messages-for-provider.js';
 export { createReadToolOutputTool, READ_TOOL_OUTPUT_TOOL_NAME } from './read-tool-output-tool.js';
-export * from './runs/index.js';
+export {
+  COMPLETE_STEP_TOOL_NAME,
+  type CompleteStepOutput,
+  parseWorkflowDefinition,
+  parseWorkflowPackage,
+  type RunApi,
+  type RunContinueParams,
+  type RunEvent,
+  type RunEventListener,
+  type RunPage,
+  type RunResult,
+  type RunStartParams,
+  type RunState,
+  type RunStepChangedEvent,
+  readWorkflowFile,
+  runConversationId,
+  runIdOfConversation,
+  WORKFLOW_FORMAT_URL,
+  type WorkflowDefinition,
+  type WorkflowEdge,
+  type WorkflowNode,
+  type WorkflowPackage,
+  type WorkflowRef,
+} from './runs/index.js';
 export type {
   AgentRuntimeOptions,
   ChatParams,
@@ -14,4 +40,3 @@ export type {
   RuntimeLogger,
   RuntimeSettings,
 } from './runtime-types.js';
-export { createTurnEnvironment } from './turn-environment.js';

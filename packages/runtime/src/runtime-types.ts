@@ -14,7 +14,7 @@ import type {
   ToolPolicy,
 } from '@cairn/core';
 import type { ToolRegistry } from '@cairn/loop';
-import type { WorkflowPackage } from './runs/index.js';
+import type { WorkflowPackage } from './runs/workflow-definition.js';
 
 /** A pino-compatible logger (only these methods are used); never given secrets or message text. */
 export interface RuntimeLogger {

@@ -1,7 +1,7 @@
 import { crc32 } from 'node:zlib';
 import type { ConversationMessage } from '@cairn/core';
 import { crcHex } from './crc-hex.js';
-import type { CorruptSpan, LogRecord } from './log-record.js';
+import type { BatchFrame, CorruptSpan, LogRecord } from './log-record-types.js';
 
 // A batch (the messages of one multi-message append) is one write(), but a crash can leave any of
 // its pages unwritten: the kernel writes pages back in any order, so the batch's last record may
@@ -10,16 +10,6 @@ import type { CorruptSpan, LogRecord } from './log-record.js';
 // a checksum over the batch: load takes the batch only when every record is there, in order, and
 // the checksum matches. Single-message appends need no frame: one record is whole or fails its
 // own checksum.
-
-/** The batch fields of a record; none on the record of a single-message append. */
-export interface BatchFrame {
-  /** The batch's first seq. Records written before batches were framed carry `last` only. */
-  first?: number;
-  /** The batch's final seq. */
-  last?: number;
-  /** On the batch's final record: the CRC-32 of the checksums of the batch's other records, in order. */
-  bcrc?: string;
-}
 
 /** Records `start` (inclusive) to `end` (exclusive) of a decoded log. */
 export interface RecordRange {

@@ -1,8 +1,11 @@
 import { crc32 } from 'node:zlib';
 import type { ConversationMessage } from '@cairn/core';
-import { type BatchFrame, batchFrame, dropIncompleteBatches, incompleteBatches } from './batch-frame.js';
+import { batchFrame, dropIncompleteBatches, incompleteBatches } from './batch-frame.js';
 import { crcHex } from './crc-hex.js';
 import { recordsEnd } from './log-padding.js';
+import type { CorruptSpan, LogRecord } from './log-record-types.js';
+
+export type { CorruptReason, CorruptSpan, LogRecord } from './log-record-types.js';
 
 // A record is one JSON line: {"seq":7,"at":"…","first":7,"last":9,"key":"…","msg":{…},"crc":"0a1b2c3d"}.
 // The checksum covers every byte before `,"crc":"`, so it is checked on the raw bytes, before
@@ -13,32 +16,6 @@ const CRC_PREFIX = ',"crc":"';
 const CRC_SUFFIX_LENGTH = CRC_PREFIX.length + 8 + 2; // ,"crc":"xxxxxxxx"}
 const NEWLINE = 0x0a;
 const CRC_PREFIX_BYTES = Buffer.from(CRC_PREFIX);
-
-/** A decoded record. `msg.seq` equals `seq`: loads return `msg` as is. */
-export interface LogRecord extends BatchFrame {
-  seq: number;
-  /** The store's clock when the record was appended. */
-  at: string;
-  key?: string;
-  msg: ConversationMessage;
-  /** The line's checksum (8 lowercase hex digits), the last field of its line. */
-  crc: string;
-}
-
-/** Why a span of bytes could not be used. */
-export type CorruptReason =
-  | 'torn'
-  | 'checksum'
-  | 'unparsable'
-  | 'out-of-order'
-  | 'incomplete-batch'
-  | 'zero-filled';
-
-export interface CorruptSpan {
-  offset: number;
-  length: number;
-  reason: CorruptReason;
-}
 
 export interface DecodedLog {
   records: LogRecord[];

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { CairnError, type ConversationMessage, isValidConversationMessage } from '@cairn/core';
-import type { ConversationLogOptions } from './conversation-log.js';
+import type { FsLayout } from './fs-layout.js';
 import { encodeRecords } from './log-record.js';
-import { writeQuarantine } from './quarantine.js';
+import { type QuarantineReport, writeQuarantine } from './quarantine.js';
 import { writeFileAtomic } from './write-file-atomic.js';
 
 /**
@@ -13,7 +13,8 @@ import { writeFileAtomic } from './write-file-atomic.js';
  */
 export async function migrateLegacyConversation(
   conversationId: string,
-  { layout, onQuarantine }: Pick<ConversationLogOptions, 'layout' | 'onQuarantine'>,
+  // The two fields of ConversationLogOptions it needs, named here: conversation-log.ts imports this module.
+  { layout, onQuarantine }: { layout: FsLayout; onQuarantine: (report: QuarantineReport) => void },
 ): Promise<boolean> {
   const legacyFile = layout.legacyFile(conversationId);
   let text: string;

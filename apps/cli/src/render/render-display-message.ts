@@ -2,17 +2,10 @@ import type { ConversationMessage } from '@cairn/core';
 import type { Colors } from './colors.js';
 import { fitWidth, flattenLines } from './fit-width.js';
 import { renderMarkdown } from './markdown-stream.js';
+import type { RenderOptions } from './render-options.js';
 import { renderToolExecution } from './render-tool-execution.js';
 
-export interface RenderOptions {
-  colors: Colors;
-  /** terminal width for truncating one-line summaries */
-  width?: number;
-  /** full command output and unlimited diffs */
-  verbose?: boolean;
-  /** The assistant's text rendered as Markdown (see `markdownEnabled`); as it is otherwise. */
-  markdown?: boolean;
-}
+export type { RenderOptions } from './render-options.js';
 
 // A summary line without a known terminal width still stays short.
 const DEFAULT_LINE_WIDTH = 100;

@@ -2,7 +2,7 @@ import type { CommandOutputDetails, FileListDetails, ToolExecutionMetadata } fro
 import { fitWidth, flattenLines } from './fit-width.js';
 import { formatDuration } from './format-duration.js';
 import { plural } from './format-numbers.js';
-import type { RenderOptions } from './render-display-message.js';
+import type { RenderOptions } from './render-options.js';
 import { renderPatch } from './render-patch.js';
 import {
   commandFailed,

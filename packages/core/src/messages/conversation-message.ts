@@ -3,6 +3,7 @@ import { ToolExecutionMetadataSchema } from '../tools/tool-execution-metadata.js
 import { assertValid, validationIssues } from '../validation/validate.js';
 import { CompactionSchema } from './compaction.js';
 import { conversationMessageFastCheck } from './conversation-message-fast-check.js';
+import { ConversationMessageRoleSchema } from './conversation-message-role.js';
 import { JsonValueSchema } from './json-value.js';
 import { DISPLAY_ONLY_PART_TYPES, MessagePartTypeSchema } from './message-part-type.js';
 import { type OpenAIToolCall, OpenAIToolCallSchema } from './openai-chat-message.js';
@@ -11,8 +12,7 @@ import { ReasoningPartSchema } from './reasoning-part.js';
 import { checkRoleRules } from './role-rules.js';
 import { WidgetPayloadSchema } from './widget.js';
 
-export const ConversationMessageRoleSchema = z.enum(['user', 'assistant', 'system', 'tool']);
-export type ConversationMessageRole = z.infer<typeof ConversationMessageRoleSchema>;
+export { type ConversationMessageRole, ConversationMessageRoleSchema } from './conversation-message-role.js';
 
 /** Which kind of session produced a message; the context builder picks its prompt profile by it. */
 export const ConversationModeSchema = z.enum(['chat', 'agent', 'run']);

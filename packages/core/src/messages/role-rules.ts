@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { JsonSchema } from '../model/model-adapter.js';
-import type { ConversationMessageRole } from './conversation-message.js';
+import type { ConversationMessageRole } from './conversation-message-role.js';
 
 // The rules of a conversation message that depend on its role, in one table. Both the zod schema
 // (`checkRoleRules`) and the JSON Schema export (`roleRulesJsonSchema`) are derived from it.

@@ -1,0 +1,13 @@
+import type { Colors } from './colors.js';
+
+// Its own module: render-display-message.ts renders tool executions with render-tool-execution.ts,
+// and both take these options (no import cycle).
+export interface RenderOptions {
+  colors: Colors;
+  /** terminal width for truncating one-line summaries */
+  width?: number;
+  /** full command output and unlimited diffs */
+  verbose?: boolean;
+  /** The assistant's text rendered as Markdown (see `markdownEnabled`); as it is otherwise. */
+  markdown?: boolean;
+}
