@@ -23,7 +23,7 @@ export {
 export { type FinishReason, FinishReasonSchema } from './agent-output/finish-reason.js';
 export { addTokenUsage, type TokenUsage, TokenUsageSchema } from './agent-output/token-usage.js';
 export type { HistoryCompressionResult, LoopCompressionPipeline } from './compression/loop-compression.js';
-export { KeyedSerialQueue } from './concurrency/keyed-serial-queue.js';
+export { KeyedSerialQueue, type KeyedSerialRunOptions } from './concurrency/keyed-serial-queue.js';
 export {
   CairnError,
   type CairnErrorJSON,

@@ -13,6 +13,7 @@ import {
   type ConversationSummary,
   isSafeId,
   isToolCallMessage,
+  KeyedSerialQueue,
   type LoadOptions,
   type StoreCapabilities,
 } from '@cairn/core';
@@ -83,7 +84,7 @@ export class FsConversationStore implements ConversationStore {
   readonly #locks: LockLeases;
   readonly #onQuarantine: (report: QuarantineReport) => void;
   readonly #logs = new Map<string, ConversationLog>();
-  readonly #queues = new Map<string, Promise<unknown>>();
+  readonly #queue = new KeyedSerialQueue();
   #closed = false;
 
   constructor(options: FsConversationStoreOptions) {
@@ -126,7 +127,7 @@ export class FsConversationStore implements ConversationStore {
   #evictIdleLogs(): void {
     for (const [id, log] of this.#logs) {
       if (this.#logs.size < MAX_OPEN_LOGS) return;
-      if (this.#queues.has(id)) continue;
+      if (this.#queue.has(id)) continue;
       log.close();
       this.#logs.delete(id);
     }
@@ -141,18 +142,10 @@ export class FsConversationStore implements ConversationStore {
     conversationId: string,
     work: (log: ConversationLog, continued: boolean) => Promise<T>,
   ): Promise<T> {
-    const locked = () => {
+    return this.#queue.run(conversationId, () => {
       const log = this.#log(conversationId);
       return this.#locks.run(log.lockFile, (continued) => work(log, continued));
-    };
-    const previous = this.#queues.get(conversationId);
-    const run = previous === undefined ? locked() : previous.then(locked);
-    const settled = run.catch(() => undefined);
-    this.#queues.set(conversationId, settled);
-    void settled.then(() => {
-      if (this.#queues.get(conversationId) === settled) this.#queues.delete(conversationId);
     });
-    return run;
   }
 
   async append(
@@ -356,7 +349,7 @@ export class FsConversationStore implements ConversationStore {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await Promise.allSettled([...this.#queues.values()]);
+    await this.#queue.settled();
     this.#locks.releaseAll();
     for (const log of this.#logs.values()) log.close();
     this.#logs.clear();

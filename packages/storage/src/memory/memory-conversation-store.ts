@@ -8,6 +8,7 @@ import {
   type ConversationMessage,
   type ConversationPage,
   type ConversationStore,
+  KeyedSerialQueue,
   type LoadOptions,
   type StoreCapabilities,
 } from '@cairn/core';
@@ -46,7 +47,7 @@ export class MemoryConversationStore implements ConversationStore {
   readonly #conversations = new Map<string, MemoryConversation>();
   readonly #blobs = new Map<string, Uint8Array>();
   // Appends to one conversation run one after another, as they would under a lock.
-  readonly #queues = new Map<string, Promise<unknown>>();
+  readonly #queue = new KeyedSerialQueue();
   #closed = false;
 
   #assertOpen(): void {
@@ -61,21 +62,11 @@ export class MemoryConversationStore implements ConversationStore {
     this.#assertOpen();
     // Inside the queue, like the persistent stores under their lock: a delete cannot remove the
     // blobs of an append that has not landed yet.
-    const previous = this.#queues.get(conversationId) ?? Promise.resolve();
-    const run = previous
-      .catch(() => undefined)
-      .then(async () => {
-        const offloads = collectBlobs();
-        const prepared = await prepareAppend(offloads.writer, conversationId, messages, options);
-        return this.#appendPrepared(conversationId, prepared, offloads.blobs, options);
-      });
-    this.#queues.set(conversationId, run);
-    // Forget the queue once it drains, so finished appends are not kept alive.
-    const forget = () => {
-      if (this.#queues.get(conversationId) === run) this.#queues.delete(conversationId);
-    };
-    void run.then(forget, forget);
-    return run;
+    return this.#queue.run(conversationId, async () => {
+      const offloads = collectBlobs();
+      const prepared = await prepareAppend(offloads.writer, conversationId, messages, options);
+      return this.#appendPrepared(conversationId, prepared, offloads.blobs, options);
+    });
   }
 
   #appendPrepared(
