@@ -10,10 +10,10 @@ beforeAll(ensureCliBuilt, 120_000);
 // it, listed the directory and failed to read does-not-exist.txt.
 const fixture = (path: string) => fileURLToPath(new URL(`../../../packages/${path}`, import.meta.url));
 const TRANSCRIPTS = {
-  'claude-code': { file: fixture('provider-anthropic/src/claude-code/__fixtures__/stream.jsonl'), cwd: [] },
+  'claude-code': { file: fixture('agent-cli/src/claude-code/__fixtures__/stream.jsonl'), cwd: [] },
   // Gemini CLI does not record where it ran: --cwd says.
   'gemini-cli': {
-    file: fixture('provider-gemini/src/gemini-cli/__fixtures__/stream.jsonl'),
+    file: fixture('agent-cli/src/gemini-cli/__fixtures__/stream.jsonl'),
     cwd: ['--cwd', '/home/dev/work-gemini-stream'],
   },
 } as const;

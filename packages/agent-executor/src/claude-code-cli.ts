@@ -1,4 +1,4 @@
-import { createClaudeCodeConverter } from '@cairn/provider-anthropic/claude-code';
+import { createClaudeCodeConverter } from '@cairn/agent-cli/claude-code';
 import type { AgentCliDefinition } from './agent-cli-definition.js';
 
 /**

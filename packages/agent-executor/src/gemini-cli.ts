@@ -1,4 +1,4 @@
-import { createGeminiCliConverter } from '@cairn/provider-gemini/gemini-cli';
+import { createGeminiCliConverter } from '@cairn/agent-cli/gemini-cli';
 import type { AgentCliDefinition } from './agent-cli-definition.js';
 
 /**

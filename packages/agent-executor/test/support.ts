@@ -11,10 +11,10 @@ import { afterEach, expect } from 'vitest';
 export const FAKE_AGENT = fileURLToPath(new URL('./fake-agent.mjs', import.meta.url));
 // The captured transcripts live beside the converters that own them.
 export const CLAUDE_CODE_FIXTURE = fileURLToPath(
-  new URL('../../provider-anthropic/src/claude-code/__fixtures__/stream.jsonl', import.meta.url),
+  new URL('../../agent-cli/src/claude-code/__fixtures__/stream.jsonl', import.meta.url),
 );
 export const GEMINI_CLI_FIXTURE = fileURLToPath(
-  new URL('../../provider-gemini/src/gemini-cli/__fixtures__/stream.jsonl', import.meta.url),
+  new URL('../../agent-cli/src/gemini-cli/__fixtures__/stream.jsonl', import.meta.url),
 );
 /** The prompt both recorded transcripts answer. */
 export const FIXTURE_PROMPT =

@@ -4,8 +4,9 @@
 // The issue's goal is a throughput ratio ≥ 0.5; `report` checks ceilings, so the goal figure is the
 // inverse: pipeline time ÷ bare JSON.parse time ≤ 2. Then one more pipeline pass with the heap
 // sampled after forced GCs: it must stay flat. Prints a table and one JSON line.
+
+import { createClaudeCodeConverter } from '@cairn/agent-cli/claude-code';
 import { interleaved, report, seededRandom } from '@cairn/bench';
-import { createClaudeCodeConverter } from '@cairn/provider-anthropic/claude-code';
 import { createMessageProcessor } from '../dist/index.js';
 
 const TARGET_BYTES = 100 * 1024 * 1024;

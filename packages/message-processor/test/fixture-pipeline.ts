@@ -1,15 +1,15 @@
 import { readFileSync } from 'node:fs';
+import { createClaudeCodeConverter } from '@cairn/agent-cli/claude-code';
+import { createGeminiCliConverter } from '@cairn/agent-cli/gemini-cli';
 import type { AgentOutput, ConversationMessage } from '@cairn/core';
-import { createClaudeCodeConverter } from '@cairn/provider-anthropic/claude-code';
-import { createGeminiCliConverter } from '@cairn/provider-gemini/gemini-cli';
 import { convertLines, type LineConverter } from '@cairn/provider-utils';
 import { createMessageProcessor } from '../src/index.js';
 
 export type FixtureSource = 'claude-code' | 'gemini-cli';
 
 // The captured transcripts live beside the converters that own them.
-const claudeFixtures = new URL('../../provider-anthropic/src/claude-code/__fixtures__/', import.meta.url);
-const geminiFixtures = new URL('../../provider-gemini/src/gemini-cli/__fixtures__/', import.meta.url);
+const claudeFixtures = new URL('../../agent-cli/src/claude-code/__fixtures__/', import.meta.url);
+const geminiFixtures = new URL('../../agent-cli/src/gemini-cli/__fixtures__/', import.meta.url);
 
 export const FIXTURES = {
   claudeStream: new URL('stream.jsonl', claudeFixtures),

@@ -1,9 +1,8 @@
 import type { Message } from '@anthropic-ai/sdk/resources/messages';
 import type { JsonValue } from '@cairn/core';
-import type { StreamSink } from '@cairn/provider-utils';
+import { convertAnthropicUsage, type StreamSink } from '@cairn/provider-utils';
 import { redactedThinkingEndInfo, thinkingEndInfo } from './anthropic-reasoning-metadata.js';
 import { toolArgumentsFromInput } from './anthropic-tool-input.js';
-import { convertAnthropicUsage } from './convert-anthropic-usage.js';
 import { mapAnthropicFinishReason } from './map-anthropic-finish-reason.js';
 
 /**

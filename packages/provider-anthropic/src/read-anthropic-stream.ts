@@ -1,14 +1,14 @@
 import { APIError } from '@anthropic-ai/sdk';
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import { CairnError, type JsonValue } from '@cairn/core';
-import type { StreamSink } from '@cairn/provider-utils';
-import { redactedThinkingEndInfo, thinkingEndInfo } from './anthropic-reasoning-metadata.js';
-import { toolArgumentsFromInput, toolArgumentsFromJson } from './anthropic-tool-input.js';
 import {
   type AnthropicUsage,
   convertAnthropicUsage,
   mergeAnthropicUsage,
-} from './convert-anthropic-usage.js';
+  type StreamSink,
+} from '@cairn/provider-utils';
+import { redactedThinkingEndInfo, thinkingEndInfo } from './anthropic-reasoning-metadata.js';
+import { toolArgumentsFromInput, toolArgumentsFromJson } from './anthropic-tool-input.js';
 import { mapAnthropicFinishReason } from './map-anthropic-finish-reason.js';
 
 /** One server-sent event as the SDK's raw event stream gives it. */

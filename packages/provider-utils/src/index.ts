@@ -8,6 +8,11 @@ export {
   GEMINI_SCHEMA_KEYWORDS,
   type JsonSchemaTarget,
 } from './clean-json-schema.js';
+export {
+  type AnthropicUsage,
+  convertAnthropicUsage,
+  mergeAnthropicUsage,
+} from './convert-anthropic-usage.js';
 export { convertLines, type LineConverter } from './convert-lines.js';
 export { createModelStream, type ModelStreamOptions, type ModelStreamRun } from './create-model-stream.js';
 export { EMPTY_TOOL_ERROR_TEXT } from './empty-tool-error-text.js';

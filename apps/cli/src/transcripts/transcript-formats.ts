@@ -1,6 +1,6 @@
+import { convertClaudeCodeResult, createClaudeCodeConverter } from '@cairn/agent-cli/claude-code';
+import { convertGeminiCliResult, createGeminiCliConverter } from '@cairn/agent-cli/gemini-cli';
 import type { AgentOutput } from '@cairn/core';
-import { convertClaudeCodeResult, createClaudeCodeConverter } from '@cairn/provider-anthropic/claude-code';
-import { convertGeminiCliResult, createGeminiCliConverter } from '@cairn/provider-gemini/gemini-cli';
 import { cliFailure } from '../cli-error.js';
 
 /** The agent CLIs whose saved output `cairn convert` reads. */

@@ -11,13 +11,13 @@ const fixture = (path: string) => fileURLToPath(new URL(`../../../../packages/${
 
 /** Claude Code creates hello.txt, edits it, lists the directory, fails to read a missing file, answers. */
 export const CLAUDE_TRANSCRIPT = {
-  file: fixture('provider-anthropic/src/claude-code/__fixtures__/stream.jsonl'),
+  file: fixture('agent-cli/src/claude-code/__fixtures__/stream.jsonl'),
   recordedCwd: '/home/dev/work-claude-stream',
   sessionId: 'e5fde8fd-c7a9-4a1d-ab92-f90f0c5e1490',
 };
 /** Gemini CLI does the same work. */
 export const GEMINI_TRANSCRIPT = {
-  file: fixture('provider-gemini/src/gemini-cli/__fixtures__/stream.jsonl'),
+  file: fixture('agent-cli/src/gemini-cli/__fixtures__/stream.jsonl'),
   recordedCwd: '/home/dev/work-gemini-stream',
   sessionId: '36d01c64-f5ba-4a5c-86ac-75956eb73cfb',
 };

@@ -1,8 +1,18 @@
-export { convertGeminiCliResult, type GeminiCliResultOptions } from './convert-gemini-cli-result.js';
-export { convertGeminiCliStream } from './convert-gemini-cli-stream.js';
-export {
-  createGeminiCliConverter,
-  type GeminiCliConverter,
-  type GeminiCliConverterOptions,
-} from './create-gemini-cli-converter.js';
-export type { Clock } from './gemini-cli-event-factory.js';
+// The converters moved to @cairn/agent-cli, which installs no vendor SDK. This subpath re-exports
+// the same functions (not copies) for one minor version, each marked so editors flag the old import.
+import * as geminiCli from '@cairn/agent-cli/gemini-cli';
+
+/** @deprecated Import from `@cairn/agent-cli/gemini-cli`; this subpath is removed in the next minor version. */
+export const convertGeminiCliResult = geminiCli.convertGeminiCliResult;
+/** @deprecated Import from `@cairn/agent-cli/gemini-cli`; this subpath is removed in the next minor version. */
+export const convertGeminiCliStream = geminiCli.convertGeminiCliStream;
+/** @deprecated Import from `@cairn/agent-cli/gemini-cli`; this subpath is removed in the next minor version. */
+export const createGeminiCliConverter = geminiCli.createGeminiCliConverter;
+/** @deprecated Import from `@cairn/agent-cli/gemini-cli`; this subpath is removed in the next minor version. */
+export type GeminiCliResultOptions = geminiCli.GeminiCliResultOptions;
+/** @deprecated Import from `@cairn/agent-cli/gemini-cli`; this subpath is removed in the next minor version. */
+export type GeminiCliConverter = geminiCli.GeminiCliConverter;
+/** @deprecated Import from `@cairn/agent-cli/gemini-cli`; this subpath is removed in the next minor version. */
+export type GeminiCliConverterOptions = geminiCli.GeminiCliConverterOptions;
+/** @deprecated Import from `@cairn/agent-cli/gemini-cli`; this subpath is removed in the next minor version. */
+export type Clock = geminiCli.Clock;

@@ -1,5 +1,5 @@
 import type { AgentOutput, CairnErrorCode } from '@cairn/core';
-import { convertAnthropicUsage } from '../convert-anthropic-usage.js';
+import { convertAnthropicUsage } from '@cairn/provider-utils';
 import {
   type ClaudeCodeEventContext,
   eventContextOf,

@@ -1,0 +1,2 @@
+export * from './claude-code/index.js';
+export * from './gemini-cli/index.js';
