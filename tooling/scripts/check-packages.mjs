@@ -13,7 +13,10 @@
 //   - runs the README example (the first ```js block) with node and compares what it prints with the
 //     ```text block after "It prints:" — the convention of @cairn/vitest-config/readme-example. An
 //     example that reads DATABASE_URL gets a throwaway PostgreSQL (@cairn/postgres-test-server), or
-//     the server DATABASE_URL already names.
+//     the server DATABASE_URL already names;
+//   - a package with optional @cairn peers (connect's providers and stores) is also installed in a
+//     second project without them: it must import, and its smoke in WITHOUT_OPTIONAL_PEERS (choosing
+//     a peer that is not installed) must print what it says.
 // Then a dry run of `pnpm changeset version` (check-versioning.mjs).
 //
 // Usage: node tooling/scripts/check-packages.mjs [package-dir ...] [--keep] [--versioning]
@@ -62,6 +65,28 @@ const NATIVE = [
   { name: 'better-sqlite3', from: 'packages/store-sqlite', binary: 'build/Release/better_sqlite3.node' },
 ];
 
+/**
+ * Per package with optional @cairn peers: a script run where none of them is installed, and what it
+ * must print. Every such package is at least imported there.
+ */
+const WITHOUT_OPTIONAL_PEERS = {
+  '@cairn/connect': {
+    code: `import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { exitCodeFor, formatErrorLine, openStore } from '@cairn/connect';
+const dataDir = mkdtempSync(join(tmpdir(), 'cairn-connect-alone-'));
+const store = await openStore({ store: 'fs', dataDir });
+await store.close();
+await openStore({ store: 'sqlite', dataDir }).catch((error) =>
+  console.log(formatErrorLine('app', error), exitCodeFor(error)),
+);
+`,
+    printed:
+      'app: the sqlite store needs @cairn/store-sqlite, which is not installed [PACKAGE_MISSING] — run: npm install @cairn/store-sqlite 2\n',
+  },
+};
+
 const args = process.argv.slice(2);
 const keep = args.includes('--keep');
 const compileNative = args.includes('--compile-native');
@@ -91,17 +116,31 @@ if (unknown.length > 0) {
 const selected =
   only.length > 0 ? publicPackages.filter((pkg) => only.includes(pkg.dirName)) : publicPackages;
 
-/** @cairn packages a workspace manifest needs installed: dependencies and peerDependencies. */
-function cairnDependencies(manifest) {
+/** The @cairn packages a manifest names as optional peers: the user installs those it wants. */
+function optionalCairnPeers(manifest) {
+  return Object.keys(manifest.peerDependencies ?? {}).filter(
+    (name) => name.startsWith('@cairn/') && manifest.peerDependenciesMeta?.[name]?.optional === true,
+  );
+}
+
+/**
+ * @cairn packages a workspace manifest needs installed: dependencies and peerDependencies (optional
+ * peers too, unless `withOptionalPeers` is false).
+ */
+function cairnDependencies(manifest, withOptionalPeers = true) {
+  const skipped = new Set(withOptionalPeers ? [] : optionalCairnPeers(manifest));
   return Object.keys({
     ...manifest.dependencies,
     ...manifest.peerDependencies,
     ...manifest.optionalDependencies,
-  }).filter((name) => name.startsWith('@cairn/'));
+  }).filter((name) => name.startsWith('@cairn/') && !skipped.has(name));
 }
 
-/** `names` and every @cairn package they depend on, transitively; unknown (private, missing) names in `missing`. */
-function closure(names) {
+/**
+ * `names` and every @cairn package they depend on, transitively; unknown (private, missing) names in
+ * `missing`. Without `withOptionalPeers`, as a user who installs only the package gets it.
+ */
+function closure(names, { withOptionalPeers = true } = {}) {
   const seen = new Set();
   const missing = new Set();
   const queue = [...names];
@@ -114,7 +153,7 @@ function closure(names) {
       continue;
     }
     seen.add(name);
-    queue.push(...cairnDependencies(pkg.manifest));
+    queue.push(...cairnDependencies(pkg.manifest, withOptionalPeers));
   }
   return { names: [...seen], missing: [...missing] };
 }
@@ -183,8 +222,67 @@ function firstDifference(actual, expected) {
   return 'differs';
 }
 
+/**
+ * `npm install`s the tarballs of `names` into a new empty ESM project at `project`, the @cairn scope
+ * pointing at the 404 registry; returns what went wrong, if anything.
+ */
+async function installProject(project, names, { tarballs, registryUrl, installEnv }) {
+  mkdirSync(project, { recursive: true });
+  const init = await run('npm', ['init', '-y'], { cwd: project, timeoutMs: 60_000 });
+  if (init.code !== 0) return `npm init failed: ${tail(init.stderr)}`;
+  const projectManifest = readJson(join(project, 'package.json'));
+  writeFileSync(
+    join(project, 'package.json'),
+    `${JSON.stringify({ ...projectManifest, private: true, type: 'module' }, null, 2)}\n`,
+  );
+  const install = await run(
+    'npm',
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      `--@cairn:registry=${registryUrl}`,
+      ...names.map((dep) => tarballs.get(dep).file),
+    ],
+    { cwd: project, env: childEnv(installEnv), timeoutMs: INSTALL_TIMEOUT_MS },
+  );
+  if (install.code === 0) return undefined;
+  const why = install.timedOut ? `timed out after ${INSTALL_TIMEOUT_MS / 1000}s` : `exit ${install.code}`;
+  return `npm install failed (${why}): ${tail(install.stderr)}`;
+}
+
+/**
+ * A package with optional @cairn peers, installed without them as a user who wants none of them
+ * gets it: it imports, and its WITHOUT_OPTIONAL_PEERS smoke prints what it says.
+ */
+async function checkWithoutOptionalPeers(pkg, context) {
+  const name = pkg.manifest.name;
+  if (optionalCairnPeers(pkg.manifest).length === 0) return [];
+  const where = 'without its optional peers';
+  const project = join(context.workDir, 'projects', `${pkg.dirName}-without-optional-peers`);
+  const { names } = closure([name], { withOptionalPeers: false });
+  const installFailure = await installProject(project, names, context);
+  if (installFailure !== undefined) return [`${where}: ${installFailure}`];
+  const smoke = WITHOUT_OPTIONAL_PEERS[name] ?? {
+    code: `await import(${JSON.stringify(name)});\n`,
+    printed: '',
+  };
+  writeFileSync(join(project, 'smoke.mjs'), smoke.code);
+  const result = await run(process.execPath, ['smoke.mjs'], {
+    cwd: project,
+    env: childEnv(),
+    timeoutMs: EXAMPLE_TIMEOUT_MS,
+  });
+  if (result.code !== 0)
+    return [`${where}: the smoke failed (exit ${result.code}): ${tail(result.stderr, 3)}`];
+  if (result.stdout !== smoke.printed) {
+    return [`${where}: the smoke printed something else: ${firstDifference(result.stdout, smoke.printed)}`];
+  }
+  return [];
+}
+
 async function checkPackage(pkg, context) {
-  const { tarballs, workDir, registryUrl, installEnv } = context;
+  const { tarballs, workDir } = context;
   const name = pkg.manifest.name;
   const problems = [];
   const tarball = tarballs.get(name);
@@ -227,32 +325,13 @@ async function checkPackage(pkg, context) {
 
   // Install into an empty project.
   const project = join(workDir, 'projects', pkg.dirName);
-  mkdirSync(project, { recursive: true });
-  const init = await run('npm', ['init', '-y'], { cwd: project, timeoutMs: 60_000 });
-  if (init.code !== 0) return [...problems, `npm init failed: ${tail(init.stderr)}`];
-  const projectManifest = readJson(join(project, 'package.json'));
-  writeFileSync(
-    join(project, 'package.json'),
-    `${JSON.stringify({ ...projectManifest, private: true, type: 'module' }, null, 2)}\n`,
-  );
-  const install = await run(
-    'npm',
-    [
-      'install',
-      '--no-audit',
-      '--no-fund',
-      `--@cairn:registry=${registryUrl}`,
-      ...installNames.map((dep) => tarballs.get(dep).file),
-    ],
-    { cwd: project, env: childEnv(installEnv), timeoutMs: INSTALL_TIMEOUT_MS },
-  );
-  if (install.code !== 0) {
-    const why = install.timedOut ? `timed out after ${INSTALL_TIMEOUT_MS / 1000}s` : `exit ${install.code}`;
-    return [...problems, `npm install failed (${why}): ${tail(install.stderr)}`];
-  }
+  const installFailure = await installProject(project, installNames, context);
+  if (installFailure !== undefined) return [...problems, installFailure];
   // The types its declarations use resolve for a TypeScript consumer.
   problems.push(...findUntypedImports(join(project, 'node_modules', ...name.split('/'))));
   if (code === undefined) return problems;
+
+  problems.push(...(await checkWithoutOptionalPeers(pkg, context)));
 
   // Run the example.
   writeFileSync(join(project, 'example.mjs'), code);

@@ -5,6 +5,7 @@ import { exitCodeFor } from './exit-code-for.js';
 describe('exitCodeFor', () => {
   it('gives each family of codes its own exit code', () => {
     expect(exitCodeFor(new CairnError('INVALID_ID', 'x'))).toBe(2);
+    expect(exitCodeFor(new CairnError('PACKAGE_MISSING', 'x'))).toBe(2);
     expect(exitCodeFor(new CairnError('STORE_CORRUPT', 'x'))).toBe(3);
     expect(exitCodeFor(new CairnError('LLM_RATE_LIMITED', 'x'))).toBe(4);
     expect(exitCodeFor(new CairnError('TOOL_FAILED', 'x'))).toBe(5);

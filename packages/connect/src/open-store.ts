@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { CairnError, type ConversationStore } from '@cairn/core';
 import type { QuarantineReport } from '@cairn/store-fs';
+import { importOptionalPackage } from './import-optional-package.js';
 import { prepareDataDir } from './prepare-data-dir.js';
 import { type SettingNames, settingNames, withValue } from './setting-names.js';
 import { STORE_KINDS, type StoreSettings } from './store-settings.js';
@@ -15,7 +16,8 @@ export interface OpenStoreOptions {
 /**
  * Opens the configured store: files under `<dataDir>/store` (the default), one SQLite file
  * `<dataDir>/conversations.db`, or PostgreSQL. Only that backend is loaded (a native SQLite
- * binding or a database driver is not free to load). The data directory is created when missing;
+ * binding or a database driver is not free to load); the SQLite and PostgreSQL ones are optional
+ * peers, `PACKAGE_MISSING` when not installed. The data directory is created when missing;
  * one that cannot hold the store is `STORE_UNAVAILABLE` with a fix. The caller closes the store.
  */
 export async function openStore(
@@ -33,7 +35,11 @@ export async function openStore(
     }
     case 'sqlite': {
       prepareDataDir(settings.dataDir, settingNames(options.names).dataDir);
-      const { createSqliteConversationStore } = await import('@cairn/store-sqlite');
+      const { createSqliteConversationStore } = await importOptionalPackage(
+        '@cairn/store-sqlite',
+        'the sqlite store',
+        () => import('@cairn/store-sqlite'),
+      );
       return createSqliteConversationStore({ filename: join(settings.dataDir, 'conversations.db') });
     }
     case 'postgres': {
@@ -44,7 +50,11 @@ export async function openStore(
           details: { fix: `set DATABASE_URL${orName} to a postgres:// connection string` },
         });
       }
-      const { createPostgresConversationStore } = await import('@cairn/store-postgres');
+      const { createPostgresConversationStore } = await importOptionalPackage(
+        '@cairn/store-postgres',
+        'the postgres store',
+        () => import('@cairn/store-postgres'),
+      );
       return createPostgresConversationStore({ connectionString: settings.databaseUrl });
     }
     default: {

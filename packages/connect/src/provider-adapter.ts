@@ -1,4 +1,5 @@
 import { CairnError, type ModelAdapter } from '@cairn/core';
+import { importOptionalPackage } from './import-optional-package.js';
 import { PROVIDER_NAMES, type ProviderName } from './provider-names.js';
 
 /** The model used when none is named: a current, fast, affordable one of each provider. */
@@ -23,6 +24,7 @@ export interface ProviderConnection {
 /**
  * The provider's real adapter, connected with exactly the given key and base URL. Only the one
  * provider's SDK is loaded, when it is needed: an app's start-up should not wait for three SDKs.
+ * Each provider package is an optional peer: `PACKAGE_MISSING` when the chosen one is not installed.
  */
 export async function createProviderAdapter(
   provider: ProviderName,
@@ -32,15 +34,27 @@ export async function createProviderAdapter(
   switch (provider) {
     case 'openai':
     case 'openai-compatible': {
-      const { createOpenAIAdapter } = await import('@cairn/provider-openai');
+      const { createOpenAIAdapter } = await importOptionalPackage(
+        '@cairn/provider-openai',
+        `the ${provider} provider`,
+        () => import('@cairn/provider-openai'),
+      );
       return createOpenAIAdapter({ model, apiKey, baseURL: baseURL ?? OPENAI_API_URL });
     }
     case 'anthropic': {
-      const { createAnthropicAdapter } = await import('@cairn/provider-anthropic');
+      const { createAnthropicAdapter } = await importOptionalPackage(
+        '@cairn/provider-anthropic',
+        'the anthropic provider',
+        () => import('@cairn/provider-anthropic'),
+      );
       return createAnthropicAdapter({ model, apiKey, baseURL: baseURL ?? ANTHROPIC_API_URL });
     }
     case 'gemini': {
-      const { createGeminiAdapter } = await import('@cairn/provider-gemini');
+      const { createGeminiAdapter } = await importOptionalPackage(
+        '@cairn/provider-gemini',
+        'the gemini provider',
+        () => import('@cairn/provider-gemini'),
+      );
       return createGeminiAdapter({ model, apiKey, ...(baseURL === undefined ? {} : { baseURL }) });
     }
     default:

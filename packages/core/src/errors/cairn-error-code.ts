@@ -52,6 +52,9 @@ export const CAIRN_ERROR_CODES = [
   'LOOP_STUCK',
   // An agent CLI process (Claude Code, Gemini CLI) failed to start, crashed or exited with an error.
   'AGENT_FAILED',
+  // An optional package the chosen setting needs (a provider, a store backend) is not installed;
+  // `details.packageName` names it and `details.fix` the install command.
+  'PACKAGE_MISSING',
 ] as const;
 
 export const CairnErrorCodeSchema = z.enum(CAIRN_ERROR_CODES);
