@@ -233,11 +233,13 @@ function npmBinDir(user) {
 }
 
 function binariesChoice(requested) {
+  const fromEnv = requested === undefined;
   const choice = requested ?? (process.env[BINARIES_ENV] || undefined);
+  const said = fromEnv ? BINARIES_ENV : 'the binaries option';
   if (choice !== undefined && choice !== 'system' && choice !== 'npm') {
-    throw new Error(`${BINARIES_ENV} must be 'system' or 'npm', not '${choice}'`);
+    throw new Error(`${said} must be 'system' or 'npm', not '${choice}'`);
   }
-  return choice;
+  return { choice, said: `${said} is '${choice}'` };
 }
 
 const INSTALL_HINT =
@@ -252,13 +254,13 @@ const INSTALL_HINT =
  * cache dir it can.
  */
 export function findPostgresBinaries(options = {}) {
-  const choice = binariesChoice(options.binaries);
+  const { choice, said } = binariesChoice(options.binaries);
   if (choice !== 'npm') {
     const binDir = findSystemBinDir();
     if (binDir) return { binDir, source: 'system' };
     if (choice === 'system') {
       throw new Error(
-        `${BINARIES_ENV}=system, but no PostgreSQL server binaries (initdb, pg_ctl) found: looked at ` +
+        `${said}, but no PostgreSQL server binaries (initdb, pg_ctl) found: looked at ` +
           '`pg_config --bindir`, /usr/lib/postgresql/*/bin and PATH. On Debian or Ubuntu install them with ' +
           '`apt-get install postgresql`.',
       );
@@ -268,7 +270,7 @@ export function findPostgresBinaries(options = {}) {
   if (binDir) return { binDir, source: 'npm' };
   throw new Error(
     choice === 'npm'
-      ? `${BINARIES_ENV}=npm, but the npm package ${npmBinaryPackageName()} is not installed ` +
+      ? `${said}, but the npm package ${npmBinaryPackageName()} is not installed ` +
           '(no such package for this platform, or optional dependencies were skipped). Run `pnpm install`.'
       : 'PostgreSQL server binaries (initdb, pg_ctl) not found: no system ones (looked at ' +
           `\`pg_config --bindir\`, /usr/lib/postgresql/*/bin and PATH) and no npm package ${npmBinaryPackageName()}. ` +
