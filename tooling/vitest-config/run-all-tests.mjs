@@ -93,17 +93,19 @@ for (const task of summary?.tasks ?? []) {
     otherFailures.push({ name: task.taskId, reason: `task failed (exit code ${exitCode})` });
   }
 }
-const filtered = args.some((arg) => arg.startsWith('--filter') || arg === '-F');
+const filtered = args.some(
+  (arg) => arg.startsWith('--filter') || arg.startsWith('-F') || arg.startsWith('--affected'),
+);
 
 const runs = tested.map(({ dir, packageName }) => ({
   name: relative(root, dir),
   dir,
   reportPath: join(dir, REPORT),
-  // Without a summary, a filtered run cannot say which packages it left out: those with no report
-  // and no output are taken as left out. An unfiltered run runs every package.
-  ran: summary
-    ? taskExits.has(packageName)
-    : !filtered || existsSync(join(dir, REPORT)) || tails.has(packageName),
+  // An unfiltered run must run every package. A filtered one runs those in turbo's summary (without
+  // a summary: those that left a report or printed something).
+  ran:
+    !filtered ||
+    (summary ? taskExits.has(packageName) : existsSync(join(dir, REPORT)) || tails.has(packageName)),
   exitCode: taskExits.get(packageName),
   outputTail: tails.get(packageName),
 }));
