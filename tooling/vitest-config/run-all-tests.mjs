@@ -1,13 +1,18 @@
 #!/usr/bin/env node
-// Runs every workspace package's tests through turbo, then sums the vitest JSON reports into one
-// plain last line, `N passed, N failed`. A package that should have produced a report and did not
-// (crash, syntax error, missing config) counts as one failure, so a broken package cannot look green.
-import { spawnSync } from 'node:child_process';
+// Runs every workspace package's tests through turbo (never replayed from turbo's cache: the `test`
+// task has `cache: false`), then sums the vitest JSON reports (summarise-reports.mjs) into a table
+// and one plain last line, `N passed, N failed, N skipped`. A package that ran and left no report
+// (a crash before vitest wrote one), ran no tests, or reported `success: false` counts as a failure
+// with its reason on its row, so a broken package cannot look green. Extra arguments go to turbo
+// (`pnpm test --filter @cairn/store-fs`).
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import { formatSummary, summariseReports } from './summarise-reports.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
 const REPORT = '.test-results/vitest.json';
+const TAIL_LINES = 40;
 
 function workspacePackageDirs() {
   const yaml = readFileSync(join(root, 'pnpm-workspace.yaml'), 'utf8');
@@ -21,56 +26,90 @@ function workspacePackageDirs() {
   });
 }
 
-const testedDirs = workspacePackageDirs().filter((dir) => {
+const tested = workspacePackageDirs().flatMap((dir) => {
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-  return typeof pkg.scripts?.test === 'string';
+  return typeof pkg.scripts?.test === 'string' ? [{ dir, packageName: pkg.name }] : [];
 });
-for (const dir of testedDirs) rmSync(join(dir, '.test-results'), { recursive: true, force: true });
+for (const { dir } of tested) rmSync(join(dir, '.test-results'), { recursive: true, force: true });
 
-const turbo = spawnSync('turbo', ['run', 'test', '--continue', ...process.argv.slice(2)], {
-  cwd: root,
-  stdio: 'inherit',
+const args = process.argv.slice(2);
+// --summarize: turbo writes a run summary naming every task it ran and its exit code.
+// --ui=stream: every line prefixed with its task, so each package's output tail can be kept.
+const localTurbo = join(root, 'node_modules', '.bin', 'turbo');
+const turbo = spawn(
+  existsSync(localTurbo) ? localTurbo : 'turbo',
+  ['run', 'test', '--continue', '--summarize', '--ui=stream', ...args],
+  {
+    cwd: root,
+    stdio: ['inherit', 'pipe', 'pipe'],
+  },
+);
+const tails = new Map();
+let summaryPath;
+function keep(stream, out) {
+  let pending = '';
+  stream.on('data', (chunk) => {
+    out.write(chunk);
+    pending += chunk.toString('utf8');
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) {
+      const task = /^(\S+):test: ?(.*)$/.exec(line);
+      if (task) {
+        const tail = tails.get(task[1]) ?? [];
+        tail.push(task[2]);
+        if (tail.length > TAIL_LINES) tail.shift();
+        tails.set(task[1], tail);
+      }
+      const summary = /^\s*Summary:\s+(\S+\.json)\s*$/.exec(line);
+      if (summary) summaryPath = summary[1];
+    }
+  });
+}
+keep(turbo.stdout, process.stdout);
+keep(turbo.stderr, process.stderr);
+const [turboExitCode] = await new Promise((done) => {
+  turbo.on('error', (error) => {
+    console.error(`could not start turbo: ${error.message}`);
+    done([127]);
+  });
+  turbo.on('close', (code) => done([code]));
 });
-const filtered = process.argv.slice(2).some((arg) => arg.startsWith('--filter'));
 
-let passed = 0;
-let failed = 0;
-const rows = [];
-for (const dir of testedDirs) {
-  const name = relative(root, dir);
-  const reportPath = join(dir, REPORT);
-  if (!existsSync(reportPath)) {
-    if (filtered) continue;
-    failed += 1;
-    rows.push([name, 0, 1, 'no report: the test run crashed before vitest could write one']);
-    continue;
+// Which test tasks ran, and how each ended, from turbo's run summary (then removed: one per run).
+const taskExits = new Map();
+const otherFailures = [];
+let summary;
+try {
+  summary = summaryPath ? JSON.parse(readFileSync(resolve(root, summaryPath), 'utf8')) : undefined;
+  if (summaryPath) rmSync(resolve(root, summaryPath), { force: true });
+} catch {
+  summary = undefined;
+}
+for (const task of summary?.tasks ?? []) {
+  const exitCode = task.execution?.exitCode;
+  if (task.task === 'test') taskExits.set(task.package, exitCode ?? null);
+  else if (typeof exitCode === 'number' && exitCode !== 0) {
+    otherFailures.push({ name: task.taskId, reason: `task failed (exit code ${exitCode})` });
   }
-  const report = JSON.parse(readFileSync(reportPath, 'utf8'));
-  // A test file that fails to load has no assertions but a failed suite: count it once.
-  const brokenFiles = report.testResults.filter(
-    (file) => file.status === 'failed' && file.assertionResults.length === 0,
-  ).length;
-  const pkgFailed = report.numFailedTests + brokenFiles;
-  passed += report.numPassedTests;
-  failed += pkgFailed;
-  rows.push([
-    name,
-    report.numPassedTests,
-    pkgFailed,
-    brokenFiles ? `${brokenFiles} file(s) failed to load` : '',
-  ]);
 }
+const filtered = args.some(
+  (arg) => arg.startsWith('--filter') || arg.startsWith('-F') || arg.startsWith('--affected'),
+);
 
-console.log('\nTest totals by package');
-for (const [name, p, f, note] of rows) {
-  console.log(
-    `  ${name.padEnd(32)} ${String(p).padStart(5)} passed ${String(f).padStart(4)} failed  ${note}`,
-  );
-}
-if (turbo.status !== 0 && failed === 0) {
-  // turbo failed (e.g. a build dependency broke) without any test failing: still a failure.
-  failed += 1;
-  console.log('  turbo exited with a failure outside the test reports');
-}
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 && turbo.status === 0 ? 0 : 1);
+const runs = tested.map(({ dir, packageName }) => ({
+  name: relative(root, dir),
+  dir,
+  reportPath: join(dir, REPORT),
+  // An unfiltered run must run every package. A filtered one runs those in turbo's summary (without
+  // a summary: those that left a report or printed something).
+  ran:
+    !filtered ||
+    (summary ? taskExits.has(packageName) : existsSync(join(dir, REPORT)) || tails.has(packageName)),
+  exitCode: taskExits.get(packageName),
+  outputTail: tails.get(packageName),
+}));
+
+const result = summariseReports(runs, { otherFailures, turboExitCode });
+console.log(formatSummary(result));
+process.exit(result.failed === 0 && turboExitCode === 0 ? 0 : 1);
