@@ -1,7 +1,13 @@
-import type { AgentOutput, LoopCompressionPipeline, ModelMessage } from '@cairn/core';
+import {
+  type AgentOutput,
+  type LoopCompressionPipeline,
+  type ModelMessage,
+  toolProtocolIssues,
+} from '@cairn/core';
 import { ScriptedModel, type ScriptTurn } from '@cairn/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { modelAnswering, toolCall } from '../test/loop-test-models.js';
 import { commandTool, echoTool, failingTool, sleep, weatherTool } from '../test/loop-test-tools.js';
 import { chatToolLoop } from './chat-tool-loop.js';
 import type { ChatToolLoopParams, LoopAssistantMessage } from './chat-tool-loop-types.js';
@@ -489,5 +495,66 @@ describe('chatToolLoop', () => {
     await expect(chatToolLoop({ model, messages: [], toolConcurrency: 1.5 })).rejects.toMatchObject({
       code: 'INVALID_ARGUMENT',
     });
+  });
+
+  it('keeps the history when a compression pipeline hands back the array it was given', async () => {
+    const model = new ScriptedModel({
+      turns: [{ toolCalls: [{ id: 'a', name: 'echo', arguments: { text: 'x' } }] }, { text: 'done' }],
+    });
+    const messages: ModelMessage[] = [
+      { role: 'system', content: 'sys' },
+      { role: 'user', content: 'hi' },
+    ];
+    const result = await chatToolLoop({
+      model,
+      tools: createToolHost([echoTool]),
+      messages,
+      compressionPipeline: {
+        shouldCompress: (list) => list.length > 2,
+        compressHistoricalMessages: (list, loopStartIndex) => ({
+          messages: list as ModelMessage[],
+          newLoopStartIndex: loopStartIndex,
+        }),
+      },
+    });
+    expect(result.success).toBe(true);
+    expect(model.requests[1]?.messages.map((message) => message.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+    ]);
+    expect(messages).toHaveLength(5);
+  });
+
+  it('gives repeated call ids of one message ids of their own', async () => {
+    const messages: ModelMessage[] = [{ role: 'user', content: 'go' }];
+    const result = await chatToolLoop({
+      model: modelAnswering({
+        role: 'assistant',
+        content: null,
+        tool_calls: [toolCall('dup'), toolCall('dup'), toolCall('dup')],
+      }),
+      tools: createToolHost([echoTool]),
+      messages,
+    });
+    expect(result.success).toBe(true);
+    const assistant = messages[1] as ModelMessage & { role: 'assistant' };
+    expect(assistant.tool_calls?.map((toolCall) => toolCall.id)).toEqual(['dup', 'dup-2', 'dup-3']);
+    expect(toolProtocolIssues(messages)).toEqual([]);
+  });
+
+  it('merges a layered policy: an agent can only narrow what the system allows', async () => {
+    const model = new ScriptedModel({ turns: [{ text: 'hi' }] });
+    await chatToolLoop({
+      model,
+      tools: createToolHost([echoTool, weatherTool]),
+      messages: [{ role: 'user', content: 'go' }],
+      policy: {
+        system: { deny: { categories: ['web'] } },
+        agent: { allow: { tools: ['echo', 'get_weather'] } },
+      },
+    });
+    expect(model.requests[0]?.tools?.map((tool) => tool.name)).toEqual(['echo']);
   });
 });

@@ -230,4 +230,53 @@ describe('createToolHost', () => {
       expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
     );
   });
+
+  it('refuses (never fails) a call whose approval could not be asked', async () => {
+    const tool = defineTool({
+      name: 'deploy',
+      description: 'Deploys',
+      category: 'shell',
+      input: z.object({}),
+      needsApproval: true,
+      execute: () => 'deployed',
+    });
+    const result = await createToolHost([tool]).execute(call('deploy', {}, 'a'), {
+      ...options(),
+      approve: () => {
+        throw new Error('approval UI disconnected');
+      },
+    });
+    expect(result).toMatchObject({ isError: true, errorCode: 'TOOL_DENIED' });
+    expect(result.content).toMatch(/was not run: asking for approval failed \(approval UI disconnected\)/);
+  });
+
+  it('keeps a success when toModelOutput throws, and writes BigInts and cycles', async () => {
+    const cyclic: Record<string, unknown> = { big: 10n };
+    cyclic.self = cyclic;
+    const tool = defineTool({
+      name: 'odd',
+      description: 'Odd output',
+      category: 'test',
+      input: z.object({}),
+      execute: () => cyclic,
+      toModelOutput: () => {
+        throw new Error('render bug');
+      },
+    });
+    const result = await createToolHost([tool]).execute(call('odd', {}, 'a'), options());
+    expect(result).toMatchObject({
+      isError: false,
+      content: '{"big":"10","self":"[Circular]"}',
+      structured: cyclic,
+    });
+  });
+
+  it('answers every call of a cancelled turn as interrupted, even a bad one', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const echoHost = createToolHost([echoTool]);
+    for (const bad of [call('nope', {}, 'a'), call('echo', { words: 1 }, 'b')]) {
+      expect(await echoHost.execute(bad, { signal: controller.signal })).toMatchObject({ interrupted: true });
+    }
+  });
 });
