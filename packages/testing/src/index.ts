@@ -1,4 +1,5 @@
 export { cairnErrorThrownBy } from './cairn-error-thrown-by.js';
+export { createGate, type Gate } from './gate.js';
 export type { MockProvider } from './mock-servers/mock-provider-protocol.js';
 export {
   type MockProviderServer,
@@ -21,3 +22,4 @@ export {
   type ScriptTurn,
 } from './script-turn.js';
 export { ScriptedModel, type ScriptedModelOptions } from './scripted-model/scripted-model.js';
+export { simulatedDelay } from './simulated-delay.js';
