@@ -1,8 +1,8 @@
 import { CairnError, type ModelMessage, toolProtocolIssues } from '@cairn/core';
+import { simulatedDelay } from '@cairn/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { modelAnswering, toolCall } from '../test/loop-test-models.js';
-import { sleep } from '../test/loop-test-tools.js';
 import { chatToolLoop } from './chat-tool-loop.js';
 import { createToolHost } from './create-tool-host.js';
 import { defineTool } from './define-tool.js';
@@ -17,7 +17,7 @@ describe('chatToolLoop with a failing persister', () => {
       input: z.object({ text: z.string() }),
       async execute({ text }, { signal }) {
         started.push(text);
-        await sleep(text === 'a' ? 5 : 50, signal);
+        await simulatedDelay(text === 'a' ? 5 : 50, signal);
         return text;
       },
     });
@@ -39,7 +39,9 @@ describe('chatToolLoop with a failing persister', () => {
     });
     expect(result.error?.code).toBe('STORE_UNAVAILABLE');
     const settled = [...messages];
-    await sleep(100);
+    // Every started call has settled by the time the loop returns: one more turn of the event loop
+    // lets anything still queued run, and nothing may push then.
+    await new Promise((resolve) => setImmediate(resolve));
     expect(messages).toEqual(settled);
     expect(started).toEqual(['a', 'b']);
     expect(toolProtocolIssues(messages)).toEqual([]);

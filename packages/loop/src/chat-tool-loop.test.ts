@@ -4,11 +4,11 @@ import {
   type ModelMessage,
   toolProtocolIssues,
 } from '@cairn/core';
-import { ScriptedModel, type ScriptTurn } from '@cairn/testing';
+import { ScriptedModel, type ScriptTurn, simulatedDelay } from '@cairn/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { modelAnswering, toolCall } from '../test/loop-test-models.js';
-import { commandTool, echoTool, failingTool, sleep, weatherTool } from '../test/loop-test-tools.js';
+import { commandTool, echoTool, failingTool, weatherTool } from '../test/loop-test-tools.js';
 import { chatToolLoop } from './chat-tool-loop.js';
 import type { ChatToolLoopParams, LoopAssistantMessage } from './chat-tool-loop-types.js';
 import { createToolHost } from './create-tool-host.js';
@@ -158,7 +158,7 @@ describe('chatToolLoop', () => {
       input: z.object({ ms: z.number() }),
       async execute({ ms }, { toolCallId }) {
         most = Math.max(most, ++running);
-        await sleep(ms);
+        await simulatedDelay(ms);
         running--;
         finished.push(toolCallId);
         return `${ms}`;
@@ -289,9 +289,13 @@ describe('chatToolLoop', () => {
   it('aborted before the model streamed any text: nothing is kept', async () => {
     const controller = new AbortController();
     const handed: string[] = [];
-    const { result, messages } = loop([{ text: 'never shown', delayMs: 200 }], {
+    // Aborted once the model has the request, while it takes its time before the first token.
+    const turn = (): ScriptTurn => {
+      controller.abort();
+      return { text: 'never shown', delayMs: 200 };
+    };
+    const { result, messages } = loop(turn, {
       signal: controller.signal,
-      onTurnStart: () => void setTimeout(() => controller.abort(), 10),
       onAssistantMessage: (message) => void handed.push(message.id),
     });
     expect(await result).toMatchObject({ finishReason: 'aborted', error: { code: 'LLM_ABORTED' } });
@@ -315,7 +319,7 @@ describe('chatToolLoop', () => {
         signal: controller.signal,
         onToolMessage: (message) => {
           handed.push({ id: message.tool_call_id, ...(message.interrupted ? { interrupted: true } : {}) });
-          if (message.tool_call_id === 'fast') setTimeout(() => controller.abort(), 10);
+          if (message.tool_call_id === 'fast') controller.abort();
         },
       },
     );

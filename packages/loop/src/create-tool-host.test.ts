@@ -1,4 +1,5 @@
 import type { OpenAIToolCall, ToolExecutionOptions } from '@cairn/core';
+import { createGate, simulatedDelay } from '@cairn/testing';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
@@ -7,7 +8,6 @@ import {
   deniedByToolTool,
   echoTool,
   failingTool,
-  sleep,
   slowTool,
   summaryTool,
   weatherTool,
@@ -147,7 +147,7 @@ describe('createToolHost', () => {
         category: 'shell',
         input: z.object({}),
         needsApproval: true,
-        execute: () => sleep(250).then(() => 'built'),
+        execute: () => new Promise((resolve) => setTimeout(() => resolve('built'), 250)),
       });
       const answerAfterAMinute = (answer: boolean) => () =>
         new Promise<boolean>((resolve) => setTimeout(() => resolve(answer), 60_000));
@@ -166,6 +166,7 @@ describe('createToolHost', () => {
   it('stops a running tool when the turn is cancelled, and reports it as interrupted', async () => {
     const controller = new AbortController();
     let toolSignal: AbortSignal | undefined;
+    const started = createGate();
     const waiting = defineTool({
       name: 'wait',
       description: 'Waits for its signal',
@@ -173,11 +174,12 @@ describe('createToolHost', () => {
       input: z.object({}),
       execute: (_input, { signal }) => {
         toolSignal = signal;
-        return sleep(60_000, signal);
+        started.open();
+        return simulatedDelay(60_000, signal);
       },
     });
     const pending = createToolHost([waiting]).execute(call('wait', {}), { signal: controller.signal });
-    await sleep(10);
+    await started.promise;
     controller.abort();
     const result = await pending;
     expect(result).toMatchObject({ isError: true, interrupted: true });
