@@ -8,6 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 const SCRIPT = new URL('../scripts/check-test-sleeps.mjs', import.meta.url).pathname;
 // Spelled in pieces so that this file itself passes the check.
 const SET_TIMEOUT = ['set', 'Timeout'].join('');
+const DELAY = ['del', 'ay'].join('');
+const SLEEP = ['sle', 'ep'].join('');
 
 const roots: string[] = [];
 afterEach(() => {
@@ -37,9 +39,9 @@ describe('check-test-sleeps', () => {
         `await new Promise((resolve) => ${SET_TIMEOUT}(resolve, 50));`,
         'await pause(20);',
         `${SET_TIMEOUT}(() => controller.abort(), 10);`,
-        '// a comment naming sleep(10) is not a wait',
+        `// a comment naming ${SLEEP}(10) is not a wait`,
       ].join('\n'),
-      'apps/b/test/support.ts': 'export const settle = () => delay(5);\n',
+      'apps/b/test/support.ts': `export const settle = () => ${DELAY}(5);\n`,
     });
     expect(status).toBe(1);
     expect(output).toContain(
@@ -47,7 +49,7 @@ describe('check-test-sleeps', () => {
     );
     expect(output).toContain('packages/a/src/a.test.ts:3: await pause(20);');
     expect(output).toContain(`packages/a/src/a.test.ts:4: ${SET_TIMEOUT}(() => controller.abort(), 10);`);
-    expect(output).toContain('apps/b/test/support.ts:1: export const settle = () => delay(5);');
+    expect(output).toContain(`apps/b/test/support.ts:1: export const settle = () => ${DELAY}(5);`);
     expect(output).not.toContain(':5:');
   });
 

@@ -3,7 +3,7 @@
 // @cairn/testing), an event the code emits, or `expect.poll` / `vi.waitFor`; a delay that is itself
 // the behaviour under test (a slow model, a slow tool, a slow reader) is `simulatedDelay(ms, signal?)`.
 //
-// Scanned: every *.test.{ts,mts,js,mjs}, *.test-*.ts, file under a test/ or __tests__/ folder, and the
+// Scanned: every *.test.{ts,mts,js,mjs}, *.test-*.ts, test-support.ts, file under a test/ or __tests__/ folder, and the
 // two conformance kits that run as other packages' tests (packages/storage/src/testkit,
 // packages/testing/src/conformance), across packages/*, apps/* and tooling/*.
 // Flagged, on a line that is not a comment:
@@ -30,6 +30,7 @@ const SOURCE = /\.(ts|mts|js|mjs)$/;
 function isTestFile(path) {
   const name = path.slice(path.lastIndexOf('/') + 1);
   if (/\.test\.(ts|mts|js|mjs)$/.test(name) || /\.test-[\w.-]+\.(ts|mts)$/.test(name)) return true;
+  if (/(^|[.-])test-support\.(ts|mts)$/.test(name)) return true;
   if (!SOURCE.test(name) || name.endsWith('.d.ts')) return false;
   return /(^|\/)(test|__tests__)\//.test(path) || KIT_DIRS.some((dir) => path.startsWith(dir));
 }

@@ -1,7 +1,11 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { KeyedSerialQueue } from './keyed-serial-queue.js';
+
+/** A task that takes `count` turns of the event loop: durations without a clock. */
+async function eventLoopTurns(count: number): Promise<void> {
+  for (let turn = 0; turn < count; turn++) await new Promise((resolve) => setImmediate(resolve));
+}
 
 describe('KeyedSerialQueue', () => {
   it('runs the tasks of one key one at a time, in order, whatever their durations', async () => {
@@ -17,7 +21,7 @@ describe('KeyedSerialQueue', () => {
               queue.run(key, async () => {
                 running.set(key, (running.get(key) ?? 0) + 1);
                 expect(running.get(key)).toBe(1);
-                await sleep(delay);
+                await eventLoopTurns(delay);
                 order.push(`${key}${index}`);
                 running.set(key, (running.get(key) ?? 0) - 1);
               }),
