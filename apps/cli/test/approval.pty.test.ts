@@ -1,4 +1,4 @@
-import { type ScriptTurn, startMockProviderServer } from '@cairn/testing';
+import { type ScriptTurn, simulatedDelay, startMockProviderServer } from '@cairn/testing';
 import { describe, expect, it } from 'vitest';
 import { chatRequests, mockEnv, tempDir } from './cli-process.js';
 import { useTmuxSessions } from './tmux-session.js';
@@ -42,7 +42,8 @@ describe('the run_command question in a real terminal (tmux)', () => {
       await session.waitFor((screen) => occurrences(screen, HINT) === 1, 'the hint after x');
       session.keys('Enter');
       await session.waitFor((screen) => occurrences(screen, HINT) === 2, 'the hint after Enter');
-      await new Promise((resolve) => setTimeout(resolve, APPROVAL_PAUSE_MS));
+      // The user takes a while to decide: the behaviour under test.
+      await simulatedDelay(APPROVAL_PAUSE_MS);
       session.type('Y');
       const approved = await session.waitFor(
         (screen) => screen.includes('The command printed approved-output.'),

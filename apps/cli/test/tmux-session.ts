@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll } from 'vitest';
+import { afterEach, beforeAll, vi } from 'vitest';
 import { CAIRN_BIN, ensureCliBuilt } from './cli-process.js';
 
 const quote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
@@ -95,13 +95,12 @@ export class TmuxSession {
   }
 
   async waitFor(check: (screen: string) => boolean, what: string, timeoutMs = 20_000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
+    const shown = () => {
       const screen = this.screen();
-      if (check(screen)) return screen;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; the screen:\n${screen}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+      if (!check(screen)) throw new Error(`timed out waiting for ${what}; the screen:\n${screen}`);
+      return screen;
+    };
+    return vi.waitFor(shown, { timeout: timeoutMs, interval: 100 });
   }
 
   /**

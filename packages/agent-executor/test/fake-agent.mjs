@@ -18,7 +18,7 @@
 //   FAKE_AGENT_CWD_FILE        its working directory and FAKE_AGENT_ENV_PROBE's value, as JSON
 import { spawn } from 'node:child_process';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { simulatedDelay } from '@cairn/testing';
 
 const env = process.env;
 if (env.FAKE_AGENT_IGNORE_SIGTERM === '1') process.on('SIGTERM', () => {});
@@ -42,7 +42,7 @@ const lines = env.FAKE_AGENT_FIXTURE
 const count = env.FAKE_AGENT_LINES === undefined ? lines.length : Number(env.FAKE_AGENT_LINES);
 
 for (const line of lines.slice(0, count)) {
-  if (delayMs > 0) await sleep(delayMs);
+  if (delayMs > 0) await simulatedDelay(delayMs);
   if (env.FAKE_AGENT_CHUNKED === '1') {
     for (let start = 0; start < line.length; start += 7) await write(line.slice(start, start + 7));
     await write('\n');

@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { simulatedDelay } from '@cairn/testing';
 
 export interface ModelsServer {
   /** `http://127.0.0.1:<port>/v1`. */
@@ -16,10 +17,10 @@ export async function startModelsServer(
   const requests: IncomingHttpHeaders[] = [];
   const server = createServer((request, response) => {
     requests.push(request.headers);
-    setTimeout(() => {
+    void simulatedDelay(answer.delayMs ?? 0).then(() => {
       response.writeHead(answer.status ?? 200, { 'content-type': 'application/json' });
       response.end(JSON.stringify(answer.body ?? { object: 'list', data: [] }));
-    }, answer.delayMs ?? 0);
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -9,10 +9,15 @@ import { describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
 
-// Records, on the main thread, every bare specifier of the six lazily loaded packages.
+// Records, on the main thread, every bare specifier of the six lazily loaded packages; answers a
+// 'flush' with 'flushed' on the same port, so that answer arrives after every specifier sent before it.
 const HOOKS = `
 let port;
-export function initialize(data) { port = data.port; }
+export function initialize(data) {
+  port = data.port;
+  port.on('message', (message) => { if (message === 'flush') port.postMessage('flushed'); });
+  port.unref();
+}
 export async function resolve(specifier, context, next) {
   if (/^@cairn\\/(provider-(openai|anthropic|gemini)|store-(fs|sqlite|postgres))$/.test(specifier)) port.postMessage(specifier);
   return next(specifier, context);
@@ -26,13 +31,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 const loaded = new Set();
 const { port1, port2 } = new MessageChannel();
-port1.on('message', (specifier) => loaded.add(specifier));
+let flushed;
+port1.on('message', (message) => {
+  if (message !== 'flushed') return void loaded.add(message);
+  port1.unref();
+  flushed();
+});
 port1.unref();
 register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(HOOKS)}), {
   data: { port: port2 },
   transferList: [port2],
 });
-const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+const settle = () => new Promise((resolve) => {
+  flushed = resolve;
+  port1.ref();
+  port1.postMessage('flush');
+});
 const report = async (step) => { await settle(); console.log(step, JSON.stringify([...loaded].sort())); };
 const connect = await import('@cairn/connect');
 await report('import');

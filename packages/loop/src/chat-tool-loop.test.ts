@@ -1,8 +1,14 @@
-import type { AgentOutput, LoopCompressionPipeline, ModelMessage } from '@cairn/core';
-import { ScriptedModel, type ScriptTurn } from '@cairn/testing';
+import {
+  type AgentOutput,
+  type LoopCompressionPipeline,
+  type ModelMessage,
+  toolProtocolIssues,
+} from '@cairn/core';
+import { ScriptedModel, type ScriptTurn, simulatedDelay } from '@cairn/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { commandTool, echoTool, failingTool, sleep, weatherTool } from '../test/loop-test-tools.js';
+import { modelAnswering, toolCall } from '../test/loop-test-models.js';
+import { commandTool, echoTool, failingTool, weatherTool } from '../test/loop-test-tools.js';
 import { chatToolLoop } from './chat-tool-loop.js';
 import type { ChatToolLoopParams, LoopAssistantMessage } from './chat-tool-loop-types.js';
 import { createToolHost } from './create-tool-host.js';
@@ -152,7 +158,7 @@ describe('chatToolLoop', () => {
       input: z.object({ ms: z.number() }),
       async execute({ ms }, { toolCallId }) {
         most = Math.max(most, ++running);
-        await sleep(ms);
+        await simulatedDelay(ms);
         running--;
         finished.push(toolCallId);
         return `${ms}`;
@@ -283,9 +289,13 @@ describe('chatToolLoop', () => {
   it('aborted before the model streamed any text: nothing is kept', async () => {
     const controller = new AbortController();
     const handed: string[] = [];
-    const { result, messages } = loop([{ text: 'never shown', delayMs: 200 }], {
+    // Aborted once the model has the request, while it takes its time before the first token.
+    const turn = (): ScriptTurn => {
+      controller.abort();
+      return { text: 'never shown', delayMs: 200 };
+    };
+    const { result, messages } = loop(turn, {
       signal: controller.signal,
-      onTurnStart: () => void setTimeout(() => controller.abort(), 10),
       onAssistantMessage: (message) => void handed.push(message.id),
     });
     expect(await result).toMatchObject({ finishReason: 'aborted', error: { code: 'LLM_ABORTED' } });
@@ -309,7 +319,7 @@ describe('chatToolLoop', () => {
         signal: controller.signal,
         onToolMessage: (message) => {
           handed.push({ id: message.tool_call_id, ...(message.interrupted ? { interrupted: true } : {}) });
-          if (message.tool_call_id === 'fast') setTimeout(() => controller.abort(), 10);
+          if (message.tool_call_id === 'fast') controller.abort();
         },
       },
     );
@@ -489,5 +499,66 @@ describe('chatToolLoop', () => {
     await expect(chatToolLoop({ model, messages: [], toolConcurrency: 1.5 })).rejects.toMatchObject({
       code: 'INVALID_ARGUMENT',
     });
+  });
+
+  it('keeps the history when a compression pipeline hands back the array it was given', async () => {
+    const model = new ScriptedModel({
+      turns: [{ toolCalls: [{ id: 'a', name: 'echo', arguments: { text: 'x' } }] }, { text: 'done' }],
+    });
+    const messages: ModelMessage[] = [
+      { role: 'system', content: 'sys' },
+      { role: 'user', content: 'hi' },
+    ];
+    const result = await chatToolLoop({
+      model,
+      tools: createToolHost([echoTool]),
+      messages,
+      compressionPipeline: {
+        shouldCompress: (list) => list.length > 2,
+        compressHistoricalMessages: (list, loopStartIndex) => ({
+          messages: list as ModelMessage[],
+          newLoopStartIndex: loopStartIndex,
+        }),
+      },
+    });
+    expect(result.success).toBe(true);
+    expect(model.requests[1]?.messages.map((message) => message.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+    ]);
+    expect(messages).toHaveLength(5);
+  });
+
+  it('gives repeated call ids of one message ids of their own', async () => {
+    const messages: ModelMessage[] = [{ role: 'user', content: 'go' }];
+    const result = await chatToolLoop({
+      model: modelAnswering({
+        role: 'assistant',
+        content: null,
+        tool_calls: [toolCall('dup'), toolCall('dup'), toolCall('dup')],
+      }),
+      tools: createToolHost([echoTool]),
+      messages,
+    });
+    expect(result.success).toBe(true);
+    const assistant = messages[1] as ModelMessage & { role: 'assistant' };
+    expect(assistant.tool_calls?.map((toolCall) => toolCall.id)).toEqual(['dup', 'dup-2', 'dup-3']);
+    expect(toolProtocolIssues(messages)).toEqual([]);
+  });
+
+  it('merges a layered policy: an agent can only narrow what the system allows', async () => {
+    const model = new ScriptedModel({ turns: [{ text: 'hi' }] });
+    await chatToolLoop({
+      model,
+      tools: createToolHost([echoTool, weatherTool]),
+      messages: [{ role: 'user', content: 'go' }],
+      policy: {
+        system: { deny: { categories: ['web'] } },
+        agent: { allow: { tools: ['echo', 'get_weather'] } },
+      },
+    });
+    expect(model.requests[0]?.tools?.map((tool) => tool.name)).toEqual(['echo']);
   });
 });

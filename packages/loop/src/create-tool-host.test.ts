@@ -1,4 +1,5 @@
 import type { OpenAIToolCall, ToolExecutionOptions } from '@cairn/core';
+import { createGate, simulatedDelay } from '@cairn/testing';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
@@ -7,7 +8,6 @@ import {
   deniedByToolTool,
   echoTool,
   failingTool,
-  sleep,
   slowTool,
   summaryTool,
   weatherTool,
@@ -147,7 +147,7 @@ describe('createToolHost', () => {
         category: 'shell',
         input: z.object({}),
         needsApproval: true,
-        execute: () => sleep(250).then(() => 'built'),
+        execute: () => new Promise((resolve) => setTimeout(() => resolve('built'), 250)),
       });
       const answerAfterAMinute = (answer: boolean) => () =>
         new Promise<boolean>((resolve) => setTimeout(() => resolve(answer), 60_000));
@@ -166,6 +166,7 @@ describe('createToolHost', () => {
   it('stops a running tool when the turn is cancelled, and reports it as interrupted', async () => {
     const controller = new AbortController();
     let toolSignal: AbortSignal | undefined;
+    const started = createGate();
     const waiting = defineTool({
       name: 'wait',
       description: 'Waits for its signal',
@@ -173,11 +174,12 @@ describe('createToolHost', () => {
       input: z.object({}),
       execute: (_input, { signal }) => {
         toolSignal = signal;
-        return sleep(60_000, signal);
+        started.open();
+        return simulatedDelay(60_000, signal);
       },
     });
     const pending = createToolHost([waiting]).execute(call('wait', {}), { signal: controller.signal });
-    await sleep(10);
+    await started.promise;
     controller.abort();
     const result = await pending;
     expect(result).toMatchObject({ isError: true, interrupted: true });
@@ -229,5 +231,54 @@ describe('createToolHost', () => {
     expect(() => createToolHost([echoTool, echoTool])).toThrow(
       expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
     );
+  });
+
+  it('refuses (never fails) a call whose approval could not be asked', async () => {
+    const tool = defineTool({
+      name: 'deploy',
+      description: 'Deploys',
+      category: 'shell',
+      input: z.object({}),
+      needsApproval: true,
+      execute: () => 'deployed',
+    });
+    const result = await createToolHost([tool]).execute(call('deploy', {}, 'a'), {
+      ...options(),
+      approve: () => {
+        throw new Error('approval UI disconnected');
+      },
+    });
+    expect(result).toMatchObject({ isError: true, errorCode: 'TOOL_DENIED' });
+    expect(result.content).toMatch(/was not run: asking for approval failed \(approval UI disconnected\)/);
+  });
+
+  it('keeps a success when toModelOutput throws, and writes BigInts and cycles', async () => {
+    const cyclic: Record<string, unknown> = { big: 10n };
+    cyclic.self = cyclic;
+    const tool = defineTool({
+      name: 'odd',
+      description: 'Odd output',
+      category: 'test',
+      input: z.object({}),
+      execute: () => cyclic,
+      toModelOutput: () => {
+        throw new Error('render bug');
+      },
+    });
+    const result = await createToolHost([tool]).execute(call('odd', {}, 'a'), options());
+    expect(result).toMatchObject({
+      isError: false,
+      content: '{"big":"10","self":"[Circular]"}',
+      structured: cyclic,
+    });
+  });
+
+  it('answers every call of a cancelled turn as interrupted, even a bad one', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const echoHost = createToolHost([echoTool]);
+    for (const bad of [call('nope', {}, 'a'), call('echo', { words: 1 }, 'b')]) {
+      expect(await echoHost.execute(bad, { signal: controller.signal })).toMatchObject({ interrupted: true });
+    }
   });
 });

@@ -1,4 +1,5 @@
 import type { OpenAIToolCall, ToolCallResult } from '@cairn/core';
+import { simulatedDelay } from '@cairn/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { runToolCalls } from './run-tool-calls.js';
@@ -26,14 +27,14 @@ describe('runToolCalls', () => {
             async (call): Promise<ToolCallResult> => {
               most = Math.max(most, ++running);
               const delay = delays[Number(call.id.slice(1))] ?? 0;
-              await new Promise((resolve) => setTimeout(resolve, delay));
+              await simulatedDelay(delay);
               running--;
               return { toolCallId: call.id, toolName: 't', content: '', isError: false, durationMs: delay };
             },
             async (result, index) => {
               expect(result.toolCallId).toBe(`c${index}`);
               // A slow hand-off (a persister) must not let a later result overtake it.
-              await new Promise((resolve) => setTimeout(resolve, index % 2));
+              await simulatedDelay(index % 2);
               handed.push(result.toolCallId);
             },
           );

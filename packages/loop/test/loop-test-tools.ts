@@ -1,17 +1,7 @@
 import { CairnError } from '@cairn/core';
+import { simulatedDelay } from '@cairn/testing';
 import { z } from 'zod';
 import { defineTool, toolFailure } from '../src/index.js';
-
-/** Waits `ms`, or rejects when `signal` fires. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    });
-  });
-}
 
 export const echoTool = defineTool({
   name: 'echo',
@@ -19,7 +9,7 @@ export const echoTool = defineTool({
   category: 'test',
   input: z.object({ text: z.string(), delayMs: z.number().optional() }),
   async execute({ text, delayMs }, { signal }) {
-    if (delayMs !== undefined) await sleep(delayMs, signal);
+    if (delayMs !== undefined) await simulatedDelay(delayMs, signal);
     return `echo: ${text}`;
   },
 });
@@ -77,7 +67,7 @@ export const slowTool = defineTool({
   category: 'test',
   input: z.object({}),
   timeoutMs: 50,
-  execute: (_input, { signal }) => sleep(60_000, signal),
+  execute: (_input, { signal }) => simulatedDelay(60_000, signal),
 });
 
 export const approvalTool = defineTool({

@@ -161,9 +161,13 @@ describe('createGeminiAdapter', () => {
   });
 
   it('ends a generate call the caller aborts with LLM_ABORTED, timeout or not', async () => {
-    const adapter = await adapterFor(() => ({ text: 'slow', delayMs: 2_000 }), { timeoutMs: 5_000 });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
+    // Aborted once the request has reached the server, while the answer is still on its way.
+    const turn = () => {
+      controller.abort();
+      return { text: 'slow', delayMs: 2_000 };
+    };
+    const adapter = await adapterFor(turn, { timeoutMs: 5_000 });
     await expect(
       adapter.generate({ messages: [user('Hi')], signal: controller.signal }),
     ).rejects.toMatchObject({

@@ -1,5 +1,5 @@
 import { CairnError } from '@cairn/core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { abortableSleep } from './abortable-sleep.js';
 
 describe('abortableSleep', () => {
@@ -10,11 +10,19 @@ describe('abortableSleep', () => {
   });
 
   it('resolves a zero wait before any timer, unless already aborted', async () => {
+    // A fake clock: the probe timer cannot fire, and a timer of abortableSleep's own would show in the count.
+    vi.useFakeTimers();
     let timerFired = false;
-    setTimeout(() => {
-      timerFired = true;
-    }, 0);
-    await abortableSleep(0);
+    try {
+      setTimeout(() => {
+        timerFired = true;
+      }, 0);
+      const sleeping = abortableSleep(0);
+      expect(vi.getTimerCount()).toBe(1);
+      await sleeping;
+    } finally {
+      vi.useRealTimers();
+    }
     expect(timerFired).toBe(false);
     const controller = new AbortController();
     controller.abort();

@@ -48,4 +48,45 @@ describe('createAgentRuntime: runs', () => {
       }),
     ).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
   });
+
+  it('lets only one of two runtimes start the same run: the second gets STORE_CONFLICT, nothing is written twice', async () => {
+    const store = createMemoryConversationStore();
+    const make = () =>
+      createAgentRuntime({
+        store,
+        model: runModel([{ text: 'Drafting.' }]).model,
+        workflows: [PUBLISHING],
+        settings: { compression: false },
+      });
+    const results = await Promise.allSettled([
+      make().runs.start({ workflow: 'publishing/article', runId: 'job1', input: 'A' }),
+      make().runs.start({ workflow: 'publishing/article', runId: 'job1', input: 'B' }),
+    ]);
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+    const log = await store.load('run-job1');
+    expect(log.filter((message) => message.partType === 'run_workflow')).toHaveLength(1);
+    // The input is stored with the run's first records: a crash right after start cannot lose it.
+    expect(log.slice(0, 3).map((message) => message.partType ?? message.role)).toEqual([
+      'run_workflow',
+      'run_state',
+      'user',
+    ]);
+  });
+
+  it('never lets a tool policy hide or refuse the run’s own step tool', async () => {
+    const store = createMemoryConversationStore();
+    const { model, turnRequests } = runModel([
+      { toolCalls: [{ name: 'complete_step', arguments: {} }] },
+      { text: 'Drafted.' },
+    ]);
+    const runtime = createAgentRuntime({
+      store,
+      model,
+      workflows: [PUBLISHING],
+      settings: { compression: false, toolPolicy: { allow: { categories: ['fs'] } } },
+    });
+    const started = await runtime.runs.start({ workflow: 'publishing/article' });
+    expect(turnRequests()[0]?.tools?.map((tool) => tool.name)).toEqual(['read_tool_output', 'complete_step']);
+    expect(started.state).toMatchObject({ currentNodeId: 'review', stepsCompleted: ['draft'] });
+  });
 });

@@ -3,9 +3,8 @@ import { existsSync, readdirSync, symlinkSync, utimesSync, writeFileSync } from 
 import { mkdtemp, rm } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { CairnError } from '@cairn/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { acquireLock, type HeldLock } from './conversation-lock.js';
 
 let dir: string;
@@ -22,10 +21,10 @@ const options = { staleMs: 30_000, timeoutMs: 5_000 };
 const tickets = () => readdirSync(dir).filter((name) => name.startsWith('lock.wait.'));
 
 async function until(condition: () => boolean): Promise<void> {
-  for (let tries = 0; !condition(); tries++) {
-    if (tries === 5_000) throw new Error(`not reached in time: ${condition}`);
-    await sleep(2);
-  }
+  const reached = () => {
+    if (!condition()) throw new Error(`not reached in time: ${condition}`);
+  };
+  await vi.waitFor(reached, { timeout: 10_000, interval: 2 });
 }
 
 /** Acquires in the background, noting the order in which callers got the lock. */

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CairnError, type ConversationMessage } from '@cairn/core';
 import { rejectsWithCode, toolTurn, userMessage } from '@cairn/storage/testkit';
+import { createGate } from '@cairn/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFsConversationStore } from './fs-conversation-store.js';
 import type { FsConversationStoreOptions } from './fs-store-options.js';
@@ -233,14 +234,18 @@ describe('lock', () => {
   };
 
   it('an append slowed past lockStaleMs writes no message and fails retryably; the taker-over keeps its append', async () => {
-    // Stale after 1 s, slowed by 2.5 s: the other appends keep a second of room on a loaded CI machine
-    // (at 300 ms one of them lapsed too).
+    // Stale after 1 s; the slowed append, holding the lock, goes on only once the other store has
+    // taken the lock over and appended: the other appends keep a second of room on a loaded CI
+    // machine (at 300 ms one of them lapsed too).
     const slow = openStore({ lockStaleMs: 1_000 });
     const other = openStore({ lockStaleMs: 1_000 });
     await slow.append('c1', [userMessage('m1', 'first')]);
     const putBlob = slow.putBlob.bind(slow);
+    const slowed = createGate();
+    const takenOver = createGate();
     slow.putBlob = async (ref, data) => {
-      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      slowed.open();
+      await takenOver.promise;
       return putBlob(ref, data);
     };
     const big: ConversationMessage = {
@@ -251,8 +256,9 @@ describe('lock', () => {
       createdAt: new Date().toISOString(),
     };
     const slowAppend = slow.append('c1', [big]);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await slowed.promise;
     await other.append('c1', [userMessage('m2', 'from the process that took the lock over')]);
+    takenOver.open();
     await rejectsWithCode(slowAppend, 'STORE_UNAVAILABLE');
     expect((await openStore().load('c1')).map((message) => message.id)).toEqual(['m1', 'm2']);
     slow.putBlob = putBlob;
@@ -270,8 +276,7 @@ describe('lock', () => {
     symlinkSync(`${hostname()} 4194305 ${Date.now()} dead`, lockFile('c1'));
     expect((await openStore().append('c1', [userMessage('m2', 'x')])).seqs).toEqual([2]);
     // The new owner keeps it only until the event loop is idle.
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(lockExists('c1')).toBe(false);
+    await expect.poll(() => lockExists('c1')).toBe(false);
   });
 
   it('waits for a live owner, then fails with a retryable STORE_UNAVAILABLE', async () => {
@@ -292,8 +297,7 @@ describe('lock', () => {
       store.append('c1', [userMessage(`m${index}`, 'x')]),
     );
     await Promise.all(appends);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(lockExists('c1')).toBe(false);
+    await expect.poll(() => lockExists('c1')).toBe(false);
     expect((await store.load('c1')).length).toBe(20);
   });
 

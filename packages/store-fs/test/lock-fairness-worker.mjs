@@ -9,7 +9,7 @@
 // Times are epoch milliseconds with sub-millisecond precision, comparable between the two processes.
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { simulatedDelay } from '@cairn/testing';
 import { createFsConversationStore } from '../dist/index.js';
 
 const { rootDir, role, count, size, durability } = JSON.parse(process.argv[2] ?? '{}');
@@ -55,11 +55,11 @@ if (role === 'busy') {
     }
     if (i >= 0) spans.push([start, now()]);
     // Not a tight loop: the lock goes back to the busy writer between these appends.
-    await sleep(1 + Math.random() * 2);
+    await simulatedDelay(1 + Math.random() * 2);
     const ownStart = now();
     await store.append('own', [message()]);
     if (i >= 0) alone.push(now() - ownStart);
-    await sleep(1 + Math.random() * 2);
+    await simulatedDelay(1 + Math.random() * 2);
   }
   await print({ spans, alone, error });
 }

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { KeyedSerialQueue } from './keyed-serial-queue.js';
@@ -8,6 +7,11 @@ function gate(): { promise: Promise<void>; resolve: () => void } {
   let resolve!: () => void;
   const promise = new Promise<void>((done) => (resolve = done));
   return { promise, resolve };
+}
+
+/** A task that takes `count` turns of the event loop: durations without a clock. */
+async function eventLoopTurns(count: number): Promise<void> {
+  for (let turn = 0; turn < count; turn++) await new Promise((resolve) => setImmediate(resolve));
 }
 
 describe('KeyedSerialQueue', () => {
@@ -24,7 +28,7 @@ describe('KeyedSerialQueue', () => {
               queue.run(key, async () => {
                 running.set(key, (running.get(key) ?? 0) + 1);
                 expect(running.get(key)).toBe(1);
-                await sleep(delay);
+                await eventLoopTurns(delay);
                 order.push(`${key}${index}`);
                 running.set(key, (running.get(key) ?? 0) - 1);
               }),

@@ -1,4 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { createGate, simulatedDelay } from '@cairn/testing';
 import { describe, expect, it } from 'vitest';
 import { heldFileLocks, withFileLock } from './file-lock.js';
 
@@ -10,7 +10,7 @@ describe('withFileLock', () => {
     const hold = (name: string, ms: number) =>
       withFileLock('/w/a.txt', never, async () => {
         log.push(`${name} start`);
-        await sleep(ms);
+        await simulatedDelay(ms);
         log.push(`${name} end`);
         return name;
       });
@@ -25,12 +25,17 @@ describe('withFileLock', () => {
 
   it('runs different keys in parallel, and goes on after a holder throws', async () => {
     const log: string[] = [];
+    // The holder of a.txt finishes only once b.txt's has run: a deadlock if keys did not run in parallel.
+    const otherRan = createGate();
     const slow = withFileLock('/w/a.txt', never, async () => {
-      await sleep(50);
+      await otherRan.promise;
       log.push('a');
       throw new Error('failed');
     });
-    const other = withFileLock('/w/b.txt', never, async () => log.push('b'));
+    const other = withFileLock('/w/b.txt', never, async () => {
+      log.push('b');
+      otherRan.open();
+    });
     const next = withFileLock('/w/a.txt', never, async () => log.push('a again'));
     await expect(slow).rejects.toThrow('failed');
     await Promise.all([other, next]);
@@ -41,13 +46,15 @@ describe('withFileLock', () => {
   it('stops waiting when the call is aborted, and never runs it', async () => {
     const controller = new AbortController();
     let ran = false;
-    const holder = withFileLock('/w/a.txt', never, () => sleep(50));
+    const release = createGate();
+    const holder = withFileLock('/w/a.txt', never, () => release.promise);
     const waiter = withFileLock('/w/a.txt', controller.signal, async () => {
       ran = true;
     });
     const after = withFileLock('/w/a.txt', never, async () => 'after');
     controller.abort(new Error('cancelled'));
     await expect(waiter).rejects.toThrow('cancelled');
+    release.open();
     expect(await after).toBe('after');
     await holder;
     expect(ran).toBe(false);

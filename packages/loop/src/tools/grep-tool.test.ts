@@ -1,6 +1,7 @@
 import { symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CairnError } from '@cairn/core';
+import { simulatedDelay } from '@cairn/testing';
 import { describe, expect, it } from 'vitest';
 import { createGrepTool } from './grep-tool.js';
 import { callTool, failureOf, useTempWorkspace, writeFiles } from './test-support.js';
@@ -124,7 +125,10 @@ describe('grep', () => {
     const controller = new AbortController();
     const started = Date.now();
     const call = callTool(createGrepTool({ root: dirs.root }), catastrophic, { signal: controller.signal });
-    setTimeout(() => controller.abort(new CairnError('TOOL_TIMEOUT', 'no result after 100 ms')), 100);
+    // The caller's own timeout, the behaviour under test: it fires while the pattern runs.
+    void simulatedDelay(100).then(() =>
+      controller.abort(new CairnError('TOOL_TIMEOUT', 'no result after 100 ms')),
+    );
     await failureOf(call, 'TOOL_TIMEOUT');
     // Far below the half minute the pattern would run: only a stop gets here this soon.
     expect(Date.now() - started).toBeLessThan(10_000);

@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { KILL_GRACE_MS, liveProcessGroups } from './process-tree.js';
 import { createRunCommandTool, type RunCommandResult } from './run-command-tool.js';
 import { callTool, failureOf, useTempWorkspace, writeFiles } from './test-support.js';
@@ -24,19 +23,22 @@ async function isRunning(pid: number): Promise<boolean> {
 }
 
 async function stopsRunningWithin(pid: number, ms: number): Promise<boolean> {
-  for (const deadline = Date.now() + ms; Date.now() < deadline; await sleep(20)) {
-    if (!(await isRunning(pid))) return true;
-  }
-  return !(await isRunning(pid));
+  const stopped = async () => {
+    if (await isRunning(pid)) throw new Error(`process ${pid} is still running`);
+  };
+  return vi.waitFor(stopped, { timeout: ms, interval: 20 }).then(
+    () => true,
+    () => false,
+  );
 }
 
 async function pidWrittenTo(file: string): Promise<number> {
-  for (let attempt = 0; attempt < 100; attempt++) {
+  const pid = async () => {
     const text = await readFile(file, 'utf8').catch(() => '');
-    if (text.trim() !== '') return Number(text.trim());
-    await sleep(20);
-  }
-  throw new Error(`no pid in ${file}`);
+    if (text.trim() === '') throw new Error(`no pid in ${file}`);
+    return Number(text.trim());
+  };
+  return vi.waitFor(pid, { timeout: 2_000, interval: 20 });
 }
 
 describe.skipIf(process.platform === 'win32')('run_command', () => {
@@ -181,17 +183,24 @@ describe.skipIf(process.platform === 'win32')('run_command', () => {
     const tools = new URL('../../dist/tools/index.js', import.meta.url).href;
     // The host settles an aborted call at once; its caller may exit before SIGKILL is due.
     const script = `
+      import { watch } from 'node:fs';
       import { readFile } from 'node:fs/promises';
+      import { dirname } from 'node:path';
       import { createRunCommandTool } from ${JSON.stringify(tools)};
       const { WORKSPACE, COMMAND, PID_FILE } = process.env;
       const tool = createRunCommandTool({ root: WORKSPACE, runCommandNeedsApproval: false });
       const controller = new AbortController();
-      tool.execute({ command: COMMAND }, { toolCallId: 'c', signal: controller.signal }).catch(() => {});
-      while (!(await readFile(PID_FILE, 'utf8').catch(() => '')).endsWith('\\n')) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
+      const watcher = watch(dirname(PID_FILE));
+      const call = tool.execute({ command: COMMAND }, { toolCallId: 'c', signal: controller.signal }).catch(() => {});
+      for (;;) {
+        const changed = new Promise((resolve) => watcher.once('change', resolve));
+        if ((await readFile(PID_FILE, 'utf8').catch(() => '')).endsWith('\\n')) break;
+        await changed;
       }
+      watcher.close();
       controller.abort();
-      setTimeout(() => process.exit(0), 200);
+      await call;
+      process.exit(0);
     `;
     const command = `trap '' TERM; sleep 30 & echo "$$ $!" > ${pidFile}; wait`;
     const child = spawn(process.execPath, ['--input-type=module', '-e', script], {

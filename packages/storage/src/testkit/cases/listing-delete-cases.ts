@@ -54,8 +54,9 @@ export const listingDeleteCases: ConformanceCase[] = [
       const store = await open();
       for (let index = 0; index < 23; index++)
         await store.append(`c${index}`, [userMessage('m', `chat ${index}`)]);
-      // Touch one so it moves to the front.
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      // Touch one so it moves to the front: once the clock has moved past the last append's time.
+      const latest = (await store.listConversations({ limit: 1 })).conversations[0]?.updatedAt ?? '';
+      while (new Date().toISOString() <= latest) await new Promise((resolve) => setImmediate(resolve));
       await store.append('c3', [userMessage('m2', 'again')]);
       const first = await store.listConversations({ limit: 10 });
       assert.equal(first.conversations[0]?.id, 'c3');

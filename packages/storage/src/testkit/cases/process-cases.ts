@@ -100,9 +100,12 @@ export const processCases: ConformanceCase[] = [
           start: next,
           count: 0,
         });
-        // Kill after a random number of acknowledged appends, plus a random delay inside the next one.
+        // Kill after a random number of acknowledged appends, plus a random number of turns of this
+        // process's event loop, while the worker is inside the next one.
         await worker.waitForAcks(Math.floor(Math.random() * 20));
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 3));
+        for (let turn = Math.floor(Math.random() * 200); turn > 0; turn--) {
+          await new Promise((resolve) => setImmediate(resolve));
+        }
         worker.child.kill('SIGKILL');
         const { code, stderr } = await worker.exited;
         assert.equal(code, null, `the worker exited by itself: ${stderr}`);

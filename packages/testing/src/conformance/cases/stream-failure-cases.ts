@@ -1,5 +1,5 @@
 import type { AgentOutput } from '@cairn/core';
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 import { MALFORMED_SSE_DATA } from '../../script-turn.js';
 import { assertWellFormedStream } from '../assert-well-formed-stream.js';
 import { collectStream } from '../collect-stream.js';
@@ -14,9 +14,10 @@ const DISCONNECT_WITHIN_MS = 1000;
 
 /** Resolves once `done()` holds, or at `deadline` (a `Date.now()` time) if it never does. */
 async function waitFor(done: () => boolean, deadline: number): Promise<void> {
-  while (!done() && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  const holds = () => {
+    if (!done()) throw new Error('not yet');
+  };
+  await vi.waitFor(holds, { timeout: Math.max(0, deadline - Date.now()), interval: 10 }).catch(() => {});
 }
 
 export const STREAM_FAILURE_CASES: ModelAdapterConformanceCase[] = [
