@@ -29,8 +29,6 @@ export interface FakeAgentBehaviour {
   transcript: { file: string; recordedCwd: string };
   /** Each run appends `{ args, cwd, secrets }` here as a JSON line (secrets: which of the watched variables it was given). */
   argvFile: string;
-  /** Pause before each line. */
-  delayMs?: number;
   /** After `lines` lines (all by default), never exit until killed. */
   hang?: boolean;
   lines?: number;
@@ -55,7 +53,7 @@ const lines = fs
 let index = 0;
 function next() {
   if (index < lines.length) {
-    process.stdout.write(lines[index++] + '\\n', () => setTimeout(next, config.delayMs ?? 0));
+    process.stdout.write(lines[index++] + '\\n', next);
     return;
   }
   if (config.hang) return void setInterval(() => {}, 1 << 30);

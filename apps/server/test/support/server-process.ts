@@ -57,12 +57,15 @@ export function startServerProcess(
     stderr += chunk;
   });
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
+    // A deadline, not a wait: the server's start-up line ends it long before.
+    const deadline = AbortSignal.timeout(30_000);
+    const onDeadline = () => {
       child.kill('SIGKILL');
       reject(new Error(`cairn-server did not start\nstdout: ${stdout}\nstderr: ${stderr}`));
-    }, 30_000);
+    };
+    deadline.addEventListener('abort', onDeadline, { once: true });
     exited.then((code) => {
-      clearTimeout(timer);
+      deadline.removeEventListener('abort', onDeadline);
       reject(new Error(`cairn-server exited with ${code} before listening\nstderr: ${stderr}`));
     });
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -73,7 +76,7 @@ export function startServerProcess(
         const entry = JSON.parse(line) as Record<string, unknown>;
         lines.push(entry);
         if (typeof entry.url === 'string' && String(entry.msg).includes('listening')) {
-          clearTimeout(timer);
+          deadline.removeEventListener('abort', onDeadline);
           const url = entry.url;
           resolve({
             child,
