@@ -2,7 +2,7 @@ import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumSkipReason, launchChromium } from './support/browser-chromium.js';
+import { chromiumSkipReason, findChromium, launchChromium } from './support/browser-chromium.js';
 import { BROWSER_SCRIPT, PLAIN_PROMPT_PREFIX, plainReply } from './support/browser-model-script.js';
 import {
   type BrowserTestServer,
@@ -81,15 +81,21 @@ describe('the web page routes', () => {
   });
 });
 
-const skipReason = chromiumSkipReason();
+// CHROMIUM_PATH, else the system's Chromium, else the npm one (unpacked on first use); none: the
+// suite is skipped with the reason in its title, except in CI, where launching fails with it.
+const chromiumLookup = await findChromium();
+const skipReason = chromiumSkipReason(chromiumLookup);
+const chromiumSource = chromiumLookup.found === undefined ? '' : ` (${chromiumLookup.found.source})`;
 
 describe.skipIf(skipReason !== undefined)(
-  `the web page in headless Chromium${skipReason === undefined ? '' : ` (skipped: ${skipReason})`}`,
+  skipReason === undefined
+    ? `the web page in headless Chromium${chromiumSource}`
+    : `the web page in headless Chromium — skipped: ${skipReason}`,
   () => {
     let browser: Browser;
 
     beforeAll(async () => {
-      browser = await launchChromium();
+      browser = await launchChromium(chromiumLookup);
     });
 
     afterAll(async () => {
