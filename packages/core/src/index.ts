@@ -43,8 +43,6 @@ export { compactStructuredResult } from './messages/compact-structured-result.js
 export { type Compaction, CompactionSchema, compactionSummaryText } from './messages/compaction.js';
 export {
   type ConversationMessage,
-  type ConversationMessageRole,
-  ConversationMessageRoleSchema,
   ConversationMessageSchema,
   type ConversationMode,
   ConversationModeSchema,
@@ -54,6 +52,10 @@ export {
   isValidConversationMessage,
   parseConversationMessage,
 } from './messages/conversation-message.js';
+export {
+  type ConversationMessageRole,
+  ConversationMessageRoleSchema,
+} from './messages/conversation-message-role.js';
 export {
   createInterruptedToolResult,
   INTERRUPTED_TOOL_RESULT_TEXT,

@@ -5,8 +5,6 @@ import { crcHex } from './crc-hex.js';
 import { recordsEnd } from './log-padding.js';
 import type { CorruptSpan, LogRecord } from './log-record-types.js';
 
-export type { CorruptReason, CorruptSpan, LogRecord } from './log-record-types.js';
-
 // A record is one JSON line: {"seq":7,"at":"…","first":7,"last":9,"key":"…","msg":{…},"crc":"0a1b2c3d"}.
 // The checksum covers every byte before `,"crc":"`, so it is checked on the raw bytes, before
 // parsing. `first` and `last` (and `bcrc` on the final record) frame the records of a

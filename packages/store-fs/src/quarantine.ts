@@ -1,6 +1,6 @@
 import { appendFile, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { CorruptReason } from './log-record.js';
+import type { CorruptReason } from './log-record-types.js';
 
 /** What the store moved out of a log (or a legacy file) into its `.corrupt` side file. */
 export interface QuarantineReport {

@@ -5,7 +5,8 @@ import type { OutputStream } from '../io.js';
 import type { Colors } from './colors.js';
 import { formatCount } from './format-numbers.js';
 import { createMarkdownStream } from './markdown-stream.js';
-import { type RenderOptions, renderDisplayMessage } from './render-display-message.js';
+import { renderDisplayMessage } from './render-display-message.js';
+import type { RenderOptions } from './render-options.js';
 import type { Spinner } from './spinner.js';
 import { toolInputHint } from './tool-input-hint.js';
 

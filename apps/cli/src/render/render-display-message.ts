@@ -5,8 +5,6 @@ import { renderMarkdown } from './markdown-stream.js';
 import type { RenderOptions } from './render-options.js';
 import { renderToolExecution } from './render-tool-execution.js';
 
-export type { RenderOptions } from './render-options.js';
-
 // A summary line without a known terminal width still stays short.
 const DEFAULT_LINE_WIDTH = 100;
 

@@ -12,8 +12,6 @@ import { ReasoningPartSchema } from './reasoning-part.js';
 import { checkRoleRules } from './role-rules.js';
 import { WidgetPayloadSchema } from './widget.js';
 
-export { type ConversationMessageRole, ConversationMessageRoleSchema } from './conversation-message-role.js';
-
 /** Which kind of session produced a message; the context builder picks its prompt profile by it. */
 export const ConversationModeSchema = z.enum(['chat', 'agent', 'run']);
 export type ConversationMode = z.infer<typeof ConversationModeSchema>;
