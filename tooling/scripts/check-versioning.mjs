@@ -25,6 +25,8 @@ import { childEnv, PNPM, run, tail } from './check-run.mjs';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const WORKSPACE_DIRS = ['packages', 'apps', 'tooling'];
 
+const majorOf = (version) => Number(version.split('.')[0]);
+
 function readJson(path) {
   return JSON.parse(readFileSync(path, 'utf8'));
 }
@@ -50,18 +52,20 @@ function workspacePackages(root) {
   return packages;
 }
 
-/** Package names each pending changeset in `.changeset/` releases. */
+/** Package names the pending changesets in `.changeset/` release, and those they release as major. */
 function pendingReleases(root) {
   const released = new Set();
+  const majors = new Set();
   const dir = join(root, '.changeset');
   const files = readdirSync(dir).filter((file) => file.endsWith('.md') && file !== 'README.md');
   for (const file of files) {
     const front = /^---\n([\s\S]*?)\n---/.exec(readFileSync(join(dir, file), 'utf8'))?.[1] ?? '';
     for (const match of front.matchAll(/^\s*['"]?([^'":\s]+)['"]?\s*:\s*(major|minor|patch)\s*$/gm)) {
       released.add(match[1]);
+      if (match[2] === 'major') majors.add(match[1]);
     }
   }
-  return { files, released };
+  return { files, released, majors };
 }
 
 /**
@@ -110,7 +114,7 @@ export async function checkVersioning({ keep = false } = {}) {
     git('commit', '-q', '-m', 'snapshot');
 
     const before = workspacePackages(dir);
-    const { files: changesets, released } = pendingReleases(dir);
+    const { files: changesets, released, majors } = pendingReleases(dir);
     const byName = new Map(before.map((pkg) => [pkg.name, pkg]));
     for (const name of released)
       if (!byName.has(name)) problems.push(`a changeset releases ${name}, not in the workspace`);
@@ -161,6 +165,10 @@ export async function checkVersioning({ keep = false } = {}) {
           problems.push(`tooling ${pkg.name} got a CHANGELOG.md`);
         continue;
       }
+      // changesets bumps a package to major when a peer dependency of it changes out of range: a
+      // breaking release nobody asked for (this caught @cairn/connect going 0.0.0 → 1.0.0).
+      if (now !== undefined && majorOf(now.version) > majorOf(pkg.version) && !majors.has(pkg.name))
+        problems.push(`${pkg.name} went from ${pkg.version} to ${now.version} without a major changeset`);
       if (
         released.has(pkg.name) ||
         fixed.some((group) => group.includes(pkg.name) && group.some((name) => released.has(name)))
