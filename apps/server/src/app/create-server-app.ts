@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import type { ConversationStore } from '@cairn/core';
-import { CairnError } from '@cairn/core';
+import { CairnError, definedFields } from '@cairn/core';
 import type { AgentRuntime, WorkflowPackage } from '@cairn/runtime';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
@@ -119,23 +119,24 @@ export function createServerApp(options: ServerAppOptions): ServerAppHandle {
   registerHealthRoutes(app, store, logger, { events, turnLock: options.turnLock, shutdown: shutdown.signal });
   registerConversationRoutes(app, store, registry, options.turnLock, events, logger);
   registerMessageRoutes(app, store);
-  const { streamLimits } = options;
+  // The routes take `streamLimits` when set and their defaults when absent (never `undefined`).
+  const limitOptions = definedFields({ streamLimits: options.streamLimits });
   const turnRouteDeps = { runtime: options.runtime, turnLock: options.turnLock, events, logger };
-  registerTurnRoutes(app, turnRouteDeps, registry, { streamLimits });
+  registerTurnRoutes(app, turnRouteDeps, registry, limitOptions);
   const turnDeps = { store, turnLock: options.turnLock, events, logger };
   registerRunRoutes(
     app,
     { ...turnDeps, runtime: options.runtime, ...(options.workflows ? { workflows: options.workflows } : {}) },
     registry,
-    { streamLimits },
+    limitOptions,
   );
   registerAgentSessionRoutes(
     app,
     { ...turnDeps, ...(options.agentSessions ? { agentSessions: options.agentSessions } : {}) },
     registry,
-    { streamLimits },
+    limitOptions,
   );
-  registerEventRoutes(app, { store, events, logger, shutdown: shutdown.signal, streamLimits });
+  registerEventRoutes(app, { store, events, logger, shutdown: shutdown.signal, ...limitOptions });
   if (metrics) registerMetricsRoutes(app, metrics, apiToken);
   if (options.webRoot !== undefined) registerWebRoutes(app, { webRoot: options.webRoot });
 
