@@ -34,10 +34,10 @@ export interface AgentExecutorOptions {
 
 export interface AgentRunOptions {
   /** The conversation to append to; a new `agent-<uuid>` when absent. */
-  conversationId?: string;
+  conversationId?: string | undefined;
   prompt: string;
   /** Aborting stops the agent (SIGTERM, then SIGKILL); the run resolves with `LLM_ABORTED`. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /**
    * Continue the agent's own session: `true` for the newest one recorded in the conversation in this
    * executor's `cwd` (the CLIs keep sessions per directory), or a session id (`RESUME_SESSION_ID_PATTERN`:

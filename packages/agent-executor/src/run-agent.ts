@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
-import { type AgentOutput, CairnError, type ConversationMessage } from '@cairn/core';
+import { type AgentOutput, CairnError, type ConversationMessage, definedFields } from '@cairn/core';
 import { createDisplayProjector, createMessageProcessor, type MessageFields } from '@cairn/message-processor';
 import { LineSplitter } from '@cairn/provider-utils';
 import type { AgentRunOptions } from './agent-executor-options.js';
@@ -169,8 +169,7 @@ export async function runAgent(
       ...cli.buildArgs({
         prompt: request.prompt,
         extraArgs: settings.extraArgs,
-        ...(settings.model === undefined ? {} : { model: settings.model }),
-        ...(resumeSessionId === undefined ? {} : { resumeSessionId }),
+        ...definedFields({ model: settings.model, resumeSessionId }),
       }),
     ],
     cwd: settings.cwd,
@@ -258,13 +257,15 @@ export async function runAgent(
     signal: exit.signal,
     stderr: stderr.text(),
     messages,
-    ...(error === undefined ? {} : { error }),
-    ...(outcome.sessionId === undefined ? {} : { sessionId: outcome.sessionId }),
-    ...(outcome.usage === undefined ? {} : { usage: outcome.usage }),
-    ...(outcome.costUsd === undefined ? {} : { costUsd: outcome.costUsd }),
-    ...(outcome.turns === undefined ? {} : { turns: outcome.turns }),
-    ...(outcome.durationMs === undefined ? {} : { durationMs: outcome.durationMs }),
-    ...(outcome.result === undefined ? {} : { result: outcome.result }),
-    ...(transcriptRef === undefined ? {} : { transcriptRef }),
+    ...definedFields({
+      error,
+      sessionId: outcome.sessionId,
+      usage: outcome.usage,
+      costUsd: outcome.costUsd,
+      turns: outcome.turns,
+      durationMs: outcome.durationMs,
+      result: outcome.result,
+      transcriptRef,
+    }),
   };
 }

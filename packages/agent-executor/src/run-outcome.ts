@@ -11,7 +11,7 @@ export class RunOutcome {
   result?: string;
   /** The CLI's final result said it failed, so a non-zero exit is already explained in the log. */
   resultFailed = false;
-  private resultSubtype?: string;
+  private resultSubtype: string | undefined;
   private fatalError?: AgentRunError;
   private lastError?: AgentRunError;
   private cutOffError?: AgentRunError;

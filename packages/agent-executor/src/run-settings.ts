@@ -4,6 +4,7 @@ import {
   type ConversationMode,
   ConversationModeSchema,
   type ConversationStore,
+  definedFields,
 } from '@cairn/core';
 import type { ToolProcessorRegistry } from '@cairn/message-processor';
 import type { AgentCliDefinition } from './agent-cli-definition.js';
@@ -83,9 +84,11 @@ export function resolveRunSettings(options: AgentExecutorOptions): RunSettings {
     killGraceMs,
     maxTranscriptBytes: MAX_TRANSCRIPT_BYTES,
     mode,
-    ...(model === undefined ? {} : { model }),
-    ...(options.toolProcessors === undefined ? {} : { toolProcessors: options.toolProcessors }),
-    ...(pendingTimeoutMs === undefined ? {} : { pendingTimeoutMs }),
-    ...(messageFields.agentId === undefined ? {} : { agentId: messageFields.agentId }),
+    ...definedFields({
+      model,
+      toolProcessors: options.toolProcessors,
+      pendingTimeoutMs,
+      agentId: messageFields.agentId,
+    }),
   };
 }

@@ -12,5 +12,5 @@ export interface StoreSettings {
   /** Where the fs store (`<dataDir>/store`) and the SQLite file (`<dataDir>/conversations.db`) live. */
   dataDir: string;
   /** PostgreSQL only: a `postgres://` connection string. */
-  databaseUrl?: string;
+  databaseUrl?: string | undefined;
 }

@@ -9,17 +9,17 @@ import { parseRunContext, type RunContext } from './run-context.js';
 /** What the system prompt is composed from. */
 export interface SystemPromptParams {
   mode: ConversationMode;
-  agent?: AgentPersona;
+  agent?: AgentPersona | undefined;
   /**
    * The tools that exist; the prompt lists those `toolPolicy` allows, or says none are available.
    * Absent: the prompt says nothing about tools (the caller did not say which exist).
    */
-  tools?: readonly ToolDescription[];
-  toolPolicy?: ToolPolicyInput;
+  tools?: readonly ToolDescription[] | undefined;
+  toolPolicy?: ToolPolicyInput | undefined;
   /** Run mode only. */
-  runContext?: RunContext;
+  runContext?: RunContext | undefined;
   /** Replaces the default text of any mode (see `DEFAULT_MODE_PROFILES`); an empty text leaves it out. */
-  modeProfiles?: Partial<ModeProfiles>;
+  modeProfiles?: Partial<ModeProfiles> | undefined;
 }
 
 /** Throws `INVALID_ARGUMENT` unless `mode` is a conversation mode. */

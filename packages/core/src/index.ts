@@ -136,6 +136,7 @@ export type {
   ModelToolChoice,
   ModelToolDefinition,
 } from './model/model-adapter.js';
+export { type DefinedFields, definedFields } from './objects/defined-fields.js';
 export type {
   AppendOptions,
   AppendResult,

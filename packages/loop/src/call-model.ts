@@ -1,4 +1,4 @@
-import type { ModelRequest, ModelResult } from '@cairn/core';
+import { definedFields, type ModelRequest, type ModelResult } from '@cairn/core';
 import type { LoopRun } from './loop-run.js';
 import type { LoopState } from './loop-state.js';
 import { StreamedText } from './streamed-text.js';
@@ -12,11 +12,13 @@ export async function callModel(run: LoopRun, state: LoopState): Promise<ModelRe
     // A copy: the loop appends to `messages` while a recorded request must stay as it was sent.
     messages: params.messages.slice(),
     ...(tools.length === 0 ? {} : { tools }),
-    ...(params.toolChoice === undefined ? {} : { toolChoice: params.toolChoice }),
-    ...(params.settings === undefined ? {} : { settings: params.settings }),
-    ...(params.providerOptions === undefined ? {} : { providerOptions: params.providerOptions }),
-    ...(params.headers === undefined ? {} : { headers: params.headers }),
-    ...(params.signal === undefined ? {} : { signal: params.signal }),
+    ...definedFields({
+      toolChoice: params.toolChoice,
+      settings: params.settings,
+      providerOptions: params.providerOptions,
+      headers: params.headers,
+      signal: params.signal,
+    }),
   };
   if (!run.streaming) return params.model.generate(request);
   const stream = params.model.stream(request);

@@ -1,6 +1,7 @@
 import {
   CairnError,
   type CairnErrorCode,
+  definedFields,
   INTERRUPTED_TOOL_RESULT_TEXT,
   isToolAllowed,
   type ModelToolDefinition,
@@ -197,9 +198,6 @@ function modelTextOf(tool: Tool, output: unknown): string {
 function contextOf(options: ToolExecutionOptions): Omit<ToolContext, 'toolCallId' | 'signal'> {
   const { projectRoot, conversationId, runId, agentId } = options;
   return {
-    ...(projectRoot === undefined ? {} : { projectRoot }),
-    ...(conversationId === undefined ? {} : { conversationId }),
-    ...(runId === undefined ? {} : { runId }),
-    ...(agentId === undefined ? {} : { agentId }),
+    ...definedFields({ projectRoot, conversationId, runId, agentId }),
   };
 }

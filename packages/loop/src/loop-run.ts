@@ -2,6 +2,7 @@ import {
   type AgentOutput,
   CairnError,
   createMessageIds,
+  definedFields,
   type ModelToolDefinition,
   mergeToolPolicies,
   resolveMaxToolResultChars,
@@ -86,8 +87,7 @@ export function startLoopRun(params: ChatToolLoopParams): LoopRun {
     execution: {
       ...params.context,
       signal: tooling.signal,
-      ...(policy === undefined ? {} : { policy }),
-      ...(params.approve === undefined ? {} : { approve: params.approve }),
+      ...definedFields({ policy, approve: params.approve }),
     } as ToolExecutionOptions,
     emit: (event) => {
       try {

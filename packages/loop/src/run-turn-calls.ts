@@ -1,5 +1,6 @@
 import {
   CairnError,
+  definedFields,
   type ModelToolMessage,
   type OpenAIToolCall,
   type ToolCallResult,
@@ -48,8 +49,7 @@ async function pushToolResult(
     toolName: result.toolName,
     duration: result.durationMs,
     isError: result.isError,
-    ...(result.errorCode === undefined ? {} : { errorCode: result.errorCode }),
-    ...(result.structured === undefined ? {} : { structured: result.structured }),
+    ...definedFields({ errorCode: result.errorCode, structured: result.structured }),
     ...(result.interrupted ? { interrupted: true } : {}),
   };
   const stored = await params.onToolMessage?.(shown);

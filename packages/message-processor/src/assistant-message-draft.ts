@@ -80,8 +80,9 @@ export class AssistantMessageDraft {
       event.inputText ?? (typeof event.input === 'string' ? event.input : JSON.stringify(event.input));
     // The input object is shown as is only when the logged text is the producer's own (it parses to
     // that object); otherwise the display parses the logged text, as a reloaded log does.
-    const input = event.inputText === undefined ? undefined : event.input;
-    this.calls.set(event.id, { id: event.id, name: event.toolName, arguments: args, announced: true, input });
+    const call: CallDraft = { id: event.id, name: event.toolName, arguments: args, announced: true };
+    if (event.inputText !== undefined) call.input = event.input;
+    this.calls.set(event.id, call);
   }
 
   hasCall(id: string): boolean {

@@ -7,6 +7,7 @@ import {
   compactStructuredResult,
   createInterruptedToolResult,
   createMessageIds,
+  definedFields,
   type JsonValue,
   type OpenAIToolCall,
   type ProviderMetadata,
@@ -295,8 +296,7 @@ function sessionOf(
   const sessionCwd = cwd ?? event.cwd;
   return {
     provider: event.provider,
-    ...(event.sessionId === undefined ? {} : { sessionId: event.sessionId }),
-    ...(sessionCwd === undefined ? {} : { cwd: sessionCwd }),
+    ...definedFields({ sessionId: event.sessionId, cwd: sessionCwd }),
   };
 }
 

@@ -1,6 +1,13 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { Stream } from '@anthropic-ai/sdk/core/streaming';
-import type { ModelAdapter, ModelCapabilities, ModelRequest, ModelResult, ModelStream } from '@cairn/core';
+import {
+  definedFields,
+  type ModelAdapter,
+  type ModelCapabilities,
+  type ModelRequest,
+  type ModelResult,
+  type ModelStream,
+} from '@cairn/core';
 import {
   classifyError,
   createModelStream,
@@ -26,10 +33,12 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): ModelA
   const resolved = resolveAnthropicAdapterOptions(options);
   const client = new Anthropic({
     maxRetries: 0,
-    ...(resolved.apiKey === undefined ? {} : { apiKey: resolved.apiKey }),
-    ...(resolved.baseURL === undefined ? {} : { baseURL: resolved.baseURL }),
-    ...(resolved.timeoutMs === undefined ? {} : { timeout: resolved.timeoutMs }),
-    ...(resolved.headers === undefined ? {} : { defaultHeaders: resolved.headers }),
+    ...definedFields({
+      apiKey: resolved.apiKey,
+      baseURL: resolved.baseURL,
+      timeout: resolved.timeoutMs,
+      defaultHeaders: resolved.headers,
+    }),
   });
   const retryOptions = (signal: AbortSignal | undefined): RetryOptions => ({
     maxRetries: resolved.maxRetries,
@@ -37,8 +46,7 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): ModelA
     ...(signal === undefined ? {} : { signal }),
   });
   const requestOptions = (request: ModelRequest, signal: AbortSignal | undefined) => ({
-    ...(signal === undefined ? {} : { signal }),
-    ...(request.headers === undefined ? {} : { headers: request.headers }),
+    ...definedFields({ signal, headers: request.headers }),
   });
   const capabilities: ModelCapabilities = {
     streaming: true,

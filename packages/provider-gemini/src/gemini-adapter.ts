@@ -78,7 +78,7 @@ class GeminiAdapter implements ModelAdapter {
       const attempt = this.attempt(request);
       try {
         const result = await model.generateContent(contentsOf(body), attempt.requestOptions);
-        return result.response as GeminiResponse;
+        return result.response as unknown as GeminiResponse;
       } catch (error) {
         throw attempt.classify(error);
       }
@@ -110,7 +110,7 @@ class GeminiAdapter implements ModelAdapter {
           }
         }, this.retryOptions(signal));
         const reader = new GeminiResponseReader(sink, request.messages.length);
-        for await (const chunk of chunks) reader.read(chunk as GeminiResponse);
+        for await (const chunk of chunks) reader.read(chunk as unknown as GeminiResponse);
         reader.end();
       },
       { provider: PROVIDER, ...(request.signal === undefined ? {} : { signal: request.signal }) },
@@ -121,7 +121,7 @@ class GeminiAdapter implements ModelAdapter {
   // the SDK's types predate thought parts and thinking options (the JSON is sent as is).
   private model({ contents: _contents, ...params }: GeminiRequest): GenerativeModel {
     const { baseURL, apiVersion } = this.options;
-    return this.client.getGenerativeModel({ model: this.modelId, ...params } as ModelParams, {
+    return this.client.getGenerativeModel({ model: this.modelId, ...params } as unknown as ModelParams, {
       ...(baseURL === undefined ? {} : { baseUrl: baseURL.replace(/\/+$/, '') }),
       ...(apiVersion === undefined ? {} : { apiVersion }),
     });
@@ -157,7 +157,7 @@ class GeminiAdapter implements ModelAdapter {
 }
 
 function contentsOf(body: GeminiRequest): GenerateContentRequest {
-  return { contents: body.contents } as GenerateContentRequest;
+  return { contents: body.contents } as unknown as GenerateContentRequest;
 }
 
 /** The SDK's chunks, with whatever reading them throws classified for this attempt. */

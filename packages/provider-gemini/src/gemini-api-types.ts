@@ -70,12 +70,12 @@ export interface GeminiGenerationConfig {
 }
 
 export interface GeminiUsageMetadata {
-  promptTokenCount?: number;
-  candidatesTokenCount?: number;
-  totalTokenCount?: number;
-  cachedContentTokenCount?: number;
-  thoughtsTokenCount?: number;
-  toolUsePromptTokenCount?: number;
+  promptTokenCount?: number | undefined;
+  candidatesTokenCount?: number | undefined;
+  totalTokenCount?: number | undefined;
+  cachedContentTokenCount?: number | undefined;
+  thoughtsTokenCount?: number | undefined;
+  toolUsePromptTokenCount?: number | undefined;
 }
 
 export interface GeminiCandidate {

@@ -109,7 +109,9 @@ describe('readOpenAIChunks', () => {
   it('gives calls a compatible server sent without an id an id unique to the response', async () => {
     const { result } = await read([
       chunk({
-        tool_calls: [{ index: 0, function: { name: 'now', arguments: '{}' } }] as Delta['tool_calls'],
+        tool_calls: [{ index: 0, function: { name: 'now', arguments: '{}' } }] as NonNullable<
+          Delta['tool_calls']
+        >,
       }),
       chunk({}, 'tool_calls'),
     ]);

@@ -5,7 +5,7 @@ import type { HeadersLike } from './read-header.js';
 /** Who was called, and the caller's signal (to tell an abort from the SDK's own timeout). */
 export interface ErrorContext {
   provider: string;
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 // Matched on the error and its `cause` chain: undici wraps the socket error as `cause` of

@@ -1,4 +1,4 @@
-import { CairnError, type CairnErrorCode } from '@cairn/core';
+import { CairnError, type CairnErrorCode, definedFields } from '@cairn/core';
 import { parseRetryAfter } from './parse-retry-after.js';
 import type { HeadersLike } from './read-header.js';
 
@@ -6,10 +6,10 @@ import type { HeadersLike } from './read-header.js';
 export interface HttpErrorResponse {
   status: number;
   provider: string;
-  headers?: HeadersLike;
+  headers?: HeadersLike | undefined;
   /** The parsed (or raw) response body; searched for context-length wording with the message. */
   body?: unknown;
-  message?: string;
+  message?: string | undefined;
   /** The SDK error this came from, kept as the `CairnError`'s cause. */
   cause?: unknown;
 }
@@ -28,8 +28,7 @@ export function classifyHttpError(response: HttpErrorResponse): CairnError {
   const code = codeForStatus(status, `${message} ${bodyText(response.body)}`);
   const retryAfterMs = parseRetryAfter(response.headers);
   return new CairnError(code, `${provider}: ${message}`, {
-    ...(response.cause === undefined ? {} : { cause: response.cause }),
-    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    ...definedFields({ cause: response.cause, retryAfterMs }),
     details: { status, provider },
   });
 }

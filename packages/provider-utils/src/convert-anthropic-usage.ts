@@ -1,4 +1,4 @@
-import type { TokenUsage } from '@cairn/core';
+import { definedFields, type TokenUsage } from '@cairn/core';
 
 /**
  * Anthropic's usage counts as the API sends them: whole on `message_start` and on a non-streamed
@@ -29,9 +29,7 @@ export function convertAnthropicUsage(usage: AnthropicUsage): TokenUsage {
     inputTokens,
     outputTokens,
     totalTokens: inputTokens + outputTokens,
-    ...(cacheReadTokens === undefined ? {} : { cacheReadTokens }),
-    ...(cacheWriteTokens === undefined ? {} : { cacheWriteTokens }),
-    ...(reasoningTokens === undefined ? {} : { reasoningTokens }),
+    ...definedFields({ cacheReadTokens, cacheWriteTokens, reasoningTokens }),
   };
 }
 

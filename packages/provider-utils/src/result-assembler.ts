@@ -1,6 +1,8 @@
 import {
   type AgentOutput,
   CairnError,
+  type DefinedFields,
+  definedFields,
   type FinishReason,
   type JsonValue,
   type ModelAssistantMessage,
@@ -68,7 +70,7 @@ interface ToolCall {
 class Assembler implements ResultAssembler {
   finishReason: FinishReason | undefined;
   private rawFinishReason: string | undefined;
-  private info: StreamStartInfo = {};
+  private info: DefinedFields<StreamStartInfo> = {};
   private readonly blocks: Block[] = [];
   private readonly openBlocks = new Map<string, Block>();
   private readonly toolCalls = new Map<string, ToolCall>();
@@ -84,7 +86,7 @@ class Assembler implements ResultAssembler {
 
   start(info: StreamStartInfo): void {
     if (this.done) return;
-    this.info = { ...this.info, ...definedOnly(info) };
+    this.info = { ...this.info, ...definedFields(info) };
   }
 
   textDelta(blockKey: string, delta: string): void {
@@ -169,7 +171,7 @@ class Assembler implements ResultAssembler {
       usage,
       finishReason,
       ...(this.rawFinishReason === undefined ? {} : { rawFinishReason: this.rawFinishReason }),
-      ...definedOnly(this.info),
+      ...this.info,
     };
   }
 
@@ -218,8 +220,7 @@ class Assembler implements ResultAssembler {
       type: 'reasoning',
       id: block.id,
       text: block.text,
-      ...(block.redacted === undefined ? {} : { redacted: block.redacted }),
-      ...(block.providerMetadata === undefined ? {} : { providerMetadata: block.providerMetadata }),
+      ...definedFields({ redacted: block.redacted, providerMetadata: block.providerMetadata }),
     });
   }
 
@@ -271,8 +272,7 @@ class Assembler implements ResultAssembler {
       .filter((block) => block.kind === 'reasoning')
       .map((block) => ({
         text: block.text,
-        ...(block.redacted === undefined ? {} : { redacted: block.redacted }),
-        ...(block.providerMetadata === undefined ? {} : { providerMetadata: block.providerMetadata }),
+        ...definedFields({ redacted: block.redacted, providerMetadata: block.providerMetadata }),
       }));
     return {
       role: 'assistant',
@@ -324,10 +324,6 @@ function keyedBy(id: string, metadata: ProviderMetadata): ProviderMetadata {
   return Object.fromEntries(
     Object.entries(metadata).map(([namespace, values]) => [namespace, { [id]: values }]),
   );
-}
-
-function definedOnly<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<T>;
 }
 
 function badResponse(message: string): CairnError {

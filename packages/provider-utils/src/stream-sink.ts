@@ -2,8 +2,8 @@ import type { FinishReason, JsonValue, ProviderMetadata, TokenUsage } from '@cai
 
 /** Response identity, reported once known (a later call fills in what an earlier one lacked). */
 export interface StreamStartInfo {
-  responseId?: string;
-  modelId?: string;
+  responseId?: string | undefined;
+  modelId?: string | undefined;
 }
 
 export interface ReasoningEndInfo {

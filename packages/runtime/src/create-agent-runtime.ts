@@ -1,4 +1,4 @@
-import { assertSafeId, CairnError, KeyedSerialQueue } from '@cairn/core';
+import { assertSafeId, CairnError, definedFields, KeyedSerialQueue } from '@cairn/core';
 
 import { compressConversation, summarizingPipelineFor } from './compress-conversation.js';
 import { runTurn } from './run-turn.js';
@@ -98,17 +98,18 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
           model: params.model ?? options.model,
           session,
           inputs,
-          ...(params.agent === undefined ? {} : { agent: params.agent }),
-          ...(params.dataContext === undefined ? {} : { dataContext: params.dataContext }),
-          ...(params.signal === undefined ? {} : { signal: params.signal }),
-          ...(params.onEvent === undefined ? {} : { onEvent: params.onEvent }),
+          ...definedFields({
+            agent: params.agent,
+            dataContext: params.dataContext,
+            signal: params.signal,
+            onEvent: params.onEvent,
+          }),
         });
         const message = turn.errorMessage ?? turn.lastAssistant;
         return {
           conversationId,
           success: turn.error === undefined,
-          ...(message === undefined ? {} : { message }),
-          ...(turn.error === undefined ? {} : { error: turn.error }),
+          ...definedFields({ message, error: turn.error }),
           usage: turn.loop?.usage ?? { turns: [], total: NO_USAGE },
           turns: turn.loop?.turns ?? 0,
           finishReason: turn.loop?.finishReason ?? 'error',

@@ -2,6 +2,7 @@ import type { CalibratedTokenizer, CompressionPipeline } from '@cairn/compressio
 import {
   CairnError,
   type ConversationMessage,
+  definedFields,
   type ModelMessage,
   type Tool,
   toCairnError,
@@ -95,17 +96,17 @@ export async function runTurn(env: TurnEnvironment, request: TurnRequest): Promi
       messages,
       context: {
         conversationId,
-        ...(env.projectRoot === undefined ? {} : { projectRoot: env.projectRoot }),
-        ...(session.runId === undefined ? {} : { runId: session.runId }),
-        ...(session.agentId === undefined ? {} : { agentId: session.agentId }),
+        ...definedFields({ projectRoot: env.projectRoot, runId: session.runId, agentId: session.agentId }),
       },
       policy: turnToolPolicy(env, agent),
-      ...(env.maxTurns === undefined ? {} : { maxTurns: env.maxTurns }),
-      ...(env.toolConcurrency === undefined ? {} : { toolConcurrency: env.toolConcurrency }),
-      ...(env.maxToolResultChars === undefined ? {} : { maxToolResultChars: env.maxToolResultChars }),
-      ...(env.approve === undefined ? {} : { approve: env.approve }),
-      ...(pipeline === undefined ? {} : { compressionPipeline: pipeline }),
-      ...(request.signal === undefined ? {} : { signal: request.signal }),
+      ...definedFields({
+        maxTurns: env.maxTurns,
+        toolConcurrency: env.toolConcurrency,
+        maxToolResultChars: env.maxToolResultChars,
+        approve: env.approve,
+        compressionPipeline: pipeline,
+        signal: request.signal,
+      }),
       generateId: env.generateId,
       now: env.now,
       onEvent: writer.emit,
@@ -152,8 +153,7 @@ export async function runTurn(env: TurnEnvironment, request: TurnRequest): Promi
     return {
       error,
       errorMessage,
-      ...(loop === undefined ? {} : { loop }),
-      ...(lastAssistant === undefined ? {} : { lastAssistant }),
+      ...definedFields({ loop, lastAssistant }),
     };
   }
 }

@@ -4,7 +4,7 @@ import {
   type LayeredToolPolicy,
   type RunContext,
 } from '@cairn/context-builder';
-import type { ConversationMessage, ModelAdapter, ModelMessage } from '@cairn/core';
+import { type ConversationMessage, definedFields, type ModelAdapter, type ModelMessage } from '@cairn/core';
 import type { ToolRegistry } from '@cairn/loop';
 import type { ConversationWriter } from './conversation-writer.js';
 import { messagesForProvider } from './messages-for-provider.js';
@@ -44,8 +44,7 @@ export function turnToolPolicy(
   agent: RuntimeAgent | undefined,
 ): LayeredToolPolicy {
   return {
-    ...(env.toolPolicy === undefined ? {} : { system: env.toolPolicy }),
-    ...(agent?.toolPolicy === undefined ? {} : { agent: agent.toolPolicy }),
+    ...definedFields({ system: env.toolPolicy, agent: agent?.toolPolicy }),
   };
 }
 
@@ -73,8 +72,7 @@ export function buildTurnContext(
     ...(request.runContext === undefined ? {} : { runContext: request.runContext }),
     settings: {
       ...(pipeline === undefined ? {} : { tokenizer: pipeline.tokenizer }),
-      ...(env.modeProfiles === undefined ? {} : { modeProfiles: env.modeProfiles }),
-      ...(env.maxToolResultChars === undefined ? {} : { maxToolResultChars: env.maxToolResultChars }),
+      ...definedFields({ modeProfiles: env.modeProfiles, maxToolResultChars: env.maxToolResultChars }),
     },
   });
   const messages = messagesForProvider(built.messages, request.model.provider);

@@ -3,6 +3,7 @@ import type { ModeProfiles } from '@cairn/context-builder';
 import {
   type ConversationStore,
   createMessageIds,
+  definedFields,
   type ModelAdapter,
   type Tokenizer,
   type Tool,
@@ -95,13 +96,15 @@ export function createTurnEnvironment(options: Omit<AgentRuntimeOptions, 'model'
     },
     generateId: settings.generateId ?? createMessageIds(),
     now: settings.now ?? (() => new Date()),
-    ...(settings.maxTurns === undefined ? {} : { maxTurns: settings.maxTurns }),
-    ...(settings.toolConcurrency === undefined ? {} : { toolConcurrency: settings.toolConcurrency }),
-    ...(settings.maxToolResultChars === undefined ? {} : { maxToolResultChars: settings.maxToolResultChars }),
-    ...(settings.toolPolicy === undefined ? {} : { toolPolicy: settings.toolPolicy }),
-    ...(settings.projectRoot === undefined ? {} : { projectRoot: settings.projectRoot }),
-    ...(settings.approve === undefined ? {} : { approve: settings.approve }),
-    ...(settings.modeProfiles === undefined ? {} : { modeProfiles: settings.modeProfiles }),
-    ...(options.logger === undefined ? {} : { logger: options.logger }),
+    ...definedFields({
+      maxTurns: settings.maxTurns,
+      toolConcurrency: settings.toolConcurrency,
+      maxToolResultChars: settings.maxToolResultChars,
+      toolPolicy: settings.toolPolicy,
+      projectRoot: settings.projectRoot,
+      approve: settings.approve,
+      modeProfiles: settings.modeProfiles,
+      logger: options.logger,
+    }),
   };
 }

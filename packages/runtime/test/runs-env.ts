@@ -1,4 +1,4 @@
-import type { ConversationStore, Tool } from '@cairn/core';
+import { type ConversationStore, definedFields, type Tool } from '@cairn/core';
 import type { RuntimeSettings } from '../src/runtime-types.js';
 import { createTurnEnvironment, type TurnEnvironment } from '../src/turn-environment.js';
 
@@ -9,7 +9,6 @@ export function runTurnEnvironment(
 ): TurnEnvironment {
   return createTurnEnvironment({
     store,
-    ...(options.tools === undefined ? {} : { tools: options.tools }),
-    ...(options.settings === undefined ? {} : { settings: options.settings }),
+    ...definedFields({ tools: options.tools, settings: options.settings }),
   });
 }

@@ -11,7 +11,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { CairnError, type ConversationMessage } from '@cairn/core';
+import { CairnError, type ConversationMessage, definedFields } from '@cairn/core';
 import { deriveConversationTitle } from '@cairn/storage';
 import type { FsLayout } from './fs-layout.js';
 import { checkRecordsEnd, preallocatedSize, zeros } from './log-padding.js';
@@ -96,8 +96,7 @@ export function summarize(
     updatedAt: last?.at ?? previous?.updatedAt ?? new Date(stats.mtimeMs).toISOString(),
     messageCount: (previous?.messageCount ?? 0) + records.length,
     lastSeq: last?.seq ?? previous?.lastSeq ?? 0,
-    ...(title === undefined ? {} : { title }),
-    ...(lastCrc === undefined ? {} : { lastCrc }),
+    ...definedFields({ title, lastCrc }),
     ino: stats.ino,
     birthtimeMs: stats.birthtimeMs,
     size: stats.size,

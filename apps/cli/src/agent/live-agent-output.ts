@@ -8,10 +8,10 @@ export interface LiveAgentOutputOptions {
   out: OutputStream;
   colors: Colors;
   /** Every `AgentOutput` event as one JSON line, instead of the rendered display view. */
-  json?: boolean;
-  verbose?: boolean;
+  json?: boolean | undefined;
+  verbose?: boolean | undefined;
   /** The agent's answers rendered as Markdown (see `markdownEnabled`). */
-  markdown?: boolean;
+  markdown?: boolean | undefined;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { ResolvedModel } from '@cairn/connect';
-import type { AgentOutput } from '@cairn/core';
+import { type AgentOutput, definedFields } from '@cairn/core';
 import type { ChatResult, RuntimeEvent } from '@cairn/runtime';
 import type { OutputStream } from '../io.js';
 import type { Colors } from '../render/colors.js';
@@ -43,10 +43,12 @@ export async function runChatTurn(session: CliSession, options: ChatTurnOptions)
         cwd: session.workspace,
         markdown: markdownEnabled(out, session.settings),
         modelLabel: (options.model ?? session.model).modelId,
-        ...(options.spinner === undefined ? {} : { spinner: options.spinner }),
-        ...(out.columns === undefined ? {} : { width: out.columns }),
-        ...(options.verbose === undefined ? {} : { verbose: options.verbose }),
-        ...(options.showErrors === undefined ? {} : { showErrors: options.showErrors }),
+        ...definedFields({
+          spinner: options.spinner,
+          width: out.columns,
+          verbose: options.verbose,
+          showErrors: options.showErrors,
+        }),
       });
   try {
     return await session.runtime.chat({

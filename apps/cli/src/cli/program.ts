@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { definedFields } from '@cairn/core';
 import { Command, CommanderError, Option } from 'commander';
 import { cliFailure } from '../cli-error.js';
 import type { GlobalFlags } from '../config/cli-settings.js';
@@ -112,15 +113,13 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
                 colors,
                 errColors: context.errColors,
                 signal: context.signal,
-                ...(flags.json === undefined ? {} : { json: flags.json }),
-                ...(conversationId === undefined ? {} : { conversationId }),
+                ...definedFields({ json: flags.json, conversationId }),
               });
             }
             return m.runInteractiveChat(session, cio, {
               colors,
               signal: context.signal,
-              ...(firstMessage === undefined ? {} : { initialInput: firstMessage }),
-              ...(conversationId === undefined ? {} : { conversationId }),
+              ...definedFields({ initialInput: firstMessage, conversationId }),
             });
           },
           {

@@ -22,7 +22,7 @@ export interface AgentCommandOptions {
   resume?: boolean;
   conversationId?: string;
   /** The executable (default claude / gemini; env CAIRN_CLAUDE_COMMAND / CAIRN_GEMINI_COMMAND override) */
-  command?: string;
+  command?: string | undefined;
   model?: string;
   /** Print each `AgentOutput` event as a JSON line instead of the rendered output. */
   json?: boolean;

@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import { assertSafeId, type ConversationStore } from '@cairn/core';
+import { assertSafeId, type ConversationStore, definedFields } from '@cairn/core';
 import { displayView, loadExistingConversation } from '../chat/conversation-history.js';
 import { cliFailure } from '../cli-error.js';
 import type { CliIO } from '../io.js';
@@ -70,8 +70,7 @@ export async function showConversation(
       renderDisplayMessage(message, {
         colors,
         markdown,
-        ...(options.verbose === undefined ? {} : { verbose: options.verbose }),
-        ...(io.stdout.columns === undefined ? {} : { width: io.stdout.columns }),
+        ...definedFields({ verbose: options.verbose, width: io.stdout.columns }),
       }),
     );
   }

@@ -1,4 +1,4 @@
-import type { CairnError } from '@cairn/core';
+import { type CairnError, definedFields } from '@cairn/core';
 import { newChatId } from '../chat/chat-ids.js';
 import { runChatTurn } from '../chat/run-chat-turn.js';
 import { cliFailure, exitCodeFor, formatCliError } from '../cli-error.js';
@@ -35,8 +35,7 @@ export async function runPrintCommand(
     colors: options.colors,
     verbose: session.settings.verbose,
     showErrors: false,
-    ...(options.json === undefined ? {} : { json: options.json }),
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...definedFields({ json: options.json, signal: options.signal }),
   });
   io.stderr.write(`${options.errColors.dim(`conversation ${conversationId}`)}\n`);
   if (result.success) return 0;

@@ -1,5 +1,5 @@
 import { createInterface, type Interface } from 'node:readline/promises';
-import { CairnError, type ConversationStore } from '@cairn/core';
+import { CairnError, type ConversationStore, definedFields } from '@cairn/core';
 import type { RunApi, RunEvent, RunResult, RunState } from '@cairn/runtime';
 import { runConversationId } from '@cairn/runtime';
 import { displayView, loadExistingConversation } from '../chat/conversation-history.js';
@@ -41,7 +41,7 @@ export async function assertRunExists(store: ConversationStore, runId: string): 
 interface RunTerminal {
   rl: Interface;
   /** Aborts the running turn (the first Ctrl-C); a second Ctrl-C ends the command. */
-  current?: AbortController;
+  current?: AbortController | undefined;
   interrupted: boolean;
 }
 
@@ -146,8 +146,7 @@ export async function runWorkflowFile(
   const result = await turn(deps, terminal, (onEvent, signal) =>
     deps.session.runtime.runs.start({
       workflow: options.file.ref,
-      ...(options.input === undefined ? {} : { input: options.input }),
-      ...(options.runId === undefined ? {} : { runId: options.runId }),
+      ...definedFields({ input: options.input, runId: options.runId }),
       onEvent,
       signal,
     }),

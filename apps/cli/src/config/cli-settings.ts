@@ -6,6 +6,7 @@ import {
   STORE_KINDS,
   type StoreSettings,
 } from '@cairn/connect';
+import { definedFields } from '@cairn/core';
 import { cliFailure } from '../cli-error.js';
 import { type CliConfig, configPath, loadConfigFile } from './config-file.js';
 
@@ -108,8 +109,7 @@ export function resolveCliSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, c
       ...(provider === undefined || providerPick === undefined
         ? {}
         : { provider, providerFrom: providerPick.from }),
-      ...(model === undefined ? {} : { model }),
-      ...(baseURL === undefined ? {} : { baseURL }),
+      ...definedFields({ model, baseURL }),
       ...(baseURL !== undefined && nonEmpty(flags.baseUrl) === undefined
         ? { baseURLFrom: 'cairn.config.json' }
         : {}),
@@ -117,11 +117,13 @@ export function resolveCliSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, c
     },
     store,
     dataDir: dataDir ?? defaultDataDir(env),
-    ...(databaseUrl === undefined ? {} : { databaseUrl }),
-    ...(workspace === undefined ? {} : { workspace }),
-    ...(approval === undefined ? {} : { approval }),
-    ...(config.maxTurns === undefined ? {} : { maxTurns: config.maxTurns }),
-    ...(config.systemPrompt === undefined ? {} : { systemPrompt: config.systemPrompt }),
+    ...definedFields({
+      databaseUrl,
+      workspace,
+      approval,
+      maxTurns: config.maxTurns,
+      systemPrompt: config.systemPrompt,
+    }),
     // commander's `--no-color` leaves `color: true` when absent: only the `false` means something.
     ...(flags.color === false ? { color: false } : {}),
     verbose: flags.verbose === true,

@@ -23,10 +23,10 @@ export interface LiveTurnRendererOptions {
   spinner?: Spinner;
   /** Paths inside it are shown relative. */
   cwd?: string;
-  width?: number;
-  verbose?: boolean;
+  width?: number | undefined;
+  verbose?: boolean | undefined;
   /** Render the model's text as Markdown while it streams (see `markdownEnabled`). */
-  markdown?: boolean;
+  markdown?: boolean | undefined;
   /** What the spinner says it waits for: "waiting for <modelLabel>…" (default "the model"). */
   modelLabel?: string;
   /**

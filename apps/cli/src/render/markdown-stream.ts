@@ -10,7 +10,7 @@ const MAX_PENDING_LINES = 200;
 export interface MarkdownStreamOptions {
   colors: Colors;
   /** The terminal's width: rules span it (at most 80 columns), wider tables are not padded. */
-  width?: number;
+  width?: number | undefined;
 }
 
 /** Markdown arriving in pieces, rendered for the terminal as soon as each piece can be. */

@@ -13,7 +13,7 @@ const DELIMITER_CELL = /^:?-+:?$/;
  */
 export function renderTable(
   rows: string[],
-  options: { colors: Colors; width?: number; margin: string },
+  options: { colors: Colors; width?: number | undefined; margin: string },
 ): string {
   const { colors, margin } = options;
   const inline = (text: string) => renderInline(text, { colors, complete: true }).output;

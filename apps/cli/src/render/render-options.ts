@@ -5,9 +5,9 @@ import type { Colors } from './colors.js';
 export interface RenderOptions {
   colors: Colors;
   /** terminal width for truncating one-line summaries */
-  width?: number;
+  width?: number | undefined;
   /** full command output and unlimited diffs */
-  verbose?: boolean;
+  verbose?: boolean | undefined;
   /** The assistant's text rendered as Markdown (see `markdownEnabled`); as it is otherwise. */
-  markdown?: boolean;
+  markdown?: boolean | undefined;
 }

@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import type { ConversationStore } from '@cairn/core';
-import { CairnError } from '@cairn/core';
+import { CairnError, definedFields } from '@cairn/core';
 import type { AgentRuntime, WorkflowPackage } from '@cairn/runtime';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
@@ -126,12 +126,14 @@ export function createServerApp(options: ServerAppOptions): ServerAppHandle {
     registry,
     shutdown: shutdown.signal,
     // Optional fields are left out when absent, never set to undefined.
-    ...(options.streamLimits === undefined ? {} : { streamLimits: options.streamLimits }),
-    ...(options.workflows === undefined ? {} : { workflows: options.workflows }),
-    ...(options.agentSessions === undefined ? {} : { agentSessions: options.agentSessions }),
-    ...(metrics === undefined ? {} : { metrics }),
-    ...(apiToken === undefined ? {} : { apiToken }),
-    ...(options.webRoot === undefined ? {} : { webRoot: options.webRoot }),
+    ...definedFields({
+      streamLimits: options.streamLimits,
+      workflows: options.workflows,
+      agentSessions: options.agentSessions,
+      metrics,
+      apiToken,
+      webRoot: options.webRoot,
+    }),
   };
   registerHealthRoutes(app, deps);
   registerConversationRoutes(app, deps);

@@ -1,4 +1,4 @@
-import type { AgentOutput, CairnErrorCode } from '@cairn/core';
+import { type AgentOutput, type CairnErrorCode, definedFields } from '@cairn/core';
 import { convertAnthropicUsage } from '@cairn/provider-utils';
 import {
   type ClaudeCodeEventContext,
@@ -50,13 +50,9 @@ export function convertClaudeCodeResultLine(
     type: 'session_result',
     ...context,
     isError,
-    ...(sessionId === undefined ? {} : { sessionId }),
-    ...(subtype === undefined ? {} : { subtype }),
-    ...(result === undefined ? {} : { result }),
+    ...definedFields({ sessionId, subtype, result }),
     ...(turns !== undefined && Number.isInteger(turns) && turns >= 0 ? { turns } : {}),
-    ...(durationMs === undefined ? {} : { durationMs }),
-    ...(costUsd === undefined ? {} : { costUsd }),
-    ...(usage === undefined ? {} : { usage }),
+    ...definedFields({ durationMs, costUsd, usage }),
   });
   if (isError) {
     events.push({

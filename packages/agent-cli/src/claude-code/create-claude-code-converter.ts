@@ -1,4 +1,4 @@
-import type { AgentOutput, AgentOutputOf, JsonValue } from '@cairn/core';
+import { type AgentOutput, type AgentOutputOf, definedFields, type JsonValue } from '@cairn/core';
 import { jsonValueText } from '@cairn/provider-utils';
 import { ClaudeCodeBlockIds } from './claude-code-block-ids.js';
 import {
@@ -175,18 +175,14 @@ export function createClaudeCodeConverter(options: ClaudeCodeConverterOptions = 
     const version = stringField(line, 'claude_code_version');
     const permissionMode = stringField(line, 'permissionMode');
     const extra = {
-      ...(version === undefined ? {} : { version }),
-      ...(permissionMode === undefined ? {} : { permissionMode }),
+      ...definedFields({ version, permissionMode }),
     };
     return [
       {
         type: 'session_start',
         ...context,
         provider: 'claude-code',
-        ...(sessionId === undefined ? {} : { sessionId }),
-        ...(model === undefined ? {} : { model }),
-        ...(tools === undefined ? {} : { tools }),
-        ...(cwd === undefined ? {} : { cwd }),
+        ...definedFields({ sessionId, model, tools, cwd }),
         ...(Object.keys(extra).length === 0 ? {} : { providerMetadata: { 'claude-code': extra } }),
       },
       ...unmappedClaudeCodeFields(line, INIT_FIELDS, context),

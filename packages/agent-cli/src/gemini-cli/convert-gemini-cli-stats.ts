@@ -24,7 +24,7 @@ export function usageFromStreamStats(stats: unknown): TokenUsage | undefined {
  */
 export function usageFromJsonStats(stats: unknown): TokenUsage | undefined {
   if (!isRecord(stats) || !isRecord(stats.models)) return undefined;
-  let usage: Required<TokenUsage> | undefined;
+  let usage: Record<keyof TokenUsage, number> | undefined;
   for (const model of Object.values(stats.models)) {
     if (!isRecord(model) || !isRecord(model.tokens)) continue;
     const tokens = model.tokens;

@@ -1,4 +1,4 @@
-import { CairnError, type ConversationMessage, type ConversationMode } from '@cairn/core';
+import { CairnError, type ConversationMessage, type ConversationMode, definedFields } from '@cairn/core';
 import type { CompressionSummary } from './compression-types.js';
 
 export interface CompactionRecordInit {
@@ -40,8 +40,6 @@ export function createCompactionRecord(init: CompactionRecordInit): Conversation
     content: summary.text,
     partType: 'compaction',
     compaction: { fromSeq, toSeq, tokensBefore: summary.tokensBefore, tokensAfter: summary.tokensAfter },
-    ...(init.mode === undefined ? {} : { mode: init.mode }),
-    ...(init.runId === undefined ? {} : { runId: init.runId }),
-    ...(init.agentId === undefined ? {} : { agentId: init.agentId }),
+    ...definedFields({ mode: init.mode, runId: init.runId, agentId: init.agentId }),
   };
 }

@@ -1,3 +1,4 @@
+import { definedFields } from '../objects/defined-fields.js';
 import { type CairnErrorCode, isRetryableByDefault } from './cairn-error-code.js';
 
 // A global symbol, so `CairnError.is` recognises errors thrown by another copy of this package
@@ -6,13 +7,13 @@ const CAIRN_ERROR_BRAND = Symbol.for('@cairn/core/CairnError');
 
 export interface CairnErrorOptions {
   /** Overrides the code's default retry advice. */
-  retryable?: boolean;
+  retryable?: boolean | undefined;
   /** How long the caller should wait before retrying (from `Retry-After`, for example). */
-  retryAfterMs?: number;
+  retryAfterMs?: number | undefined;
   /** The underlying error, kept for logs; never shown to end users by Cairn. */
   cause?: unknown;
   /** Structured, serialisable context: a field path, a conversation id, an HTTP status. */
-  details?: Record<string, unknown>;
+  details?: Record<string, unknown> | undefined;
 }
 
 /** The JSON form of a `CairnError`, as sent over the wire and stored in error messages. */
@@ -54,8 +55,7 @@ export class CairnError extends Error {
       code: this.code,
       message: this.message,
       retryable: this.retryable,
-      ...(this.retryAfterMs === undefined ? {} : { retryAfterMs: this.retryAfterMs }),
-      ...(this.details === undefined ? {} : { details: this.details }),
+      ...definedFields({ retryAfterMs: this.retryAfterMs, details: this.details }),
     };
   }
 }

@@ -27,7 +27,7 @@ const ROLE_ONLY_ENTRIES = Object.entries(ROLE_ONLY_FIELDS);
 
 type RoleRuleSubject = Record<string, unknown> & {
   role: ConversationMessageRole;
-  tool_calls?: ReadonlyArray<{ id: string }>;
+  tool_calls?: ReadonlyArray<{ id: string }> | undefined;
 };
 
 /** zod refinement: runs only once every field has passed its own check. */

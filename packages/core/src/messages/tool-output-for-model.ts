@@ -10,9 +10,9 @@ export const DEFAULT_MAX_TOOL_RESULT_CHARS = TOOL_OUTPUT_THRESHOLD;
 
 /** The fields of a tool message that decide what a model reads of it. */
 export interface ToolOutputSource {
-  content?: string | null;
+  content?: string | null | undefined;
   /** The store-relative reference of the full output, when the store offloaded it. */
-  fullOutputPath?: string;
+  fullOutputPath?: string | undefined;
 }
 
 /**

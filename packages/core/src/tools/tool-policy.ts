@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { definedFields } from '../objects/defined-fields.js';
 
 /** Tool names and tool categories (`fs`, `shell`, `web`, …) a policy rule applies to. */
 export const ToolSelectorSchema = z.object({
@@ -42,8 +43,7 @@ function union(a: string[] | undefined, b: string[] | undefined): string[] | und
 function selector(categories: string[] | undefined, tools: string[] | undefined): ToolSelector | undefined {
   if (categories === undefined && tools === undefined) return undefined;
   return {
-    ...(categories === undefined ? {} : { categories }),
-    ...(tools === undefined ? {} : { tools }),
+    ...definedFields({ categories, tools }),
   };
 }
 

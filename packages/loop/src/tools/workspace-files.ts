@@ -69,7 +69,7 @@ function workspaceOnlyFileSystem(workspace: Workspace): FileSystemAdapter {
     );
   };
   // fdir calls readdir(path, { withFileTypes: true }, callback) only; the adapter types all overloads.
-  return { readdir: guardedReaddir as unknown as FileSystemAdapter['readdir'] };
+  return { readdir: guardedReaddir as unknown as NonNullable<FileSystemAdapter['readdir']> };
 }
 
 /**

@@ -2,6 +2,7 @@ import {
   CairnError,
   type ConversationMessage,
   type ConversationStore,
+  definedFields,
   isIncludedInContext,
   isToolCallMessage,
   KeyedSerialQueue,
@@ -140,8 +141,7 @@ export function createRunApi(options: RunApiOptions): RunApi {
       now: env.now,
       onEvent: report,
       streamSequence: () => sequence,
-      ...(logger === undefined ? {} : { logger }),
-      ...(options.statePageSize === undefined ? {} : { pageSize: options.statePageSize }),
+      ...definedFields({ logger, pageSize: options.statePageSize }),
     });
     const result = await runTurn(env, {
       conversationId,
@@ -154,9 +154,7 @@ export function createRunApi(options: RunApiOptions): RunApi {
         lastFailFingerprint: state.lastFailFingerprint,
         consecutiveFailCount: state.consecutiveFailCount,
       },
-      ...(agent === undefined ? {} : { agent }),
-      ...(params.dataContext === undefined ? {} : { dataContext: params.dataContext }),
-      ...(params.signal === undefined ? {} : { signal: params.signal }),
+      ...definedFields({ agent, dataContext: params.dataContext, signal: params.signal }),
       onEvent: emit,
     });
 
@@ -196,8 +194,7 @@ export function createRunApi(options: RunApiOptions): RunApi {
       conversationId,
       state: latest,
       success: error === undefined,
-      ...(message === undefined ? {} : { message }),
-      ...(error === undefined ? {} : { error }),
+      ...definedFields({ message, error }),
       usage: result.loop?.usage ?? { turns: [], total: NO_USAGE },
       turns: result.loop?.turns ?? 0,
       finishReason: result.loop?.finishReason ?? 'error',

@@ -1,4 +1,4 @@
-import type { ConversationStore, Tool } from '@cairn/core';
+import { type ConversationStore, definedFields, type Tool } from '@cairn/core';
 import { defineTool, toolFailure } from '@cairn/loop';
 import { z } from 'zod';
 import type { RuntimeEvent, RuntimeLogger } from '../runtime-types.js';
@@ -122,8 +122,7 @@ export function createWorkflowTools(options: WorkflowToolsOptions): Tool[] {
           from: transition.from,
           to: transition.to,
           status: next.status,
-          ...(edge === undefined ? {} : { edge }),
-          ...(input.summary === undefined ? {} : { summary: input.summary }),
+          ...definedFields({ edge, summary: input.summary }),
         });
         logger?.info(
           { runId, from: transition.from, to: transition.to, status: next.status },
@@ -133,8 +132,7 @@ export function createWorkflowTools(options: WorkflowToolsOptions): Tool[] {
           from: transition.from,
           to: transition.to,
           status: next.status,
-          ...(edge === undefined ? {} : { edge }),
-          ...(input.summary === undefined ? {} : { summary: input.summary }),
+          ...definedFields({ edge, summary: input.summary }),
           text: transitionText(workflow, { ...transition, state: next }),
         };
       }),

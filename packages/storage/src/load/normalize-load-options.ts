@@ -37,7 +37,7 @@ export function normalizeLoadOptions(options: LoadOptions = {}): NormalizedLoadO
  * Applies a load window to messages held in `seq` order (the in-memory and file stores): the range,
  * then the direction, then the limit, so `{ direction: 'backward', limit: 20 }` is "the last 20".
  */
-export function selectRange<T extends { seq?: number }>(
+export function selectRange<T extends { seq?: number | undefined }>(
   messagesInSeqOrder: readonly T[],
   options: NormalizedLoadOptions,
 ): T[] {

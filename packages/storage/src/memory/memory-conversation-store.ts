@@ -30,7 +30,8 @@ interface MemoryConversation {
   messages: ConversationMessage[];
   createdAt: string;
   updatedAt: string;
-  title?: string;
+  /** Derived from the first append that has one; undefined until then. */
+  title: string | undefined;
   /** idempotencyKey → the seqs of the append that used it. */
   appends: Map<string, number[]>;
   /** message id → its seq: ids are unique within a conversation. */
@@ -95,6 +96,7 @@ export class MemoryConversationStore implements ConversationStore {
       messages: [],
       createdAt: now,
       updatedAt: now,
+      title: undefined,
       appends: new Map(),
       ids: new Map(),
     };

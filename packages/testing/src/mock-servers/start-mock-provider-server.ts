@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { definedFields } from '@cairn/core';
 import { resolveScriptTurn } from '../resolve-script-turn.js';
 import { retryHeaders } from '../retry-headers.js';
 import { MALFORMED_SSE_DATA, type RecordedRequest, type ScriptTurn } from '../script-turn.js';
@@ -171,9 +172,11 @@ export async function startMockProviderServer(
       lineEnding,
     );
     await writeSseEvents(response, events, headers, {
-      ...(turn.chunkDelayMs === undefined ? {} : { chunkDelayMs: turn.chunkDelayMs }),
-      ...(turn.cutAfterEvents === undefined ? {} : { cutAfterEvents: turn.cutAfterEvents }),
-      ...(turn.malformedAfterEvents === undefined ? {} : { malformedAfterEvents: turn.malformedAfterEvents }),
+      ...definedFields({
+        chunkDelayMs: turn.chunkDelayMs,
+        cutAfterEvents: turn.cutAfterEvents,
+        malformedAfterEvents: turn.malformedAfterEvents,
+      }),
       malformedEvent: malformed,
       signal: clientGone.signal,
       onCut: () => {

@@ -16,7 +16,7 @@ export interface NodeScriptOutput {
 
 export interface RunNodeScriptOptions {
   env: Record<string, string>;
-  cwd?: string;
+  cwd?: string | undefined;
   /** Written to stdin, which is then closed (closed at once when absent). */
   input?: string;
   /** Killed (SIGKILL) and rejected after this long; default 60 s. */

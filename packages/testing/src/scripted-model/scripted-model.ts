@@ -1,5 +1,6 @@
 import {
   CairnError,
+  definedFields,
   type ModelAdapter,
   type ModelCapabilities,
   type ModelRequest,
@@ -85,8 +86,7 @@ export class ScriptedModel implements ModelAdapter {
       },
       {
         provider: this.provider,
-        ...(request.signal === undefined ? {} : { signal: request.signal }),
-        ...(this.options.now === undefined ? {} : { now: this.options.now }),
+        ...definedFields({ signal: request.signal, now: this.options.now }),
       },
     );
   }
