@@ -13,7 +13,7 @@ export interface StartPostgresOptions {
    * Only when this process is root: the user to run PostgreSQL as. Default: `postgres` if that user exists,
    * else `nobody`.
    */
-  user?: string;
+  user?: string | undefined;
 }
 
 export type PostgresBinariesSource = 'system' | 'npm';

@@ -346,8 +346,9 @@ describe('running agent sessions: abort, the turn cap and the turn lock', () => 
   });
 
   it('counts sessions against the turn cap, and a session waits for a turn of its conversation', async () => {
+    const release = join(await tempDir(), 'release');
     const { app, store } = await setUp({
-      behaviour: { delayMs: 40 },
+      behaviour: { releaseFile: release },
       app: { maxConcurrentTurns: 2 },
     });
     const first = session(app, { agent: 'claude', prompt: 'First' });
@@ -362,6 +363,7 @@ describe('running agent sessions: abort, the turn cap and the turn lock', () => 
     const chat = await app.post(`/v1/conversations/${id}/messages`, { content: 'a chat turn' });
     expect(chat.status).toBe(429);
 
+    await writeFile(release, '');
     expect((await jsonBody<SessionBody>(await first)).success).toBe(true);
     expect((await jsonBody<SessionBody>(await resumed)).success).toBe(true);
     const stored = await store.load(id);

@@ -29,6 +29,8 @@ export interface FakeAgentBehaviour {
   transcript: { file: string; recordedCwd: string };
   /** Each run appends `{ args, cwd, secrets }` here as a JSON line (secrets: which of the watched variables it was given). */
   argvFile: string;
+  /** Holds its last line back until this file exists: the test says when the run may end. */
+  releaseFile?: string;
   /** After `lines` lines (all by default), never exit until killed. */
   hang?: boolean;
   lines?: number;
@@ -51,9 +53,25 @@ const lines = fs
   .filter((line) => line !== '')
   .slice(0, config.lines ?? undefined);
 let index = 0;
+// Calls \`then\` once config.releaseFile exists (at once without one), woken by the file system.
+function whenReleased(then) {
+  const file = config.releaseFile;
+  if (!file || fs.existsSync(file)) return then();
+  let done = false;
+  const check = () => {
+    if (done || !fs.existsSync(file)) return;
+    done = true;
+    watcher.close();
+    then();
+  };
+  const watcher = fs.watch(require('node:path').dirname(file), check);
+  check();
+}
 function next() {
   if (index < lines.length) {
-    process.stdout.write(lines[index++] + '\\n', next);
+    const write = () => process.stdout.write(lines[index++] + '\\n', next);
+    if (index === lines.length - 1) whenReleased(write);
+    else write();
     return;
   }
   if (config.hang) return void setInterval(() => {}, 1 << 30);
