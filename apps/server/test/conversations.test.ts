@@ -1,7 +1,7 @@
 import type { ConversationMessage, ConversationPage, ConversationStore } from '@cairn/core';
 import { createMemoryConversationStore } from '@cairn/storage';
+import { createGate } from '@cairn/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createGate } from './support/gate.js';
 import { errorCode, jsonBody } from './support/json-body.js';
 import { startTestServer, type TestServer, waitFor } from './support/start-test-server.js';
 
@@ -111,7 +111,7 @@ describe('DELETE /v1/conversations/:id', () => {
     const slowDelete: ConversationStore = Object.assign(Object.create(store) as ConversationStore, {
       deleteConversation: async (id: string) => {
         deleting.open();
-        await finishDelete.opened;
+        await finishDelete.promise;
         return store.deleteConversation(id);
       },
       append: store.append.bind(store),
@@ -125,7 +125,7 @@ describe('DELETE /v1/conversations/:id', () => {
     });
     expect((await server.postMessage('c1', 'first')).status).toBe(200);
     const removed = server.request('/v1/conversations/c1', { method: 'DELETE' });
-    await deleting.opened;
+    await deleting.promise;
     const turn = server.postMessage('c1', 'second');
     await waitFor(() => server?.handle.activeTurns() === 1);
     finishDelete.open();

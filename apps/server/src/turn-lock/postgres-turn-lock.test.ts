@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { simulatedDelay } from '@cairn/testing';
+import { createGate, simulatedDelay } from '@cairn/testing';
 import pg from 'pg';
 import { describe, expect, inject, it, onTestFinished } from 'vitest';
 import { advisoryLockHolder } from '../../test/support/advisory-lock-holder.js';
@@ -25,23 +25,17 @@ describe('createPostgresTurnLock', () => {
     const other = openLock();
     const lock = openLock(2);
     const busy = freshConversationId();
-    let release = () => {};
-    const holding = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let markHeld = () => {};
-    const held = new Promise<void>((resolve) => {
-      markHeld = resolve;
-    });
+    const holding = createGate();
+    const held = createGate();
     const holder = other.run(busy, async () => {
-      markHeld();
-      await holding;
+      held.open();
+      await holding.promise;
     });
-    await held;
+    await held.promise;
     const waiters = Array.from({ length: 5 }, (_, index) => lock.run(busy, async () => index));
     // With 2 connections, this only gets one if the 5 waiters share a single one.
     expect(await lock.run(freshConversationId(), async () => 'free')).toBe('free');
-    release();
+    holding.open();
     await holder;
     expect(await Promise.all(waiters)).toEqual([0, 1, 2, 3, 4]);
   });
@@ -156,19 +150,13 @@ describe('createPostgresTurnLock', () => {
 
 /** A run of `id` on `lock` that holds it until `finish()`. */
 function held(lock: ConversationTurnLock, id: string) {
-  let finish = () => {};
-  const finished = new Promise<void>((resolve) => {
-    finish = resolve;
-  });
-  let markStarted = () => {};
-  const started = new Promise<void>((resolve) => {
-    markStarted = resolve;
-  });
+  const started = createGate();
+  const finished = createGate();
   const done = lock.run(id, async () => {
-    markStarted();
-    await finished;
+    started.open();
+    await finished.promise;
   });
-  return { started, finish, done };
+  return { started: started.promise, finish: () => finished.open(), done };
 }
 
 async function adminClient() {

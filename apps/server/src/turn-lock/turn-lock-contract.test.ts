@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { simulatedDelay } from '@cairn/testing';
+import { createGate, simulatedDelay } from '@cairn/testing';
 import { describe, expect, inject, it, onTestFinished } from 'vitest';
 import { createInProcessTurnLock } from './in-process-turn-lock.js';
 import { createPostgresTurnLock } from './postgres-turn-lock.js';
@@ -34,22 +34,16 @@ const freshConversationId = () => `conv-${randomBytes(6).toString('hex')}`;
 
 /** A `work` that records its start and end and holds the lock until `finish()`. */
 function heldWork(name: string, log: string[]) {
-  let finish = () => {};
-  const finished = new Promise<void>((resolve) => {
-    finish = resolve;
-  });
-  let markStarted = () => {};
-  const started = new Promise<void>((resolve) => {
-    markStarted = resolve;
-  });
+  const started = createGate();
+  const finished = createGate();
   const work = async () => {
     log.push(`${name}:start`);
-    markStarted();
-    await finished;
+    started.open();
+    await finished.promise;
     log.push(`${name}:end`);
     return name;
   };
-  return { work, started, finish };
+  return { work, started: started.promise, finish: () => finished.open() };
 }
 
 describe.each(implementations)('%s turn lock', (_name, openPair) => {
