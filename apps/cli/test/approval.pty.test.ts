@@ -1,9 +1,9 @@
 import { type ScriptTurn, simulatedDelay, startMockProviderServer } from '@cairn/testing';
 import { describe, expect, it } from 'vitest';
 import { chatRequests, mockEnv, tempDir } from './cli-process.js';
-import { useTmuxSessions } from './tmux-session.js';
+import { usePtySessions } from './pty-session.js';
 
-const openTerminal = useTmuxSessions();
+const openTerminal = usePtySessions();
 
 const command = (text: string): ScriptTurn => ({
   toolCalls: [{ name: 'run_command', arguments: { command: `echo ${text}` } }],
@@ -13,7 +13,7 @@ const HINT = 'press y (yes), n (no) or a (always, this session)';
 // Long enough that a duration counting the wait would show it, whatever the machine's load.
 const APPROVAL_PAUSE_MS = 2_500;
 
-describe('the run_command question in a real terminal (tmux)', () => {
+describe('the run_command question in a real terminal', () => {
   it('takes one key, re-asks on others, times the command without the wait, and says a refusal once', async () => {
     const turns: ScriptTurn[] = [
       command('approved-output'),

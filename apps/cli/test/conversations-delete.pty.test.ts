@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { cliEnv, runCairn, tempDir } from './cli-process.js';
-import { useTmuxSessions } from './tmux-session.js';
+import { usePtySessions } from './pty-session.js';
 
-const openTerminal = useTmuxSessions();
+const openTerminal = usePtySessions();
 
-describe('cairn conversations delete at a terminal (tmux)', () => {
+describe('cairn conversations delete at a terminal', () => {
   it('asks with one key: n keeps the conversation, y deletes it', async () => {
     const dir = tempDir('pty-delete');
     const env = cliEnv(dir);

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { startMockProviderServer } from '@cairn/testing';
 import { expect, it } from 'vitest';
 import { latestStoredLog, mockEnv, tempDir } from './cli-process.js';
-import { useTmuxSessions } from './tmux-session.js';
+import { usePtySessions } from './pty-session.js';
 
-const openTerminal = useTmuxSessions();
+const openTerminal = usePtySessions();
 
 /** cairn ended by the hang-up itself (status 129), with no crash on the gone terminal (EIO). */
 async function expectEndedByHangUp(outlive: string): Promise<void> {

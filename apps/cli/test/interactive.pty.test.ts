@@ -1,13 +1,13 @@
 import { type ScriptTurn, startMockProviderServer } from '@cairn/testing';
 import { describe, expect, it } from 'vitest';
 import { chatRequests, cliEnv, mockEnv, tempDir } from './cli-process.js';
-import { useTmuxSessions } from './tmux-session.js';
+import { usePtySessions } from './pty-session.js';
 
 const STORY = `Once upon a time ${'there was a very long story that kept going '.repeat(12)}The end.`;
 
-const openTerminal = useTmuxSessions();
+const openTerminal = usePtySessions();
 
-describe('cairn chat in a real terminal (tmux)', () => {
+describe('cairn chat in a real terminal', () => {
   it('streams, aborts a turn with Ctrl-C, asks before run_command, and resumes after a restart', async () => {
     const turns: ScriptTurn[] = [
       { text: STORY, chunkSize: 4, chunkDelayMs: 60 },

@@ -1,9 +1,9 @@
 import { startMockProviderServer } from '@cairn/testing';
 import { describe, expect, it } from 'vitest';
 import { mockEnv, tempDir } from './cli-process.js';
-import { useTmuxSessions } from './tmux-session.js';
+import { usePtySessions } from './pty-session.js';
 
-const openTerminal = useTmuxSessions();
+const openTerminal = usePtySessions();
 
 const HEAD = [
   '# Shopping list',
@@ -21,7 +21,7 @@ const HEAD = [
 // Streamed slowly after the head: the styled head is on the screen long before the answer ends.
 const TAIL = `That is ${'all you need for a week of fruit. '.repeat(10)}END-OF-ANSWER`;
 
-// An SGR escape whose parameters include 1 (bold), as tmux writes it (`\e[1m`, `\e[0;1;4m`).
+// An SGR escape whose parameters include 1 (bold), as styledScreen() writes it (`\e[1m`, `\e[0;1;4m`).
 const BOLD = new RegExp(`${String.fromCharCode(27)}\\[(?:[\\d;]*;)?1(?:;[\\d;]*)?m`);
 // highlight.js's keyword colour (magenta) right before the keyword.
 const HIGHLIGHTED_CONST = '\u001b[35mconst';
@@ -40,7 +40,7 @@ function expectRenderedHead(styled: string, screen: string): void {
   expect(screen).not.toContain('```');
 }
 
-describe('Markdown in a real terminal (tmux)', () => {
+describe('Markdown in a real terminal', () => {
   it('styles headings, lists and code while the answer streams, and shows it the same way again', async () => {
     const server = await startMockProviderServer({
       provider: 'openai',
