@@ -56,6 +56,8 @@ export function watchProcessEnd(
 ): ProcessEnd {
   const controller = new AbortController();
   let ending: 'SIGTERM' | 'SIGHUP' | 'EPIPE' | undefined;
+  // Whether a SIGTERM or SIGHUP arrived: only a second one exits at once (a gone terminal's EIO is no signal).
+  let signalled = false;
   const abort = (reason: EndReason) => {
     if (!controller.signal.aborted) controller.abort(reason);
   };
@@ -74,7 +76,8 @@ export function watchProcessEnd(
   });
   for (const name of ['SIGTERM', 'SIGHUP'] as const) {
     proc.on(name, () => {
-      if (controller.signal.aborted && ending !== undefined && ending !== 'EPIPE') raise(ending);
+      if (signalled && ending !== undefined && ending !== 'EPIPE') raise(ending);
+      signalled = true;
       ending ??= name;
       abort(REASONS[name]);
       setTimeout(() => raise(name), WIND_DOWN_MS).unref();
@@ -82,8 +85,9 @@ export function watchProcessEnd(
   }
   proc.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (!isClosedOutput(error)) throw error;
-    ending ??= 'EPIPE';
-    abort('the output closing');
+    // The terminal went away (EIO): a hang-up whose SIGHUP has not arrived yet, and it ends as one.
+    ending ??= error.code === 'EIO' ? 'SIGHUP' : 'EPIPE';
+    abort(ending === 'EPIPE' ? 'the output closing' : REASONS[ending]);
   });
   // Nobody reads the diagnostics any more: the command goes on without them.
   proc.stderr.on('error', (error: NodeJS.ErrnoException) => {
