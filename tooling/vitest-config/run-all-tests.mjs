@@ -37,15 +37,30 @@ const args = process.argv.slice(2);
 // --summarize: turbo writes a run summary naming every task it ran and its exit code.
 // --ui=stream: every line prefixed with its task, so each package's output tail can be kept.
 // How many packages test at once (turbo's default is 10): one per core, and at most one per 2 GiB of
-// memory; CAIRN_TEST_CONCURRENCY overrides. Each package's vitest reads it back and shares the cores
-// among those packages (tooling/vitest-config/load.js), so packages × workers ≈ cores.
-const concurrency =
-  process.env.CAIRN_TEST_CONCURRENCY?.trim() ||
-  String(Math.max(1, Math.min(availableParallelism(), Math.floor(totalmem() / 2 ** 31))));
+// memory; CAIRN_TEST_CONCURRENCY (or a `--concurrency=N` argument) overrides. Each package's vitest
+// reads it back and shares the cores among those packages (tooling/vitest-config/load.js), so
+// packages × workers ≈ cores.
+const concurrencyArg = args.find((arg) => arg.startsWith('--concurrency='))?.slice('--concurrency='.length);
+const concurrencyWanted = concurrencyArg || process.env.CAIRN_TEST_CONCURRENCY?.trim();
+// A count, or a percentage of the cores as turbo also takes ("50%").
+const percent = /^(\d+(?:\.\d+)?)%$/.exec(concurrencyWanted ?? '');
+const concurrency = String(
+  percent
+    ? Math.max(1, Math.floor((availableParallelism() * Number(percent[1])) / 100))
+    : concurrencyWanted || Math.max(1, Math.min(availableParallelism(), Math.floor(totalmem() / 2 ** 31))),
+);
 const localTurbo = join(root, 'node_modules', '.bin', 'turbo');
 const turbo = spawn(
   existsSync(localTurbo) ? localTurbo : 'turbo',
-  ['run', 'test', '--continue', '--summarize', '--ui=stream', `--concurrency=${concurrency}`, ...args],
+  [
+    'run',
+    'test',
+    '--continue',
+    '--summarize',
+    '--ui=stream',
+    `--concurrency=${concurrency}`,
+    ...args.filter((arg) => !arg.startsWith('--concurrency=')),
+  ],
   {
     cwd: root,
     stdio: ['inherit', 'pipe', 'pipe'],
