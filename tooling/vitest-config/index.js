@@ -1,4 +1,7 @@
 import { defineConfig, mergeConfig } from 'vitest/config';
+import { scaledTimeout, workersPerPackage } from './load.js';
+
+export { LOADED_MACHINE_FACTOR, propertyTimeout, scaledTimeout, timeoutFactor } from './load.js';
 
 /** Where each package's machine-readable results go; `run-all-tests.mjs` sums them. */
 export const TEST_REPORT_FILE = '.test-results/vitest.json';
@@ -7,8 +10,12 @@ const base = defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     reporters: ['default', ['json', { outputFile: TEST_REPORT_FILE }]],
-    testTimeout: 20_000,
-    hookTimeout: 60_000,
+    // 20 s / 60 s on an idle machine; × LOADED_MACHINE_FACTOR on CI and under `pnpm test` (README).
+    testTimeout: scaledTimeout(20_000),
+    hookTimeout: scaledTimeout(60_000),
+    // Packages × workers ≈ cores: `pnpm test` runs CAIRN_TEST_CONCURRENCY packages at once.
+    maxWorkers: workersPerPackage(),
+    minWorkers: 1,
   },
 });
 

@@ -7,6 +7,7 @@
 // (`pnpm test --filter @cairn/store-fs`).
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, totalmem } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { formatSummary, summariseReports } from './summarise-reports.mjs';
 
@@ -35,13 +36,35 @@ for (const { dir } of tested) rmSync(join(dir, '.test-results'), { recursive: tr
 const args = process.argv.slice(2);
 // --summarize: turbo writes a run summary naming every task it ran and its exit code.
 // --ui=stream: every line prefixed with its task, so each package's output tail can be kept.
+// How many packages test at once (turbo's default is 10): one per core, and at most one per 2 GiB of
+// memory; CAIRN_TEST_CONCURRENCY (or a `--concurrency=N` argument) overrides. Each package's vitest
+// reads it back and shares the cores among those packages (tooling/vitest-config/load.js), so
+// packages × workers ≈ cores.
+const concurrencyArg = args.find((arg) => arg.startsWith('--concurrency='))?.slice('--concurrency='.length);
+const concurrencyWanted = concurrencyArg || process.env.CAIRN_TEST_CONCURRENCY?.trim();
+// A count, or a percentage of the cores as turbo also takes ("50%").
+const percent = /^(\d+(?:\.\d+)?)%$/.exec(concurrencyWanted ?? '');
+const concurrency = String(
+  percent
+    ? Math.max(1, Math.floor((availableParallelism() * Number(percent[1])) / 100))
+    : concurrencyWanted || Math.max(1, Math.min(availableParallelism(), Math.floor(totalmem() / 2 ** 31))),
+);
 const localTurbo = join(root, 'node_modules', '.bin', 'turbo');
 const turbo = spawn(
   existsSync(localTurbo) ? localTurbo : 'turbo',
-  ['run', 'test', '--continue', '--summarize', '--ui=stream', ...args],
+  [
+    'run',
+    'test',
+    '--continue',
+    '--summarize',
+    '--ui=stream',
+    `--concurrency=${concurrency}`,
+    ...args.filter((arg) => !arg.startsWith('--concurrency=')),
+  ],
   {
     cwd: root,
     stdio: ['inherit', 'pipe', 'pipe'],
+    env: { ...process.env, CAIRN_TEST_CONCURRENCY: concurrency },
   },
 );
 const tails = new Map();

@@ -37,6 +37,7 @@ describe('StderrTail', () => {
           expect(tail.text()).toBe(kept.toString('utf8'));
         },
       ),
+      { numRuns: 100 },
     );
   });
 });

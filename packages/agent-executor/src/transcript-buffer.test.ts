@@ -47,6 +47,7 @@ describe('TranscriptBuffer', () => {
           expect(buffer.contents()).toEqual(expected);
         },
       ),
+      { numRuns: 100 },
     );
   });
 

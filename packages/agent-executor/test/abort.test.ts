@@ -34,11 +34,11 @@ async function abortedRun(env: Record<string, string>, killGraceMs: number) {
 
 describe('aborting a run', () => {
   it('sends SIGTERM; the run resolves with LLM_ABORTED after interrupted tool results', async () => {
-    const { result, log, elapsedMs } = await abortedRun({}, 5000);
+    // A grace period longer than any test timeout: only SIGTERM can have ended this run.
+    const { result, log } = await abortedRun({}, 10 * 60_000);
 
     expect(result).toMatchObject({ success: false, exitCode: null, signal: 'SIGTERM' });
     expect(result.error).toEqual({ code: 'LLM_ABORTED', message: 'The run was aborted' });
-    expect(elapsedMs).toBeLessThan(4000);
     expect(log.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
     expect(log[2]).toMatchObject({ interrupted: true });
     expect(log[2]?.content).toContain('the run was aborted');

@@ -12,7 +12,7 @@
 //   FAKE_AGENT_KILL_SELF       a signal the process sends itself instead of exiting (SIGKILL, …)
 //   FAKE_AGENT_IGNORE_SIGTERM=1  SIGTERM does nothing (the executor must escalate to SIGKILL)
 //   FAKE_AGENT_HANG=1          never exit after the transcript (until killed)
-//   FAKE_AGENT_ORPHAN=1        leave a background process holding stdout open for 10 s
+//   FAKE_AGENT_ORPHAN=1        leave a background process holding stdout open for 10 min
 //   FAKE_AGENT_ORPHAN_PID_FILE where to write that process's pid (so the test can kill it)
 //   FAKE_AGENT_ARGV_FILE       the arguments it got, written as JSON (appended, one line per run)
 //   FAKE_AGENT_CWD_FILE        its working directory and FAKE_AGENT_ENV_PROBE's value, as JSON
@@ -58,7 +58,7 @@ if (env.FAKE_AGENT_PRINT) await write(env.FAKE_AGENT_PRINT);
 if (env.FAKE_AGENT_STDERR)
   await new Promise((resolve) => process.stderr.write(env.FAKE_AGENT_STDERR, resolve));
 if (env.FAKE_AGENT_ORPHAN === '1') {
-  const orphan = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 10000)'], {
+  const orphan = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 600000)'], {
     stdio: 'inherit',
     detached: true,
   });

@@ -30,6 +30,7 @@ describe('setting names', () => {
         const words = phrase.split(' ').filter((word) => !['set', 'pass', 'or'].includes(word));
         expect(words.sort()).toEqual([...new Set(names)].sort());
       }),
+      { numRuns: 100 },
     );
   });
 });

@@ -1,3 +1,4 @@
+import { propertyTimeout } from '@cairn/vitest-config/load';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -42,7 +43,10 @@ describe('JSON Schema exports', () => {
   });
 
   it('agrees with the TypeScript validator on valid messages', () => {
-    fc.assert(fc.property(conversationMessageArb, (message) => validateMessage(message) === true));
+    fc.assert(
+      fc.property(conversationMessageArb, (message) => validateMessage(message) === true),
+      { numRuns: 100 },
+    );
   });
 
   it('agrees with the TypeScript validator on invalid messages, role rules included', () => {
@@ -50,17 +54,22 @@ describe('JSON Schema exports', () => {
       fc.property(conversationMessageArb, mutationArb, (message, mutation) => {
         expect(validateMessage(mutation.apply({ ...message })), mutation.label).toBe(false);
       }),
+      { numRuns: 100 },
     );
   });
 
-  it('gives the same verdict as the TypeScript validator on near-miss messages (one field set to random JSON)', () => {
-    fc.assert(
-      fc.property(nearMissMessageArb, (value) => {
-        expect(validateMessage(value), JSON.stringify(value)).toBe(isValidConversationMessage(value));
-      }),
-      { numRuns: 2000 },
-    );
-  });
+  it(
+    'gives the same verdict as the TypeScript validator on near-miss messages (one field set to random JSON)',
+    () => {
+      fc.assert(
+        fc.property(nearMissMessageArb, (value) => {
+          expect(validateMessage(value), JSON.stringify(value)).toBe(isValidConversationMessage(value));
+        }),
+        { numRuns: 2000 },
+      );
+    },
+    propertyTimeout(30_000),
+  );
 
   it('allows fields added by newer versions', () => {
     expect(
@@ -79,7 +88,10 @@ describe('JSON Schema exports', () => {
   });
 
   it('accepts every generated AgentOutput event and rejects an unknown type', () => {
-    fc.assert(fc.property(agentOutputArb, (event) => validateEvent(event) === true));
+    fc.assert(
+      fc.property(agentOutputArb, (event) => validateEvent(event) === true),
+      { numRuns: 100 },
+    );
     expect(validateEvent({ type: 'telepathy', timestamp: '2026-01-18T00:00:00Z' })).toBe(false);
   });
 });

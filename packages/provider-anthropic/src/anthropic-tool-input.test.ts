@@ -28,6 +28,7 @@ describe('toAnthropicToolInput', () => {
         const input = toAnthropicToolInput(raw);
         expect(typeof input === 'object' && input !== null && !Array.isArray(input)).toBe(true);
       }),
+      { numRuns: 100 },
     );
   });
 });
@@ -40,6 +41,7 @@ describe('tool arguments from a received input', () => {
         expect(streamed).toBe(toolArgumentsFromInput(input));
         expect(toAnthropicToolInput(streamed)).toEqual(JSON.parse(JSON.stringify(input)));
       }),
+      { numRuns: 100 },
     );
   });
 

@@ -82,6 +82,7 @@ describe('convertToAnthropicMessages properties', () => {
           expect(turn.content.length).toBeGreaterThan(0);
         });
       }),
+      { numRuns: 100 },
     );
   });
 
@@ -93,6 +94,7 @@ describe('convertToAnthropicMessages properties', () => {
           if (block.type === 'text') expect(block.text.trim()).not.toBe('');
         }
       }),
+      { numRuns: 100 },
     );
   });
 
@@ -126,6 +128,7 @@ describe('convertToAnthropicMessages properties', () => {
         }
         expect(userTexts).toEqual(texts('user'));
       }),
+      { numRuns: 100 },
     );
   });
 
@@ -151,6 +154,7 @@ describe('convertToAnthropicMessages properties', () => {
           results.map((result) => [result.tool_call_id, result.isError === true]),
         );
       }),
+      { numRuns: 100 },
     );
   });
 
@@ -162,6 +166,7 @@ describe('convertToAnthropicMessages properties', () => {
           expect(kinds).toEqual([...kinds].sort((a, b) => Number(b) - Number(a)));
         }
       }),
+      { numRuns: 100 },
     );
   });
 
@@ -187,6 +192,7 @@ describe('convertToAnthropicMessages properties', () => {
           expect(block.input).toEqual(args.trim() === '' ? {} : JSON.parse(args));
         }
       }),
+      { numRuns: 100 },
     );
   });
 
@@ -203,6 +209,7 @@ describe('convertToAnthropicMessages properties', () => {
         expect(thinking.length).toBe(replayable.length);
         expect(JSON.stringify(turns)).not.toMatch(/thoughtSignature/);
       }),
+      { numRuns: 100 },
     );
   });
 
@@ -214,6 +221,7 @@ describe('convertToAnthropicMessages properties', () => {
         expect(messages).toEqual(before);
         expect(convertToAnthropicMessages(messages)).toEqual(first);
       }),
+      { numRuns: 100 },
     );
   });
 });

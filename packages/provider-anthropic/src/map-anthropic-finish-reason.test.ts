@@ -32,6 +32,7 @@ describe('mapAnthropicFinishReason', () => {
         expect(FinishReasonSchema.safeParse(mapped.finishReason).success).toBe(true);
         expect(mapped.rawFinishReason).toBe(raw);
       }),
+      { numRuns: 100 },
     );
   });
 });

@@ -88,6 +88,7 @@ describe('prepareAnthropicTools', () => {
           expect(tool.input_schema).toEqual({ ...tools[index]?.inputSchema, type: 'object' });
         }
       }),
+      { numRuns: 100 },
     );
   });
 });

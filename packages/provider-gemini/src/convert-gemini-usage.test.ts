@@ -43,6 +43,7 @@ describe('convertGeminiUsage', () => {
         expect(usage.reasoningTokens ?? 0).toBeLessThanOrEqual(usage.outputTokens);
         expect(usage.cacheReadTokens).toBe(cached);
       }),
+      { numRuns: 100 },
     );
   });
 });

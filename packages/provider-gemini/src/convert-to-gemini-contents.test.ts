@@ -267,6 +267,7 @@ describe('convertToGeminiContents properties', () => {
         }
         for (const part of systemInstruction?.parts ?? []) expect(part.text.trim()).not.toBe('');
       }),
+      { numRuns: 100 },
     );
   });
 
@@ -288,6 +289,7 @@ describe('convertToGeminiContents properties', () => {
           })),
         );
       }),
+      { numRuns: 100 },
     );
   });
 
@@ -304,6 +306,7 @@ describe('convertToGeminiContents properties', () => {
         );
         expect(thoughts.map((p) => p.text)).toEqual(geminiReasoning.map((r) => r.text));
       }),
+      { numRuns: 100 },
     );
   });
 });

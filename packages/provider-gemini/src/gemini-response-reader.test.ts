@@ -198,6 +198,7 @@ describe('GeminiResponseReader properties', () => {
           expect(streamed).toEqual(whole);
         },
       ),
+      { numRuns: 100 },
     );
   });
 
@@ -220,6 +221,7 @@ describe('GeminiResponseReader properties', () => {
           })),
         ]);
       }),
+      { numRuns: 100 },
     );
   });
 });

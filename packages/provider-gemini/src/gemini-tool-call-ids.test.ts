@@ -21,6 +21,7 @@ describe('geminiToolCallId', () => {
         expect(isSafeId(id)).toBe(true);
         expect(geminiToolCallId(structuredClone(call), { ...where })).toBe(id);
       }),
+      { numRuns: 100 },
     );
   });
 
@@ -32,6 +33,7 @@ describe('geminiToolCallId', () => {
           JSON.stringify([whereB.turn, whereB.position, b.name, b.args]);
         expect(geminiToolCallId(a, whereA) === geminiToolCallId(b, whereB)).toBe(same);
       }),
+      { numRuns: 100 },
     );
   });
 

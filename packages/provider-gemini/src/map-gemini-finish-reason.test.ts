@@ -26,6 +26,7 @@ describe('mapGeminiFinishReason', () => {
       fc.property(fc.option(fc.string(), { nil: undefined }), fc.boolean(), (raw, hasToolCalls) => {
         expect(mapGeminiFinishReason(raw, hasToolCalls) === 'tool_calls').toBe(hasToolCalls);
       }),
+      { numRuns: 100 },
     );
   });
 });

@@ -77,6 +77,7 @@ describe('convertOpenAIUsage', () => {
         const reasoning = raw.completion_tokens_details?.reasoning_tokens;
         expect(converted.reasoningTokens).toBe(valid(reasoning) ? reasoning : undefined);
       }),
+      { numRuns: 100 },
     );
   });
 });

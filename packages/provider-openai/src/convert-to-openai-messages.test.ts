@@ -6,6 +6,7 @@ import {
   OpenAIChatMessageSchema,
   toOpenAIMessage,
 } from '@cairn/core';
+import { propertyTimeout } from '@cairn/vitest-config/load';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { convertToOpenAIMessages } from './convert-to-openai-messages.js';
@@ -129,41 +130,50 @@ const modelMessage: fc.Arbitrary<ModelMessage> = fc
   .map((message) => withoutUndefined(message) as ModelMessage);
 
 describe('convertToOpenAIMessages (properties)', () => {
-  it('matches core toOpenAIMessage for the same message, with null content beside tool calls', () => {
-    fc.assert(
-      fc.property(fc.array(modelMessage, { maxLength: 8 }), (messages) => {
-        expect(messages.every((message) => ModelMessageSchema.safeParse(message).success)).toBe(true);
-        const converted = convertToOpenAIMessages(messages);
-        const expected = messages.map((message, index) => {
-          const stored = {
-            ...message,
-            id: `m${index}`,
-            createdAt: '2026-01-01T00:00:00Z',
-          } as ConversationMessage;
-          const openai = toOpenAIMessage(stored);
-          return openai.role === 'assistant' && openai.tool_calls && openai.content === ''
-            ? { ...openai, content: null }
-            : openai;
-        });
-        expect(converted).toEqual(expected);
-        for (const message of converted) expect(OpenAIChatMessageSchema.parse(message)).toEqual(message);
-      }),
-    );
-  });
+  it(
+    'matches core toOpenAIMessage for the same message, with null content beside tool calls',
+    () => {
+      fc.assert(
+        fc.property(fc.array(modelMessage, { maxLength: 8 }), (messages) => {
+          expect(messages.every((message) => ModelMessageSchema.safeParse(message).success)).toBe(true);
+          const converted = convertToOpenAIMessages(messages);
+          const expected = messages.map((message, index) => {
+            const stored = {
+              ...message,
+              id: `m${index}`,
+              createdAt: '2026-01-01T00:00:00Z',
+            } as ConversationMessage;
+            const openai = toOpenAIMessage(stored);
+            return openai.role === 'assistant' && openai.tool_calls && openai.content === ''
+              ? { ...openai, content: null }
+              : openai;
+          });
+          expect(converted).toEqual(expected);
+          for (const message of converted) expect(OpenAIChatMessageSchema.parse(message)).toEqual(message);
+        }),
+        // Each run converts, schema-parses and deep-compares up to 8 generated messages.
+        { numRuns: 60 },
+      );
+    },
+    propertyTimeout(30_000),
+  );
 
-  it('is idempotent and leaves its input untouched', () => {
-    fc.assert(
-      fc.property(fc.array(modelMessage, { maxLength: 8 }), (messages) => {
-        const before = structuredClone(messages);
-        const once = convertToOpenAIMessages(messages);
-        expect(messages).toEqual(before);
-        expect(convertToOpenAIMessages(once as ModelMessage[])).toEqual(once);
-      }),
-      // Deep-copying and comparing large generated values: fewer runs keep it well inside the
-      // timeout on a loaded 2-core CI machine.
-      { numRuns: 50 },
-    );
-  });
+  it(
+    'is idempotent and leaves its input untouched',
+    () => {
+      fc.assert(
+        fc.property(fc.array(modelMessage, { maxLength: 8 }), (messages) => {
+          const before = structuredClone(messages);
+          const once = convertToOpenAIMessages(messages);
+          expect(messages).toEqual(before);
+          expect(convertToOpenAIMessages(once as ModelMessage[])).toEqual(once);
+        }),
+        // Deep-copying and comparing large generated values: fewer runs.
+        { numRuns: 50 },
+      );
+    },
+    propertyTimeout(30_000),
+  );
 });
 
 function captureError(run: () => unknown): unknown {

@@ -37,6 +37,7 @@ describe('mapOpenAIFinishReason', () => {
           expect(mapped.rawReason).toBe(raw ?? undefined);
         },
       ),
+      { numRuns: 100 },
     );
   });
 });

@@ -70,6 +70,7 @@ describe('prepareOpenAITools (properties)', () => {
           tools.map((entry) => entry.description),
         );
       }),
+      { numRuns: 100 },
     );
   });
 
@@ -91,6 +92,7 @@ describe('prepareOpenAITools (properties)', () => {
             );
         },
       ),
+      { numRuns: 100 },
     );
   });
 });

@@ -214,6 +214,7 @@ describe('cleanJsonSchema (gemini)', () => {
         expect(keywordsOf(cleaned).filter((key) => !allowed.has(key))).toEqual([]);
         expect(gemini(cleaned)).toEqual(cleaned);
       }),
+      { numRuns: 100 },
     );
   });
 });

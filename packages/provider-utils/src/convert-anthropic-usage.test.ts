@@ -62,6 +62,7 @@ describe('convertAnthropicUsage', () => {
           (usage.cacheReadTokens ?? 0) + (usage.cacheWriteTokens ?? 0),
         );
       }),
+      { numRuns: 100 },
     );
   });
 });
@@ -96,6 +97,7 @@ describe('mergeAnthropicUsage', () => {
           expect(merged[key]).toBe(update[key] ?? previous[key]);
         }
       }),
+      { numRuns: 100 },
     );
   });
 });

@@ -106,6 +106,7 @@ describe('jsonValueText', () => {
         jsonValueText(`{"input":${text}`, 'input', expected as JsonValue);
         jsonValueText(text, 'input', expected as JsonValue);
       }),
+      { numRuns: 100 },
     );
   });
 });

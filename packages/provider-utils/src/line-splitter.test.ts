@@ -61,6 +61,7 @@ describe('LineSplitter', () => {
         const expected = text === '' ? [] : text.split(/\r\n|\r|\n/).slice(0, -1);
         expect(splitAt(bytes, cuts)).toEqual(expected);
       }),
+      { numRuns: 100 },
     );
   });
 

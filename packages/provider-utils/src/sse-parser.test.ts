@@ -111,6 +111,7 @@ describe('SseParser', () => {
           expect(parseAll(chunks)).toEqual(expected);
         },
       ),
+      { numRuns: 100 },
     );
   });
 

@@ -100,6 +100,7 @@ describe('ToolCallAccumulator', () => {
           expect([...rebuilt]).toEqual(expected.map(({ id, arguments: args }) => [id, args]));
         },
       ),
+      { numRuns: 100 },
     );
   });
 

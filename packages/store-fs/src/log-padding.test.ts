@@ -20,6 +20,7 @@ describe('recordsEnd', () => {
           expect(recordsEnd(buffer, start)).toBe(expected);
         },
       ),
+      { numRuns: 100 },
     );
   });
 });
@@ -33,6 +34,7 @@ describe('preallocatedSize', () => {
         expect(size - needed).toBeGreaterThanOrEqual(64 * 1024);
         expect(size - needed).toBeLessThan(1024 * 1024 + 4096);
       }),
+      { numRuns: 100 },
     );
   });
 });

@@ -45,6 +45,7 @@ describe('encodeRecords / decodeLog', () => {
           decoded.records.filter((record) => record.key !== undefined).map((record) => record.key),
         ).toEqual(all.flatMap((_, index) => (index % 2 === 0 ? [`key-${index}`] : [])));
       }),
+      { numRuns: 100 },
     );
   });
 
@@ -60,6 +61,7 @@ describe('encodeRecords / decodeLog', () => {
         const reported = decoded.corrupt.reduce((sum, span) => sum + span.length, 0);
         expect(kept + reported).toBe(cut);
       }),
+      { numRuns: 100 },
     );
   });
 
@@ -81,6 +83,7 @@ describe('encodeRecords / decodeLog', () => {
         // Every surviving record is an original one, unchanged.
         for (const record of decoded.records) expect(intact).toContainEqual(record);
       }),
+      { numRuns: 100 },
     );
   });
 
@@ -97,6 +100,7 @@ describe('encodeRecords / decodeLog', () => {
         if (slow.corrupt.length === 0) expect(fast).toEqual(slow.records);
         else expect(fast).toBeUndefined();
       }),
+      { numRuns: 100 },
     );
   });
 
@@ -113,6 +117,7 @@ describe('encodeRecords / decodeLog', () => {
           unpadded.corrupt.map((span) => ({ ...span, offset: span.offset + 100 })),
         );
       }),
+      { numRuns: 100 },
     );
   });
 

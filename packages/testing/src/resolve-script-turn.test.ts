@@ -45,6 +45,7 @@ describe('chunkString', () => {
         expect(chunks.join('')).toBe(text);
         for (const chunk of chunks) expect(Array.from(chunk).length).toBeLessThanOrEqual(size);
       }),
+      { numRuns: 100 },
     );
   });
 });

@@ -52,6 +52,7 @@ describe('demoTurn (property)', () => {
           expectValidTurn(demoTurn(requestBody(messages, tools)), tools);
         },
       ),
+      { numRuns: 100 },
     );
   });
 
@@ -60,6 +61,7 @@ describe('demoTurn (property)', () => {
       fc.property(fc.anything(), (body) => {
         expectValidTurn(demoTurn(body), []);
       }),
+      { numRuns: 100 },
     );
   });
 
@@ -76,6 +78,7 @@ describe('demoTurn (property)', () => {
           for (const turn of turns) expectValidTurn(turn, tools);
         },
       ),
+      { numRuns: 100 },
     );
   });
 });

@@ -1,4 +1,5 @@
 import type { ModelMessage } from '@cairn/core';
+import { propertyTimeout } from '@cairn/vitest-config/load';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CalibratedTokenizer } from './calibrated-tokenizer.js';
@@ -65,11 +66,19 @@ function checkAgainstFreshTokenizer(create: () => CalibratedTokenizer) {
 }
 
 describe('cached counting', () => {
-  it('answers as an uncached count over random appends, inserts, replacements, removals, truncations and calibrations (estimate)', () => {
-    checkAgainstFreshTokenizer(() => createEstimatingTokenizer({ family: 'anthropic' }));
-  });
+  it(
+    'answers as an uncached count over random appends, inserts, replacements, removals, truncations and calibrations (estimate)',
+    () => {
+      checkAgainstFreshTokenizer(() => createEstimatingTokenizer({ family: 'anthropic' }));
+    },
+    propertyTimeout(30_000),
+  );
 
-  it('answers as an uncached count over the same random edits (OpenAI)', () => {
-    checkAgainstFreshTokenizer(() => createOpenAITokenizer({ encoding: 'o200k_base' }));
-  });
+  it(
+    'answers as an uncached count over the same random edits (OpenAI)',
+    () => {
+      checkAgainstFreshTokenizer(() => createOpenAITokenizer({ encoding: 'o200k_base' }));
+    },
+    propertyTimeout(30_000),
+  );
 });

@@ -50,6 +50,7 @@ describe('createEstimatingTokenizer', () => {
         expect(Number.isInteger(count)).toBe(true);
         expect(count).toBeGreaterThanOrEqual(0);
       }),
+      { numRuns: 100 },
     );
   });
 
@@ -61,6 +62,7 @@ describe('createEstimatingTokenizer', () => {
         const longer = [...messages.slice(0, position), added, ...messages.slice(position)];
         expect(tokenizer.count(longer)).toBeGreaterThan(tokenizer.count(messages));
       }),
+      { numRuns: 100 },
     );
   });
 
@@ -71,6 +73,7 @@ describe('createEstimatingTokenizer', () => {
         const request = ESTIMATE_PROFILES[family].request;
         expect(tokenizer.count([...a, ...b])).toBe(tokenizer.count(a) + tokenizer.count(b) - request);
       }),
+      { numRuns: 100 },
     );
   });
 

@@ -120,6 +120,7 @@ describe('AgentOutput', () => {
       fc.property(agentOutputArb, (event) => {
         expect(parseAgentOutput(JSON.parse(JSON.stringify(event)))).toEqual(event);
       }),
+      { numRuns: 100 },
     );
   });
 

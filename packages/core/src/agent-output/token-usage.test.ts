@@ -41,6 +41,7 @@ describe('addTokenUsage', () => {
         expect(addTokenUsage(a, b)).toEqual(addTokenUsage(b, a));
         expect(addTokenUsage(addTokenUsage(a, b), c)).toEqual(addTokenUsage(a, addTokenUsage(b, c)));
       }),
+      { numRuns: 100 },
     );
   });
 });

@@ -1,3 +1,4 @@
+import { propertyTimeout } from '@cairn/vitest-config/load';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { conversationMessageArb, mutationArb, nearMissMessageArb } from '../../test/arbitraries.js';
@@ -241,31 +242,38 @@ describe('the fast check for plain JSON copies (plainJson)', () => {
     }
   });
 
-  it('never accepts a plain copy the schema refuses: random changes, near misses, broken messages', () => {
-    const edgeMessage = fc
-      .tuple(
-        fc.constantFrom(...withJsonFields),
-        fc.array(fc.tuple(fc.constantFrom(...FIELDS, ...JSON_FIELDS), fc.constantFrom(...JSON_EDGE_VALUES)), {
-          minLength: 1,
-          maxLength: 3,
-        }),
-      )
-      .map(([message, changes]) => Object.assign({ ...message }, Object.fromEntries(changes)));
-    const jsonFieldNearMiss = fc
-      .tuple(conversationMessageArb, fc.constantFrom(...JSON_FIELDS), fc.jsonValue({ maxDepth: 3 }))
-      .map(([message, field, value]) => ({ ...message, [field]: value }));
-    const broken = fc
-      .tuple(conversationMessageArb, mutationArb)
-      .map(([message, mutation]) => mutation.apply({ ...message }));
-    fc.assert(
-      fc.property(
-        fc.oneof(edgeMessage, jsonFieldNearMiss, nearMissMessageArb, broken, conversationMessageArb),
-        (value) => {
-          const plain = plainCopy(value);
-          if (plain !== undefined && plainFastCheck(plain)) expect(schemaAccepts(plain)).toBe(true);
-        },
-      ),
-      { numRuns: 3000 },
-    );
-  });
+  it(
+    'never accepts a plain copy the schema refuses: random changes, near misses, broken messages',
+    () => {
+      const edgeMessage = fc
+        .tuple(
+          fc.constantFrom(...withJsonFields),
+          fc.array(
+            fc.tuple(fc.constantFrom(...FIELDS, ...JSON_FIELDS), fc.constantFrom(...JSON_EDGE_VALUES)),
+            {
+              minLength: 1,
+              maxLength: 3,
+            },
+          ),
+        )
+        .map(([message, changes]) => Object.assign({ ...message }, Object.fromEntries(changes)));
+      const jsonFieldNearMiss = fc
+        .tuple(conversationMessageArb, fc.constantFrom(...JSON_FIELDS), fc.jsonValue({ maxDepth: 3 }))
+        .map(([message, field, value]) => ({ ...message, [field]: value }));
+      const broken = fc
+        .tuple(conversationMessageArb, mutationArb)
+        .map(([message, mutation]) => mutation.apply({ ...message }));
+      fc.assert(
+        fc.property(
+          fc.oneof(edgeMessage, jsonFieldNearMiss, nearMissMessageArb, broken, conversationMessageArb),
+          (value) => {
+            const plain = plainCopy(value);
+            if (plain !== undefined && plainFastCheck(plain)) expect(schemaAccepts(plain)).toBe(true);
+          },
+        ),
+        { numRuns: 3000 },
+      );
+    },
+    propertyTimeout(30_000),
+  );
 });

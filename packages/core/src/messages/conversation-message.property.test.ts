@@ -32,17 +32,24 @@ function expectSchema(
 
 describe('ConversationMessage properties', () => {
   it('every generated message is valid', () => {
-    fc.assert(fc.property(conversationMessageArb, (message) => isValidConversationMessage(message)));
+    fc.assert(
+      fc.property(conversationMessageArb, (message) => isValidConversationMessage(message)),
+      { numRuns: 100 },
+    );
   });
 
   it("every sendable message's toOpenAIMessage output passes the strict OpenAI schema", () => {
     fc.assert(
       fc.property(sendable, (message) => expectSchema(OpenAIChatMessageSchema, toOpenAIMessage(message))),
+      { numRuns: 100 },
     );
   });
 
   it("every sendable message's toModelMessage output passes the strict ModelMessage schema", () => {
-    fc.assert(fc.property(sendable, (message) => expectSchema(ModelMessageSchema, toModelMessage(message))));
+    fc.assert(
+      fc.property(sendable, (message) => expectSchema(ModelMessageSchema, toModelMessage(message))),
+      { numRuns: 100 },
+    );
   });
 
   it('toModelMessage is toOpenAIMessage plus only the replay fields', () => {
@@ -56,6 +63,7 @@ describe('ConversationMessage properties', () => {
         } = toModelMessage(message) as Record<string, unknown>;
         expect(protocol).toEqual(toOpenAIMessage(message));
       }),
+      { numRuns: 100 },
     );
   });
 
@@ -68,6 +76,7 @@ describe('ConversationMessage properties', () => {
         if (converted.role === 'assistant')
           expect(converted.tool_calls ?? []).toEqual(message.tool_calls ?? []);
       }),
+      { numRuns: 100 },
     );
   });
 
@@ -84,6 +93,7 @@ describe('ConversationMessage properties', () => {
         expect(() => toOpenAIMessage(message)).toThrow(/display-only/);
         expect(() => toModelMessage(message)).toThrow(/display-only/);
       }),
+      { numRuns: 100 },
     );
   });
 
@@ -95,6 +105,7 @@ describe('ConversationMessage properties', () => {
         // zod's own output drops keys it does not know: equal output means no field went unchecked.
         expect(ConversationMessageSchema.parse(reloaded)).toEqual(message);
       }),
+      { numRuns: 100 },
     );
   });
 
@@ -105,6 +116,7 @@ describe('ConversationMessage properties', () => {
         expect(isValidConversationMessage(broken)).toBe(false);
         expect(() => parseConversationMessage(broken)).toThrow(`at ${mutation.path}:`);
       }),
+      { numRuns: 100 },
     );
   });
 

@@ -36,6 +36,7 @@ describe('parseMessageForStorage', () => {
       fc.property(conversationMessageArb, (message) => {
         expect(parseMessageForStorage(message)).toStrictEqual(JSON.parse(JSON.stringify(message)));
       }),
+      { numRuns: 100 },
     );
   });
 

@@ -151,6 +151,7 @@ describe('copyPlainJson', () => {
       fc.property(fc.jsonValue({ maxDepth: 10 }), (value) => {
         expect(copy(value)).toStrictEqual(roundTrip(value));
       }),
+      { numRuns: 100 },
     );
   });
 });

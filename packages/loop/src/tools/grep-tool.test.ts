@@ -116,22 +116,21 @@ describe('grep', () => {
     expect(await grep({ pattern: 'foo', path: 'inlink' })).toBe('Found 1 match in 1 file\nreal/x.txt:1: foo');
   });
 
-  // 2^28 ways to split the a's before the "!" fails them: about half a minute on the event loop.
+  // 2^34 ways to split the a's before the "!" fails them: about half an hour, beyond any test
+  // timeout, so a search that ends at all was stopped.
   const catastrophic = { pattern: '^(a+)+$' };
-  const slowLine = `${'a'.repeat(28)}!\n`;
+  const slowLine = `${'a'.repeat(34)}!\n`;
 
   it('stops a catastrophic pattern at once when the call is aborted', async () => {
     await writeFiles(dirs.root, { 'a.txt': slowLine, 'b.txt': 'aaa\n' });
     const controller = new AbortController();
-    const started = Date.now();
     const call = callTool(createGrepTool({ root: dirs.root }), catastrophic, { signal: controller.signal });
     // The caller's own timeout, the behaviour under test: it fires while the pattern runs.
     void simulatedDelay(100).then(() =>
       controller.abort(new CairnError('TOOL_TIMEOUT', 'no result after 100 ms')),
     );
+    // Only a stop ends it: the pattern alone would run for half an hour.
     await failureOf(call, 'TOOL_TIMEOUT');
-    // Far below the half minute the pattern would run: only a stop gets here this soon.
-    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('stops a search that outlasts grepTimeoutMs with TOOL_TIMEOUT naming the pattern', async () => {

@@ -117,6 +117,7 @@ describe('ToolProcessorRegistry.describe', () => {
         expectOneLineSummary(description.summary);
         expect(description).toEqual(bare.describe(call));
       }),
+      { numRuns: 100 },
     );
   });
 });

@@ -161,6 +161,7 @@ describe('formatHunks', () => {
       fc.property(fileNameArb, fc.array(hunkArb, { maxLength: 3 }), (filePath, hunks) => {
         expect(formatHunks(filePath, hunks)).toBe(jsdiffFormat(filePath, hunks));
       }),
+      { numRuns: 100 },
     );
   });
 });

@@ -22,7 +22,7 @@ export function describeConversationStoreConformance(options: ConformanceOptions
               const outcome = await runConformanceCase(testCase, options);
               if (outcome.status === 'skipped') context.skip(outcome.reason);
             },
-            testCase.timeoutMs ?? 30_000,
+            Math.round((testCase.timeoutMs ?? 30_000) * (options.timeoutFactor ?? 1)),
           );
         }
       });

@@ -34,4 +34,9 @@ export interface ConformanceOptions {
   processes?: ProcessTestOptions;
   /** Case names (or name prefixes) to leave out, with a reason in your test file. */
   skip?: readonly string[];
+  /**
+   * Multiplies every case's timeout (default 1): the timeouts suffice on an idle machine, so pass
+   * more (e.g. 3) where the tests share a loaded machine with others, as on CI.
+   */
+  timeoutFactor?: number;
 }

@@ -224,10 +224,10 @@ describe('OpenAI mock server through the official SDK', () => {
         controller.abort();
       }
     }
-    await expect.poll(() => server?.requests[0]?.closedAt, { timeout: 1000 }).toBeDefined();
-    const closedAt = server?.requests[0]?.closedAt ?? 0;
-    expect(closedAt).toBeGreaterThanOrEqual(abortedAt);
-    expect(closedAt - abortedAt).toBeLessThan(1000);
+    // Set at all means the client went away before the answer was complete (the order is the point,
+    // not how soon: the wait is generous for a loaded machine).
+    await expect.poll(() => server?.requests[0]?.closedAt, { timeout: 10_000 }).toBeDefined();
+    expect(server?.requests[0]?.closedAt).toBeGreaterThanOrEqual(abortedAt);
 
     // A completed answer, streamed or not, and a cut by the server leave it unset.
     await client.chat.completions.create({ model: 'm', messages });
