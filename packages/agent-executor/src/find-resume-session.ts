@@ -1,6 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { CairnError, type ConversationStore } from '@cairn/core';
+import { CairnError, type ConversationStore, definedFields } from '@cairn/core';
 import { readAgentSession } from '@cairn/message-processor';
 
 const PAGE_SIZE = 200;
@@ -64,7 +64,7 @@ export async function findResumeSession(
     const page = await store.load(conversationId, {
       direction: 'backward',
       limit: PAGE_SIZE,
-      ...(toSeq === undefined ? {} : { toSeq }),
+      ...definedFields({ toSeq }),
     });
     for (const message of page) {
       const session = readAgentSession(message, provider);

@@ -88,7 +88,7 @@ export async function runAgent(
   const fields: MessageFields = {
     mode: settings.mode,
     runId,
-    ...(settings.agentId === undefined ? {} : { agentId: settings.agentId }),
+    ...definedFields({ agentId: settings.agentId }),
   };
 
   // A store or listener failure stops the agent: nothing it does after could be recorded.
@@ -140,7 +140,7 @@ export async function runAgent(
   const processor = createMessageProcessor({
     onLogMessage: (message) => log.write(message),
     messageFields: fields,
-    ...(settings.pendingTimeoutMs === undefined ? {} : { pendingTimeoutMs: settings.pendingTimeoutMs }),
+    ...definedFields({ pendingTimeoutMs: settings.pendingTimeoutMs }),
   });
   const converter = cli.createConverter();
   const splitter = new LineSplitter();

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { CairnError, type ConversationStore } from '@cairn/core';
+import { CairnError, type ConversationStore, definedFields } from '@cairn/core';
 import type { QuarantineReport } from '@cairn/store-fs';
 import { importOptionalPackage } from './import-optional-package.js';
 import { prepareDataDir } from './prepare-data-dir.js';
@@ -30,7 +30,7 @@ export async function openStore(
       const { createFsConversationStore } = await import('@cairn/store-fs');
       return createFsConversationStore({
         rootDir: join(settings.dataDir, 'store'),
-        ...(options.onQuarantine === undefined ? {} : { onQuarantine: options.onQuarantine }),
+        ...definedFields({ onQuarantine: options.onQuarantine }),
       });
     }
     case 'sqlite': {

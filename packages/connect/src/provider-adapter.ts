@@ -1,4 +1,4 @@
-import { CairnError, type ModelAdapter } from '@cairn/core';
+import { CairnError, definedFields, type ModelAdapter } from '@cairn/core';
 import { importOptionalPackage } from './import-optional-package.js';
 import { PROVIDER_NAMES, type ProviderName } from './provider-names.js';
 
@@ -55,7 +55,7 @@ export async function createProviderAdapter(
         'the gemini provider',
         () => import('@cairn/provider-gemini'),
       );
-      return createGeminiAdapter({ model, apiKey, ...(baseURL === undefined ? {} : { baseURL }) });
+      return createGeminiAdapter({ model, apiKey, ...definedFields({ baseURL }) });
     }
     default:
       throw new CairnError(

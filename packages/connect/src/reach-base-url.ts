@@ -1,4 +1,4 @@
-import { CairnError } from '@cairn/core';
+import { CairnError, definedFields } from '@cairn/core';
 import { probeModels } from './probe-models.js';
 import type { SettingNames } from './setting-names.js';
 
@@ -37,7 +37,7 @@ export async function reachBaseURL(
   }
   const probe = await probeModels(url, {
     timeoutMs: CONFIGURED_PROBE_TIMEOUT_MS,
-    ...(apiKey === undefined ? {} : { apiKey }),
+    ...definedFields({ apiKey }),
   });
   if (!probe.reachable) {
     const urlNames = [...new Set([names.baseURL, 'OPENAI_BASE_URL'])];

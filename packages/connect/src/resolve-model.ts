@@ -1,4 +1,4 @@
-import { CairnError } from '@cairn/core';
+import { CairnError, definedFields } from '@cairn/core';
 import { apiKeysIn, type KeyedProvider, keyVariablesOf } from './api-key-variables.js';
 import type { ModelSettings } from './model-settings.js';
 import { nonBlank } from './non-blank.js';
@@ -97,7 +97,7 @@ async function keyedProvider(
   const baseURL =
     configured?.url ?? (provider === 'anthropic' ? nonBlank(env.ANTHROPIC_BASE_URL) : undefined);
   const model = nonBlank(settings.model) ?? DEFAULT_MODEL_IDS[provider];
-  return connected({ provider, source, model, apiKey, ...(baseURL === undefined ? {} : { baseURL }) });
+  return connected({ provider, source, model, apiKey, ...definedFields({ baseURL }) });
 }
 
 /** Where the explicit provider came from: the settings say, else it was given by its setting name. */

@@ -2,6 +2,7 @@ import {
   CairnError,
   type ConversationMessage,
   ConversationMessageSchema,
+  definedFields,
   isValidConversationMessage,
   validationIssues,
 } from '@cairn/core';
@@ -27,7 +28,7 @@ export function assertValidLog(log: unknown): asserts log is ConversationMessage
       const [first] = validationIssues(ConversationMessageSchema, message);
       const where = first === undefined ? '' : ` at ${first.path}: ${first.message}`;
       throw new CairnError('INVALID_MESSAGE', `Invalid conversation message ${name}${where}`, {
-        details: { messageId: name, index, ...(first === undefined ? {} : { issue: first }) },
+        details: { messageId: name, index, ...definedFields({ issue: first }) },
       });
     }
     const { seq } = message;

@@ -44,7 +44,7 @@ const failed = (errorCode: CairnErrorCode, content: string, structured?: unknown
   content,
   isError: true,
   errorCode,
-  ...(structured === undefined ? {} : { structured }),
+  ...definedFields({ structured }),
 });
 
 // A turn cancelled while the tool ran: there is no real result, and the model should be told so.
@@ -146,7 +146,7 @@ export function createToolHost(tools: readonly Tool[], options: ToolHostOptions 
       return {
         content: modelTextOf(tool, output),
         isError: false,
-        ...(output === undefined ? {} : { structured: output }),
+        ...definedFields({ structured: output }),
       };
     } catch (error) {
       if (error instanceof ToolCallStopped) {

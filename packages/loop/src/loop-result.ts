@@ -1,4 +1,5 @@
 import type { CairnError, FinishReason } from '@cairn/core';
+import { definedFields } from '@cairn/core';
 import type { ChatToolLoopResult } from './chat-tool-loop-types.js';
 import type { LoopRun } from './loop-run.js';
 import type { LoopState } from './loop-state.js';
@@ -34,7 +35,7 @@ export function reportLoopError(run: LoopRun, error: CairnError): void {
 
 export function loopResult(run: LoopRun, state: LoopState, error?: CairnError): ChatToolLoopResult {
   const outcome = {
-    ...(state.last === undefined ? {} : { message: state.last }),
+    ...definedFields({ message: state.last }),
     messages: run.params.messages,
     usage: { turns: state.turnUsages, total: state.total },
     turns: state.turn,

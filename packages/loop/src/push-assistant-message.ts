@@ -1,5 +1,6 @@
 import {
   addTokenUsage,
+  definedFields,
   type FinishReason,
   type ModelAssistantMessage,
   type ModelResult,
@@ -49,7 +50,7 @@ export async function pushModelAnswer(
     turn: state.turn,
     usage: result.usage,
     finishReason: result.finishReason,
-    ...(result.modelId === undefined ? {} : { modelId: result.modelId }),
+    ...definedFields({ modelId: result.modelId }),
   };
   await run.params.onAssistantMessage?.(state.last);
   return calls;

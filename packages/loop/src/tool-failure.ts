@@ -1,4 +1,4 @@
-import { CairnError, type CairnErrorCode } from '@cairn/core';
+import { CairnError, type CairnErrorCode, definedFields } from '@cairn/core';
 
 /** The codes a tool may fail with; any other error a tool throws is reported as `TOOL_FAILED`. */
 export type ToolFailureCode = Extract<
@@ -37,7 +37,7 @@ export function describeToolFailure(error: unknown): {
     return {
       code: error.code as ToolFailureCode,
       message: error.message,
-      ...(structured === undefined ? {} : { structured }),
+      ...definedFields({ structured }),
     };
   }
   const message = error instanceof Error ? error.message || error.name : String(error);

@@ -43,7 +43,7 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): ModelA
   const retryOptions = (signal: AbortSignal | undefined): RetryOptions => ({
     maxRetries: resolved.maxRetries,
     provider: PROVIDER,
-    ...(signal === undefined ? {} : { signal }),
+    ...definedFields({ signal }),
   });
   const requestOptions = (request: ModelRequest, signal: AbortSignal | undefined) => ({
     ...definedFields({ signal, headers: request.headers }),

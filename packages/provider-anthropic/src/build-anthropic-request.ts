@@ -1,5 +1,6 @@
 import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelRequest } from '@cairn/core';
+import { definedFields } from '@cairn/core';
 import { parseAnthropicProviderOptions } from './anthropic-provider-options.js';
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages.js';
 import { prepareAnthropicTools } from './prepare-anthropic-tools.js';
@@ -19,10 +20,10 @@ export function buildAnthropicRequest(
     model: defaults.model,
     // Anthropic requires max_tokens on every request.
     max_tokens: request.settings?.maxOutputTokens ?? defaults.maxOutputTokens,
-    ...(system === undefined ? {} : { system }),
+    ...definedFields({ system }),
     messages,
     ...prepareAnthropicTools(request.tools, request.toolChoice),
     ...(stopSequences === undefined || stopSequences.length === 0 ? {} : { stop_sequences: stopSequences }),
-    ...(thinking === undefined ? {} : { thinking }),
+    ...definedFields({ thinking }),
   };
 }

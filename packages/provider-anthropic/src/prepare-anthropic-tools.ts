@@ -1,5 +1,5 @@
 import type { Tool, ToolChoice } from '@anthropic-ai/sdk/resources/messages';
-import { CairnError, type ModelToolChoice, type ModelToolDefinition } from '@cairn/core';
+import { CairnError, definedFields, type ModelToolChoice, type ModelToolDefinition } from '@cairn/core';
 
 /**
  * The request's tools and tool choice as Anthropic's `tools` and `tool_choice`. Both are left out
@@ -21,7 +21,7 @@ export function prepareAnthropicTools(
     };
   });
   const choice = toToolChoice(toolChoice, names);
-  return { tools: anthropicTools, ...(choice === undefined ? {} : { tool_choice: choice }) };
+  return { tools: anthropicTools, ...definedFields({ tool_choice: choice }) };
 }
 
 // Anthropic takes any JSON Schema whose root is an object; a schema without `type` gets it.

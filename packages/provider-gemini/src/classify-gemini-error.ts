@@ -1,4 +1,4 @@
-import { CairnError } from '@cairn/core';
+import { CairnError, definedFields } from '@cairn/core';
 import { classifyError } from '@cairn/provider-utils';
 
 export interface GeminiErrorContext {
@@ -37,14 +37,14 @@ export function classifyGeminiError(
   }
   const classified = classifyError(error, {
     provider: PROVIDER,
-    ...(signal === undefined ? {} : { signal }),
+    ...definedFields({ signal }),
   });
   const retryAfterMs = classified.retryAfterMs ?? retryDelayMs(error);
   if (retryAfterMs === classified.retryAfterMs || !classified.retryable) return classified;
   return new CairnError(classified.code, classified.message, {
     cause: error,
     retryAfterMs,
-    ...(classified.details === undefined ? {} : { details: classified.details }),
+    ...definedFields({ details: classified.details }),
   });
 }
 

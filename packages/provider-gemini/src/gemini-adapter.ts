@@ -1,5 +1,6 @@
 import {
   CairnError,
+  definedFields,
   type ModelAdapter,
   type ModelCapabilities,
   type ModelRequest,
@@ -113,7 +114,7 @@ class GeminiAdapter implements ModelAdapter {
         for await (const chunk of chunks) reader.read(chunk as unknown as GeminiResponse);
         reader.end();
       },
-      { provider: PROVIDER, ...(request.signal === undefined ? {} : { signal: request.signal }) },
+      { provider: PROVIDER, ...definedFields({ signal: request.signal }) },
     );
   }
 
@@ -123,7 +124,7 @@ class GeminiAdapter implements ModelAdapter {
     const { baseURL, apiVersion } = this.options;
     return this.client.getGenerativeModel({ model: this.modelId, ...params } as unknown as ModelParams, {
       ...(baseURL === undefined ? {} : { baseUrl: baseURL.replace(/\/+$/, '') }),
-      ...(apiVersion === undefined ? {} : { apiVersion }),
+      ...definedFields({ apiVersion }),
     });
   }
 
@@ -136,12 +137,12 @@ class GeminiAdapter implements ModelAdapter {
     const headers = { ...this.options.headers, ...request.headers };
     return {
       requestOptions: {
-        ...(attempt.signal === undefined ? {} : { signal: attempt.signal }),
+        ...definedFields({ signal: attempt.signal }),
         ...(Object.keys(headers).length === 0 ? {} : { customHeaders: headers }),
       },
       classify: (error) =>
         classifyGeminiError(error, {
-          ...(signal === undefined ? {} : { signal }),
+          ...definedFields({ signal }),
           timedOut: attempt.timedOut(),
         }),
     };
@@ -151,7 +152,7 @@ class GeminiAdapter implements ModelAdapter {
     return {
       maxRetries: this.options.maxRetries,
       provider: PROVIDER,
-      ...(signal === undefined ? {} : { signal }),
+      ...definedFields({ signal }),
     };
   }
 }

@@ -1,4 +1,4 @@
-import { CairnError, type JsonSchema } from '@cairn/core';
+import { CairnError, definedFields, type JsonSchema } from '@cairn/core';
 
 /** A provider whose tool schemas accept only a subset of JSON Schema. */
 export type JsonSchemaTarget = 'gemini';
@@ -91,7 +91,7 @@ function cleanRef(node: Schema, ref: string, context: Context): Schema {
   const { $ref: _ref, ...siblings } = node;
   if (context.resolving.includes(ref)) {
     const type = isObject(target) && typeof target.type === 'string' ? target.type : undefined;
-    return clean({ ...siblings, ...(type === undefined ? {} : { type }) }, context);
+    return clean({ ...siblings, ...definedFields({ type }) }, context);
   }
   return clean(
     { ...(isObject(target) ? target : {}), ...siblings },

@@ -1,4 +1,4 @@
-import { type AgentOutput, CairnError, type ModelResult, type ModelStream } from '@cairn/core';
+import { type AgentOutput, CairnError, definedFields, type ModelResult, type ModelStream } from '@cairn/core';
 import { classifyError } from './classify-error.js';
 import { createResultAssembler } from './result-assembler.js';
 import type { StreamSink } from './stream-sink.js';
@@ -40,7 +40,7 @@ export function createModelStream(run: ModelStreamRun, options: ModelStreamOptio
       ? stopByConsumer.signal
       : AbortSignal.any([options.signal, stopByConsumer.signal]);
   const assembler = createResultAssembler({
-    ...(options.now === undefined ? {} : { now: options.now }),
+    ...definedFields({ now: options.now }),
     source: options.provider,
     onEvent: (event) => {
       events.push(event);

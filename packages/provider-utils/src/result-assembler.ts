@@ -142,8 +142,7 @@ class Assembler implements ResultAssembler {
   }
 
   unknown(raw: JsonValue): void {
-    if (!this.done)
-      this.emit({ type: 'unknown', raw, ...(this.source === undefined ? {} : { source: this.source }) });
+    if (!this.done) this.emit({ type: 'unknown', raw, ...definedFields({ source: this.source }) });
   }
 
   finish(reason: FinishReason, rawReason?: string): void {
@@ -164,13 +163,13 @@ class Assembler implements ResultAssembler {
     this.emit({
       type: 'finish',
       reason: finishReason,
-      ...(this.rawFinishReason === undefined ? {} : { rawReason: this.rawFinishReason }),
+      ...definedFields({ rawReason: this.rawFinishReason }),
     });
     return {
       message,
       usage,
       finishReason,
-      ...(this.rawFinishReason === undefined ? {} : { rawFinishReason: this.rawFinishReason }),
+      ...definedFields({ rawFinishReason: this.rawFinishReason }),
       ...this.info,
     };
   }
@@ -186,7 +185,7 @@ class Assembler implements ResultAssembler {
       code: error.code,
       message: error.message,
       retryable: error.retryable,
-      ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+      ...definedFields({ retryAfterMs: error.retryAfterMs }),
       fatal: true,
       ...(typeof raw === 'string' ? { raw } : {}),
     });
@@ -247,7 +246,7 @@ class Assembler implements ResultAssembler {
       input,
       // The model's own text of the input; arguments that are not JSON are the input itself.
       ...(typeof input === 'string' ? {} : { inputText: call.arguments }),
-      ...(call.providerMetadata === undefined ? {} : { providerMetadata: call.providerMetadata }),
+      ...definedFields({ providerMetadata: call.providerMetadata }),
     });
   }
 
@@ -290,7 +289,7 @@ class Assembler implements ResultAssembler {
     this.onEvent({
       ...body,
       timestamp: this.now().toISOString(),
-      ...(messageId === undefined ? {} : { messageId }),
+      ...definedFields({ messageId }),
     } as AgentOutput);
   }
 }

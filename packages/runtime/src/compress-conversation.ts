@@ -1,5 +1,5 @@
 import type { CompressionPipeline } from '@cairn/compression';
-import { CairnError, type ModelAdapter } from '@cairn/core';
+import { CairnError, definedFields, type ModelAdapter } from '@cairn/core';
 import { createConversationWriter } from './conversation-writer.js';
 import type { CompressResult, RuntimeEventListener } from './runtime-types.js';
 import { buildTurnContext, compressTurnContext, type TurnContextRequest } from './turn-context.js';
@@ -60,7 +60,7 @@ export async function compressConversation(
     context,
     session: request.session,
     force: true,
-    ...(request.signal === undefined ? {} : { signal: request.signal }),
+    ...definedFields({ signal: request.signal }),
   });
   return {
     conversationId,
@@ -69,6 +69,6 @@ export async function compressConversation(
     tokensAfter: result.after.tokens,
     steps: result.steps.map((step) => step.step),
     summaries: records.length,
-    ...(result.reason === undefined ? {} : { reason: result.reason }),
+    ...definedFields({ reason: result.reason }),
   };
 }

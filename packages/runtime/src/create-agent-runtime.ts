@@ -68,7 +68,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     env,
     model: options.model,
     queue,
-    ...(options.workflows === undefined ? {} : { workflows: options.workflows }),
+    ...definedFields({ workflows: options.workflows }),
   });
 
   return {

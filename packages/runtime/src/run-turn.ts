@@ -81,7 +81,7 @@ export async function runTurn(env: TurnEnvironment, request: TurnRequest): Promi
         pipeline,
         context,
         session,
-        ...(request.signal === undefined ? {} : { signal: request.signal }),
+        ...definedFields({ signal: request.signal }),
       });
       messages = compressed.result.messages;
     }
@@ -126,7 +126,7 @@ export async function runTurn(env: TurnEnvironment, request: TurnRequest): Promi
       // The message as stored (a big output offloaded): the loop sends it as the next turn will.
       onToolMessage: async (message) => (await persist([storedToolMessage(message, session)]))[0],
     });
-    if (loop.success) return { loop, ...(lastAssistant === undefined ? {} : { lastAssistant }) };
+    if (loop.success) return { loop, ...definedFields({ lastAssistant }) };
     return await failed(loop.error, loop);
   } catch (error) {
     // A CairnError (a store down, a bad message) is the turn's result; anything else is a bug.

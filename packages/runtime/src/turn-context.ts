@@ -66,10 +66,10 @@ export function buildTurnContext(
   const built = buildLlmMessagesFromConversation({
     messages: history,
     mode: request.session.mode,
-    ...(agent === undefined ? {} : { agent }),
+    ...definedFields({ agent }),
     tools: host.tools,
     toolPolicy: turnToolPolicy(env, agent),
-    ...(request.runContext === undefined ? {} : { runContext: request.runContext }),
+    ...definedFields({ runContext: request.runContext }),
     settings: {
       ...(pipeline === undefined ? {} : { tokenizer: pipeline.tokenizer }),
       ...definedFields({ modeProfiles: env.modeProfiles, maxToolResultChars: env.maxToolResultChars }),

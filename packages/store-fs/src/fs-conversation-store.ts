@@ -11,6 +11,7 @@ import {
   type ConversationPage,
   type ConversationStore,
   type ConversationSummary,
+  definedFields,
   isSafeId,
   isToolCallMessage,
   KeyedSerialQueue,
@@ -68,7 +69,7 @@ function lockLapsed(conversationId: string): CairnError {
 
 function toSummary(id: string, summary: LogSummary): ConversationSummary {
   const { createdAt, updatedAt, messageCount, lastSeq, title } = summary;
-  return { id, createdAt, updatedAt, messageCount, lastSeq, ...(title === undefined ? {} : { title }) };
+  return { id, createdAt, updatedAt, messageCount, lastSeq, ...definedFields({ title }) };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ConversationStore } from '@cairn/core';
+import { definedFields } from '@cairn/core';
 
 /** A short, sortable, typeable id for a new chat: `chat-20261122-1530-a1b2c3`. */
 export function newChatId(now = new Date()): string {
@@ -14,7 +15,7 @@ const isChat = (id: string) => !id.startsWith('run-') && !id.startsWith('agent-'
 export async function latestChatId(store: ConversationStore): Promise<string | undefined> {
   let cursor: string | undefined;
   do {
-    const page = await store.listConversations({ limit: 50, ...(cursor === undefined ? {} : { cursor }) });
+    const page = await store.listConversations({ limit: 50, ...definedFields({ cursor }) });
     const found = page.conversations.find((summary) => isChat(summary.id));
     if (found !== undefined) return found.id;
     cursor = page.nextCursor;

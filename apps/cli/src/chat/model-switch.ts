@@ -6,7 +6,7 @@ import {
   type ResolvedModel,
   resolveModel,
 } from '@cairn/connect';
-import { CairnError } from '@cairn/core';
+import { CairnError, definedFields } from '@cairn/core';
 import { closestWord } from '../cli/closest-word.js';
 import { cliFailure } from '../cli-error.js';
 import type { CliSession } from '../session/open-session.js';
@@ -72,11 +72,9 @@ export async function switchModel(
   const settings: ModelSettings = {
     provider: target.provider,
     providerFrom: MODEL_SWITCH_SOURCE,
-    ...(target.model === undefined ? {} : { model: target.model }),
+    ...definedFields({ model: target.model }),
     ...(own && apiKey !== undefined ? { apiKey } : {}),
-    ...(own && baseURL !== undefined
-      ? { baseURL, ...(baseURLFrom === undefined ? {} : { baseURLFrom }) }
-      : {}),
+    ...(own && baseURL !== undefined ? { baseURL, ...definedFields({ baseURLFrom }) } : {}),
   };
   try {
     return await resolveModel(settings, env);

@@ -55,7 +55,7 @@ export async function runChatTurn(session: CliSession, options: ChatTurnOptions)
       conversationId: options.conversationId,
       userInput: options.userInput,
       ...(options.model === undefined ? {} : { model: options.model.adapter }),
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...definedFields({ signal: options.signal }),
       ...chatAgent(session),
       onEvent: (event) => {
         if (renderer !== undefined) renderer.onEvent(event);

@@ -1,3 +1,4 @@
+import { definedFields } from '@cairn/core';
 import { type Command, Option } from 'commander';
 import { cliFailure } from '../cli-error.js';
 import { type Action, safeId } from './command-action.js';
@@ -74,7 +75,7 @@ export function registerAgentCommands(program: Command, action: Action): void {
             view: flags.view as 'log' | 'display',
             format: flags.format as 'jsonl' | 'md',
             ...(typeof flags.cwd === 'string' ? { cwd: flags.cwd } : {}),
-            ...(file === undefined ? {} : { file }),
+            ...definedFields({ file }),
           },
           { io: context.io },
         ),

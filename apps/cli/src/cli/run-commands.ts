@@ -1,3 +1,4 @@
+import { definedFields } from '@cairn/core';
 import type { Command } from 'commander';
 import { type Action, isTerminal, positiveInt, safeId } from './command-action.js';
 import { examples } from './help-examples.js';
@@ -17,7 +18,7 @@ export function registerRunCommands(program: Command, action: Action): void {
       action(async (m, context, flags, file: string | undefined) =>
         m.initWorkflowFile(
           { io: context.io, colors: context.colors },
-          { ...(file === undefined ? {} : { file }), force: flags.force === true },
+          { ...definedFields({ file }), force: flags.force === true },
         ),
       ),
     );

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { createAgentExecutor } from '@cairn/agent-executor';
 import type { ConversationStore } from '@cairn/core';
+import { definedFields } from '@cairn/core';
 import { AGENT_CLIS, type AgentChoice, agentCommand } from '../agent/agent-clis.js';
 import { agentRunFailure } from '../agent/agent-run-failure.js';
 import { agentRunSummary } from '../agent/agent-run-summary.js';
@@ -74,7 +75,7 @@ export async function runAgentCommand(options: AgentCommandOptions, deps: AgentC
       cwd,
       command,
       env: io.env,
-      ...(options.model === undefined ? {} : { model: options.model }),
+      ...definedFields({ model: options.model }),
     });
     const live = new LiveAgentOutput({
       out: io.stdout,
@@ -85,9 +86,9 @@ export async function runAgentCommand(options: AgentCommandOptions, deps: AgentC
     });
     const result = await executor.run({
       prompt: options.prompt,
-      ...(conversationId === undefined ? {} : { conversationId }),
+      ...definedFields({ conversationId }),
       ...(options.resume ? { resume: true } : {}),
-      ...(deps.signal === undefined ? {} : { signal: deps.signal }),
+      ...definedFields({ signal: deps.signal }),
       ...live.listeners,
     });
     live.end(result.error);

@@ -29,7 +29,7 @@ export async function listConversations(
   do {
     const page = await store.listConversations({
       limit: Math.min(options.limit - rows.length, 100),
-      ...(cursor === undefined ? {} : { cursor }),
+      ...definedFields({ cursor }),
     });
     rows.push(...page.conversations);
     cursor = page.nextCursor;

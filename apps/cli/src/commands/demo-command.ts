@@ -1,3 +1,4 @@
+import { definedFields } from '@cairn/core';
 import { newChatId } from '../chat/chat-ids.js';
 import { runInteractiveChat } from '../chat/interactive-chat.js';
 import { runChatTurn } from '../chat/run-chat-turn.js';
@@ -28,7 +29,7 @@ export async function runDemoCommand(
       colors,
       showHistory: false,
       initialInput: DEMO_PROMPT,
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...definedFields({ signal: options.signal }),
     });
   }
   io.stdout.write(`${colors.bold(colors.cyan('› '))}${DEMO_PROMPT}\n`);
@@ -38,7 +39,7 @@ export async function runDemoCommand(
     out: io.stdout,
     colors,
     verbose: session.settings.verbose,
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...definedFields({ signal: options.signal }),
   });
   if (!result.success) {
     io.stderr.write(`${formatCliError(result.error)}\n`);

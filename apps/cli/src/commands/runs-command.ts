@@ -164,7 +164,7 @@ export async function continueRun(
   const result = await turn(deps, terminal, (onEvent, signal) =>
     deps.session.runtime.runs.continue({
       runId: options.runId,
-      ...(options.input === undefined ? {} : { userInput: options.input }),
+      ...definedFields({ userInput: options.input }),
       onEvent,
       signal,
     }),

@@ -113,7 +113,7 @@ export function resolveCliSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, c
       ...(baseURL !== undefined && nonEmpty(flags.baseUrl) === undefined
         ? { baseURLFrom: 'cairn.config.json' }
         : {}),
-      ...(apiKey === undefined ? {} : { apiKey }),
+      ...definedFields({ apiKey }),
     },
     store,
     dataDir: dataDir ?? defaultDataDir(env),
@@ -128,6 +128,6 @@ export function resolveCliSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, c
     ...(flags.color === false ? { color: false } : {}),
     verbose: flags.verbose === true,
     plain,
-    ...(file === undefined ? {} : { configFile: file }),
+    ...definedFields({ configFile: file }),
   };
 }

@@ -1,3 +1,4 @@
+import { definedFields } from '@cairn/core';
 import type { RunResult, RunState } from '@cairn/runtime';
 import type { CliIO } from '../io.js';
 import type { Colors } from '../render/colors.js';
@@ -17,7 +18,7 @@ export function runRenderer(session: CliSession, io: CliIO, colors: Colors): Liv
     modelLabel: session.model.modelId,
     spinner: createSpinner(io.stdout, { enabled: io.stdout.isTTY === true, colors }),
     verbose: session.settings.verbose,
-    ...(io.stdout.columns === undefined ? {} : { width: io.stdout.columns }),
+    ...definedFields({ width: io.stdout.columns }),
   });
 }
 

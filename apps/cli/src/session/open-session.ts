@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { openStore, type ResolvedModel, resolveModel } from '@cairn/connect';
 import type { ConversationStore } from '@cairn/core';
+import { definedFields } from '@cairn/core';
 import { createWorkspaceTools } from '@cairn/loop/tools';
 import { type AgentRuntime, createAgentRuntime, type WorkflowPackage } from '@cairn/runtime';
 import type { ApprovalMode, CliSettings } from '../config/cli-settings.js';
@@ -87,11 +88,11 @@ export async function openSession(
       store,
       model: model.adapter,
       tools,
-      ...(options.workflows === undefined ? {} : { workflows: options.workflows }),
+      ...definedFields({ workflows: options.workflows }),
       settings: {
         projectRoot: workspace,
         approve: (request) => approver.approve(request),
-        ...(settings.maxTurns === undefined ? {} : { maxTurns: settings.maxTurns }),
+        ...definedFields({ maxTurns: settings.maxTurns }),
       },
     });
     const openedStore = store;

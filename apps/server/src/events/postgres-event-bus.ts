@@ -1,4 +1,4 @@
-import { CairnError } from '@cairn/core';
+import { CairnError, definedFields } from '@cairn/core';
 import type { RuntimeLogger } from '@cairn/runtime';
 import pg from 'pg';
 import { decodeConversationChanged, encodeConversationChanged } from './conversation-changed-payload.js';
@@ -49,9 +49,7 @@ export async function createPostgresEventBus(
     connectionString,
     channel,
     logger,
-    ...(options.heartbeatIntervalMs === undefined
-      ? {}
-      : { heartbeatIntervalMs: options.heartbeatIntervalMs }),
+    ...definedFields({ heartbeatIntervalMs: options.heartbeatIntervalMs }),
     onNotification(payload) {
       const event = decodeConversationChanged(payload);
       if (event === undefined) logger?.warn({ channel, payload }, 'ignored a malformed notification');

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { basename, extname } from 'node:path';
 import { type ResolvedModel, resolveModel } from '@cairn/connect';
-import { CairnError } from '@cairn/core';
+import { CairnError, definedFields } from '@cairn/core';
 import { createWorkspaceTools } from '@cairn/loop/tools';
 import { createAgentRuntime, type RuntimeLogger, readWorkflowFile } from '@cairn/runtime';
 import { createAdaptorServer, type ServerType } from '@hono/node-server';
@@ -50,7 +50,7 @@ export async function startServer(
           ? {}
           : { tools: createWorkspaceTools({ root: config.workspace }) }),
         settings: {
-          ...(config.workspace === undefined ? {} : { projectRoot: config.workspace }),
+          ...definedFields({ projectRoot: config.workspace }),
           // Nobody is there to ask: commands run only when the operator allowed them up front.
           ...(config.allowCommands ? { approve: async () => true } : {}),
         },
@@ -59,15 +59,15 @@ export async function startServer(
       events: backends.events,
       turnLock: backends.turnLock,
       workflows,
-      ...(config.apiToken === undefined ? {} : { apiToken: config.apiToken }),
+      ...definedFields({ apiToken: config.apiToken }),
       bodyLimitBytes: config.bodyLimitBytes,
       maxConcurrentTurns: turnCap(config),
-      ...(config.rateLimit === undefined ? {} : { rateLimit: config.rateLimit }),
+      ...definedFields({ rateLimit: config.rateLimit }),
       ...(config.corsOrigins.length === 0 ? {} : { cors: { origins: config.corsOrigins } }),
       ...(config.agentSessions && config.workspace !== undefined
         ? { agentSessions: { workspaceRoot: config.workspace, passEnv: config.agentEnv } }
         : {}),
-      ...(config.webRoot === undefined ? {} : { webRoot: config.webRoot }),
+      ...definedFields({ webRoot: config.webRoot }),
       logger,
     });
     const server = await listen(handle, config.host, config.port);

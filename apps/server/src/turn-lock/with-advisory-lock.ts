@@ -1,4 +1,4 @@
-import { CairnError } from '@cairn/core';
+import { CairnError, definedFields } from '@cairn/core';
 import type pg from 'pg';
 import { advisoryLockKey } from './advisory-lock-key.js';
 import type { AdvisoryLockWaiters } from './advisory-lock-waiters.js';
@@ -79,7 +79,7 @@ async function checkout(
   await deps.slots.acquire({
     conversationId,
     timeoutMs: deps.acquireTimeoutMs,
-    ...(signal === undefined ? {} : { signal }),
+    ...definedFields({ signal }),
   });
   // The pool never queues (it has as many connections as there are slots), but opening a connection
   // can take a while: an abort meanwhile answers at once and gives the connection back when it comes.

@@ -1,4 +1,5 @@
 import type { AgentOutput, ConversationMessage, ConversationSummary } from '@cairn/core';
+import { definedFields } from '@cairn/core';
 import { readServerSentEvents } from './sse-reader.js';
 import { readToken } from './token-store.js';
 
@@ -85,7 +86,7 @@ export async function loadDisplayMessages(id: string, signal?: AbortSignal): Pro
     try {
       page = (
         await json<{ messages: ConversationMessage[] }>(`${conversationPath(id)}/messages?${query}`, {
-          ...(signal === undefined ? {} : { signal }),
+          ...definedFields({ signal }),
         })
       ).messages;
     } catch (error) {
@@ -113,7 +114,7 @@ export async function sendMessage(
 ): Promise<void> {
   const response = await request(`${conversationPath(id)}/messages`, {
     ...postJson({ content }, { accept: 'text/event-stream' }),
-    ...(signal === undefined ? {} : { signal }),
+    ...definedFields({ signal }),
   });
   if (response.body === null) return;
   for await (const event of readServerSentEvents(response.body)) {

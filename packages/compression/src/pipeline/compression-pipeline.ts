@@ -1,4 +1,10 @@
-import { CairnError, compactionSummaryText, type ModelMessage, type Tokenizer } from '@cairn/core';
+import {
+  CairnError,
+  compactionSummaryText,
+  definedFields,
+  type ModelMessage,
+  type Tokenizer,
+} from '@cairn/core';
 import { createEstimatingTokenizer } from '../tokenizers/index.js';
 import type {
   CompressionResult,
@@ -315,9 +321,7 @@ export class CompressionPipeline {
     };
     let text: string;
     try {
-      text = (
-        await summarizer.summarize({ messages: selected, ...(signal === undefined ? {} : { signal }) })
-      ).trim();
+      text = (await summarizer.summarize({ messages: selected, ...definedFields({ signal }) })).trim();
       if (text === '') throw new Error('the summariser returned no text');
     } catch (error) {
       return failed(error instanceof Error ? error.message : String(error));

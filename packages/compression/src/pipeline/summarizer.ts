@@ -1,4 +1,4 @@
-import { CairnError, type ModelAdapter, type ModelMessage } from '@cairn/core';
+import { CairnError, definedFields, type ModelAdapter, type ModelMessage } from '@cairn/core';
 
 /** Writes the summary that replaces some messages of a conversation. */
 export interface Summarizer {
@@ -57,7 +57,7 @@ export function createModelSummarizer(model: ModelAdapter, options: ModelSummari
           { role: 'user', content: `The messages to summarise:\n\n${transcriptOf(messages)}` },
         ],
         settings: { maxOutputTokens },
-        ...(signal === undefined ? {} : { signal }),
+        ...definedFields({ signal }),
       });
       const summary = result.message.content?.trim() ?? '';
       if (summary === '') throw new CairnError('LLM_BAD_RESPONSE', 'the summariser answered with no text');

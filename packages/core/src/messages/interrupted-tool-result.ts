@@ -1,3 +1,4 @@
+import { definedFields } from '../objects/defined-fields.js';
 import type { ConversationMessage } from './conversation-message.js';
 
 /** The text of a tool result written for a call whose real result never came. */
@@ -30,6 +31,6 @@ export function createInterruptedToolResult(init: InterruptedToolResultInit): Co
     isError: true,
     interrupted: true,
     partType: 'tool_result',
-    ...(init.toolName === undefined ? {} : { toolName: init.toolName }),
+    ...definedFields({ toolName: init.toolName }),
   };
 }

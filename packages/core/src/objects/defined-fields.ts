@@ -19,7 +19,7 @@ export type DefinedFields<T> = {
  * Copies the fields of `fields` whose value is not `undefined`, so an absent option stays absent
  * instead of becoming a key that holds `undefined` (which `'key' in`, JSON, and zod all see).
  *
- * `{ ...base, ...definedFields({ signal, model }) }` replaces one `...(x === undefined ? {} : { x })`
+ * `{ ...base, ...definedFields({ signal, model }) }` replaces one `...definedFields({ x })`
  * spread per field. Meant for object literals written in code: only own enumerable keys are read.
  */
 export function definedFields<T extends object>(fields: T): DefinedFields<T> {

@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { definedFields } from '@cairn/core';
 import { createOutputCapture } from './output-capture.js';
 import { KILL_GRACE_MS, spawnShell, stopProcessTree } from './process-tree.js';
 
@@ -80,6 +81,6 @@ export async function runShellCommand(request: ShellCommandRequest): Promise<She
     stderr: stderr.text(),
     exitCode: exit.code,
     signal: exit.signal,
-    ...(stoppedBy === undefined ? {} : { stoppedBy }),
+    ...definedFields({ stoppedBy }),
   };
 }

@@ -1,7 +1,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Tool } from '@cairn/core';
-import { CairnError } from '@cairn/core';
+import { CairnError, definedFields } from '@cairn/core';
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
 import { withFileLock } from './file-lock.js';
@@ -65,7 +65,7 @@ export function createWriteFileTool(
             type: existing === undefined ? 'create' : 'update',
             filePath: file.relative,
             lineCount: lineCountOf(content),
-            ...(originalFile === undefined ? {} : { originalFile }),
+            ...definedFields({ originalFile }),
           };
         });
       } catch (error) {

@@ -224,7 +224,7 @@ export function createRunApi(options: RunApiOptions): RunApi {
           status: 'active',
           currentNodeId: workflow.entry,
           stepsCompleted: [],
-          ...(input === undefined ? {} : { input }),
+          ...definedFields({ input }),
           startedAt,
           updatedAt: startedAt,
           lastFailFingerprint: null,
@@ -300,7 +300,7 @@ export function createRunApi(options: RunApiOptions): RunApi {
       }
       return {
         runs,
-        ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
+        ...definedFields({ nextCursor: page.nextCursor }),
       } satisfies RunPage;
     },
   };

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { CairnError, type ValidationIssue } from '@cairn/core';
+import { CairnError, definedFields, type ValidationIssue } from '@cairn/core';
 import { parse as parseYaml } from 'yaml';
 import {
   parseWorkflowDefinition,
@@ -21,7 +21,7 @@ const notAWorkflow = (path: string, problem: string, fix?: string, issues?: Vali
       path,
       fix: `${fix === undefined ? '' : `${fix}; `}see the workflow format at ${WORKFLOW_FORMAT_URL}`,
       docs: WORKFLOW_FORMAT_URL,
-      ...(issues === undefined ? {} : { issues }),
+      ...definedFields({ issues }),
     },
   });
 

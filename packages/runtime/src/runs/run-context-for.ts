@@ -1,5 +1,5 @@
 import type { RunContext } from '@cairn/context-builder';
-import { CairnError } from '@cairn/core';
+import { CairnError, definedFields } from '@cairn/core';
 import type { RunState } from './run-state.js';
 import {
   outgoingEdges,
@@ -45,7 +45,7 @@ export function runContextFor(workflow: WorkflowDefinition, state: RunState): Ru
     currentStepName: node.name,
     stepInstruction: node.instruction,
     outgoingEdges: outgoingEdges(workflow, node.id).map((edge) => ({
-      ...(edge.label === undefined ? {} : { label: edge.label }),
+      ...definedFields({ label: edge.label }),
       targetNodeId: edge.to,
       ...(edge.default === true ? { isDefault: true } : {}),
     })),

@@ -1,4 +1,4 @@
-import { CairnError, type ConversationMessage, validationIssues } from '@cairn/core';
+import { CairnError, type ConversationMessage, definedFields, validationIssues } from '@cairn/core';
 import type { z } from 'zod';
 import {
   type RunState,
@@ -71,7 +71,7 @@ function corrupt(
     {
       details: {
         messageId: message.id,
-        ...(message.seq === undefined ? {} : { seq: message.seq }),
+        ...definedFields({ seq: message.seq }),
         ...details,
       },
     },

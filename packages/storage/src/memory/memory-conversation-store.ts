@@ -8,6 +8,7 @@ import {
   type ConversationMessage,
   type ConversationPage,
   type ConversationStore,
+  definedFields,
   KeyedSerialQueue,
   type LoadOptions,
   type StoreCapabilities,
@@ -126,7 +127,7 @@ export class MemoryConversationStore implements ConversationStore {
       updatedAt: conversation.updatedAt,
       messageCount: conversation.messages.length,
       lastSeq: conversation.messages.at(-1)?.seq ?? 0,
-      ...(conversation.title === undefined ? {} : { title: conversation.title }),
+      ...definedFields({ title: conversation.title }),
     }));
     return paginateSummaries(summaries, options);
   }

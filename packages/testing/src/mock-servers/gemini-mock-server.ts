@@ -1,4 +1,5 @@
 import type { TokenUsage } from '@cairn/core';
+import { definedFields } from '@cairn/core';
 import { argumentsValue, chunkString } from '../resolve-script-turn.js';
 import type { ScriptFinish } from '../script-turn.js';
 import { geminiRequestProblem } from './gemini-request-rules.js';
@@ -56,7 +57,7 @@ function usageMetadata(usage: TokenUsage, final: boolean): Record<string, unknow
     ...prompt,
     candidatesTokenCount: usage.outputTokens - thoughts,
     totalTokenCount: usage.totalTokens ?? usage.inputTokens + usage.outputTokens,
-    ...(usage.cacheReadTokens === undefined ? {} : { cachedContentTokenCount: usage.cacheReadTokens }),
+    ...definedFields({ cachedContentTokenCount: usage.cacheReadTokens }),
     ...details,
     ...(thoughts > 0 ? { thoughtsTokenCount: thoughts } : {}),
   };

@@ -97,7 +97,7 @@ export async function startMockProviderServer(
       headers: flattenHeaders(request),
       body,
       stream: route?.stream ?? false,
-      ...(closedAt === undefined ? {} : { closedAt }),
+      ...definedFields({ closedAt }),
     };
     requests.push(recorded);
     if (route === undefined) {
@@ -136,7 +136,7 @@ export async function startMockProviderServer(
         (fault.retryAfterSeconds === undefined ? undefined : fault.retryAfterSeconds * 1000);
       const errorBody = protocol.errorBody({
         ...fault,
-        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+        ...definedFields({ retryAfterMs }),
       });
       sendJson(response, fault.status, errorBody, { ...headers, ...retryHeaders(fault) });
       return;

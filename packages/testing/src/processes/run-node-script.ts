@@ -1,4 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { definedFields } from '@cairn/core';
 
 export interface NodeScriptRun {
   code: number | null;
@@ -40,7 +41,7 @@ export function runNodeScript(
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script, ...args], {
       env: options.env,
-      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+      ...definedFields({ cwd: options.cwd }),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';

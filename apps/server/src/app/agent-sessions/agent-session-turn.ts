@@ -1,5 +1,5 @@
 import { type AgentRunResult, createAgentExecutor } from '@cairn/agent-executor';
-import { CairnError, type ConversationStore } from '@cairn/core';
+import { CairnError, type ConversationStore, definedFields } from '@cairn/core';
 import type { ChatResult, RuntimeEventListener } from '@cairn/runtime';
 import type { ConversationEventBus } from '../../events/conversation-events.js';
 import type { ConversationTurnLock } from '../../turn-lock/turn-lock.js';
@@ -112,16 +112,16 @@ export function agentSessionBody(result: AgentRunResult) {
   return {
     conversationId: result.conversationId,
     runId: result.runId,
-    ...(result.sessionId === undefined ? {} : { sessionId: result.sessionId }),
+    ...definedFields({ sessionId: result.sessionId }),
     success: result.success,
     exitCode: result.exitCode,
     signal: result.signal,
-    ...(result.error === undefined ? {} : { error: result.error }),
-    ...(result.usage === undefined ? {} : { usage: result.usage }),
-    ...(result.costUsd === undefined ? {} : { costUsd: result.costUsd }),
-    ...(result.turns === undefined ? {} : { turns: result.turns }),
-    ...(result.durationMs === undefined ? {} : { durationMs: result.durationMs }),
-    ...(result.result === undefined ? {} : { result: result.result }),
+    ...definedFields({ error: result.error }),
+    ...definedFields({ usage: result.usage }),
+    ...definedFields({ costUsd: result.costUsd }),
+    ...definedFields({ turns: result.turns }),
+    ...definedFields({ durationMs: result.durationMs }),
+    ...definedFields({ result: result.result }),
     messages: result.messages,
   };
 }

@@ -1,4 +1,4 @@
-import { CAIRN_ERROR_CODES, CairnError, type CairnErrorCode } from '@cairn/core';
+import { CAIRN_ERROR_CODES, CairnError, type CairnErrorCode, definedFields } from '@cairn/core';
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -81,7 +81,7 @@ export function publicTurnError(error: CairnError) {
     code: error.code,
     message: publicMessage(error),
     retryable: error.retryable,
-    ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+    ...definedFields({ retryAfterMs: error.retryAfterMs }),
   };
 }
 

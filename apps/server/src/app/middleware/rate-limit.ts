@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { CairnError } from '@cairn/core';
+import { CairnError, definedFields } from '@cairn/core';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
 import { apiError } from '../http/api-error.js';
@@ -55,7 +55,7 @@ export function rateLimit(
   const buckets = new KeyedTokenBuckets({
     requestsPerSecond: options.requestsPerSecond,
     burst: options.burst,
-    ...(settings.maxKeys === undefined ? {} : { maxKeys: settings.maxKeys }),
+    ...definedFields({ maxKeys: settings.maxKeys }),
   });
   const now = settings.now ?? (() => performance.now());
   const limit = String(options.burst);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { definedFields } from '@cairn/core';
 import { createRoute, z } from '@hono/zod-openapi';
 import { apiError, errorResponse } from '../http/api-error.js';
 import { ConversationParamsSchema, limitQuerySchema, SafeIdSchema } from '../http/api-schemas.js';
@@ -111,7 +112,7 @@ export function registerConversationRoutes(app: ServerApp, deps: ConversationRou
 
   app.openapi(listRoute, async (c) => {
     const { cursor, limit } = c.req.valid('query');
-    const page = await store.listConversations({ limit, ...(cursor === undefined ? {} : { cursor }) });
+    const page = await store.listConversations({ limit, ...definedFields({ cursor }) });
     return c.json(page, 200);
   });
 

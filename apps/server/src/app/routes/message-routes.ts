@@ -1,4 +1,5 @@
 import type { ConversationMessage, ConversationStore } from '@cairn/core';
+import { definedFields } from '@cairn/core';
 import { toDisplayMessages } from '@cairn/message-processor';
 import { createRoute, z } from '@hono/zod-openapi';
 import { apiError, errorResponse } from '../http/api-error.js';
@@ -56,7 +57,7 @@ export function registerMessageRoutes(app: ServerApp, deps: MessageRouteDeps): v
     const messages: ConversationMessage[] =
       view === 'display'
         ? (await displayMessages(store, id, fromSeq)).slice(0, limit)
-        : await store.load(id, { limit, ...(fromSeq === undefined ? {} : { fromSeq }) });
+        : await store.load(id, { limit, ...definedFields({ fromSeq }) });
     // An empty page is either the end of a conversation or no conversation at all.
     if (messages.length === 0 && (await store.load(id, { limit: 1 })).length === 0) {
       return apiError(c, 404, 'STORE_NOT_FOUND', 'no such conversation');

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { definedFields } from '@cairn/core';
 import { type RunResult, type RuntimeEventListener, runConversationId } from '@cairn/runtime';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
@@ -192,16 +193,16 @@ export function registerRunRoutes(app: ServerApp, deps: RunRouteDeps): void {
         `run ${runId} already exists: continue it with POST /v1/runs/${runId}/messages`,
       );
     }
-    return answerTurn(c, { kind: 'start', runId, workflow, ...(input === undefined ? {} : { input }) }, 201);
+    return answerTurn(c, { kind: 'start', runId, workflow, ...definedFields({ input }) }, 201);
   });
 
   app.openapi(listRunsRoute, async (c) => {
     const { cursor, limit } = c.req.valid('query');
-    const page = await deps.runtime.runs.list({ limit, ...(cursor === undefined ? {} : { cursor }) });
+    const page = await deps.runtime.runs.list({ limit, ...definedFields({ cursor }) });
     return c.json(
       {
         runs: page.runs.map((state) => publicRun(state, runConversationId(state.runId))),
-        ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
+        ...definedFields({ nextCursor: page.nextCursor }),
       },
       200,
     );
@@ -215,11 +216,7 @@ export function registerRunRoutes(app: ServerApp, deps: RunRouteDeps): void {
   app.openapi(continueRunRoute, async (c) => {
     const { id } = c.req.valid('param');
     const content = c.req.valid('json')?.content;
-    return answerTurn(
-      c,
-      { kind: 'continue', runId: id, ...(content === undefined ? {} : { userInput: content }) },
-      200,
-    );
+    return answerTurn(c, { kind: 'continue', runId: id, ...definedFields({ userInput: content }) }, 200);
   });
 
   app.openapi(abortRunRoute, (c) => {

@@ -1,4 +1,4 @@
-import { isSafeId, SAFE_ID_PATTERN, TokenUsageSchema } from '@cairn/core';
+import { definedFields, isSafeId, SAFE_ID_PATTERN, TokenUsageSchema } from '@cairn/core';
 import type { RunState } from '@cairn/runtime';
 import { z } from '@hono/zod-openapi';
 import { CairnErrorJsonSchema, ConversationMessageSchema, limitQuerySchema } from '../http/api-schemas.js';
@@ -88,7 +88,7 @@ export function publicRun(state: RunState, conversationId: string): PublicRun {
     status: state.status,
     currentNodeId: state.currentNodeId,
     stepsCompleted: state.stepsCompleted,
-    ...(state.input === undefined ? {} : { input: state.input }),
+    ...definedFields({ input: state.input }),
     startedAt: state.startedAt,
     updatedAt: state.updatedAt,
   };

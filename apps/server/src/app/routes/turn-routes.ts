@@ -1,4 +1,4 @@
-import { TokenUsageSchema } from '@cairn/core';
+import { definedFields, TokenUsageSchema } from '@cairn/core';
 import type { RuntimeEventListener } from '@cairn/runtime';
 import { createRoute, z } from '@hono/zod-openapi';
 import { errorResponse, isOutage, publicTurnError } from '../http/api-error.js';
@@ -104,7 +104,7 @@ export function registerTurnRoutes(app: ServerApp, deps: TurnRouteDeps): void {
             conversationId: id,
             content,
             signal: controller.signal,
-            ...(onEvent === undefined ? {} : { onEvent }),
+            ...definedFields({ onEvent }),
           }),
         )
         .finally(() => registry.end(id, controller));

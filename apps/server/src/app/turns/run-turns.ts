@@ -1,4 +1,4 @@
-import { CairnError, type ConversationMessage, type ConversationStore } from '@cairn/core';
+import { CairnError, type ConversationMessage, type ConversationStore, definedFields } from '@cairn/core';
 import type { AgentRuntime, RunEvent, RunResult, RuntimeEventListener } from '@cairn/runtime';
 import type { ConversationEventBus } from '../../events/conversation-events.js';
 import type { ConversationTurnLock } from '../../turn-lock/turn-lock.js';
@@ -65,12 +65,12 @@ export async function runRunTurn(
               ...common,
               runId: turn.runId,
               workflow: turn.workflow,
-              ...(turn.input === undefined ? {} : { input: turn.input }),
+              ...definedFields({ input: turn.input }),
             })
           : deps.runtime.runs.continue({
               ...common,
               runId: turn.runId,
-              ...(turn.userInput === undefined ? {} : { userInput: turn.userInput }),
+              ...definedFields({ userInput: turn.userInput }),
             });
       },
       { signal },

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { CairnError, type ConversationMessage, type ConversationStore } from '@cairn/core';
+import { CairnError, type ConversationMessage, type ConversationStore, definedFields } from '@cairn/core';
 import fc from 'fast-check';
 import { listAll } from '../assert-store.js';
 import type { ConformanceCase } from '../conformance-case.js';
@@ -88,8 +88,8 @@ async function runOperations(store: ConversationStore, run: number, operations: 
       const expectedSeq =
         op.expected === undefined ? undefined : op.expected === 'right' ? lastSeq : lastSeq + 1;
       const options = {
-        ...(op.key === undefined ? {} : { idempotencyKey: op.key }),
-        ...(expectedSeq === undefined ? {} : { expectedSeq }),
+        ...definedFields({ idempotencyKey: op.key }),
+        ...definedFields({ expectedSeq }),
       };
       const outcome = await store.append(idOf(op.conversation), messages, options).then(
         (result) => ({ result }),
