@@ -126,9 +126,16 @@ describe('SqliteConversationStore', () => {
     for (let index = 3; index < 8; index++) {
       expect(await framesOf(() => store.append('c1', [message(`m${index}`, 'x')]))).toBe(2);
     }
-    // The first user message also sets the title, once.
-    expect(await framesOf(() => store.append('c2', [message('m8', 'a title')]))).toBe(3);
-    expect(await framesOf(() => store.append('c2', [message('m9', 'not a title')]))).toBe(2);
+    // The first user message also sets the title, once. A second later than c1's appends (which a
+    // fast machine can make in the same millisecond), so c2 lists first for certain.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 1_000);
+      expect(await framesOf(() => store.append('c2', [message('m8', 'a title')]))).toBe(3);
+      expect(await framesOf(() => store.append('c2', [message('m9', 'not a title')]))).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
     expect((await store.listConversations()).conversations.map(({ id, title }) => [id, title])).toEqual([
       ['c2', 'a title'],
       ['c1', 'first'],
