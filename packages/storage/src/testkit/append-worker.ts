@@ -6,6 +6,18 @@ import type { AppendWorkerArgs } from './process-harness.js';
 import type { StoreFactory } from './store-factory.js';
 import { crashBatch, userMessage } from './test-messages.js';
 
+/**
+ * Resolves once the line is in the pipe. A pipe is non-blocking: when the parent reads late and the
+ * pipe is full, Node queues the write in this process's memory, and a SIGKILL then loses acks of
+ * appends that were kept (a 200 ms pause of the parent's reads lost 1,800 of them). Waiting keeps
+ * this process at most one append ahead of what the parent can read.
+ */
+function report(line: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    process.stdout.write(line, (error) => (error ? reject(error) : resolve()));
+  });
+}
+
 async function main(): Promise<void> {
   const args = JSON.parse(process.argv[2] ?? '{}') as AppendWorkerArgs;
   const factory = (await import(args.factoryModule)) as StoreFactory;
@@ -17,7 +29,7 @@ async function main(): Promise<void> {
         ? crashBatch(args.writer, n)
         : [userMessage(`${args.writer}-${n}`, `${args.writer} ${n}`)];
     const { seqs } = await store.append(args.conversationId, batch);
-    process.stdout.write(`ok ${n} ${seqs[0]} ${seqs.length}\n`);
+    await report(`ok ${n} ${seqs[0]} ${seqs.length}\n`);
   }
   await store.close();
 }
