@@ -294,6 +294,34 @@ export const agentOutputArb: fc.Arbitrary<AgentOutput> = fc.oneof(
     },
     { requiredKeys: ['type', 'timestamp', 'isError'] },
   ),
+  fc.record(
+    {
+      type: fc.constant('retry' as const),
+      timestamp,
+      attempt: fc.integer({ min: 1, max: 20 }),
+      maxAttempts: fc.integer({ min: 1, max: 20 }),
+      delayMs: fc.double({ min: 0, max: 60_000, noNaN: true }),
+      status: fc.constantFrom(429, 500, 503, 529),
+      error: name,
+    },
+    { requiredKeys: ['type', 'timestamp', 'attempt'] },
+  ),
+  fc.record(
+    {
+      type: fc.constant('task_progress' as const),
+      timestamp,
+      taskId: id,
+      toolUseId: id,
+      status: fc.constantFrom('started', 'running', 'completed', 'stopped'),
+      description: text,
+      prompt: text,
+      summary: text,
+      totalTokens: fc.nat(),
+      durationMs: fc.nat(),
+    },
+    { requiredKeys: ['type', 'timestamp', 'status'] },
+  ),
+  fc.record({ type: fc.constant('status' as const), timestamp, status: name, message: text }),
   fc.record({ type: fc.constant('unknown' as const), timestamp, source: name, raw: jsonValue }),
 );
 

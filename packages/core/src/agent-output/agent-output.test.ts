@@ -65,6 +65,27 @@ describe('AgentOutput', () => {
       costUsd: 0.49,
       result: 'Done.',
     },
+    {
+      type: 'retry',
+      timestamp,
+      attempt: 1,
+      maxAttempts: 10,
+      delayMs: 555.4,
+      status: 529,
+      error: 'overloaded',
+    },
+    {
+      type: 'task_progress',
+      timestamp,
+      taskId: 'a1',
+      toolUseId: 'toolu_1',
+      status: 'completed',
+      description: 'List the directory',
+      totalTokens: 15,
+      toolUses: 1,
+      durationMs: 825,
+    },
+    { type: 'status', timestamp, status: 'interrupted', message: '[Request interrupted by user for tool use]' },
     { type: 'unknown', timestamp, source: 'claude-code', raw: { type: 'future_line', x: 1 } },
   ];
 
@@ -98,6 +119,8 @@ describe('AgentOutput', () => {
         'code',
       ],
       ['an unknown finish reason', { type: 'finish', timestamp, reason: 'done' }, 'reason'],
+      ['a retry numbered from 0', { type: 'retry', timestamp, attempt: 0 }, 'attempt'],
+      ['a task_progress without status', { type: 'task_progress', timestamp, taskId: 't' }, 'status'],
       [
         'negative token counts',
         { type: 'usage', timestamp, usage: { inputTokens: -1, outputTokens: 0 } },

@@ -161,6 +161,66 @@ export const SessionResultEventSchema = z.object({
   usage: TokenUsageSchema.optional(),
 });
 
+/**
+ * The producer is retrying a failed model request (Claude Code's `system/api_retry` line, Gemini
+ * CLI's `Attempt N failed … Retrying` on stderr). Not a failure: the run goes on; an `error` event
+ * follows only if the retries run out. Shown live, not stored as a conversation message.
+ */
+export const RetryEventSchema = z.object({
+  type: z.literal('retry'),
+  ...base,
+  /** Which retry this is, from 1. */
+  attempt: z.number().int().positive(),
+  /** How many retries the producer allows, when it says. */
+  maxAttempts: z.number().int().positive().optional(),
+  /** The wait before the retried request. */
+  delayMs: z.number().nonnegative().optional(),
+  /** The HTTP status of the failed attempt. */
+  status: z.number().int().optional(),
+  /** The failure as the producer named it (`overloaded`, `server_error`, …). */
+  error: z.string().optional(),
+});
+
+/**
+ * Progress of a background task of the agent: a sub-agent (Claude's `Agent` call) or a long tool
+ * run. `status` is `started`, `running`, `completed`, `failed`, `stopped` or a newer producer's
+ * own word. Shown live, not stored as a conversation message.
+ */
+export const TaskProgressEventSchema = z.object({
+  type: z.literal('task_progress'),
+  ...base,
+  /** The producer's id of the task, when it gives one. */
+  taskId: z.string().optional(),
+  /** The tool call that runs the task. */
+  toolUseId: z.string().optional(),
+  status: z.string(),
+  /** What the task does, in a few words. */
+  description: z.string().optional(),
+  /** The instructions a sub-agent was given. */
+  prompt: z.string().optional(),
+  /** The producer's summary of the finished task. */
+  summary: z.string().optional(),
+  /** The tool the task used last. */
+  lastToolName: z.string().optional(),
+  /** Where the producer wrote the task's output. */
+  outputFile: z.string().optional(),
+  totalTokens: z.number().int().nonnegative().optional(),
+  toolUses: z.number().int().nonnegative().optional(),
+  durationMs: z.number().nonnegative().optional(),
+});
+
+/**
+ * A status line of the producer that is neither model output nor user input (Claude Code's
+ * `[Request interrupted by user for tool use]`): `status` is a stable word (`interrupted`),
+ * `message` the producer's own text.
+ */
+export const StatusEventSchema = z.object({
+  type: z.literal('status'),
+  ...base,
+  status: z.string(),
+  message: z.string(),
+});
+
 /** Input a converter did not recognise, kept whole so nothing is lost. Never fatal. */
 export const UnknownEventSchema = z.object({
   type: z.literal('unknown'),
@@ -185,6 +245,9 @@ export const AgentOutputSchema = z.discriminatedUnion('type', [
   FinishEventSchema,
   ErrorEventSchema,
   SessionResultEventSchema,
+  RetryEventSchema,
+  TaskProgressEventSchema,
+  StatusEventSchema,
   UnknownEventSchema,
 ]);
 
