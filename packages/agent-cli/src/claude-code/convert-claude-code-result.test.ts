@@ -14,9 +14,10 @@ describe('convertClaudeCodeResult', () => {
     expect(events.every(isAgentOutput)).toBe(true);
     expect(events).toMatchObject([
       { type: 'usage', usage: { inputTokens: 96437, outputTokens: 270 }, timestamp: NOW.toISOString() },
-      { type: 'unknown', raw: { type: 'result', subtype: 'success', fields: { stop_reason: 'end_turn' } } },
+      { type: 'unknown', raw: { type: 'result', subtype: 'success', fields: { duration_api_ms: 278 } } },
       {
         type: 'session_result',
+        providerMetadata: { 'claude-code': { stopReason: 'end_turn' } },
         sessionId: 'c0f65c11-718d-4ea8-9d28-5dd0232cf448',
         isError: false,
         subtype: 'success',

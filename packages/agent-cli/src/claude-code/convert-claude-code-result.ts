@@ -1,5 +1,12 @@
-import { type AgentOutput, type CairnErrorCode, definedFields } from '@cairn/core';
+import {
+  type AgentOutput,
+  type CairnErrorCode,
+  definedFields,
+  isRetryableByDefault,
+  type ProviderMetadata,
+} from '@cairn/core';
 import { convertAnthropicUsage } from '@cairn/provider-utils';
+import { codeOfApiStatus, parseCliApiError } from '../cli-api-error.js';
 import {
   type ClaudeCodeEventContext,
   eventContextOf,
@@ -13,26 +20,77 @@ import { unknownClaudeCodeEvent, unmappedClaudeCodeFields } from './unknown-clau
 const nonNegative = (value: number | undefined): number | undefined =>
   value !== undefined && value >= 0 ? value : undefined;
 
+// `errors` entries Claude Code adds for its own diagnosis ("[ede_diagnostic] result_type=user …"):
+// kept in the result's metadata, never shown to users as the error.
+const DIAGNOSTIC = /^\[[a-z_]+_diagnostic\]/;
+
+// What a failed result with no message of its own ended with, by its `terminal_reason`.
+const TERMINAL_REASON_MESSAGES: Readonly<Record<string, string>> = {
+  aborted_tools: 'Claude Code was interrupted while a tool was running',
+  aborted_streaming: 'Claude Code was interrupted while the model was answering',
+};
+
+function apiErrorStatusOf(line: JsonObject): number | undefined {
+  const status = numberField(line, 'api_error_status');
+  return status !== undefined && Number.isInteger(status) ? status : undefined;
+}
+
 // The CLI's outcome labels that have a more precise Cairn code than a generic agent failure.
-const errorCodeOf = (subtype: string | undefined): CairnErrorCode =>
-  subtype === 'error_max_turns' ? 'LOOP_MAX_TURNS' : 'AGENT_FAILED';
+function errorCodeOf(line: JsonObject, subtype: string | undefined, message: string): CairnErrorCode {
+  const status = apiErrorStatusOf(line);
+  if (status !== undefined) return codeOfApiStatus(status, message);
+  if (subtype === 'error_max_turns') return 'LOOP_MAX_TURNS';
+  return stringField(line, 'terminal_reason')?.startsWith('aborted') === true
+    ? 'LLM_ABORTED'
+    : 'AGENT_FAILED';
+}
+
+const errorTexts = (line: JsonObject): string[] =>
+  Array.isArray(line.errors)
+    ? line.errors.map((error) => (typeof error === 'string' ? error : JSON.stringify(error)))
+    : [];
 
 // Error results carry their message in `result` (API failures) or in an `errors` list.
 function errorMessageOf(line: JsonObject, subtype: string | undefined): string {
   const result = stringField(line, 'result');
-  if (result !== undefined && result !== '') return result;
-  const errors = line.errors;
-  if (Array.isArray(errors)) {
-    const texts = errors.map((error) => (typeof error === 'string' ? error : JSON.stringify(error)));
-    if (texts.length > 0) return texts.join('\n');
-  }
-  return `Claude Code failed (${subtype ?? 'unknown error'})`;
+  const status = apiErrorStatusOf(line);
+  if (result !== undefined && result !== '')
+    return status === undefined ? result : parseCliApiError(result, status).message;
+  const texts = errorTexts(line).filter((text) => !DIAGNOSTIC.test(text));
+  if (texts.length > 0) return texts.join('\n');
+  const reason = stringField(line, 'terminal_reason');
+  const known = reason === undefined ? undefined : TERMINAL_REASON_MESSAGES[reason];
+  if (known !== undefined) return known;
+  return `Claude Code failed (${reason ?? subtype ?? 'unknown error'})`;
+}
+
+// How and why the session ended, as the CLI reported it: kept on the session result.
+function resultMetadata(line: JsonObject): ProviderMetadata | undefined {
+  // All of them, the diagnostics (kept out of the error's message) included.
+  const errors = errorTexts(line);
+  const fields = definedFields({
+    terminalReason: stringField(line, 'terminal_reason'),
+    stopReason: stringField(line, 'stop_reason'),
+    apiErrorStatus: apiErrorStatusOf(line),
+    modelUsage: isJsonObject(line.modelUsage) ? line.modelUsage : undefined,
+    errors: errors.length === 0 ? undefined : errors,
+  });
+  return Object.keys(fields).length === 0 ? undefined : { 'claude-code': fields };
+}
+
+export interface ClaudeCodeResultOptions {
+  /**
+   * The run's error was reported already (Claude Code's synthetic API-error message precedes its
+   * result): the result line adds no second error event.
+   */
+  errorReported?: boolean;
 }
 
 /** The events of a `result` line: the summed usage, the session result, and an error for failures. */
 export function convertClaudeCodeResultLine(
   line: JsonObject,
   context: ClaudeCodeEventContext,
+  options: ClaudeCodeResultOptions = {},
 ): AgentOutput[] {
   const events: AgentOutput[] = [];
   const usage = isJsonObject(line.usage) ? convertAnthropicUsage(line.usage) : undefined;
@@ -44,6 +102,7 @@ export function convertClaudeCodeResultLine(
   const turns = numberField(line, 'num_turns');
   const durationMs = nonNegative(numberField(line, 'duration_ms'));
   const costUsd = nonNegative(numberField(line, 'total_cost_usd'));
+  const providerMetadata = resultMetadata(line);
   // Unmapped fields and refusals first: the session result stays the last event of a run but for its error.
   events.push(...unmappedClaudeCodeFields(line, RESULT_FIELDS, context), ...permissionDenials(line, context));
   events.push({
@@ -52,15 +111,17 @@ export function convertClaudeCodeResultLine(
     isError,
     ...definedFields({ sessionId, subtype, result }),
     ...(turns !== undefined && Number.isInteger(turns) && turns >= 0 ? { turns } : {}),
-    ...definedFields({ durationMs, costUsd, usage }),
+    ...definedFields({ durationMs, costUsd, usage, providerMetadata }),
   });
-  if (isError) {
+  if (isError && options.errorReported !== true) {
+    const message = errorMessageOf(line, subtype);
+    const code = errorCodeOf(line, subtype, message);
     events.push({
       type: 'error',
       ...context,
-      code: errorCodeOf(subtype),
-      message: errorMessageOf(line, subtype),
-      retryable: false,
+      code,
+      message,
+      retryable: isRetryableByDefault(code),
       // The result line is the session's last word: the run ended with this failure.
       fatal: true,
     });
@@ -77,6 +138,11 @@ const RESULT_FIELDS = [
   'duration_ms',
   'total_cost_usd',
   'permission_denials',
+  'errors',
+  'terminal_reason',
+  'stop_reason',
+  'api_error_status',
+  'modelUsage',
 ];
 
 // Tools the user's permission settings refused; the run may still have succeeded around them.

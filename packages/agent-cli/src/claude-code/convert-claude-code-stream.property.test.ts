@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { AgentOutput } from '@cairn/core';
+import { type AgentOutput, isAgentOutput } from '@cairn/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { convertClaudeCodeStream } from './convert-claude-code-stream.js';
@@ -12,7 +12,19 @@ const lines = (name: string): string[] =>
     .split('\n')
     .filter((line) => line !== '');
 
-const REAL_LINES = [...lines('stream.jsonl'), ...lines('stream-partial-messages.jsonl')];
+const realCli = (name: string): string[] =>
+  readFileSync(new URL(`../../fixtures/real/claude-code/${name}.jsonl`, import.meta.url), 'utf8')
+    .split('\n')
+    .filter((line) => line !== '');
+
+// The recordings of the real CLI bring its retry, task, interruption and API-error lines.
+const REAL_LINES = [
+  ...lines('stream.jsonl'),
+  ...lines('stream-partial-messages.jsonl'),
+  ...realCli('apierr'),
+  ...realCli('taskcreate-agent'),
+  ...realCli('sigint-sleep'),
+];
 
 async function collect(events: AsyncIterable<AgentOutput>): Promise<AgentOutput[]> {
   const all: AgentOutput[] = [];
@@ -69,6 +81,55 @@ describe('convertClaudeCodeStream', () => {
         },
       ),
       { numRuns: 200 },
+    );
+  });
+
+  it('turns any retry, task or status system line and any synthetic API error into valid events', () => {
+    const anyValue = fc.oneof(fc.jsonValue(), fc.string(), fc.integer(), fc.double());
+    const systemLine = fc.record(
+      {
+        type: fc.constant('system'),
+        subtype: fc.constantFrom(
+          'api_retry',
+          'task_started',
+          'task_progress',
+          'task_updated',
+          'task_notification',
+          'status',
+        ),
+        attempt: anyValue,
+        max_retries: anyValue,
+        retry_delay_ms: anyValue,
+        error_status: anyValue,
+        error: anyValue,
+        task_id: anyValue,
+        tool_use_id: anyValue,
+        status: anyValue,
+        usage: fc.oneof(anyValue, fc.record({ total_tokens: anyValue, duration_ms: anyValue })),
+        patch: fc.oneof(anyValue, fc.record({ status: anyValue, end_time: anyValue })),
+      },
+      { requiredKeys: ['type', 'subtype'] },
+    );
+    const syntheticLine = fc.record({
+      type: fc.constant('assistant'),
+      error: fc.string(),
+      message: fc.record({
+        id: fc.string(),
+        model: fc.constant('<synthetic>'),
+        content: fc.array(fc.record({ type: fc.constant('text'), text: fc.string() })),
+      }),
+      parent_tool_use_id: fc.option(fc.string(), { nil: null }),
+    });
+    fc.assert(
+      fc.property(fc.array(fc.oneof(systemLine, syntheticLine), { maxLength: 5 }), (objects) => {
+        const converter = createClaudeCodeConverter({ now });
+        const events = objects.flatMap((object) => converter.push(JSON.stringify(object)));
+        expect(events.every(isAgentOutput)).toBe(true);
+        expect(events.filter((event) => event.type === 'error' && event.code === 'LLM_BAD_RESPONSE')).toEqual(
+          [],
+        );
+      }),
+      { numRuns: 300 },
     );
   });
 

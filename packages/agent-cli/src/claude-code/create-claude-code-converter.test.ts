@@ -35,12 +35,19 @@ describe('createClaudeCodeConverter on stream.jsonl', () => {
     expect(Object.keys(unknown[0]?.fields ?? {})).toEqual(
       expect.arrayContaining(['mcp_servers', 'slash_commands', 'agents', 'apiKeySource']),
     );
-    expect(unknown[1]?.fields).toMatchObject({
-      modelUsage: { 'claude-opus-4-8[1m]': { costUSD: 0.48909 } },
-      stop_reason: 'end_turn',
-      terminal_reason: 'completed',
+    expect(unknown[1]?.fields).toHaveProperty('duration_api_ms');
+    for (const mapped of ['permission_denials', 'modelUsage', 'stop_reason', 'terminal_reason'])
+      expect(unknown[1]?.fields).not.toHaveProperty(mapped);
+  });
+
+  it("keeps the result's terminal reason, stop reason and per-model usage on the session result", () => {
+    expect(ofType(events, 'session_result')[0]?.providerMetadata).toEqual({
+      'claude-code': {
+        terminalReason: 'completed',
+        stopReason: 'end_turn',
+        modelUsage: { 'claude-opus-4-8[1m]': expect.objectContaining({ costUSD: 0.48909 }) },
+      },
     });
-    expect(unknown[1]?.fields).not.toHaveProperty('permission_denials');
   });
 
   it('reports tools refused by permissions as TOOL_DENIED errors', () => {
@@ -222,13 +229,14 @@ describe('createClaudeCodeConverter on stream-partial-messages.jsonl', () => {
   const whole = convertFixture('stream.jsonl');
   const closingTypes = new Set(['text', 'reasoning', 'tool_use', 'tool_result']);
 
-  it('produces only valid events, keeping the status lines as unknown', () => {
+  it('produces only valid events, keeping the thinking-token estimates as unknown', () => {
     expect(partial.every(isAgentOutput)).toBe(true);
     expect(ofType(partial, 'error')).toEqual([]);
     const unknownSubtypes = new Set(
       ofType(partial, 'unknown').map((event) => (event.raw as { subtype?: string }).subtype),
     );
-    expect(unknownSubtypes).toEqual(new Set(['init', 'status', 'thinking_tokens', 'success']));
+    expect(unknownSubtypes).toEqual(new Set(['init', 'thinking_tokens', 'success']));
+    expect(ofType(partial, 'status').map((event) => event.status)).toContain('requesting');
   });
 
   it('streams text deltas that add up to the closing text of the same block', () => {
@@ -316,12 +324,24 @@ describe('createClaudeCodeConverter on odd input', () => {
     expect(result).toMatchObject({ type: 'tool_result', toolUseId: 't1', output: 'a\nb', isError: false });
   });
 
-  it('reports the user prompt and marks sub-agent events with their parent call', () => {
+  it("reports the user prompt, and a sub-agent's prompt as its task, marked with its parent call", () => {
+    expect(convertLines(['{"type":"user","message":{"role":"user","content":"Hi"}}'])).toMatchObject([
+      { type: 'user_message', text: 'Hi' },
+    ]);
     expect(
       convertLines([
         '{"type":"user","message":{"role":"user","content":"Hi"},"parent_tool_use_id":"toolu_task"}',
       ]),
-    ).toMatchObject([{ type: 'user_message', text: 'Hi', parentToolUseId: 'toolu_task' }]);
+    ).toEqual([
+      {
+        type: 'task_progress',
+        timestamp: expect.any(String),
+        parentToolUseId: 'toolu_task',
+        toolUseId: 'toolu_task',
+        status: 'started',
+        prompt: 'Hi',
+      },
+    ]);
   });
 
   it("stamps lines without a timestamp with the clock's time, as it moves", () => {

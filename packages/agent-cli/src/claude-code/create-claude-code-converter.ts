@@ -1,5 +1,6 @@
 import { type AgentOutput, type AgentOutputOf, definedFields, type JsonValue } from '@cairn/core';
 import { jsonValueText } from '@cairn/provider-utils';
+import { claudeCodeApiErrorEvent, isClaudeCodeApiError } from './claude-code-api-error.js';
 import { ClaudeCodeBlockIds } from './claude-code-block-ids.js';
 import {
   type ClaudeCodeEventContext,
@@ -14,6 +15,7 @@ import {
 import { ClaudeCodeStreamEvents } from './claude-code-stream-event.js';
 import { claudeCodeToolResult } from './claude-code-tool-result.js';
 import { convertClaudeCodeResultLine } from './convert-claude-code-result.js';
+import { convertClaudeCodeSystemLine } from './convert-claude-code-system-line.js';
 import {
   addUnmappedClaudeCodeFields,
   unknownClaudeCodeEvent,
@@ -37,8 +39,20 @@ export interface ClaudeCodeConverter {
 const INIT_FIELDS = ['model', 'cwd', 'tools', 'claude_code_version', 'permissionMode'];
 
 // The fields of assistant and user lines the conversion maps.
-const ASSISTANT_FIELDS = ['message'];
-const USER_FIELDS = ['message', 'tool_use_result'];
+// A sub-agent's lines repeat its type and task, which its `task_progress` events carry.
+const ASSISTANT_FIELDS = ['message', 'subagent_type', 'task_description'];
+const USER_FIELDS = ['message', 'tool_use_result', 'subagent_type', 'task_description'];
+
+// What Claude Code writes as a user line when the user stops it ("… for tool use" while a tool ran).
+const INTERRUPTED = /^\[Request interrupted by user[^\]\n]*\]$/;
+
+// A sub-agent's lines name its type; kept with its events.
+function subagentMetadata(line: JsonObject): {
+  providerMetadata?: { 'claude-code': { subagentType: string } };
+} {
+  const subagentType = stringField(line, 'subagent_type');
+  return subagentType === undefined ? {} : { providerMetadata: { 'claude-code': { subagentType } } };
+}
 
 const OPEN_BRACE = 0x7b;
 
@@ -58,6 +72,10 @@ export function createClaudeCodeConverter(options: ClaudeCodeConverterOptions = 
   let streamEvents = new ClaudeCodeStreamEvents();
   // Tool names by call id, for the results (Claude's result blocks only name the id).
   let toolNames = new Map<string, string>();
+  // The top-level run's error came on a synthetic API-error message: its result line repeats it.
+  let errorReported = false;
+  // Claude Code can repeat a task's notification (two identical `stopped` lines after SIGTERM).
+  let taskNotifications = new Set<string>();
 
   function assistantEvents(line: JsonObject, context: ClaudeCodeEventContext, text: string): AgentOutput[] {
     const message = line.message;
@@ -65,6 +83,12 @@ export function createClaudeCodeConverter(options: ClaudeCodeConverterOptions = 
       return [unknownClaudeCodeEvent(line, context)];
     const messageId = stringField(message, 'id');
     const base = withMessageId(context, messageId);
+    if (isClaudeCodeApiError(line, message)) {
+      // Not model output: the run's error. Only a sub-agent's failure lets the run go on.
+      const event = claudeCodeApiErrorEvent(line, message, base);
+      if (event.fatal === true) errorReported = true;
+      return [event];
+    }
     const content = message.content;
     const events: AgentOutput[] = [];
     for (let index = 0; index < content.length; index++) {
@@ -132,9 +156,7 @@ export function createClaudeCodeConverter(options: ClaudeCodeConverterOptions = 
     if (!isJsonObject(message)) return [unknownClaudeCodeEvent(line, context)];
     const content = message.content;
     if (typeof content === 'string') {
-      const event = eventOf('user_message', context) as AgentOutputOf<'user_message'>;
-      event.text = content;
-      const events: AgentOutput[] = [event];
+      const events: AgentOutput[] = [userTextEvent(content, line, context)];
       addUnmappedClaudeCodeFields(events, line, USER_FIELDS, context);
       return events;
     }
@@ -147,11 +169,29 @@ export function createClaudeCodeConverter(options: ClaudeCodeConverterOptions = 
     return events;
   }
 
+  // A user line's text: the user's input, but also the prompt of a sub-agent and the CLI's own
+  // status lines, which nobody typed.
+  function userTextEvent(text: string, line: JsonObject, context: ClaudeCodeEventContext): AgentOutput {
+    if (INTERRUPTED.test(text)) return { type: 'status', ...context, status: 'interrupted', message: text };
+    if (context.parentToolUseId !== undefined) {
+      return {
+        type: 'task_progress',
+        ...context,
+        toolUseId: context.parentToolUseId,
+        status: 'started',
+        ...definedFields({ description: stringField(line, 'task_description') }),
+        prompt: text,
+        ...subagentMetadata(line),
+      };
+    }
+    const event = eventOf('user_message', context) as AgentOutputOf<'user_message'>;
+    event.text = text;
+    return event;
+  }
+
   function userBlockEvent(block: JsonValue, line: JsonObject, context: ClaudeCodeEventContext): AgentOutput {
     if (isJsonObject(block) && block.type === 'text' && typeof block.text === 'string') {
-      const event = eventOf('user_message', context) as AgentOutputOf<'user_message'>;
-      event.text = block.text;
-      return event;
+      return userTextEvent(block.text, line, context);
     }
     if (isJsonObject(block) && block.type === 'tool_result') {
       const toolUseId = stringField(block, 'tool_use_id');
@@ -165,7 +205,12 @@ export function createClaudeCodeConverter(options: ClaudeCodeConverterOptions = 
   }
 
   function systemEvents(line: JsonObject, context: ClaudeCodeEventContext): AgentOutput[] {
-    if (line.subtype !== 'init') return [unknownClaudeCodeEvent(line, context)];
+    if (line.subtype === 'task_notification') {
+      const key = `${stringField(line, 'task_id')}\u0000${stringField(line, 'status')}`;
+      if (taskNotifications.has(key)) return [];
+      taskNotifications.add(key);
+    }
+    if (line.subtype !== 'init') return convertClaudeCodeSystemLine(line, context);
     const sessionId = stringField(line, 'session_id');
     const model = stringField(line, 'model');
     const cwd = stringField(line, 'cwd');
@@ -201,8 +246,12 @@ export function createClaudeCodeConverter(options: ClaudeCodeConverterOptions = 
         return userEvents(line, context);
       case 'stream_event':
         return streamEvents.convert(line, context);
-      case 'result':
-        return convertClaudeCodeResultLine(line, context);
+      case 'result': {
+        const events = convertClaudeCodeResultLine(line, context, { errorReported });
+        // The session is over: a next one (the same converter reused) reports its own error.
+        errorReported = false;
+        return events;
+      }
       default:
         return [unknownClaudeCodeEvent(line, context)];
     }
@@ -243,6 +292,8 @@ export function createClaudeCodeConverter(options: ClaudeCodeConverterOptions = 
       blockIds = new ClaudeCodeBlockIds();
       streamEvents = new ClaudeCodeStreamEvents();
       toolNames = new Map();
+      errorReported = false;
+      taskNotifications = new Set();
       return [];
     },
   };

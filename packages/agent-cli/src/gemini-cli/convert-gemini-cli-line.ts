@@ -1,12 +1,22 @@
-import type { AgentOutput, JsonValue } from '@cairn/core';
+import {
+  type AgentOutput,
+  type AgentOutputOf,
+  definedFields,
+  isRetryableByDefault,
+  type JsonValue,
+} from '@cairn/core';
+import { parseCliApiError } from '../cli-api-error.js';
 import { durationFromStats, usageFromStreamStats } from './convert-gemini-cli-stats.js';
 import { isRecord, unknownEvent, unknownFieldsEvent } from './gemini-cli-event-factory.js';
+import { geminiCliToolErrorCode } from './gemini-cli-tool-error-code.js';
 
 /** What the stream converter remembers between lines. */
 export interface GeminiCliSessionState {
   sessionId: string | undefined;
   /** Tool names by `tool_id`, until the result arrives (the result line does not repeat the name). */
   readonly toolNames: Map<string, string>;
+  /** The file of each waiting write_file/replace call, named in a result that has no output. */
+  readonly filePaths: Map<string, string>;
   /** The last assistant text, reported as the session's final text. */
   lastText: string | undefined;
 }
@@ -60,10 +70,25 @@ function convertToolUse(line: Line, timestamp: string, state: GeminiCliSessionSt
     return [unknownEvent(line as JsonValue, timestamp)];
   state.toolNames.set(id, toolName);
   const input = (line.parameters ?? {}) as JsonValue;
+  const filePath = isRecord(input) ? optionalString(input.file_path) : undefined;
+  if (filePath !== undefined && SILENT_SUCCESS[toolName] !== undefined) state.filePaths.set(id, filePath);
   return [
     { type: 'tool_use', timestamp, id, toolName, input },
     ...unknownFieldsEvent(line, TOOL_USE_FIELDS, timestamp),
   ];
+}
+
+// Gemini CLI 0.61 reports a successful write_file or replace with no `output` at all: what is
+// stored for it says what happened rather than nothing.
+const SILENT_SUCCESS: Readonly<Record<string, (path: string) => string>> = {
+  write_file: (path) => `Wrote ${path}`,
+  replace: (path) => `Edited ${path}`,
+};
+
+function silentSuccessText(toolName: string | undefined, filePath: string | undefined): string {
+  const text = toolName === undefined ? undefined : SILENT_SUCCESS[toolName];
+  if (text !== undefined) return text(filePath ?? 'the file');
+  return toolName === undefined ? '' : `${toolName} succeeded`;
 }
 
 function convertToolResult(line: Line, timestamp: string, state: GeminiCliSessionState): AgentOutput[] {
@@ -72,19 +97,63 @@ function convertToolResult(line: Line, timestamp: string, state: GeminiCliSessio
   const error = isRecord(line.error) ? line.error : undefined;
   const isError = line.status !== 'success' || error !== undefined;
   // The error's message names the cause ("File not found: <path>"); `output` is often a bare summary.
-  const output = optionalString(error?.message) ?? optionalString(line.output) ?? '';
-  const event: AgentOutputOfResult = { type: 'tool_result', timestamp, toolUseId: id, output, isError };
   const toolName = state.toolNames.get(id);
-  if (toolName !== undefined) event.toolName = toolName;
+  const filePath = state.filePaths.get(id);
   state.toolNames.delete(id);
+  state.filePaths.delete(id);
+  const output =
+    optionalString(error?.message) ??
+    optionalString(line.output) ??
+    (isError ? '' : silentSuccessText(toolName, filePath));
+  const event: AgentOutputOfResult = { type: 'tool_result', timestamp, toolUseId: id, output, isError };
+  if (toolName !== undefined) event.toolName = toolName;
   const structured: Record<string, JsonValue> = {};
   if (line.output !== undefined) structured.output = line.output as JsonValue;
   if (error !== undefined) structured.error = error as JsonValue;
+  // The failure's kind as a Cairn code, beside Gemini's own `error.type`.
+  if (isError) structured.errorCode = geminiCliToolErrorCode(optionalString(error?.type));
   if (Object.keys(structured).length > 0) event.structured = structured;
   return [event, ...unknownFieldsEvent(line, TOOL_RESULT_FIELDS, timestamp)];
 }
 
 type AgentOutputOfResult = Extract<AgentOutput, { type: 'tool_result' }>;
+
+// A failed session's `error`: `[API Error: …]` messages are read for the provider's message and
+// status; Gemini's `error.type` stays in `providerMetadata`, the CLI's text in `raw`.
+function resultErrorEvent(
+  line: Line,
+  error: Record<string, unknown> | undefined,
+  timestamp: string,
+): AgentOutputOf<'error'> {
+  const text = optionalString(error?.message);
+  if (text === undefined) {
+    return {
+      type: 'error',
+      timestamp,
+      code: 'AGENT_FAILED',
+      message: `Gemini CLI ended with status ${String(line.status)}`,
+      retryable: false,
+      fatal: true,
+    };
+  }
+  const api = API_ERROR.test(text) ? parseCliApiError(text) : undefined;
+  const code = api?.code ?? 'AGENT_FAILED';
+  const type = optionalString(error?.type);
+  return {
+    type: 'error',
+    timestamp,
+    code,
+    message: api?.message ?? text,
+    retryable: isRetryableByDefault(code),
+    fatal: true,
+    ...(api === undefined ? {} : { raw: text }),
+    ...(type === undefined
+      ? {}
+      : { providerMetadata: { 'gemini-cli': definedFields({ errorType: type, status: api?.status }) } }),
+  };
+}
+
+const API_ERROR = /^\s*\[?API Error:/i;
 
 function convertResult(line: Line, timestamp: string, state: GeminiCliSessionState): AgentOutput[] {
   const events: AgentOutput[] = [];
@@ -92,16 +161,7 @@ function convertResult(line: Line, timestamp: string, state: GeminiCliSessionSta
   if (usage !== undefined) events.push({ type: 'usage', timestamp, usage });
   const error = isRecord(line.error) ? line.error : undefined;
   const isError = line.status !== 'success' || error !== undefined;
-  if (error !== undefined || isError) {
-    events.push({
-      type: 'error',
-      timestamp,
-      code: 'AGENT_FAILED',
-      message: optionalString(error?.message) ?? `Gemini CLI ended with status ${String(line.status)}`,
-      retryable: false,
-      fatal: true,
-    });
-  }
+  if (error !== undefined || isError) events.push(resultErrorEvent(line, error, timestamp));
   const result: Extract<AgentOutput, { type: 'session_result' }> = {
     type: 'session_result',
     timestamp,
@@ -112,7 +172,8 @@ function convertResult(line: Line, timestamp: string, state: GeminiCliSessionSta
   if (status !== undefined) result.subtype = status;
   if (state.lastText !== undefined) result.result = state.lastText;
   const durationMs = durationFromStats(line.stats);
-  if (durationMs !== undefined) result.durationMs = durationMs;
+  // A failed session reports `duration_ms: 0`: no duration known, not an instant run.
+  if (durationMs !== undefined && !(isError && durationMs === 0)) result.durationMs = durationMs;
   if (usage !== undefined) result.usage = usage;
   events.push(result, ...unknownFieldsEvent(line, RESULT_FIELDS, timestamp));
   if (isRecord(line.stats))

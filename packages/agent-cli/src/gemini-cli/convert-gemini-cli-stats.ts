@@ -12,7 +12,16 @@ export function usageFromStreamStats(stats: unknown): TokenUsage | undefined {
   if (inputTokens === undefined || outputTokens === undefined) return undefined;
   const usage: TokenUsage = { inputTokens, outputTokens };
   const totalTokens = countOf(stats.total_tokens);
-  if (totalTokens !== undefined) usage.totalTokens = totalTokens;
+  if (totalTokens !== undefined) {
+    usage.totalTokens = totalTokens;
+    // `output_tokens` leaves out thought tokens, which `total_tokens` counts: the gap is the
+    // reasoning, which `TokenUsage` counts inside the output.
+    const reasoningTokens = totalTokens - inputTokens - outputTokens;
+    if (reasoningTokens > 0) {
+      usage.outputTokens = outputTokens + reasoningTokens;
+      usage.reasoningTokens = reasoningTokens;
+    }
+  }
   const cached = countOf(stats.cached);
   if (cached !== undefined) usage.cacheReadTokens = cached;
   return usage;

@@ -127,17 +127,26 @@ describe('createGeminiCliConverter on the recorded stream', () => {
       },
       { toolUseId: 'read_file__read_file_1795337461316_0', toolName: 'read_file', isError: true },
     ]);
-    expect(results[0]?.output).toBe('');
+    // Gemini CLI reports the write and the edit with no output at all.
+    expect(results[0]?.output).toBe(`Wrote ${DIR}/hello.txt`);
+    expect(results[1]?.output).toBe(`Edited ${DIR}/hello.txt`);
     expect(results[2]?.output).toMatch(/^total 12\n.*hello\.txt$/s);
     expect(results[3]).toMatchObject({
       output: `File not found: ${DIR}/does-not-exist.txt`,
       timestamp: '2026-11-22T08:51:01.331Z',
-      structured: { output: 'File not found.', error: { type: 'file_not_found' } },
+      structured: { output: 'File not found.', error: { type: 'file_not_found' }, errorCode: 'TOOL_FAILED' },
     });
   });
 
   it('ends with the usage totals and the session result', () => {
-    const usage = { inputTokens: 60388, outputTokens: 332, totalTokens: 60750, cacheReadTokens: 0 };
+    // `output_tokens` (332) leaves out the 30 thought tokens `total_tokens` counts.
+    const usage = {
+      inputTokens: 60388,
+      outputTokens: 362,
+      reasoningTokens: 30,
+      totalTokens: 60750,
+      cacheReadTokens: 0,
+    };
     expect(events.at(-2)).toEqual({ type: 'usage', timestamp: '2026-11-22T08:51:01.357Z', usage });
     expect(events.at(-1)).toMatchObject({
       type: 'session_result',
@@ -218,6 +227,7 @@ describe('createGeminiCliConverter on unusual lines', () => {
         message: 'Auth failed',
         retryable: false,
         fatal: true,
+        providerMetadata: { 'gemini-cli': { errorType: 'FatalAuthenticationError' } },
       },
       { type: 'session_result', timestamp: at, isError: true, subtype: 'error' },
     ]);

@@ -34,7 +34,12 @@ const ASSISTANT_DELTA_FIELDS = new Set(['type', 'timestamp', 'role', 'content', 
 export function createGeminiCliConverter(options: GeminiCliConverterOptions = {}): GeminiCliConverter {
   const now = options.now ?? systemClock;
   const textBlock = new GeminiCliTextBlock();
-  const state: GeminiCliSessionState = { sessionId: undefined, toolNames: new Map(), lastText: undefined };
+  const state: GeminiCliSessionState = {
+    sessionId: undefined,
+    toolNames: new Map(),
+    filePaths: new Map(),
+    lastText: undefined,
+  };
 
   const closeText = (): AgentOutput[] => {
     const closing = textBlock.close();

@@ -85,7 +85,12 @@ describe('AgentOutput', () => {
       toolUses: 1,
       durationMs: 825,
     },
-    { type: 'status', timestamp, status: 'interrupted', message: '[Request interrupted by user for tool use]' },
+    {
+      type: 'status',
+      timestamp,
+      status: 'interrupted',
+      message: '[Request interrupted by user for tool use]',
+    },
     { type: 'unknown', timestamp, source: 'claude-code', raw: { type: 'future_line', x: 1 } },
   ];
 

@@ -1,0 +1,56 @@
+import { type AgentOutputOf, definedFields, isRetryableByDefault } from '@cairn/core';
+import { parseCliApiError } from '../cli-api-error.js';
+import { type EventBase, isJsonObject, type JsonObject, stringField } from './claude-code-event-context.js';
+
+// Claude Code's `error` names on its synthetic message, for a text that states no HTTP status.
+const STATUS_OF_ERROR: Readonly<Record<string, number>> = {
+  rate_limit: 429,
+  authentication_failed: 401,
+  billing_error: 402,
+  invalid_request: 400,
+  server_error: 500,
+};
+
+/**
+ * Claude Code reports a failed API request as an `assistant` line it made itself
+ * (`message.model: "<synthetic>"`, a top-level `error`), with the error's text as the content.
+ */
+export function isClaudeCodeApiError(line: JsonObject, message: JsonObject): boolean {
+  return message.model === '<synthetic>' && typeof line.error === 'string';
+}
+
+function textOf(message: JsonObject): string {
+  const content = Array.isArray(message.content) ? message.content : [];
+  return content
+    .filter(isJsonObject)
+    .map((block) => (block.type === 'text' && typeof block.text === 'string' ? block.text : ''))
+    .filter((text) => text !== '')
+    .join('\n');
+}
+
+/**
+ * The `error` event of a synthetic API-error message: an `LLM_*` code from the HTTP status, the
+ * provider's message without prefix or JSON, the CLI's text in `raw`. It ends the run unless it
+ * came from a sub-agent, whose failure the calling agent sees as a tool result.
+ */
+export function claudeCodeApiErrorEvent(
+  line: JsonObject,
+  message: JsonObject,
+  base: EventBase,
+): AgentOutputOf<'error'> {
+  const text = textOf(message);
+  const errorName = stringField(line, 'error') ?? 'unknown';
+  // A status in the text is more precise than the error's name (`server_error` is said for 529 too).
+  const status = parseCliApiError(text).status ?? STATUS_OF_ERROR[errorName];
+  const { code, message: shown } = parseCliApiError(text === '' ? `API Error: ${errorName}` : text, status);
+  return {
+    type: 'error',
+    ...base,
+    code,
+    message: shown,
+    retryable: isRetryableByDefault(code),
+    fatal: base.parentToolUseId === undefined,
+    raw: text,
+    providerMetadata: { 'claude-code': { error: errorName, ...definedFields({ status }) } },
+  };
+}

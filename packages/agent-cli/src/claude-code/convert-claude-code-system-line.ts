@@ -1,0 +1,142 @@
+import { type AgentOutput, type AgentOutputOf, definedFields, type JsonValue } from '@cairn/core';
+import {
+  type ClaudeCodeEventContext,
+  isJsonObject,
+  type JsonObject,
+  numberField,
+  stringField,
+} from './claude-code-event-context.js';
+import { unknownClaudeCodeEvent, unmappedClaudeCodeFields } from './unknown-claude-code-event.js';
+
+const RETRY_FIELDS = ['attempt', 'max_retries', 'retry_delay_ms', 'error_status', 'error'];
+const TASK_FIELDS = [
+  'task_id',
+  'tool_use_id',
+  'description',
+  'prompt',
+  'status',
+  'summary',
+  'output_file',
+  'usage',
+  'last_tool_name',
+  'patch',
+  'task_type',
+  'subagent_type',
+];
+const STATUS_FIELDS = ['status'];
+
+// Claude Code's task lines and the `task_progress` status each stands for (a notification says its own).
+const TASK_STATUS: Readonly<Record<string, string>> = {
+  task_started: 'started',
+  task_progress: 'running',
+};
+
+const positiveInteger = (value: number | undefined): number | undefined =>
+  value !== undefined && Number.isSafeInteger(value) && value > 0 ? value : undefined;
+const count = (value: number | undefined): number | undefined =>
+  value !== undefined && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+const nonEmpty = (value: string | undefined): string | undefined => (value === '' ? undefined : value);
+
+/** `system/api_retry`: Claude Code is about to retry a failed API request. */
+function retryEvents(line: JsonObject, context: ClaudeCodeEventContext): AgentOutput[] {
+  const attempt = positiveInteger(numberField(line, 'attempt'));
+  if (attempt === undefined) return [unknownClaudeCodeEvent(line, context)];
+  const delay = numberField(line, 'retry_delay_ms');
+  const status = numberField(line, 'error_status');
+  const event: AgentOutputOf<'retry'> = {
+    type: 'retry',
+    ...context,
+    attempt,
+    ...definedFields({
+      maxAttempts: positiveInteger(numberField(line, 'max_retries')),
+      // The CLI reports a fractional jittered delay; whole milliseconds are what anyone shows.
+      delayMs: delay === undefined || delay < 0 ? undefined : Math.round(delay),
+      status:
+        status !== undefined && Number.isInteger(status) && status >= 100 && status < 600
+          ? status
+          : undefined,
+      error: stringField(line, 'error'),
+    }),
+  };
+  return [event, ...unmappedClaudeCodeFields(line, RETRY_FIELDS, context)];
+}
+
+// `end_time` of a task update is epoch milliseconds: the CLI's own time for the event.
+function timeOf(value: JsonValue | undefined, fallback: string): string {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 && value < 8.64e15
+    ? new Date(value).toISOString()
+    : fallback;
+}
+
+/**
+ * `task_started`/`task_progress`/`task_updated`/`task_notification`: a sub-agent (`Agent` call) or a
+ * long Bash run in the background. The kind of task and sub-agent stay in `providerMetadata`.
+ */
+function taskEvents(line: JsonObject, context: ClaudeCodeEventContext, subtype: string): AgentOutput[] {
+  const patch = isJsonObject(line.patch) ? line.patch : undefined;
+  const usage = isJsonObject(line.usage) ? line.usage : {};
+  const status = TASK_STATUS[subtype] ?? stringField(patch ?? line, 'status');
+  if (status === undefined) return [unknownClaudeCodeEvent(line, context)];
+  const timestamp =
+    subtype === 'task_updated' ? timeOf(patch?.end_time, context.timestamp) : context.timestamp;
+  // A patch's other fields (a newer CLI's) are kept with it rather than dropped.
+  const patchExtra =
+    patch !== undefined && Object.keys(patch).some((key) => key !== 'status' && key !== 'end_time');
+  const claudeCode = definedFields({
+    taskType: stringField(line, 'task_type'),
+    subagentType: stringField(line, 'subagent_type'),
+    patch: patchExtra ? patch : undefined,
+  });
+  const event: AgentOutputOf<'task_progress'> = {
+    type: 'task_progress',
+    ...context,
+    timestamp,
+    ...definedFields({
+      taskId: stringField(line, 'task_id'),
+      toolUseId: stringField(line, 'tool_use_id'),
+    }),
+    status,
+    ...definedFields({
+      description: stringField(line, 'description'),
+      prompt: stringField(line, 'prompt'),
+      summary: nonEmpty(stringField(line, 'summary')),
+      lastToolName: stringField(line, 'last_tool_name'),
+      outputFile: nonEmpty(stringField(line, 'output_file')),
+      totalTokens: count(numberField(usage, 'total_tokens')),
+      toolUses: count(numberField(usage, 'tool_uses')),
+      durationMs: count(numberField(usage, 'duration_ms')),
+    }),
+  };
+  if (Object.keys(claudeCode).length > 0) event.providerMetadata = { 'claude-code': claudeCode };
+  return [event, ...unmappedClaudeCodeFields(line, TASK_FIELDS, context)];
+}
+
+/**
+ * The events of a `system` line other than `init`: retries, task progress and request status
+ * (`--include-partial-messages`). Lines of other subtypes are kept as `unknown`.
+ */
+export function convertClaudeCodeSystemLine(
+  line: JsonObject,
+  context: ClaudeCodeEventContext,
+): AgentOutput[] {
+  const subtype = stringField(line, 'subtype');
+  switch (subtype) {
+    case 'api_retry':
+      return retryEvents(line, context);
+    case 'task_started':
+    case 'task_progress':
+    case 'task_updated':
+    case 'task_notification':
+      return taskEvents(line, context, subtype);
+    case 'status': {
+      const status = stringField(line, 'status');
+      if (status === undefined) return [unknownClaudeCodeEvent(line, context)];
+      return [
+        { type: 'status', ...context, status, message: status },
+        ...unmappedClaudeCodeFields(line, STATUS_FIELDS, context),
+      ];
+    }
+    default:
+      return [unknownClaudeCodeEvent(line, context)];
+  }
+}

@@ -1,0 +1,251 @@
+import { readFileSync } from 'node:fs';
+import { type AgentOutput, type AgentOutputOf, isAgentOutput } from '@cairn/core';
+import { describe, expect, it } from 'vitest';
+import { createClaudeCodeConverter } from './create-claude-code-converter.js';
+
+// Streams of the real Claude Code 2.1.197 (fixtures/real/claude-code, recorded against a loopback
+// mock of the API), and a faithful excerpt where no recording exists yet (__fixtures__/real-*).
+const NOW = new Date('2026-11-26T12:00:00.000Z');
+const real = (name: string): string =>
+  readFileSync(new URL(`../../fixtures/real/claude-code/${name}.jsonl`, import.meta.url), 'utf8');
+const excerpt = (name: string): string =>
+  readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8');
+
+function convert(text: string): AgentOutput[] {
+  const converter = createClaudeCodeConverter({ now: () => NOW });
+  return [...text.split('\n').flatMap((line) => converter.push(line)), ...converter.end()];
+}
+
+const ofType = <T extends AgentOutput['type']>(events: AgentOutput[], type: T): AgentOutputOf<T>[] =>
+  events.filter((event): event is AgentOutputOf<T> => event.type === type);
+
+describe('Claude Code API errors (real apierr: 500 retried, then 529 until the retries ran out)', () => {
+  const events = convert(real('apierr'));
+
+  it('produces only valid events', () => {
+    expect(events.every(isAgentOutput)).toBe(true);
+  });
+
+  it('makes the synthetic assistant message the one error of the run, never model text', () => {
+    expect(ofType(events, 'error')).toEqual([
+      expect.objectContaining({
+        code: 'LLM_UNAVAILABLE',
+        message: expect.stringMatching(/^Overloaded\. This is a server-side issue/),
+        retryable: true,
+        fatal: true,
+        raw: expect.stringMatching(/^API Error: 529 Overloaded/),
+        providerMetadata: { 'claude-code': { error: 'server_error', status: 529 } },
+      }),
+    ]);
+    const texts = ofType(events, 'text').map((event) => event.text);
+    expect(texts).toEqual(['Step one.', 'Step two after a retry.']);
+    expect(texts.join('\n')).not.toContain('API Error');
+  });
+
+  it('puts the error after the text that came before it, and ends with the failed session result', () => {
+    const types = events.map((event) => event.type);
+    expect(types.lastIndexOf('text')).toBeLessThan(types.indexOf('error'));
+    expect(ofType(events, 'session_result')).toEqual([
+      expect.objectContaining({
+        isError: true,
+        subtype: 'success',
+        providerMetadata: {
+          'claude-code': expect.objectContaining({
+            apiErrorStatus: 529,
+            terminalReason: 'completed',
+            stopReason: 'stop_sequence',
+            modelUsage: expect.objectContaining({ 'claude-opus-4-8[1m]': expect.any(Object) }),
+          }),
+        },
+      }),
+    ]);
+  });
+
+  it('reports each api_retry line as a retry event', () => {
+    expect(
+      ofType(events, 'retry').map(({ attempt, maxAttempts, delayMs, status, error }) => ({
+        attempt,
+        maxAttempts,
+        delayMs,
+        status,
+        error,
+      })),
+    ).toEqual([
+      { attempt: 1, maxAttempts: 2, delayMs: 555, status: 500, error: 'server_error' },
+      { attempt: 1, maxAttempts: 2, delayMs: 575, status: 529, error: 'overloaded' },
+      { attempt: 2, maxAttempts: 2, delayMs: 1209, status: 529, error: 'overloaded' },
+    ]);
+    expect(
+      ofType(events, 'unknown').map((event) => (event.raw as { subtype?: string }).subtype),
+    ).not.toContain('api_retry');
+  });
+});
+
+describe('Claude Code 400 (excerpt: err400)', () => {
+  const events = convert(excerpt('real-err400-excerpt.jsonl'));
+
+  it('maps it to LLM_BAD_REQUEST with the provider message, not the JSON body', () => {
+    expect(ofType(events, 'error')).toEqual([
+      expect.objectContaining({
+        code: 'LLM_BAD_REQUEST',
+        message: 'mock: this request is invalid',
+        retryable: false,
+        fatal: true,
+      }),
+    ]);
+    expect(ofType(events, 'text').map((event) => event.text)).toEqual(['Step one.']);
+  });
+
+  it('maps the result line alone (as --output-format json gives it) the same way', () => {
+    const result = excerpt('real-err400-excerpt.jsonl').trim().split('\n').at(-1) ?? '';
+    expect(ofType(convert(result), 'error')).toEqual([
+      expect.objectContaining({ code: 'LLM_BAD_REQUEST', message: 'mock: this request is invalid' }),
+    ]);
+  });
+});
+
+describe('Claude Code interrupted by SIGINT (real sigint-sleep)', () => {
+  const events = convert(real('sigint-sleep'));
+
+  it('reports the interruption line as a status, not as user input', () => {
+    expect(ofType(events, 'user_message')).toEqual([]);
+    expect(ofType(events, 'status')).toEqual([
+      expect.objectContaining({
+        status: 'interrupted',
+        message: '[Request interrupted by user for tool use]',
+        timestamp: '2026-11-26T12:00:26.546Z',
+      }),
+    ]);
+  });
+
+  it('keeps the ede_diagnostic out of the error message and in the metadata', () => {
+    const [error] = ofType(events, 'error');
+    expect(error).toMatchObject({
+      code: 'LLM_ABORTED',
+      message: 'Claude Code was interrupted while a tool was running',
+      fatal: true,
+    });
+    expect(error?.message).not.toContain('ede_diagnostic');
+    expect(ofType(events, 'session_result')[0]?.providerMetadata?.['claude-code']).toMatchObject({
+      terminalReason: 'aborted_tools',
+      stopReason: 'tool_use',
+      errors: ['[ede_diagnostic] result_type=user last_content_type=n/a stop_reason=tool_use'],
+    });
+  });
+});
+
+describe('Claude Code tasks and a sub-agent (real taskcreate-agent)', () => {
+  const events = convert(real('taskcreate-agent'));
+
+  it('produces only valid events and no unknown system lines', () => {
+    expect(events.every(isAgentOutput)).toBe(true);
+    const unknownSystem = ofType(events, 'unknown').filter(
+      (event) =>
+        (event.raw as { type?: string }).type === 'system' &&
+        (event.raw as { subtype?: string }).subtype !== 'init',
+    );
+    expect(unknownSystem).toEqual([]);
+  });
+
+  it("shows the sub-agent's prompt as its task, not as something the user typed", () => {
+    expect(ofType(events, 'user_message')).toEqual([]);
+    const prompt = 'List the files in the working directory and report them. [scenario:sub]';
+    expect(ofType(events, 'task_progress').filter((event) => event.prompt === prompt)).toEqual([
+      expect.objectContaining({
+        taskId: 'aaddb8d5a6b902c1d',
+        status: 'started',
+        description: 'List the directory',
+      }),
+      expect.objectContaining({
+        toolUseId: 'toolu_mock1_0',
+        parentToolUseId: 'toolu_mock1_0',
+        status: 'started',
+        description: 'List the directory',
+        timestamp: '2026-11-26T12:03:05.712Z',
+      }),
+    ]);
+  });
+
+  it('turns the task_* lines into task progress, with the CLI times where it gives them', () => {
+    const progress = ofType(events, 'task_progress').filter((event) => event.taskId !== undefined);
+    expect(
+      progress.map(({ status, lastToolName, summary, totalTokens, toolUses, durationMs }) => ({
+        status,
+        lastToolName,
+        summary,
+        totalTokens,
+        toolUses,
+        durationMs,
+      })),
+    ).toEqual([
+      {
+        status: 'started',
+        lastToolName: undefined,
+        summary: undefined,
+        totalTokens: undefined,
+        toolUses: undefined,
+        durationMs: undefined,
+      },
+      {
+        status: 'running',
+        lastToolName: 'Bash',
+        summary: undefined,
+        totalTokens: 14,
+        toolUses: 1,
+        durationMs: 170,
+      },
+      {
+        status: 'completed',
+        lastToolName: undefined,
+        summary: undefined,
+        totalTokens: undefined,
+        toolUses: undefined,
+        durationMs: undefined,
+      },
+      {
+        status: 'completed',
+        lastToolName: undefined,
+        summary: 'List the directory',
+        totalTokens: 15,
+        toolUses: 1,
+        durationMs: 825,
+      },
+    ]);
+    // task_updated's end_time is the CLI's clock (epoch ms).
+    expect(progress[2]?.timestamp).toBe(new Date(1795694586548).toISOString());
+    expect(progress[0]?.providerMetadata).toEqual({
+      'claude-code': { taskType: 'local_agent', subagentType: 'general-purpose' },
+    });
+  });
+
+  it('reports a repeated task notification once', () => {
+    const lines = real('taskcreate-agent').split('\n');
+    const notification = lines.find((line) => line.includes('"task_notification"')) ?? '';
+    const twice = convert([notification, notification].join('\n'));
+    expect(ofType(twice, 'task_progress')).toHaveLength(1);
+  });
+
+  it('names the sub-agent call Agent and the task tool TaskCreate', () => {
+    expect(ofType(events, 'tool_use').map((event) => event.toolName)).toEqual([
+      'TaskCreate',
+      'Agent',
+      'Bash',
+    ]);
+  });
+});
+
+describe('Claude Code Bash output over its limit (real bigout)', () => {
+  const events = convert(real('bigout'));
+
+  it('keeps the note that the output was cut and where it is, with the persisted path', () => {
+    const [result] = ofType(events, 'tool_result');
+    expect(result?.output).toMatch(
+      /^<persisted-output>\nOutput too large \(77KB\)\. Full output saved to: \//,
+    );
+    expect(result?.structured).toMatchObject({
+      persistedOutputPath: expect.stringMatching(/tool-results\/bso53mk4o\.txt$/),
+      persistedOutputSize: 78894,
+    });
+    expect((result?.structured as { stdout?: string } | undefined)?.stdout).toHaveLength(30_000);
+  });
+});

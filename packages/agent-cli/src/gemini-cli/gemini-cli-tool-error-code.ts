@@ -1,0 +1,20 @@
+import type { CairnErrorCode } from '@cairn/core';
+
+// Gemini CLI's `ToolErrorType`s that say more than "the tool failed".
+const CODES: Readonly<Record<string, CairnErrorCode>> = {
+  tool_not_registered: 'TOOL_NOT_FOUND',
+  invalid_tool_params: 'TOOL_INVALID_INPUT',
+  permission_denied: 'TOOL_DENIED',
+  execution_denied: 'TOOL_DENIED',
+  path_not_in_workspace: 'TOOL_DENIED',
+};
+
+/**
+ * The code of a failed Gemini CLI tool call from its result's `error.type` (`tool_not_registered`,
+ * `file_not_found`, …): `TOOL_FAILED` for every failure of the tool itself (a missing file, an
+ * edit that found nothing to replace), `TOOL_TIMEOUT` for any type that names a timeout.
+ */
+export function geminiCliToolErrorCode(type: string | undefined): CairnErrorCode {
+  if (type === undefined) return 'TOOL_FAILED';
+  return CODES[type] ?? (/timeout|timed_out/i.test(type) ? 'TOOL_TIMEOUT' : 'TOOL_FAILED');
+}

@@ -1,0 +1,109 @@
+import { readFileSync } from 'node:fs';
+import { type AgentOutput, type AgentOutputOf, isAgentOutput } from '@cairn/core';
+import { describe, expect, it } from 'vitest';
+import { createGeminiCliConverter } from './create-gemini-cli-converter.js';
+
+// Streams of the real Gemini CLI 0.61.0 (fixtures/real/gemini-cli, recorded against a loopback
+// mock of the API), and faithful excerpts where no recording exists yet (__fixtures__/real-*).
+const NOW = new Date('2026-11-26T12:00:00.000Z');
+const real = (name: string): string =>
+  readFileSync(new URL(`../../fixtures/real/gemini-cli/${name}.jsonl`, import.meta.url), 'utf8');
+const excerpt = (name: string): string =>
+  readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8');
+
+function convert(text: string): AgentOutput[] {
+  const converter = createGeminiCliConverter({ now: () => NOW });
+  return [...text.split('\n').flatMap((line) => converter.push(line)), ...converter.end()];
+}
+
+const ofType = <T extends AgentOutput['type']>(events: AgentOutput[], type: T): AgentOutputOf<T>[] =>
+  events.filter((event): event is AgentOutputOf<T> => event.type === type);
+
+describe('Gemini CLI API errors (real apierr: 503 until the retries ran out)', () => {
+  const events = convert(real('apierr'));
+
+  it('reports the extracted message with an LLM code, after the text that came before it', () => {
+    expect(events.every(isAgentOutput)).toBe(true);
+    expect(ofType(events, 'error')).toEqual([
+      {
+        type: 'error',
+        timestamp: '2026-11-26T11:59:58.630Z',
+        code: 'LLM_UNAVAILABLE',
+        message: 'The model is overloaded. Please try again later.',
+        retryable: true,
+        fatal: true,
+        raw: '[API Error: The model is overloaded. Please try again later.]',
+        providerMetadata: { 'gemini-cli': { errorType: 'unknown', status: 503 } },
+      },
+    ]);
+    const types = events.map((event) => event.type);
+    expect(types.lastIndexOf('text')).toBeLessThan(types.indexOf('error'));
+  });
+
+  it('reports no duration for the failed session rather than 0 ms', () => {
+    const [result] = ofType(events, 'session_result');
+    expect(result).toMatchObject({ isError: true, subtype: 'error' });
+    expect(result).not.toHaveProperty('durationMs');
+  });
+});
+
+describe('Gemini CLI 400 (excerpt: err400)', () => {
+  it('reads the message out of the JSON body and maps the status', () => {
+    expect(ofType(convert(excerpt('real-err400-excerpt.jsonl')), 'error')).toEqual([
+      expect.objectContaining({
+        code: 'LLM_BAD_REQUEST',
+        message: 'mock: this request is invalid',
+        retryable: false,
+      }),
+    ]);
+  });
+});
+
+describe('Gemini CLI usage with thoughts (excerpt: think)', () => {
+  it('counts the thought tokens total_tokens has and output_tokens lacks as reasoning', () => {
+    const [usage] = ofType(convert(excerpt('real-think-excerpt.jsonl')), 'usage');
+    expect(usage?.usage).toEqual({
+      inputTokens: 36,
+      outputTokens: 80,
+      reasoningTokens: 26,
+      totalTokens: 116,
+      cacheReadTokens: 0,
+    });
+  });
+});
+
+describe('Gemini CLI tool results (real main, excerpt: deny)', () => {
+  const results = ofType(convert(real('main')), 'tool_result');
+
+  it('gives write_file and replace, which report no output, a text that says what they did', () => {
+    expect(results.slice(0, 2).map((result) => [result.toolName, result.output])).toEqual([
+      ['write_file', 'Wrote /home/dev/worker/w/g-main-direct/hello.txt'],
+      ['replace', 'Edited /home/dev/worker/w/g-main-direct/hello.txt'],
+    ]);
+  });
+
+  it('maps error.type to a code: file_not_found is a tool failure', () => {
+    expect(results[3]).toMatchObject({
+      isError: true,
+      output: 'File not found: /home/dev/worker/w/g-main-direct/does-not-exist.txt',
+      structured: { error: { type: 'file_not_found' }, errorCode: 'TOOL_FAILED' },
+    });
+  });
+
+  it('maps tool_not_registered (a tool headless mode removed) to TOOL_NOT_FOUND', () => {
+    const [denied] = ofType(convert(excerpt('real-deny-excerpt.jsonl')), 'tool_result');
+    expect(denied).toMatchObject({
+      isError: true,
+      output: expect.stringMatching(/^Tool "write_file" not found/),
+      structured: { errorCode: 'TOOL_NOT_FOUND' },
+    });
+  });
+});
+
+describe('Gemini CLI stopped by SIGINT (real sigint-sleep)', () => {
+  it('has no result line: the converter reports no session result of its own', () => {
+    const events = convert(real('sigint-sleep'));
+    expect(events.every(isAgentOutput)).toBe(true);
+    expect(ofType(events, 'session_result')).toEqual([]);
+  });
+});
