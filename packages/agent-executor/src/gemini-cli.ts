@@ -1,5 +1,6 @@
 import { createGeminiCliConverter } from '@cairn/agent-cli/gemini-cli';
 import type { AgentCliDefinition } from './agent-cli-definition.js';
+import { createGeminiCliStderrConverter, type StderrEventSource } from './stderr-retry-events.js';
 
 /**
  * Gemini CLI in headless mode: `gemini --prompt=<prompt> --output-format stream-json`.
@@ -17,8 +18,11 @@ import type { AgentCliDefinition } from './agent-cli-definition.js';
  * took the prompt only from `-p` or stdin (google-gemini/gemini-cli#14180). It is written
  * `--prompt=<prompt>` so a prompt starting with `-` stays the option's value instead of being read
  * as another flag.
+ *
+ * Retries: Gemini CLI logs its API retries only on stderr ("Attempt 2 failed with status 503.
+ * Retrying with backoff…"); `createStderrConverter` reads them as `retry` events.
  */
-export const geminiCli: AgentCliDefinition = {
+export const geminiCli: AgentCliDefinition & StderrEventSource = {
   name: 'Gemini CLI',
   provider: 'gemini-cli',
   defaultCommand: 'gemini',
@@ -33,4 +37,5 @@ export const geminiCli: AgentCliDefinition = {
     ];
   },
   createConverter: () => createGeminiCliConverter(),
+  createStderrConverter: () => createGeminiCliStderrConverter(),
 };

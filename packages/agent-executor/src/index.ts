@@ -8,5 +8,6 @@ export { type FindResumeSessionOptions, findResumeSession } from './find-resume-
 export { geminiCli } from './gemini-cli.js';
 export { RESUME_SESSION_ID_PATTERN } from './resume-session-id.js';
 export { DEFAULT_KILL_GRACE_MS } from './spawn-agent-process.js';
+export type { StderrEventConverter, StderrEventSource } from './stderr-retry-events.js';
 export { DEFAULT_STDERR_LIMIT } from './stderr-tail.js';
 export { MAX_TRANSCRIPT_BYTES } from './transcript-buffer.js';

@@ -13,6 +13,7 @@ import { assertResumeSessionId } from './resume-session-id.js';
 import { RunOutcome } from './run-outcome.js';
 import type { RunSettings } from './run-settings.js';
 import { spawnAgentProcess } from './spawn-agent-process.js';
+import { hasStderrEvents } from './stderr-retry-events.js';
 import { StderrTail } from './stderr-tail.js';
 import { TranscriptBuffer } from './transcript-buffer.js';
 
@@ -146,6 +147,8 @@ export async function runAgent(
   const splitter = new LineSplitter();
   const transcript = new TranscriptBuffer(settings.maxTranscriptBytes);
   const stderr = new StderrTail();
+  // Events some CLIs write only to stderr (Gemini CLI's retries).
+  const stderrEvents = hasStderrEvents(cli) ? cli.createStderrConverter() : undefined;
   let echoPending = true;
 
   const handle = (events: AgentOutput[]) => {
@@ -182,7 +185,10 @@ export async function runAgent(
         for (const line of splitter.push(chunk)) handle(converter.push(line));
       });
     },
-    onStderr: (chunk) => stderr.push(chunk),
+    onStderr: (chunk) => {
+      stderr.push(chunk);
+      if (stderrEvents !== undefined) guarded(() => handle(stderrEvents.push(chunk)));
+    },
   });
 
   guarded(() => {
@@ -219,15 +225,15 @@ export async function runAgent(
   }
 
   // A failed result of the CLI is in the log already and explains its non-zero exit: the exit adds a
-  // second error message only when stderr has something to say.
+  // second error message only when stderr has something to say, and never to a precise error (an
+  // API error with its LLM code), which stays the run's one error.
   const exitExplained =
     processError?.code === 'AGENT_FAILED' &&
     failure === undefined &&
     !exit.aborted &&
     exit.exitCode !== null &&
     exit.exitCode !== 0 &&
-    outcome.resultFailed &&
-    stderr.lastLines(1).length === 0;
+    ((outcome.resultFailed && stderr.lastLines(1).length === 0) || outcome.preciseError !== undefined);
   const persistedError = exitExplained ? undefined : processError;
   if (persistedError !== undefined) log.write(errorMessage(persistedError, fields));
 

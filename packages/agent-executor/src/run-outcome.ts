@@ -70,4 +70,14 @@ export class RunOutcome {
     }
     return this.cutOffError;
   }
+
+  /**
+   * The reported failure when it names its cause more precisely than "the agent failed" (an API
+   * error's `LLM_*` code, an interruption): a non-zero exit then adds nothing to it, whatever the CLI
+   * wrote to stderr (Gemini CLI's retry stack traces; the run result keeps stderr).
+   */
+  get preciseError(): AgentRunError | undefined {
+    const error = this.reportedError;
+    return error !== undefined && error.code !== 'AGENT_FAILED' ? error : undefined;
+  }
 }

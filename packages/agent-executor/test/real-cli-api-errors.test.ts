@@ -1,0 +1,89 @@
+import { fileURLToPath } from 'node:url';
+import type { AgentOutputOf } from '@cairn/core';
+import { createFsConversationStore } from '@cairn/store-fs';
+import { describe, expect, it } from 'vitest';
+import { createAgentExecutor } from '../src/index.js';
+import { fakeAgentCommand, tempDir } from './support.js';
+
+// The real CLIs' API-error recordings (packages/agent-cli/fixtures/real), replayed by the fake
+// agent with the exit code and stderr the real CLI had.
+const realFixture = (cli: string, name: string) =>
+  fileURLToPath(new URL(`../../agent-cli/fixtures/real/${cli}/${name}.jsonl`, import.meta.url));
+
+// What Gemini CLI 0.61.0 wrote to stderr while retrying (shortened): a retry line and a stack per attempt.
+const GEMINI_STDERR = [1, 2, 3]
+  .map(
+    (attempt) =>
+      `Attempt ${attempt} failed with status 503. Retrying with backoff... ApiError: {"error":{"code":503,"message":"The model is overloaded. Please try again later.","status":"UNAVAILABLE"}}\n` +
+      '    at throwErrorIfNotOK (file:///cli/node_modules/@google/genai/dist/node/index.mjs:11201:30)\n' +
+      '    at process.processTicksAndRejections (node:internal/process/task_queues:105:5)\n',
+  )
+  .join('');
+
+describe('a run that ends in an API error of the real CLI', () => {
+  it("Gemini CLI: the run's error and its one stored error are the API error, its retries are events", async () => {
+    const store = createFsConversationStore({ rootDir: await tempDir() });
+    const executor = createAgentExecutor({
+      store,
+      agent: 'gemini-cli',
+      cwd: await tempDir(),
+      ...fakeAgentCommand({
+        FAKE_AGENT_FIXTURE: realFixture('gemini-cli', 'apierr'),
+        FAKE_AGENT_STDERR: GEMINI_STDERR,
+        FAKE_AGENT_EXIT_CODE: '247',
+      }),
+    });
+    const retries: AgentOutputOf<'retry'>[] = [];
+    const result = await executor.run({
+      prompt: 'Do two steps. [scenario:apierr]',
+      onEvent: (event) => {
+        if (event.type === 'retry') retries.push(event);
+      },
+    });
+
+    const error = { code: 'LLM_UNAVAILABLE', message: 'The model is overloaded. Please try again later.' };
+    expect(result).toMatchObject({ success: false, exitCode: 247, error });
+    expect(result).not.toHaveProperty('durationMs');
+    const log = await store.load(result.conversationId);
+    const errors = log.filter((message) => message.partType === 'error');
+    expect(errors).toEqual([expect.objectContaining({ errorCode: error.code, content: error.message })]);
+    expect(JSON.stringify(log)).not.toContain('processTicksAndRejections');
+    expect(retries.map(({ attempt, status }) => ({ attempt, status }))).toEqual([
+      { attempt: 1, status: 503 },
+      { attempt: 2, status: 503 },
+      { attempt: 3, status: 503 },
+    ]);
+    // Retries are shown live, not stored.
+    expect(JSON.stringify(log)).not.toContain('Retrying with backoff');
+  });
+
+  it("Claude Code: the synthetic API-error message is the run's one error, never an assistant message", async () => {
+    const store = createFsConversationStore({ rootDir: await tempDir() });
+    const executor = createAgentExecutor({
+      store,
+      agent: 'claude-code',
+      cwd: await tempDir(),
+      ...fakeAgentCommand({
+        FAKE_AGENT_FIXTURE: realFixture('claude-code', 'apierr'),
+        FAKE_AGENT_STDERR: 'API Error: 529 Overloaded\n',
+        FAKE_AGENT_EXIT_CODE: '1',
+      }),
+    });
+    const result = await executor.run({ prompt: 'Do two steps. [scenario:apierr]' });
+
+    expect(result).toMatchObject({
+      success: false,
+      exitCode: 1,
+      error: {
+        code: 'LLM_UNAVAILABLE',
+        message: expect.stringMatching(/^Overloaded\. This is a server-side/),
+      },
+    });
+    const log = await store.load(result.conversationId);
+    expect(log.filter((message) => message.partType === 'error')).toEqual([
+      expect.objectContaining({ errorCode: 'LLM_UNAVAILABLE', content: result.error?.message }),
+    ]);
+    const texts = log.filter((message) => message.role === 'assistant' && message.partType !== 'error');
+    expect(texts.map((message) => message.content).join('\n')).not.toContain('API Error');
+  });
+});
