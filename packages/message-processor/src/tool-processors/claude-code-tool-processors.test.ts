@@ -420,12 +420,12 @@ describe('Claude Code other tools', () => {
 
   it('counts the todos', () => {
     const todos = ['a', 'b', 'c'].map((content) => ({ content, status: 'pending', activeForm: content }));
-    expect(describeCall('TodoWrite', { todos }).summary).toBe('Updated todos (3)');
+    expect(describeCall('TodoWrite', { todos }).summary).toBe('Updated todos (3): 3 pending');
   });
 
-  it('names the task', () => {
+  it("names the sub-agent's task (Task, as Claude Code 1.x called the Agent tool)", () => {
     const input = { description: 'Find the config loader', prompt: '…', subagent_type: 'general-purpose' };
-    expect(describeCall('Task', input).summary).toBe('Task: Find the config loader');
-    expect(describeCall('Task', { prompt: '…' }).summary).toBe('Task completed');
+    expect(describeCall('Task', input).summary).toBe('Sub-agent: Find the config loader');
+    expect(describeCall('Task', { prompt: '…' }).summary).toBe('Sub-agent finished');
   });
 });

@@ -1,5 +1,5 @@
 import type { CommandOutputDetails } from '@cairn/core';
-import { fieldOf, stringField } from './json-fields.js';
+import { countField, fieldOf, stringField } from './json-fields.js';
 import type { ToolCallView } from './tool-call-view.js';
 
 // Gemini CLI's shell tool ends what the model sees with "Exit Code: 2" when the command exits
@@ -36,6 +36,35 @@ function exitCodeOf(call: ToolCallView): number | null {
   return call.isError || SIGNAL_LINE.test(call.output) ? null : 0;
 }
 
+/** Where Claude Code saved a command's whole output it cut (over 30,000 characters), and its size. */
+export interface PersistedOutput {
+  path: string;
+  bytes?: number;
+}
+
+/** The saved whole output of a command whose result Claude Code cut, if it did. */
+export function persistedOutputOf(call: ToolCallView): PersistedOutput | undefined {
+  const path = stringField(call.structured, 'persistedOutputPath');
+  if (path === undefined || path === '') return undefined;
+  const bytes = countField(call.structured, 'persistedOutputSize');
+  return bytes === undefined ? { path } : { path, bytes };
+}
+
+// "the full output (78894 bytes)", the size when known.
+function persistedSize(persisted: PersistedOutput): string {
+  return persisted.bytes === undefined ? 'the full output' : `the full output (${persisted.bytes} bytes)`;
+}
+
+// The cut stdout never passes for the whole: a last line says it was cut and where the rest is.
+function stdoutOf(call: ToolCallView): string {
+  const stdout = stringField(call.structured, 'stdout');
+  if (stdout === undefined) return call.output;
+  const persisted = persistedOutputOf(call);
+  if (persisted === undefined) return stdout;
+  const lineBreak = stdout === '' || stdout.endsWith('\n') ? '' : '\n';
+  return `${stdout}${lineBreak}[Output cut after ${stdout.length} characters; ${persistedSize(persisted)} is in ${persisted.path}]`;
+}
+
 /**
  * What a shell command printed and how it ended: stdout and stderr from the structured result
  * (Claude Code's Bash keeps them apart), else the output text as stdout.
@@ -43,7 +72,7 @@ function exitCodeOf(call: ToolCallView): number | null {
 export function commandOutputDetails(call: ToolCallView): CommandOutputDetails {
   return {
     type: 'commandOutput',
-    stdout: stringField(call.structured, 'stdout') ?? call.output,
+    stdout: stdoutOf(call),
     stderr: stringField(call.structured, 'stderr') ?? '',
     exitCode: exitCodeOf(call),
   };

@@ -1,10 +1,12 @@
-import { commandOutputDetails } from './command-output.js';
+import { commandOutputDetails, persistedOutputOf } from './command-output.js';
 import { defineToolProcessor } from './define-tool-processor.js';
 import { firstLine, hasSeveralLines, truncate } from './summary-text.js';
 import type { ToolCallView, ToolProcessor } from './tool-call-view.js';
 import { inputText } from './tool-input.js';
 
 const MAX_COMMAND_LENGTH = 80;
+
+const baseName = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
 
 /** The command in backticks, shortened to its first line: "`npm test`", "`cd web && …`". */
 function shownCommand(call: ToolCallView): string | undefined {
@@ -24,7 +26,12 @@ export function createCommandProcessor(toolNames: readonly string[]): ToolProces
     },
     summarize: (call) => {
       const command = shownCommand(call);
-      return command === undefined ? 'Ran a command' : `Ran ${command}`;
+      const ran = command === undefined ? 'Ran a command' : `Ran ${command}`;
+      const persisted = persistedOutputOf(call);
+      // Claude Code cut the output: say so, and where the whole of it is (the details give the full path).
+      return persisted === undefined
+        ? ran
+        : `${ran} (output cut; full output in ${baseName(persisted.path)})`;
     },
     details: commandOutputDetails,
   });

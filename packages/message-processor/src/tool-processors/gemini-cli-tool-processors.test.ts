@@ -184,6 +184,6 @@ describe('Gemini CLI tools', () => {
 
   it('counts write_todos todos', () => {
     const todos = [{ description: 'a', status: 'pending' }];
-    expect(describeCall('write_todos', { todos }).summary).toBe('Updated todos (1)');
+    expect(describeCall('write_todos', { todos }).summary).toBe('Updated todos (1): 1 pending');
   });
 });
