@@ -1,5 +1,6 @@
 import { mkdir, realpath, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { AgentOutput, ConversationMessage, ConversationStore } from '@cairn/core';
 import { createAgentRuntime } from '@cairn/runtime';
 import { createMemoryConversationStore } from '@cairn/storage';
@@ -402,3 +403,34 @@ function waitForConversation(store: ConversationStore): Promise<string> {
     { timeout: 5_000, interval: 10 },
   );
 }
+
+describe('agent sessions on the real CLIs: retries and API errors', () => {
+  // Claude Code 2.1.197's recording of a 500 retried, then 529 until its retries ran out.
+  const CLAUDE_APIERR = {
+    file: fileURLToPath(
+      new URL('../../../packages/agent-cli/fixtures/real/claude-code/apierr.jsonl', import.meta.url),
+    ),
+    recordedCwd: '/home/dev/worker/w/apierr-direct',
+  };
+
+  it('streams each retry as an agent_output event and ends with the API error as the one failure', async () => {
+    const { app, store } = await setUp({ behaviour: { transcript: CLAUDE_APIERR, exitCode: 1 } });
+    const response = await session(app, { agent: 'claude', prompt: 'Do two steps.' }, 'text/event-stream');
+    const events = await new SseReader(response).readUntil((event) => event.event === 'done');
+    const outputs = events
+      .filter((event) => event.event === 'agent_output')
+      .map((event) => JSON.parse(event.data) as AgentOutput);
+    const retries = outputs.filter((output) => output.type === 'retry');
+    expect(retries.map((retry) => retry.type === 'retry' && [retry.attempt, retry.status])).toEqual([
+      [1, 500],
+      [1, 529],
+      [2, 529],
+    ]);
+    const done = JSON.parse(events.at(-1)?.data ?? '{}') as { success: boolean; error?: { code: string } };
+    expect(done).toMatchObject({ success: false, error: { code: 'LLM_UNAVAILABLE' } });
+    const stored = await store.load(await waitForConversation(store));
+    expect(stored.filter((message) => message.partType === 'error')).toEqual([
+      expect.objectContaining({ errorCode: 'LLM_UNAVAILABLE' }),
+    ]);
+  });
+});

@@ -3,6 +3,7 @@ import type { ConversationMessage } from '@cairn/core';
 import type { OutputStream } from '../io.js';
 import type { Colors } from '../render/colors.js';
 import { renderDisplayMessage } from '../render/render-display-message.js';
+import { agentStatusLine } from './live-agent-output-status.js';
 
 export interface LiveAgentOutputOptions {
   out: OutputStream;
@@ -30,7 +31,14 @@ export class LiveAgentOutput {
     const { out } = options;
     this.listeners = options.json
       ? { onEvent: (event) => out.write(`${JSON.stringify(event)}\n`) }
-      : { onDisplayMessage: (message) => this.show(message) };
+      : {
+          onDisplayMessage: (message) => this.show(message),
+          // Retries, task progress and interruptions are no messages: each gets its own line.
+          onEvent: (event) => {
+            const line = agentStatusLine(event, options.colors, options.verbose === true);
+            if (line !== undefined) out.write(`${line}\n`);
+          },
+        };
   }
 
   /** The run ended: a held error is shown unless it is `failure`, which the caller prints itself. */

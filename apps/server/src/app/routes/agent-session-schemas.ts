@@ -70,7 +70,8 @@ export const AgentSessionResultSchema = z
 
 export const AGENT_SESSION_EVENTS_DESCRIPTION =
   'Sent when the request has `Accept: text/event-stream`. Events: `agent_output` (data: an `AgentOutput` ' +
-  "converted from the CLI's output, `session_start` with its session id first) for each event; " +
+  "converted from the CLI's output, `session_start` with its session id first; `retry`, `task_progress` " +
+  'and `status` events say the CLI retries the model, runs a sub-agent or background task, or was interrupted) for each event; ' +
   '`message` (data: a ConversationMessage, `id`: its seq) for each stored message; finally `done` ' +
   '(data: `{ success, error? }`). Disconnecting does not stop the agent: use `POST /v1/agent-sessions/{id}/abort`.';
 
