@@ -7,8 +7,8 @@ import {
 } from '@cairn/core';
 import { parseCliApiError } from '../cli-api-error.js';
 import { durationFromStats, usageFromStreamStats } from './convert-gemini-cli-stats.js';
+import { geminiCliSessionErrorCode, geminiCliToolErrorCode } from './gemini-cli-error-codes.js';
 import { isRecord, unknownEvent, unknownFieldsEvent } from './gemini-cli-event-factory.js';
-import { geminiCliToolErrorCode } from './gemini-cli-tool-error-code.js';
 
 /** What the stream converter remembers between lines. */
 export interface GeminiCliSessionState {
@@ -137,8 +137,8 @@ function resultErrorEvent(
     };
   }
   const api = API_ERROR.test(text) ? parseCliApiError(text) : undefined;
-  const code = api?.code ?? 'AGENT_FAILED';
   const type = optionalString(error?.type);
+  const code = api?.code ?? geminiCliSessionErrorCode(type);
   return {
     type: 'error',
     timestamp,

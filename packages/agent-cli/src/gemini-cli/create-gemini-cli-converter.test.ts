@@ -223,7 +223,7 @@ describe('createGeminiCliConverter on unusual lines', () => {
       {
         type: 'error',
         timestamp: at,
-        code: 'AGENT_FAILED',
+        code: 'LLM_AUTH',
         message: 'Auth failed',
         retryable: false,
         fatal: true,

@@ -18,3 +18,16 @@ export function geminiCliToolErrorCode(type: string | undefined): CairnErrorCode
   if (type === undefined) return 'TOOL_FAILED';
   return CODES[type] ?? (/timeout|timed_out/i.test(type) ? 'TOOL_TIMEOUT' : 'TOOL_FAILED');
 }
+
+// Gemini CLI's fatal error classes, as a failed `result` names them in `error.type`.
+const SESSION_CODES: Readonly<Record<string, CairnErrorCode>> = {
+  FatalAuthenticationError: 'LLM_AUTH',
+  FatalTurnLimitedError: 'LOOP_MAX_TURNS',
+  FatalCancellationError: 'LLM_ABORTED',
+  FatalToolExecutionError: 'TOOL_FAILED',
+};
+
+/** The code of a failed Gemini CLI session from its `error.type`; `AGENT_FAILED` for the others. */
+export function geminiCliSessionErrorCode(type: string | undefined): CairnErrorCode {
+  return (type === undefined ? undefined : SESSION_CODES[type]) ?? 'AGENT_FAILED';
+}
