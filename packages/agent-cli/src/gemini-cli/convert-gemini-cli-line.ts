@@ -186,6 +186,14 @@ function convertError(line: Line, timestamp: string): AgentOutput[] {
   if (message === undefined) return [unknownEvent(line as JsonValue, timestamp)];
   // The CLI reports `warning` and `error` lines and goes on to its `result`; only a `fatal` one ends it.
   const fatal = line.severity === 'fatal';
+  const api = API_ERROR.test(message) ? parseCliApiError(message) : undefined;
+  if (api !== undefined) {
+    const retryable = isRetryableByDefault(api.code);
+    return [
+      { type: 'error', timestamp, code: api.code, message: api.message, retryable, fatal, raw: message },
+      ...unknownFieldsEvent(line, ERROR_FIELDS, timestamp),
+    ];
+  }
   return [
     { type: 'error', timestamp, code: 'AGENT_FAILED', message, retryable: false, fatal },
     ...unknownFieldsEvent(line, ERROR_FIELDS, timestamp),

@@ -59,6 +59,25 @@ describe('Gemini CLI 400 (excerpt: err400)', () => {
   });
 });
 
+describe('Gemini CLI error lines', () => {
+  it('reads an [API Error: …] in an error line the same way, keeping its severity', () => {
+    const line = JSON.stringify({
+      type: 'error',
+      timestamp: '2026-11-26T11:58:02.000Z',
+      severity: 'error',
+      message: '[API Error: {"error":{"code":429,"message":"Quota exceeded","status":"RESOURCE_EXHAUSTED"}}]',
+    });
+    expect(ofType(convert(line), 'error')).toEqual([
+      expect.objectContaining({
+        code: 'LLM_RATE_LIMITED',
+        message: 'Quota exceeded',
+        retryable: true,
+        fatal: false,
+      }),
+    ]);
+  });
+});
+
 describe('Gemini CLI usage with thoughts (excerpt: think)', () => {
   it('counts the thought tokens total_tokens has and output_tokens lacks as reasoning', () => {
     const [usage] = ofType(convert(excerpt('real-think-excerpt.jsonl')), 'usage');
