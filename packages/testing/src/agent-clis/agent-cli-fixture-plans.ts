@@ -26,8 +26,10 @@ export interface AgentCliFixturePlan {
   /** Continue the session of this earlier fixture of the same CLI (same `HOME` and cwd). */
   resumes?: string;
   interrupt?: AgentCliInterrupt;
-  /** Where the run differs from a user's (shortened retries, …); goes into the manifest. */
+  /** Where the run differs from a user's (shortened retries, …) or takes long; goes into the manifest. */
   note?: string;
+  /** The run's time limit when the default (180 s) is too short. */
+  timeoutMs?: number;
 }
 
 const sleepInterrupt = (
@@ -44,7 +46,7 @@ const MAIN_PROMPT =
   'Create hello.txt, edit it, list the directory, then read does-not-exist.txt. [scenario:main]';
 const RESUME_PROMPT = 'Read hello.txt again. [scenario:resume2]';
 const APIERR_NOTE =
-  'The stand-in answers its always-failing turn with a 100 ms Retry-After, so the CLI retries without its long backoff.';
+  'The stand-in answers its always-failing turn with a 100 ms retry-after-ms, so the CLI retries without its long backoff.';
 
 /** Every fixture each CLI records, in recording order (a resumed run after the one it resumes). */
 export const agentCliFixturePlans: Record<string, AgentCliFixturePlan[]> = {
@@ -141,7 +143,8 @@ export const agentCliFixturePlans: Record<string, AgentCliFixturePlan[]> = {
       scenario: 'apierr',
       prompt: 'Do two steps. [scenario:apierr]',
       permissions: 'all',
-      note: APIERR_NOTE,
+      note: 'Gemini CLI makes 10 attempts on 503 at its own backoff (a retry delay from the stand-in would make them quota errors): about 3.5 minutes.',
+      timeoutMs: 420_000,
     },
     { fixture: 'err400', scenario: 'err400', prompt: 'Do two steps. [scenario:err400]', permissions: 'all' },
     {

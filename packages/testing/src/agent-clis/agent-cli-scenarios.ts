@@ -51,8 +51,10 @@ const fixed = (name: string, description: string, turns: ScenarioTurn[]): AgentC
   turn: ({ turn }) => turns[turn],
 });
 
+// A short Retry-After keeps Claude Code's backoff short. Gemini CLI takes a retry delay only from
+// quota errors (it would turn the 503 into one), so it gets none and retries at its own pace.
 const serverError = (wire: ScenarioTurnContext['wire']): ScriptFault =>
-  wire === 'anthropic' ? { status: 529 } : { status: 503 };
+  wire === 'anthropic' ? { status: 529, retryAfterMs: 100 } : { status: 503 };
 
 const scenarios: AgentCliScenario[] = [
   fixed('main', 'write, edit, list, read a missing file, answer', [
@@ -104,8 +106,7 @@ const scenarios: AgentCliScenario[] = [
           ? { fault: { status: 500 } }
           : { text: 'Step two.', actions: [shell('echo two')] };
       }
-      // A short Retry-After keeps the CLIs' backoff (Gemini's grows to ~35 s) from stretching the run.
-      return turn === 2 ? { fault: { ...serverError(wire), retryAfterMs: 100 } } : undefined;
+      return turn === 2 ? { fault: serverError(wire) } : undefined;
     },
   },
   fixed('err400', 'a request the API refuses with 400', [

@@ -21,7 +21,7 @@ export interface RunAgentCliScenarioOptions {
   cli: AgentCliDefinition;
   /** `import.meta.url` of the caller: the CLI is resolved from the caller's package. */
   callerUrl: string | URL;
-  run: Omit<AgentCliFixturePlan, 'fixture' | 'resumes'> & { resumeSessionId?: string };
+  run: Omit<AgentCliFixturePlan, 'fixture' | 'resumes' | 'note' | 'timeoutMs'> & { resumeSessionId?: string };
   /**
    * The run's directory: its `work/` is the CLI's cwd, its `home/` a fresh `HOME`. Reuse the
    * directory of an earlier run to resume its session. Default: a new temporary directory.
