@@ -7,6 +7,7 @@ import {
   resolveAgentCli,
   runAgentCliScenario,
 } from '@cairn/testing/agent-clis';
+import { scaledTimeout } from '@cairn/vitest-config';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readRealFixture, realFixturesManifest, streamShape } from './real-fixtures.js';
 
@@ -14,7 +15,6 @@ import { readRealFixture, realFixturesManifest, streamShape } from './real-fixtu
 // stream whose shape differs from the committed fixture means the CLI and the fixtures drifted
 // apart (re-record: `pnpm fixtures:record`). Fast scenarios only; the recorder covers the rest.
 const FIXTURES = ['main', 'resume2', 'deny'];
-const factor = Number(process.env.CAIRN_TEST_TIMEOUT_FACTOR ?? 1) || 1;
 const isolation = agentCliIsolation();
 
 describe.each(Object.keys(agentCliFixturePlans))('real %s', (name) => {
@@ -48,7 +48,7 @@ describe.each(Object.keys(agentCliFixturePlans))('real %s', (name) => {
         callerUrl: import.meta.url,
         run: resumed?.sessionId === undefined ? run : { ...run, resumeSessionId: resumed.sessionId },
         ...(resumed === undefined ? {} : { root: resumed.root }),
-        timeoutMs: 150_000 * factor,
+        timeoutMs: scaledTimeout(120_000),
       });
       runs.set(fixture, result);
       const recorded = realFixturesManifest.fixtures.find(
@@ -63,6 +63,6 @@ describe.each(Object.keys(agentCliFixturePlans))('real %s', (name) => {
       });
       expect(result.isolation).toEqual(isolation);
     },
-    180_000 * factor,
+    scaledTimeout(150_000),
   );
 });
