@@ -27,8 +27,6 @@ const fixturesDirectory = join(packageDirectory, 'fixtures', 'real');
 const manifestPath = join(fixturesDirectory, 'manifest.json');
 // A fixed parent, so the scrubbed placeholder (`/tmp/cairn-agent-cli-XXXXXX`) is the same on every machine.
 const RUN_PARENT = '/tmp';
-// Each CLI's binary name as a user types it, in place of the machine's install path.
-const PROGRAM_NAMES = { 'claude-code': 'claude', 'gemini-cli': 'gemini' };
 
 const only = process.argv.slice(2);
 const wanted = (cli, fixture) =>
@@ -119,7 +117,7 @@ for (const [name, plans] of Object.entries(agentCliFixturePlans)) {
       cli: name,
       fixture: plan.fixture,
       scenario: plan.scenario,
-      command: [PROGRAM_NAMES[name] ?? name, ...programArgs],
+      command: [cli.programName, ...programArgs],
       permissions: plan.permissions,
       env: result.envNames,
       ...(plan.env ? { extraEnv: plan.env } : {}),

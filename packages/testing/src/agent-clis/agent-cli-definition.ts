@@ -30,6 +30,8 @@ export interface AgentCliCommand {
 export interface AgentCliDefinition {
   /** Directory name of its fixtures, e.g. `claude-code`. */
   name: string;
+  /** The command a user types (`claude`), written in the manifest in place of the install path. */
+  programName: string;
   /** The npm package that pins it (from the `agent-clis` pnpm catalog). */
   packageName: string;
   /** The vendor API it calls, and so the stand-in it gets. */

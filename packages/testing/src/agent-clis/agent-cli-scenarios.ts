@@ -1,3 +1,4 @@
+import type { MockProvider } from '../mock-servers/mock-provider-protocol.js';
 import type { ScriptFault, ScriptToolCall, ScriptTurn } from '../script-turn.js';
 
 /**
@@ -24,8 +25,8 @@ export interface ScenarioTurnContext {
   attempt: number;
   /** The messages (Claude) or contents (Gemini) the request carried. */
   messageCount: number;
-  /** Which API answers: scenarios differ where vendors' errors differ (529 vs 503). */
-  wire: 'anthropic' | 'gemini';
+  /** Which API answers (a mock provider's wire): scenarios differ where vendors' errors differ (529 vs 503). */
+  wire: MockProvider;
   /** The task tool Claude Code offers: `TaskCreate` by default, `TodoWrite` with `CLAUDE_CODE_ENABLE_TASKS=0`. */
   todoTool: 'TaskCreate' | 'TodoWrite';
 }

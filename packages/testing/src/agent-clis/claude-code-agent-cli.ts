@@ -15,6 +15,7 @@ function platformPackage(): string {
 /** Claude Code (`@anthropic-ai/claude-code`): `claude -p … --output-format stream-json --verbose`. */
 export const claudeCodeAgentCli: AgentCliDefinition = {
   name: 'claude-code',
+  programName: 'claude',
   packageName: '@anthropic-ai/claude-code',
   wire: 'anthropic',
   dialect: {

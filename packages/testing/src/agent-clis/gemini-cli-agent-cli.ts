@@ -5,6 +5,7 @@ import type { AgentCliDefinition } from './agent-cli-definition.js';
 /** Gemini CLI (`@google/gemini-cli`): `gemini -p … --output-format stream-json`, run with this Node. */
 export const geminiCliAgentCli: AgentCliDefinition = {
   name: 'gemini-cli',
+  programName: 'gemini',
   packageName: '@google/gemini-cli',
   wire: 'gemini',
   dialect: {

@@ -24,6 +24,7 @@ if (prompt.includes('[wait]')) {
 /** A CLI definition for harness tests that need no real CLI installed. */
 export const fakeAgentCli: AgentCliDefinition = {
   name: 'fake',
+  programName: 'fake-agent',
   packageName: 'fake-agent-cli',
   wire: 'anthropic',
   dialect: claudeCodeAgentCli.dialect,
