@@ -1,5 +1,6 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { definedFields } from '@cairn/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fakeAgentCli } from '../../test/support/fake-agent-cli.js';
 import { agentCliIsolation } from './network-isolation.js';
@@ -19,7 +20,7 @@ async function runFake(
     cli: fakeAgentCli,
     callerUrl: import.meta.url,
     run: { scenario: 'main', prompt, permissions: ['Write'], ...extra },
-    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...definedFields({ timeoutMs }),
   });
   roots.push(run.root);
   return run;

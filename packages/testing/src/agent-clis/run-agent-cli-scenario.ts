@@ -4,6 +4,7 @@ import { mkdir, mkdtemp } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { definedFields } from '@cairn/core';
 import type { RecordedRequest } from '../script-turn.js';
 import type { AgentCliCommand, AgentCliDefinition } from './agent-cli-definition.js';
 import type { AgentCliFixturePlan } from './agent-cli-fixture-plans.js';
@@ -112,21 +113,20 @@ export async function runAgentCliScenario(options: RunAgentCliScenarioOptions): 
   const settings = {
     prompt: run.prompt,
     permissions: run.permissions,
-    ...(run.resumeSessionId === undefined ? {} : { resumeSessionId: run.resumeSessionId }),
+    ...definedFields({ resumeSessionId: run.resumeSessionId }),
   };
   await cli.writeSettings(home, settings);
   const standIn = await startAgentCliStandIn({
     wire: cli.wire,
     dialect: cli.dialect,
     cwd,
-    ...(run.todoTool === undefined ? {} : { todoTool: run.todoTool }),
-    ...(options.scenarios === undefined ? {} : { scenarios: options.scenarios }),
+    ...definedFields({ todoTool: run.todoTool, scenarios: options.scenarios }),
   });
   try {
     const env = agentCliOfflineEnvironment({
       home,
       origin: standIn.origin,
-      ...(run.env ? { extra: run.env } : {}),
+      ...definedFields({ extra: run.env }),
     });
     const command = [resolved.command, ...resolved.args, ...cli.args(settings)];
     const isolation = agentCliIsolation();
@@ -154,9 +154,12 @@ export async function runAgentCliScenario(options: RunAgentCliScenarioOptions): 
       let stderr = '';
       let timedOut = false;
       let interruptArmed = run.interrupt !== undefined;
+      let interruptTimer: NodeJS.Timeout | undefined;
+      // A negative pid names the process group the detached child leads.
+      const group = child.pid === undefined ? undefined : -child.pid;
       const timer = setTimeout(() => {
         timedOut = true;
-        signalProcess(child.pid === undefined ? undefined : -child.pid, 'SIGKILL');
+        signalProcess(group, 'SIGKILL');
       }, options.timeoutMs ?? 180_000);
       child.stdout.on('data', (chunk: Buffer) => {
         stdout.push(chunk);
@@ -165,12 +168,10 @@ export async function runAgentCliScenario(options: RunAgentCliScenarioOptions): 
         if (!stdoutText.includes(run.interrupt.afterStdout)) return;
         interruptArmed = false;
         const { signal, delayMs, target } = run.interrupt;
-        setTimeout(() => {
-          if (target === 'group') {
-            signalProcess(child.pid === undefined ? undefined : -child.pid, signal);
-            return;
-          }
-          signalProcess(cliProcessId(child.pid, isolation.kind === 'network-namespace'), signal);
+        interruptTimer = setTimeout(() => {
+          const pid =
+            target === 'group' ? group : cliProcessId(child.pid, isolation.kind === 'network-namespace');
+          signalProcess(pid, signal);
         }, delayMs);
       });
       child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
@@ -181,8 +182,9 @@ export async function runAgentCliScenario(options: RunAgentCliScenarioOptions): 
         reject(error);
       });
       child.on('exit', () => {
+        clearTimeout(interruptTimer);
         // Anything of the run still alive (a shell command the CLI left behind) goes with it.
-        signalProcess(child.pid === undefined ? undefined : -child.pid, 'SIGKILL');
+        signalProcess(group, 'SIGKILL');
       });
       child.on('close', (code, signal) => {
         clearTimeout(timer);
