@@ -1,0 +1,9 @@
+import type { AgentCliDefinition } from './agent-cli-definition.js';
+import { claudeCodeAgentCli } from './claude-code-agent-cli.js';
+import { geminiCliAgentCli } from './gemini-cli-agent-cli.js';
+
+/** Every CLI the harness drives, by fixture directory name (`claude-code`, `gemini-cli`). */
+export const agentClis: Record<string, AgentCliDefinition> = {
+  [claudeCodeAgentCli.name]: claudeCodeAgentCli,
+  [geminiCliAgentCli.name]: geminiCliAgentCli,
+};

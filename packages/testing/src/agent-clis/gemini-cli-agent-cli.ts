@@ -1,0 +1,68 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import type { AgentCliDefinition } from './agent-cli-definition.js';
+
+/** Gemini CLI (`@google/gemini-cli`): `gemini -p … --output-format stream-json`, run with this Node. */
+export const geminiCliAgentCli: AgentCliDefinition = {
+  name: 'gemini-cli',
+  programName: 'gemini',
+  packageName: '@google/gemini-cli',
+  wire: 'gemini',
+  dialect: {
+    toolCall(action, cwd) {
+      switch (action.kind) {
+        case 'write':
+          return {
+            name: 'write_file',
+            arguments: { file_path: resolve(cwd, action.path), content: action.content },
+          };
+        case 'edit':
+          return {
+            name: 'replace',
+            arguments: {
+              file_path: resolve(cwd, action.path),
+              instruction: 'Change the greeting.',
+              old_string: action.oldText,
+              new_string: action.newText,
+            },
+          };
+        case 'shell':
+          return {
+            name: 'run_shell_command',
+            arguments: { command: action.command, description: `Run ${action.command}` },
+          };
+        case 'read':
+          return { name: 'read_file', arguments: { file_path: resolve(cwd, action.path) } };
+        case 'native':
+          return { name: action.name, arguments: action.input };
+      }
+    },
+  },
+  resolve(require) {
+    const manifestPath = require.resolve('@google/gemini-cli/package.json');
+    const manifest = require(manifestPath) as { version: string; bin: { gemini: string } };
+    return {
+      command: process.execPath,
+      args: [join(dirname(manifestPath), manifest.bin.gemini)],
+      version: manifest.version,
+    };
+  },
+  args(settings) {
+    const yolo = settings.permissions === 'all' ? ['--yolo'] : [];
+    const resume = settings.resumeSessionId === undefined ? [] : ['--resume', settings.resumeSessionId];
+    return ['-p', settings.prompt, '--output-format', 'stream-json', ...yolo, ...resume];
+  },
+  async writeSettings(home, settings) {
+    const file = {
+      privacy: { usageStatisticsEnabled: false },
+      telemetry: { enabled: false },
+      general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+      // GOOGLE_GEMINI_BASE_URL alone makes the auth type `gateway`, which 0.61.0 rejects.
+      security: { auth: { selectedType: 'gemini-api-key' } },
+      // Without --yolo, headless Gemini drops mutating tools that are not listed here.
+      ...(settings.permissions === 'all' ? {} : { tools: { allowed: settings.permissions } }),
+    };
+    await mkdir(join(home, '.gemini'), { recursive: true });
+    await writeFile(join(home, '.gemini', 'settings.json'), `${JSON.stringify(file, null, 2)}\n`);
+  },
+};

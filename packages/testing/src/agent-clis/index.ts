@@ -1,0 +1,42 @@
+export type {
+  AgentCliCommand,
+  AgentCliDefinition,
+  AgentCliPermissions,
+  AgentCliRunSettings,
+} from './agent-cli-definition.js';
+export {
+  type AgentCliFixturePlan,
+  type AgentCliInterrupt,
+  agentCliFixturePlans,
+} from './agent-cli-fixture-plans.js';
+export {
+  type AgentCliScenario,
+  type AgentCliToolDialect,
+  agentCliScenarios,
+  type ScenarioAction,
+  type ScenarioTurn,
+  type ScenarioTurnContext,
+} from './agent-cli-scenarios.js';
+export { agentClis } from './all-agent-clis.js';
+export { claudeCodeAgentCli } from './claude-code-agent-cli.js';
+export { geminiCliAgentCli } from './gemini-cli-agent-cli.js';
+export {
+  type AgentCliIsolation,
+  agentCliIsolation,
+  ISOLATION_ENV,
+  isolatedCommand,
+} from './network-isolation.js';
+export { agentCliOfflineEnvironment } from './offline-environment.js';
+export { readScenarioPosition, type ScenarioPosition } from './read-scenario-position.js';
+export {
+  type AgentCliRun,
+  type RunAgentCliScenarioOptions,
+  resolveAgentCli,
+  runAgentCliScenario,
+} from './run-agent-cli-scenario.js';
+export { scrubMachinePaths } from './scrub-machine-paths.js';
+export {
+  type AgentCliStandIn,
+  type AgentCliStandInOptions,
+  startAgentCliStandIn,
+} from './start-agent-cli-stand-in.js';
