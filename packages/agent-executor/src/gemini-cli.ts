@@ -1,5 +1,13 @@
 import { createGeminiCliConverter } from '@cairn/agent-cli/gemini-cli';
 import type { AgentCliDefinition } from './agent-cli-definition.js';
+import type { AgentPermissionMode } from './agent-permissions.js';
+
+const APPROVAL_MODES: Readonly<Record<AgentPermissionMode, string>> = {
+  // Headless, the default mode removes the mutating tools that are not allowed.
+  'read-only': 'default',
+  edit: 'auto_edit',
+  full: 'yolo',
+};
 
 /**
  * Gemini CLI in headless mode: `gemini --prompt=<prompt> --output-format stream-json`.
@@ -17,6 +25,9 @@ import type { AgentCliDefinition } from './agent-cli-definition.js';
  * took the prompt only from `-p` or stdin (google-gemini/gemini-cli#14180). It is written
  * `--prompt=<prompt>` so a prompt starting with `-` stays the option's value instead of being read
  * as another flag.
+ *
+ * Abort: `gemini` re-launches itself as a child and forwards no signal (0.61.0), so it runs with
+ * `GEMINI_CLI_NO_RELAUNCH` and gets SIGINT, on which it exits (0, without a result line).
  */
 export const geminiCli: AgentCliDefinition = {
   name: 'Gemini CLI',
@@ -30,6 +41,14 @@ export const geminiCli: AgentCliDefinition = {
       ...(model === undefined ? [] : ['-m', model]),
       ...(resumeSessionId === undefined ? [] : [`--resume=${resumeSessionId}`]),
       ...extraArgs,
+    ];
+  },
+  stop: { signal: 'SIGINT' },
+  env: { GEMINI_CLI_NO_RELAUNCH: 'true' },
+  permissionArgs({ mode, allowedTools }) {
+    return [
+      `--approval-mode=${APPROVAL_MODES[mode]}`,
+      ...(allowedTools ?? []).map((tool) => `--allowed-tools=${tool}`),
     ];
   },
   createConverter: () => createGeminiCliConverter(),

@@ -8,7 +8,8 @@ import type { AgentRunError, AgentRunResult } from './agent-run-result.js';
 import { agentTranscriptRef } from './agent-transcript-ref.js';
 import { findResumeSession } from './find-resume-session.js';
 import { LogWriter } from './log-writer.js';
-import { processFailure } from './process-failure.js';
+import { PostAbortFilter } from './post-abort-filter.js';
+import { missingResultFailure, processFailure } from './process-failure.js';
 import { assertResumeSessionId } from './resume-session-id.js';
 import { RunOutcome } from './run-outcome.js';
 import type { RunSettings } from './run-settings.js';
@@ -146,11 +147,13 @@ export async function runAgent(
   const splitter = new LineSplitter();
   const transcript = new TranscriptBuffer(settings.maxTranscriptBytes);
   const stderr = new StderrTail();
+  const afterAbort = new PostAbortFilter();
   let echoPending = true;
 
   const handle = (events: AgentOutput[]) => {
     for (const converted of events) {
-      const event = withCwd(converted, settings.cwd);
+      const event = afterAbort.pass(withCwd(converted, settings.cwd));
+      if (event === undefined) continue;
       request.onEvent?.(event);
       // Gemini CLI echoes the prompt as its first user message; it is stored already.
       if (echoPending && event.type === 'user_message' && event.text === request.prompt) {
@@ -162,19 +165,22 @@ export async function runAgent(
     }
   };
 
+  const signal = request.signal === undefined ? stop.signal : AbortSignal.any([request.signal, stop.signal]);
+  signal.addEventListener('abort', () => afterAbort.abort(), { once: true });
   const exit = await spawnAgentProcess({
     command: settings.command,
     args: [
       ...settings.commandArgs,
       ...cli.buildArgs({
         prompt: request.prompt,
-        extraArgs: settings.extraArgs,
+        extraArgs: [...settings.permissionArgs, ...settings.extraArgs],
         ...definedFields({ model: settings.model, resumeSessionId }),
       }),
     ],
     cwd: settings.cwd,
     env: { ...process.env, ...settings.env },
-    signal: request.signal === undefined ? stop.signal : AbortSignal.any([request.signal, stop.signal]),
+    signal,
+    stopSignal: settings.stopSignal,
     killGraceMs,
     onStdout: (chunk) => {
       transcript.push(chunk);
@@ -199,7 +205,7 @@ export async function runAgent(
   const cwdMissing = exit.spawnError?.code === 'ENOENT' && !(await isDirectory(settings.cwd));
   const processError: AgentRunError | undefined =
     failure === undefined
-      ? processFailure({
+      ? (processFailure({
           cliName: cli.name,
           command: settings.command,
           exit,
@@ -207,7 +213,8 @@ export async function runAgent(
           killGraceMs,
           cwdMissing,
           cwd: settings.cwd,
-        })
+          discardedAfterAbort: afterAbort.discarded,
+        }) ?? (cli.writesResult === false ? undefined : missingResultFailure(cli.name, outcome)))
       : { code: 'AGENT_FAILED', message: `The run was stopped: ${messageOf(failure.error)}` };
   // Calls still waiting get interrupted results, before the error that explains why. This runs
   // even after a listener failed, so the log keeps every call answered (after a store failure,
