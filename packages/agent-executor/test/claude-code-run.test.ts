@@ -99,7 +99,8 @@ describe('a Claude Code run, end to end into a file store', () => {
       agent: 'claude-code',
       cwd,
       model: 'claude-sonnet-4-5',
-      extraArgs: ['--permission-mode', 'acceptEdits'],
+      permissions: { mode: 'edit', allowedTools: ['Bash(npm test)'] },
+      extraArgs: ['--max-turns', '3'],
       ...fakeAgentCommand({
         FAKE_AGENT_ARGV_FILE: argvFile,
         FAKE_AGENT_CWD_FILE: cwdFile,
@@ -119,8 +120,10 @@ describe('a Claude Code run, end to end into a file store', () => {
       '--verbose',
       '--model',
       'claude-sonnet-4-5',
-      '--permission-mode',
-      'acceptEdits',
+      '--permission-mode=acceptEdits',
+      '--allowedTools=Bash(npm test)',
+      '--max-turns',
+      '3',
       '--',
       prompt,
     ]);

@@ -1,7 +1,7 @@
 import { type AgentOutput, CairnError, type ConversationMessage, type ConversationStore } from '@cairn/core';
 import { createMemoryConversationStore } from '@cairn/storage';
 import { describe, expect, it } from 'vitest';
-import { type AgentCliDefinition, createAgentExecutor } from '../src/index.js';
+import { type AgentCliDefinition, claudeCodeCli, createAgentExecutor } from '../src/index.js';
 import { CLAUDE_CODE_FIXTURE, FIXTURE_PROMPT, fakeAgentCommand, tempDir } from './support.js';
 
 describe('runs on one conversation', () => {
@@ -94,6 +94,19 @@ describe('bad arguments and failures of the caller’s side reject', () => {
     expect(() =>
       createAgentExecutor({ ...base, agent: 'claude-code', extraArgs: [1 as unknown as string] }),
     ).toThrow(/extraArgs/);
+    // Permissions become arguments: only the modes and tool names the schema allows.
+    const permissions = (value: unknown) => () =>
+      createAgentExecutor({ ...base, agent: 'claude-code', permissions: value as { mode: 'full' } });
+    expect(permissions({ mode: 'yolo' })).toThrow(/^permissions\.mode: /);
+    expect(permissions({ mode: 'edit', allowedTools: ['--dangerously-skip-permissions'] })).toThrow(
+      /^permissions\.allowedTools\.0: must be a tool name/,
+    );
+    expect(permissions({ mode: 'edit', allowedTools: ['Read,Write'] })).toThrow(/allowedTools\.0/);
+    expect(permissions({ mode: 'edit', extraArgs: ['--yolo'] })).toThrow(/^permissions: /);
+    const { permissionArgs: _none, ...withoutPermissions } = claudeCodeCli;
+    expect(() =>
+      createAgentExecutor({ ...base, agent: withoutPermissions, permissions: { mode: 'read-only' } }),
+    ).toThrow('Claude Code takes no permissions (its definition has no permissionArgs)');
   });
 
   it('a failing store rejects the run and stops the agent', async () => {
