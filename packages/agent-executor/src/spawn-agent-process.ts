@@ -63,6 +63,13 @@ function signalGroup(pid: number, signal: NodeJS.Signals): boolean {
   }
 }
 
+// The groups of agents still running. A host process that exits meanwhile (a second Ctrl-C) takes
+// them down with it: detached, they would otherwise outlive it, as no terminal signal reaches them.
+const runningGroups = new Set<number>();
+const killRunningGroups = () => {
+  for (const pid of runningGroups) signalGroup(pid, 'SIGKILL');
+};
+
 /**
  * Kills what an aborted run left: the CLI's own group, and each process seen in its tree while it
  * wound down with that process's group (a command started in a group of its own). A pid is only
@@ -161,7 +168,17 @@ export function spawnAgentProcess(options: AgentProcessOptions): Promise<AgentPr
       escalate(0);
     };
 
+    if (GROUPS && child.pid !== undefined) {
+      if (runningGroups.size === 0) process.on('exit', killRunningGroups);
+      runningGroups.add(child.pid);
+    }
+    const untrack = () => {
+      if (child.pid === undefined || !runningGroups.delete(child.pid)) return;
+      if (runningGroups.size === 0) process.off('exit', killRunningGroups);
+    };
+
     const finish = (result: AgentProcessExit) => {
+      untrack();
       signal?.removeEventListener('abort', onAbort);
       clearTimeout(killTimer);
       clearInterval(treeTimer);
@@ -186,6 +203,7 @@ export function spawnAgentProcess(options: AgentProcessOptions): Promise<AgentPr
     });
     child.on('exit', (exitCode, exitSignal) => {
       exit = { exitCode, signal: exitSignal };
+      untrack();
       clearTimeout(killTimer);
       clearInterval(treeTimer);
       // An aborted run leaves nothing behind: a tool's command the CLI did not stop (Gemini CLI

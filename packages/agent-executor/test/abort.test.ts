@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { AgentOutput } from '@cairn/core';
 import { createMemoryConversationStore } from '@cairn/storage';
 import { describe, expect, it } from 'vitest';
@@ -248,6 +250,33 @@ describe('aborting a run', () => {
     });
     expect(run.log.at(-1)).toMatchObject({ errorCode: 'LLM_ABORTED' });
     expect(await survivors(run)).toEqual({ group: [], running: [] });
+  });
+
+  it('a host process that exits mid-run takes the agent and its tool with it', async () => {
+    const dir = await tempDir();
+    const pidFile = join(dir, 'pids');
+    const toolPidFile = join(dir, 'tool-pid');
+    const child = spawn(process.execPath, [fileURLToPath(new URL('./exiting-host.mjs', import.meta.url))], {
+      cwd: dir,
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        FAKE_AGENT_FIXTURE: CLAUDE_CODE_FIXTURE,
+        FAKE_AGENT_LINES: '3',
+        FAKE_AGENT_TOOL: '1',
+        FAKE_AGENT_PID_FILE: pidFile,
+        FAKE_AGENT_TOOL_PID_FILE: toolPidFile,
+      },
+    });
+    try {
+      expect(await new Promise((resolve) => child.on('exit', resolve))).toBe(0);
+      const agentPids = await readPids(pidFile);
+      const [toolPid] = await readPids(toolPidFile);
+      expect(agentPids).toHaveLength(1);
+      expect(await survivors({ agentPids, toolPid })).toEqual({ group: [], running: [] });
+    } finally {
+      for (const pid of [...(await readPids(pidFile)), ...(await readPids(toolPidFile))]) killPid(pid);
+    }
   });
 
   it('an already aborted signal starts no process but records the prompt and the abort', async () => {
