@@ -165,8 +165,6 @@ export async function runAgent(
     }
   };
 
-  const signal = request.signal === undefined ? stop.signal : AbortSignal.any([request.signal, stop.signal]);
-  signal.addEventListener('abort', () => afterAbort.abort(), { once: true });
   const exit = await spawnAgentProcess({
     command: settings.command,
     args: [
@@ -179,8 +177,10 @@ export async function runAgent(
     ],
     cwd: settings.cwd,
     env: { ...process.env, ...settings.env },
-    signal,
+    signal: request.signal === undefined ? stop.signal : AbortSignal.any([request.signal, stop.signal]),
     stopSignal: settings.stopSignal,
+    // From here on, what the CLI writes is not the answer (an abort after its exit changes nothing).
+    onStopping: () => afterAbort.abort(),
     killGraceMs,
     onStdout: (chunk) => {
       transcript.push(chunk);

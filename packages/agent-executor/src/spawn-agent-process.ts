@@ -28,6 +28,8 @@ export interface AgentProcessOptions {
   signal?: AbortSignal;
   /** Default SIGTERM. */
   stopSignal?: NodeJS.Signals;
+  /** Called when an abort starts stopping the process (not for one that came after its exit). */
+  onStopping?(): void;
   killGraceMs?: number;
   /** Stdout bytes as they arrive. Must not throw. */
   onStdout(chunk: Buffer): void;
@@ -63,13 +65,6 @@ function signalGroup(pid: number, signal: NodeJS.Signals): boolean {
   }
 }
 
-// The groups of agents still running. A host process that exits meanwhile (a second Ctrl-C) takes
-// them down with it: detached, they would otherwise outlive it, as no terminal signal reaches them.
-const runningGroups = new Set<number>();
-const killRunningGroups = () => {
-  for (const pid of runningGroups) signalGroup(pid, 'SIGKILL');
-};
-
 /**
  * Kills what an aborted run left: the CLI's own group, and each process seen in its tree while it
  * wound down with that process's group (a command started in a group of its own). A pid is only
@@ -88,6 +83,16 @@ function killLeftovers(groupLeader: number, seen: ReadonlyMap<number, ProcessEnt
     }
   }
 }
+
+// The groups of agents still running. A host process that exits meanwhile (a second Ctrl-C) takes
+// them down with it, their tools' commands included: detached, they would otherwise outlive it, as
+// no terminal signal reaches them.
+const runningGroups = new Set<number>();
+const killRunningGroups = () => {
+  for (const pid of runningGroups) {
+    killLeftovers(pid, new Map(descendantsOf(pid).map((entry) => [entry.pid, entry])));
+  }
+};
 
 /**
  * Runs one agent process without a shell (arguments reach it verbatim, nothing is interpreted),
@@ -158,6 +163,7 @@ export function spawnAgentProcess(options: AgentProcessOptions): Promise<AgentPr
       const { pid } = child;
       if (exit !== undefined || pid === undefined) return;
       aborted = true;
+      options.onStopping?.();
       if (GROUPS) {
         const readTree = () => {
           for (const entry of descendantsOf(pid)) seen.set(entry.pid, entry);

@@ -252,7 +252,7 @@ describe('aborting a run', () => {
     expect(await survivors(run)).toEqual({ group: [], running: [] });
   });
 
-  it('a host process that exits mid-run takes the agent and its tool with it', async () => {
+  it('a host process that exits mid-run takes the agent and its tool (in a group of its own) with it', async () => {
     const dir = await tempDir();
     const pidFile = join(dir, 'pids');
     const toolPidFile = join(dir, 'tool-pid');
@@ -264,6 +264,8 @@ describe('aborting a run', () => {
         FAKE_AGENT_FIXTURE: CLAUDE_CODE_FIXTURE,
         FAKE_AGENT_LINES: '3',
         FAKE_AGENT_TOOL: '1',
+        // In a group of its own, as Claude Code's and Gemini CLI's shell commands are.
+        FAKE_AGENT_TOOL_DETACHED: '1',
         FAKE_AGENT_PID_FILE: pidFile,
         FAKE_AGENT_TOOL_PID_FILE: toolPidFile,
       },
