@@ -153,7 +153,16 @@ describe('POST /v1/agent-sessions', () => {
 
     expect(await readRuns(argvFile)).toEqual([
       {
-        args: ['-p', '--output-format', 'stream-json', '--verbose', '--', TRANSCRIPT_PROMPT],
+        // Read-only unless the request asks for more.
+        args: [
+          '-p',
+          '--output-format',
+          'stream-json',
+          '--verbose',
+          '--permission-mode=default',
+          '--',
+          TRANSCRIPT_PROMPT,
+        ],
         cwd: join(root, 'proj'),
         secrets: ['AGENT_KEY'],
       },
@@ -225,6 +234,7 @@ describe('POST /v1/agent-sessions', () => {
       'stream-json',
       '--verbose',
       `--resume=${CLAUDE_TRANSCRIPT.sessionId}`,
+      '--permission-mode=default',
       '--',
       'And now?',
     ]);
@@ -308,6 +318,61 @@ describe('POST /v1/agent-sessions', () => {
     expect(badId.status).toBe(400);
     expect(await errorCode(badId)).toBe('INVALID_ID');
     expect(await readRuns(argvFile)).toEqual([]);
+  });
+
+  it('passes permissions the server allows as the CLI flags, and refuses others before running anything', async () => {
+    const { app, argvFile } = await setUp({
+      agentSessions: { permissionModes: ['read-only', 'edit', 'full'] },
+    });
+    const gemini = await session(app, {
+      agent: 'gemini',
+      prompt: TRANSCRIPT_PROMPT,
+      permissions: { mode: 'full', allowedTools: ['run_shell_command(git)'] },
+    });
+    expect(gemini.status).toBe(200);
+    expect((await readRuns(argvFile)).map((run) => run.args.slice(3))).toEqual([
+      ['--approval-mode=yolo', '--allowed-tools=run_shell_command(git)'],
+    ]);
+    // Never raw arguments: the mode is one of three, tools are names with a rule, nothing else is accepted.
+    for (const permissions of [
+      { mode: 'yolo' },
+      { mode: 'edit', allowedTools: ['--dangerously-skip-permissions'] },
+      { mode: 'edit', allowedTools: ['Read,Write'] },
+      { mode: 'edit', args: ['--yolo'] },
+      '--yolo',
+    ]) {
+      const response = await session(app, { agent: 'claude', prompt: 'Hi', permissions });
+      expect(response.status, JSON.stringify(permissions)).toBe(400);
+      expect(await errorCode(response)).toBe('INVALID_ARGUMENT');
+    }
+    expect(await readRuns(argvFile)).toHaveLength(1);
+  });
+
+  it('allows read-only and edit by default; full and tool rules only when the server says so', async () => {
+    const { app, argvFile } = await setUp();
+    const edit = await session(app, {
+      agent: 'claude',
+      prompt: TRANSCRIPT_PROMPT,
+      permissions: { mode: 'edit' },
+    });
+    expect(edit.status).toBe(200);
+    expect((await readRuns(argvFile))[0]?.args).toContain('--permission-mode=acceptEdits');
+    const full = await jsonBody<{ error: { message: string } }>(
+      await session(app, { agent: 'claude', prompt: 'Hi', permissions: { mode: 'full' } }),
+    );
+    expect(full.error.message).toBe(
+      'permissions.mode full is not allowed on this server (allowed: read-only, edit)',
+    );
+    const tools = await session(app, {
+      agent: 'claude',
+      prompt: 'Hi',
+      permissions: { mode: 'read-only', allowedTools: ['Bash(npm test)'] },
+    });
+    expect(tools.status).toBe(400);
+    expect(await readRuns(argvFile)).toHaveLength(1);
+    await expect(setUp({ agentSessions: { permissionModes: ['everything' as 'full'] } })).rejects.toThrow(
+      'agentSessions.permissionModes must list modes among read-only, edit, full',
+    );
   });
 
   it('answers a failed agent with success false and stores the failure', async () => {

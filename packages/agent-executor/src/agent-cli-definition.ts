@@ -1,5 +1,6 @@
 import type { AgentOutput } from '@cairn/core';
 import type { LineConverter } from '@cairn/provider-utils';
+import type { AgentPermissions } from './agent-permissions.js';
 
 /** What a CLI definition needs to build the command line of one run. */
 export interface AgentCliArgsInput {
@@ -13,6 +14,18 @@ export interface AgentCliArgsInput {
   resumeSessionId?: string;
   /** Caller-supplied arguments, appended after the definition's own. */
   extraArgs: readonly string[];
+}
+
+/**
+ * How to stop a CLI when its run is aborted. The signal goes to the CLI's whole process group (its
+ * tools' commands included); a CLI still running `graceMs` later gets SIGTERM, then SIGKILL after
+ * another `graceMs`, and whatever is left of its group is killed once it has exited.
+ */
+export interface AgentCliStop {
+  /** The signal the CLI stops on (ends its tool calls, writes its final result, exits). */
+  readonly signal: NodeJS.Signals;
+  /** How long it gets before each escalation; the executor's `killGraceMs` overrides it. */
+  readonly graceMs?: number;
 }
 
 /**
@@ -31,6 +44,21 @@ export interface AgentCliDefinition {
   /** The executable run when the executor has no `command`. */
   readonly defaultCommand: string;
   buildArgs(input: AgentCliArgsInput): string[];
+  /**
+   * Its stream ends with a result line (a `session_result` event), as both built-ins' do: a run
+   * whose output ends without one did not finish and fails (`AGENT_FAILED`), even with exit code 0.
+   * Default true; false for a CLI that has no such line.
+   */
+  readonly writesResult?: boolean;
+  /** How an abort stops it; without one, SIGTERM (then SIGKILL) to its process group. */
+  readonly stop?: AgentCliStop;
+  /** Variables it must run with, set over the executor's `env`. */
+  readonly env?: Readonly<Record<string, string>>;
+  /**
+   * Its own flags for `permissions` (`--permission-mode`, `--approval-mode`, `--allowedTools`, …),
+   * placed before the caller's `extraArgs`. A CLI without it cannot be given `permissions`.
+   */
+  permissionArgs?(permissions: AgentPermissions): string[];
   /** A fresh converter of the CLI's stdout lines into events; one per run. Must never throw. */
   createConverter(): LineConverter<AgentOutput>;
 }

@@ -1,6 +1,7 @@
 import type { AgentOutput, ConversationMessage, ConversationMode, ConversationStore } from '@cairn/core';
 import type { ToolProcessorRegistry } from '@cairn/message-processor';
 import type { AgentCliDefinition } from './agent-cli-definition.js';
+import type { AgentPermissions } from './agent-permissions.js';
 
 /** A built-in agent CLI, by name. */
 export type AgentCliName = 'claude-code' | 'gemini-cli';
@@ -18,15 +19,25 @@ export interface AgentExecutorOptions {
   cwd: string;
   /** Variables set over `process.env`; an `undefined` value removes one. */
   env?: Record<string, string | undefined>;
-  /** Appended to every run's arguments (`--permission-mode`, `--yolo`, …). */
+  /** Appended to every run's arguments, after the definition's own and the permission flags. */
   extraArgs?: readonly string[];
+  /**
+   * What the agent may do without asking, passed as the CLI's own flags (`AgentCliDefinition.permissionArgs`):
+   * `{ mode: 'read-only' | 'edit' | 'full', allowedTools? }`, checked against `AgentPermissionsSchema`.
+   * Without it the CLI's own default applies (headless, both built-ins refuse edits and commands
+   * not allowed in their settings files).
+   */
+  permissions?: AgentPermissions;
   /** The model the CLI should use; the CLI's default when absent. */
   model?: string;
   /** Summaries and details of tool executions in the display view; the built-ins by default. */
   toolProcessors?: ToolProcessorRegistry;
   /** A tool call with no result after this long gets an interrupted result (default 10 minutes). */
   pendingTimeoutMs?: number;
-  /** After an abort's SIGTERM, how long to wait before SIGKILL. Default 5000. */
+  /**
+   * After an abort's stop signal (SIGINT for the built-ins), how long to wait before SIGTERM, and
+   * then before SIGKILL. Default: the definition's `stop.graceMs`, else 5000.
+   */
   killGraceMs?: number;
   /** Copied onto every message the executor writes. */
   messageFields?: { agentId?: string; mode?: ConversationMode };
@@ -36,7 +47,11 @@ export interface AgentRunOptions {
   /** The conversation to append to; a new `agent-<uuid>` when absent. */
   conversationId?: string | undefined;
   prompt: string;
-  /** Aborting stops the agent (SIGTERM, then SIGKILL); the run resolves with `LLM_ABORTED`. */
+  /**
+   * Aborting stops the agent and every process of its run (the CLI's stop signal to its process
+   * group, then SIGTERM and SIGKILL); the run resolves with `LLM_ABORTED`. What the CLI writes
+   * after the abort is not stored as the answer (see the README's "Abort").
+   */
   signal?: AbortSignal | undefined;
   /**
    * Continue the agent's own session: `true` for the newest one recorded in the conversation in this

@@ -43,4 +43,15 @@ describe('claudeCodeCli', () => {
       sessionId: 's-1',
     });
   });
+
+  it('stops on SIGINT and maps permissions to --permission-mode and --allowedTools', () => {
+    expect(claudeCodeCli.stop).toEqual({ signal: 'SIGINT' });
+    const args = claudeCodeCli.permissionArgs;
+    expect(args?.({ mode: 'read-only' })).toEqual(['--permission-mode=default']);
+    expect(args?.({ mode: 'edit', allowedTools: [] })).toEqual(['--permission-mode=acceptEdits']);
+    expect(args?.({ mode: 'full', allowedTools: ['Read', 'Bash(git log:*)'] })).toEqual([
+      '--permission-mode=bypassPermissions',
+      '--allowedTools=Read,Bash(git log:*)',
+    ]);
+  });
 });

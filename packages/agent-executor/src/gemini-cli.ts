@@ -1,6 +1,14 @@
 import { createGeminiCliConverter } from '@cairn/agent-cli/gemini-cli';
 import type { AgentCliDefinition } from './agent-cli-definition.js';
+import type { AgentPermissionMode } from './agent-permissions.js';
 import { createGeminiCliStderrConverter, type StderrEventSource } from './stderr-retry-events.js';
+
+const APPROVAL_MODES: Readonly<Record<AgentPermissionMode, string>> = {
+  // Headless, the default mode removes the mutating tools that are not allowed.
+  'read-only': 'default',
+  edit: 'auto_edit',
+  full: 'yolo',
+};
 
 /**
  * Gemini CLI in headless mode: `gemini --prompt=<prompt> --output-format stream-json`.
@@ -21,6 +29,9 @@ import { createGeminiCliStderrConverter, type StderrEventSource } from './stderr
  *
  * Retries: Gemini CLI logs its API retries only on stderr ("Attempt 2 failed with status 503.
  * Retrying with backoff…"); `createStderrConverter` reads them as `retry` events.
+ *
+ * Abort: `gemini` re-launches itself as a child and forwards no signal (0.61.0), so it runs with
+ * `GEMINI_CLI_NO_RELAUNCH` and gets SIGINT, on which it exits (0, without a result line).
  */
 export const geminiCli: AgentCliDefinition & StderrEventSource = {
   name: 'Gemini CLI',
@@ -34,6 +45,14 @@ export const geminiCli: AgentCliDefinition & StderrEventSource = {
       ...(model === undefined ? [] : ['-m', model]),
       ...(resumeSessionId === undefined ? [] : [`--resume=${resumeSessionId}`]),
       ...extraArgs,
+    ];
+  },
+  stop: { signal: 'SIGINT' },
+  env: { GEMINI_CLI_NO_RELAUNCH: 'true' },
+  permissionArgs({ mode, allowedTools }) {
+    return [
+      `--approval-mode=${APPROVAL_MODES[mode]}`,
+      ...(allowedTools ?? []).map((tool) => `--allowed-tools=${tool}`),
     ];
   },
   createConverter: () => createGeminiCliConverter(),

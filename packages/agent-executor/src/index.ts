@@ -1,5 +1,12 @@
-export type { AgentCliArgsInput, AgentCliDefinition } from './agent-cli-definition.js';
+export type { AgentCliArgsInput, AgentCliDefinition, AgentCliStop } from './agent-cli-definition.js';
 export type { AgentCliName, AgentExecutorOptions, AgentRunOptions } from './agent-executor-options.js';
+export {
+  AGENT_PERMISSION_MODES,
+  type AgentPermissionMode,
+  type AgentPermissions,
+  AgentPermissionsSchema,
+  AllowedToolSchema,
+} from './agent-permissions.js';
 export type { AgentRunError, AgentRunResult } from './agent-run-result.js';
 export { agentTranscriptRef } from './agent-transcript-ref.js';
 export { claudeCodeCli } from './claude-code-cli.js';

@@ -1,11 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { processFailure } from './process-failure.js';
+import { missingResultFailure, processFailure } from './process-failure.js';
+import { RunOutcome } from './run-outcome.js';
 import type { AgentProcessExit } from './spawn-agent-process.js';
 import { StderrTail } from './stderr-tail.js';
 
-const exited: AgentProcessExit = { started: true, exitCode: 0, signal: null, aborted: false, killed: false };
+const exited: AgentProcessExit = {
+  started: true,
+  exitCode: 0,
+  signal: null,
+  aborted: false,
+  killed: false,
+  signalsSent: [],
+};
 
-function failure(exit: Partial<AgentProcessExit>, stderr = '', cwdMissing = false) {
+function failure(exit: Partial<AgentProcessExit>, stderr = '', cwdMissing = false, discardedAfterAbort = 0) {
   const tail = new StderrTail();
   tail.push(stderr);
   return processFailure({
@@ -16,6 +24,7 @@ function failure(exit: Partial<AgentProcessExit>, stderr = '', cwdMissing = fals
     killGraceMs: 5000,
     cwdMissing,
     cwd: '/work',
+    discardedAfterAbort,
   });
 }
 
@@ -47,9 +56,26 @@ describe('processFailure', () => {
       code: 'LLM_ABORTED',
       message: 'The run was aborted',
     });
-    expect(failure({ aborted: true, killed: true, signal: 'SIGKILL' })?.message).toBe(
-      'The run was aborted; Gemini CLI ignored SIGTERM and was killed with SIGKILL after 5000 ms',
+    const escalated = { aborted: true, killed: true, signal: 'SIGKILL' as const };
+    expect(failure({ ...escalated, signalsSent: ['SIGINT', 'SIGTERM', 'SIGKILL'] })?.message).toBe(
+      'The run was aborted; Gemini CLI did not stop on SIGINT within 5000 ms: sent SIGTERM, then SIGKILL',
     );
+    expect(failure({ aborted: true, signalsSent: ['SIGINT'] }, '', false, 2)?.message).toBe(
+      'The run was aborted; 2 items Gemini CLI wrote after the abort were not stored',
+    );
+  });
+
+  it('fails a stream without its result line, unless it said why already', () => {
+    const outcome = new RunOutcome();
+    expect(missingResultFailure('Gemini CLI', outcome)).toEqual({
+      code: 'AGENT_FAILED',
+      message: expect.stringMatching(/^Gemini CLI ended without a result: the agent CLI exited before/),
+    });
+    outcome.cutOff({ code: 'LLM_BAD_RESPONSE', message: 'cut' });
+    expect(missingResultFailure('Gemini CLI', outcome)).toBeUndefined();
+    const finished = new RunOutcome();
+    finished.observe({ type: 'session_result', timestamp: '2026-11-26T20:00:00.000Z', isError: false });
+    expect(missingResultFailure('Gemini CLI', finished)).toBeUndefined();
   });
 
   it('explains a process that could not start', () => {

@@ -1,4 +1,5 @@
 import type { AgentRunError } from './agent-run-result.js';
+import type { RunOutcome } from './run-outcome.js';
 import type { AgentProcessExit } from './spawn-agent-process.js';
 import type { StderrTail } from './stderr-tail.js';
 
@@ -16,6 +17,15 @@ export interface ProcessFailureInput {
   /** The working directory was missing (spawn reports that as `ENOENT` too). */
   cwdMissing: boolean;
   cwd: string;
+  /** What the CLI wrote after the abort and was not stored (`PostAbortFilter`). */
+  discardedAfterAbort?: number;
+}
+
+// "; Claude Code did not stop on SIGINT within 300 ms: sent SIGTERM, then SIGKILL"
+function escalation(cliName: string, exit: AgentProcessExit, graceMs: number): string {
+  const [first, ...more] = exit.signalsSent;
+  if (first === undefined || more.length === 0) return '';
+  return `; ${cliName} did not stop on ${first} within ${graceMs} ms: sent ${more.join(', then ')}`;
 }
 
 function withStderr(message: string, stderr: StderrTail): string {
@@ -33,10 +43,15 @@ function withStderr(message: string, stderr: StderrTail): string {
 export function processFailure(input: ProcessFailureInput): AgentRunError | undefined {
   const { cliName, command, exit, stderr } = input;
   if (exit.aborted) {
-    const forced = exit.killed
-      ? `; ${cliName} ignored SIGTERM and was killed with SIGKILL after ${input.killGraceMs} ms`
-      : '';
-    return { code: 'LLM_ABORTED', message: `The run was aborted${forced}` };
+    const discarded = input.discardedAfterAbort ?? 0;
+    const dropped =
+      discarded === 0
+        ? ''
+        : `; ${discarded} ${discarded === 1 ? 'item' : 'items'} ${cliName} wrote after the abort ${discarded === 1 ? 'was' : 'were'} not stored`;
+    return {
+      code: 'LLM_ABORTED',
+      message: `The run was aborted${escalation(cliName, exit, input.killGraceMs)}${dropped}`,
+    };
   }
   if (exit.spawnError !== undefined) {
     const { code, message } = exit.spawnError;
@@ -61,4 +76,17 @@ export function processFailure(input: ProcessFailureInput): AgentRunError | unde
     };
   }
   return undefined;
+}
+
+/**
+ * A CLI that exited 0 without its final result line did not finish (Gemini CLI exits so on
+ * SIGINT): a failure, never a success. Undefined when the result came, or the output already
+ * reported why it failed (a fatal error, a cut line).
+ */
+export function missingResultFailure(cliName: string, outcome: RunOutcome): AgentRunError | undefined {
+  if (outcome.resultSeen || outcome.reportedError !== undefined) return undefined;
+  return {
+    code: 'AGENT_FAILED',
+    message: `${cliName} ended without a result: the agent CLI exited before writing its final result line, so the run did not finish`,
+  };
 }

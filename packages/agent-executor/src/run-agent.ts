@@ -8,7 +8,8 @@ import type { AgentRunError, AgentRunResult } from './agent-run-result.js';
 import { agentTranscriptRef } from './agent-transcript-ref.js';
 import { findResumeSession } from './find-resume-session.js';
 import { LogWriter } from './log-writer.js';
-import { processFailure } from './process-failure.js';
+import { PostAbortFilter } from './post-abort-filter.js';
+import { missingResultFailure, processFailure } from './process-failure.js';
 import { assertResumeSessionId } from './resume-session-id.js';
 import { RunOutcome } from './run-outcome.js';
 import type { RunSettings } from './run-settings.js';
@@ -149,11 +150,13 @@ export async function runAgent(
   const stderr = new StderrTail();
   // Events some CLIs write only to stderr (Gemini CLI's retries).
   const stderrEvents = hasStderrEvents(cli) ? cli.createStderrConverter() : undefined;
+  const afterAbort = new PostAbortFilter();
   let echoPending = true;
 
   const handle = (events: AgentOutput[]) => {
     for (const converted of events) {
-      const event = withCwd(converted, settings.cwd);
+      const event = afterAbort.pass(withCwd(converted, settings.cwd));
+      if (event === undefined) continue;
       request.onEvent?.(event);
       // Gemini CLI echoes the prompt as its first user message; it is stored already.
       if (echoPending && event.type === 'user_message' && event.text === request.prompt) {
@@ -171,13 +174,16 @@ export async function runAgent(
       ...settings.commandArgs,
       ...cli.buildArgs({
         prompt: request.prompt,
-        extraArgs: settings.extraArgs,
+        extraArgs: [...settings.permissionArgs, ...settings.extraArgs],
         ...definedFields({ model: settings.model, resumeSessionId }),
       }),
     ],
     cwd: settings.cwd,
     env: { ...process.env, ...settings.env },
     signal: request.signal === undefined ? stop.signal : AbortSignal.any([request.signal, stop.signal]),
+    stopSignal: settings.stopSignal,
+    // From here on, what the CLI writes is not the answer (an abort after its exit changes nothing).
+    onStopping: () => afterAbort.abort(),
     killGraceMs,
     onStdout: (chunk) => {
       transcript.push(chunk);
@@ -205,7 +211,7 @@ export async function runAgent(
   const cwdMissing = exit.spawnError?.code === 'ENOENT' && !(await isDirectory(settings.cwd));
   const processError: AgentRunError | undefined =
     failure === undefined
-      ? processFailure({
+      ? (processFailure({
           cliName: cli.name,
           command: settings.command,
           exit,
@@ -213,7 +219,8 @@ export async function runAgent(
           killGraceMs,
           cwdMissing,
           cwd: settings.cwd,
-        })
+          discardedAfterAbort: afterAbort.discarded,
+        }) ?? (cli.writesResult === false ? undefined : missingResultFailure(cli.name, outcome)))
       : { code: 'AGENT_FAILED', message: `The run was stopped: ${messageOf(failure.error)}` };
   // Calls still waiting get interrupted results, before the error that explains why. This runs
   // even after a listener failed, so the log keeps every call answered (after a store failure,

@@ -9,6 +9,8 @@ export class RunOutcome {
   turns?: number;
   durationMs?: number;
   result?: string;
+  /** The CLI wrote its final result line (a stream without one did not finish). */
+  resultSeen = false;
   /** The CLI's final result said it failed, so a non-zero exit is already explained in the log. */
   resultFailed = false;
   private resultSubtype: string | undefined;
@@ -33,6 +35,7 @@ export class RunOutcome {
         return;
       }
       case 'session_result':
+        this.resultSeen = true;
         if (event.sessionId !== undefined) this.sessionId = event.sessionId;
         if (event.usage !== undefined) this.usage = event.usage;
         if (event.costUsd !== undefined) this.costUsd = event.costUsd;

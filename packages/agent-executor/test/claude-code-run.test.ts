@@ -99,7 +99,8 @@ describe('a Claude Code run, end to end into a file store', () => {
       agent: 'claude-code',
       cwd,
       model: 'claude-sonnet-4-5',
-      extraArgs: ['--permission-mode', 'acceptEdits'],
+      permissions: { mode: 'edit', allowedTools: ['Bash(npm test)'] },
+      extraArgs: ['--max-turns', '3'],
       ...fakeAgentCommand({
         FAKE_AGENT_ARGV_FILE: argvFile,
         FAKE_AGENT_CWD_FILE: cwdFile,
@@ -109,7 +110,8 @@ describe('a Claude Code run, end to end into a file store', () => {
     const prompt = '- a prompt that looks like an option';
     const result = await executor.run({ prompt });
 
-    expect(result.success).toBe(true);
+    // It printed nothing, not even its result line.
+    expect(result.error?.message).toMatch(/^Claude Code ended without a result/);
     const [argv] = await readArgvs(argvFile);
     expect(argv).toEqual([
       '-p',
@@ -118,15 +120,20 @@ describe('a Claude Code run, end to end into a file store', () => {
       '--verbose',
       '--model',
       'claude-sonnet-4-5',
-      '--permission-mode',
-      'acceptEdits',
+      '--permission-mode=acceptEdits',
+      '--allowedTools=Bash(npm test)',
+      '--max-turns',
+      '3',
       '--',
       prompt,
     ]);
     const seen = JSON.parse(await readFile(cwdFile, 'utf8'));
     expect(seen).toEqual({ cwd: await realpath(cwd), probe: 'probe-value' });
-    // Nothing on stdout: the prompt alone is stored, and an empty transcript is kept.
-    expect(result.messages.map((message) => message.role)).toEqual(['user']);
+    // Nothing on stdout: the prompt alone is stored (and the missing result), and an empty transcript is kept.
+    expect(result.messages.map((message) => message.errorCode ?? message.role)).toEqual([
+      'user',
+      'AGENT_FAILED',
+    ]);
     expect((await store.getBlob(result.transcriptRef as string)).length).toBe(0);
     await store.close();
   });

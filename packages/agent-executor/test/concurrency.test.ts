@@ -1,7 +1,7 @@
 import { type AgentOutput, CairnError, type ConversationMessage, type ConversationStore } from '@cairn/core';
 import { createMemoryConversationStore } from '@cairn/storage';
 import { describe, expect, it } from 'vitest';
-import { type AgentCliDefinition, createAgentExecutor } from '../src/index.js';
+import { type AgentCliDefinition, claudeCodeCli, createAgentExecutor } from '../src/index.js';
 import { CLAUDE_CODE_FIXTURE, FIXTURE_PROMPT, fakeAgentCommand, tempDir } from './support.js';
 
 describe('runs on one conversation', () => {
@@ -94,6 +94,19 @@ describe('bad arguments and failures of the caller’s side reject', () => {
     expect(() =>
       createAgentExecutor({ ...base, agent: 'claude-code', extraArgs: [1 as unknown as string] }),
     ).toThrow(/extraArgs/);
+    // Permissions become arguments: only the modes and tool names the schema allows.
+    const permissions = (value: unknown) => () =>
+      createAgentExecutor({ ...base, agent: 'claude-code', permissions: value as { mode: 'full' } });
+    expect(permissions({ mode: 'yolo' })).toThrow(/^permissions\.mode: /);
+    expect(permissions({ mode: 'edit', allowedTools: ['--dangerously-skip-permissions'] })).toThrow(
+      /^permissions\.allowedTools\.0: must be a tool name/,
+    );
+    expect(permissions({ mode: 'edit', allowedTools: ['Read,Write'] })).toThrow(/allowedTools\.0/);
+    expect(permissions({ mode: 'edit', extraArgs: ['--yolo'] })).toThrow(/^permissions: /);
+    const { permissionArgs: _none, ...withoutPermissions } = claudeCodeCli;
+    expect(() =>
+      createAgentExecutor({ ...base, agent: withoutPermissions, permissions: { mode: 'read-only' } }),
+    ).toThrow('Claude Code takes no permissions (its definition has no permissionArgs)');
   });
 
   it('a failing store rejects the run and stops the agent', async () => {
@@ -169,7 +182,8 @@ describe('bad arguments and failures of the caller’s side reject', () => {
     // Listeners are not called again after one threw; the store still gets the rest.
     expect(seen).toEqual(['user', 'assistant']);
     const log = await store.load('c');
-    expect(log.map((message) => message.role)).toEqual(['user', 'assistant', 'tool']);
+    // (Then the agent's exit without a result line is recorded, when it came before the failure.)
+    expect(log.slice(0, 3).map((message) => message.role)).toEqual(['user', 'assistant', 'tool']);
     expect(log[2]).toMatchObject({ interrupted: true });
   });
 });
@@ -181,6 +195,7 @@ describe('another agent CLI', () => {
       name: 'Echo',
       provider: 'echo',
       defaultCommand: 'echo-agent',
+      writesResult: false,
       buildArgs: ({ prompt, extraArgs }) => [...extraArgs, prompt],
       createConverter: () => {
         let block = 0;

@@ -8,7 +8,14 @@ import { toDisplayMessages } from '@cairn/message-processor';
 import { createMemoryConversationStore } from '@cairn/storage';
 import { describe, expect, it } from 'vitest';
 import { createAgentExecutor } from '../src/index.js';
-import { CLAUDE_CODE_FIXTURE, FIXTURE_PROMPT, fakeAgentCommand, killPidFrom, tempDir } from './support.js';
+import {
+  CLAUDE_CODE_FIXTURE,
+  FIXTURE_PROMPT,
+  fakeAgentCommand,
+  GEMINI_CLI_FIXTURE,
+  killPidFrom,
+  tempDir,
+} from './support.js';
 
 /** Whether a process with this pid exists (signal 0 checks without sending anything). */
 function isAlive(pid: number): boolean {
@@ -70,15 +77,38 @@ describe('agent failures become stored error messages and an unsuccessful result
     );
   });
 
-  it('a pending tool call at a clean exit gets an interrupted result', async () => {
+  it('a clean exit without the result line is a failed run; a pending tool call gets an interrupted result', async () => {
     const { result, log } = await runClaude({ FAKE_AGENT_LINES: '3' });
 
-    expect(result.success).toBe(true);
+    expect(result).toMatchObject({ success: false, exitCode: 0 });
+    expect(result.error).toEqual({
+      code: 'AGENT_FAILED',
+      message:
+        'Claude Code ended without a result: the agent CLI exited before writing its final result line, so the run did not finish',
+    });
     const call = log[1]?.tool_calls?.[0];
     expect(call?.function.name).toBe('Write');
     expect(log[2]).toMatchObject({ role: 'tool', tool_call_id: call?.id, interrupted: true, isError: true });
     expect(log[2]?.content).toContain(INTERRUPTED_TOOL_RESULT_TEXT);
-    expect(errorsOf(log)).toEqual([]);
+    expect(errorsOf(log).map((message) => message.errorCode)).toEqual(['AGENT_FAILED']);
+  });
+
+  it('Gemini CLI exiting 0 without its result line (as on SIGINT) is a failed run', async () => {
+    const store = createMemoryConversationStore();
+    const executor = createAgentExecutor({
+      store,
+      agent: 'gemini-cli',
+      cwd: await tempDir(),
+      // Everything but the final `result` line.
+      ...fakeAgentCommand({ FAKE_AGENT_FIXTURE: GEMINI_CLI_FIXTURE, FAKE_AGENT_LINES: '20' }),
+    });
+
+    const result = await executor.run({ prompt: FIXTURE_PROMPT });
+
+    expect(result).toMatchObject({ success: false, exitCode: 0, error: { code: 'AGENT_FAILED' } });
+    expect(result.error?.message).toMatch(/^Gemini CLI ended without a result/);
+    const log = await store.load(result.conversationId);
+    expect(log.at(-1)).toMatchObject({ partType: 'error', errorCode: 'AGENT_FAILED' });
   });
 
   it('a crash in the middle of a line: the cut line and the signal are both reported', async () => {

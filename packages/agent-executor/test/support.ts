@@ -1,5 +1,6 @@
 // The executor's test support, in one place: the fake agent, the recorded transcripts it replays,
 // temporary directories, and readers of what the fake agent wrote down.
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -104,11 +105,68 @@ export async function killPidFrom(pidFile: string): Promise<void> {
   } catch {
     return;
   }
+  killPid(pid);
+}
+
+/** Kills `pid` if it still runs. */
+export function killPid(pid: number): void {
   // Never 0 or negative: those would signal a whole process group.
-  if (!(Number.isInteger(pid) && pid > 0)) throw new Error(`no pid in ${pidFile}`);
+  if (!(Number.isInteger(pid) && pid > 0)) throw new Error(`not a pid: ${pid}`);
   try {
     process.kill(pid, 'SIGKILL');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
+}
+
+// `/proc/<pid>/stat`: `pid (comm) state ppid pgrp …`, read after comm's last `)`.
+function statOf(pid: string): { state: string; pgid: number } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { state: fields[0] ?? '', pgid: Number(fields[2]) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `pid` runs (a zombie, dead and not yet reaped, does not). */
+export function isRunning(pid: number): boolean {
+  const stat = statOf(String(pid));
+  return stat !== undefined && stat.state !== 'Z';
+}
+
+/** The running processes of process group `pgid` (as `ps -o pid= -g <pgid>` lists them, zombies left out). */
+export function processGroupMembers(pgid: number): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((name) => {
+      const stat = statOf(name);
+      return stat !== undefined && stat.pgid === pgid && stat.state !== 'Z';
+    })
+    .map(Number);
+}
+
+/** Polls `check` until it holds or `timeoutMs` (scaled) passed; then returns its last value. */
+export async function eventually<T>(
+  check: () => T,
+  done: (value: T) => boolean,
+  timeoutMs = 10_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs * Number(process.env.CAIRN_TEST_TIMEOUT_FACTOR ?? 1);
+  let value = check();
+  while (!done(value) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    value = check();
+  }
+  return value;
+}
+
+/** The pids the fake agent wrote to `pidFile`, one a line (none when it wrote none). */
+export async function readPids(pidFile: string): Promise<number[]> {
+  try {
+    return (await readFile(pidFile, 'utf8')).split('\n').filter(Boolean).map(Number);
+  } catch {
+    return [];
   }
 }

@@ -1,8 +1,21 @@
+import { AGENT_PERMISSION_MODES, type AgentPermissionMode, AllowedToolSchema } from '@cairn/agent-executor';
 import { definedFields } from '@cairn/core';
 import { type Command, Option } from 'commander';
 import { cliFailure } from '../cli-error.js';
 import { type Action, safeId } from './command-action.js';
 import { examples } from './help-examples.js';
+
+// Each becomes an argument of the agent CLI: a tool name with an optional rule, never an option.
+const allowedTool = (tool: string, tools: string[] = []) => {
+  const checked = AllowedToolSchema.safeParse(tool);
+  if (!checked.success)
+    throw cliFailure(
+      'INVALID_ARGUMENT',
+      `--allow ${JSON.stringify(tool)}: ${checked.error.issues[0]?.message ?? 'not a tool name'}`,
+      'name one tool per --allow, as the agent CLI spells it: --allow Read --allow "Bash(npm test)"',
+    );
+  return [...tools, tool];
+};
 
 /** `cairn agent claude|gemini` and `cairn convert`: the agent CLIs and their transcripts. */
 export function registerAgentCommands(program: Command, action: Action): void {
@@ -21,6 +34,21 @@ export function registerAgentCommands(program: Command, action: Action): void {
       'the executable (default claude / gemini; env CAIRN_CLAUDE_COMMAND / CAIRN_GEMINI_COMMAND)',
     )
     .option('--json', 'print every AgentOutput event as a JSON line')
+    .addOption(
+      new Option(
+        '--permissions <mode>',
+        'what the agent may do without asking: read-only (read and search; edits and commands refused), ' +
+          'edit (also edit files), full (everything: Claude Code bypassPermissions, Gemini CLI yolo)',
+      )
+        .choices(AGENT_PERMISSION_MODES)
+        .default('read-only'),
+    )
+    .addOption(new Option('--yolo', 'the same as --permissions full').conflicts('permissions'))
+    .option(
+      '--allow <tool>',
+      "a tool the agent may use without asking, in the CLI's own syntax (repeatable): Bash(npm test), run_shell_command(git)",
+      allowedTool,
+    )
     .addHelpText('after', examples.agent)
     .action(
       action(async (m, context, flags, cli: string, prompt: string) => {
@@ -42,6 +70,10 @@ export function registerAgentCommands(program: Command, action: Action): void {
               plain: context.settings.plain,
               ...(typeof flags.conversation === 'string' ? { conversationId: flags.conversation } : {}),
               ...(typeof flags.command === 'string' ? { command: flags.command } : {}),
+              permissions: {
+                mode: flags.yolo === true ? 'full' : (flags.permissions as AgentPermissionMode),
+                ...(Array.isArray(flags.allow) ? { allowedTools: flags.allow as string[] } : {}),
+              },
               // Only an explicit --model: a chat model from the environment or config means nothing to the agent CLI.
               ...(typeof flags.model === 'string' ? { model: flags.model } : {}),
             },

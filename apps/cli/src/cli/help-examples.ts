@@ -62,8 +62,8 @@ Without a terminal it deletes nothing unless --yes is given.
   runsShow: block(['cairn runs show r1']),
   runsContinue: block(['cairn runs continue r1', 'cairn runs continue r1 --input "approved"']),
   agent: block([
-    'cairn agent claude "add a test for src/parse.ts" --cwd ~/project',
-    'cairn agent claude --resume "now run the tests"',
+    'cairn agent claude "add a test for src/parse.ts" --cwd ~/project --permissions edit',
+    'cairn agent claude --resume "now run the tests" --allow "Bash(npm test)"',
     'cairn agent gemini "explain the build" --json',
   ]),
   convert: block([

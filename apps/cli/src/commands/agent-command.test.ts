@@ -67,8 +67,9 @@ describe('cairn agent claude', () => {
       'Edit',
       'Bash',
     ]);
+    // Read-only by default: edits and commands need --permissions or --allow.
     expect(await readArgvs(argvFile)).toEqual([
-      ['-p', '--output-format', 'stream-json', '--verbose', '--', PROMPT],
+      ['-p', '--output-format', 'stream-json', '--verbose', '--permission-mode=default', '--', PROMPT],
     ]);
   });
 
@@ -103,6 +104,7 @@ describe('cairn agent claude', () => {
       'stream-json',
       '--verbose',
       '--resume=claude-session-1',
+      '--permission-mode=default',
       '--',
       'And the second line?',
     ]);
@@ -240,10 +242,30 @@ describe('cairn agent gemini', () => {
     expect(stdout).toMatch(/Ran `cat notes\.txt`/);
     expect(stdout).toContain('Done: the greeting is fixed.');
     expect(stderr).toMatch(/continue with: cairn agent gemini --resume --conversation agent-/);
-    expect(await readArgvs(argvFile)).toEqual([[`--prompt=${PROMPT}`, '--output-format', 'stream-json']]);
+    expect(await readArgvs(argvFile)).toEqual([
+      [`--prompt=${PROMPT}`, '--output-format', 'stream-json', '--approval-mode=default'],
+    ]);
     const [conversation] = (await store.listConversations()).conversations;
     const log = await store.load(conversation?.id ?? '');
     expect(log.filter((message) => message.role === 'user')).toHaveLength(1);
+  });
+
+  it("passes the permissions as the CLI's own flags", async () => {
+    const { run, argvFile } = await setUp(GEMINI_SESSION);
+
+    await run({ agent: 'gemini', permissions: { mode: 'full', allowedTools: ['run_shell_command(git)'] } });
+    await run({ agent: 'claude', permissions: { mode: 'edit', allowedTools: ['Bash(npm test)'] } });
+
+    const [gemini, claude] = await readArgvs(argvFile);
+    expect(gemini).toEqual([
+      `--prompt=${PROMPT}`,
+      '--output-format',
+      'stream-json',
+      '--approval-mode=yolo',
+      '--allowed-tools=run_shell_command(git)',
+    ]);
+    expect(claude).toContain('--permission-mode=acceptEdits');
+    expect(claude).toContain('--allowedTools=Bash(npm test)');
   });
 
   it('says how to install Gemini CLI when the executable is missing', async () => {

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { createAgentExecutor } from '@cairn/agent-executor';
+import { type AgentPermissions, createAgentExecutor } from '@cairn/agent-executor';
 import type { ConversationStore } from '@cairn/core';
 import { definedFields } from '@cairn/core';
 import { AGENT_CLIS, type AgentChoice, agentCommand } from '../agent/agent-clis.js';
@@ -25,6 +25,11 @@ export interface AgentCommandOptions {
   /** The executable (default claude / gemini; env CAIRN_CLAUDE_COMMAND / CAIRN_GEMINI_COMMAND override) */
   command?: string | undefined;
   model?: string;
+  /**
+   * What the agent may do without asking, passed as the CLI's own flags. Default read-only: it
+   * reads and searches, and edits and commands are refused unless allowed here.
+   */
+  permissions?: AgentPermissions;
   /** Print each `AgentOutput` event as a JSON line instead of the rendered output. */
   json?: boolean;
   verbose?: boolean;
@@ -39,6 +44,9 @@ export interface AgentCommandDeps {
   /** Aborting (Ctrl-C) stops the agent; the run ends with exit code 130. */
   signal?: AbortSignal;
 }
+
+/** The safe default: the agent reads and searches; it edits or runs commands only when allowed. */
+export const DEFAULT_AGENT_PERMISSIONS: AgentPermissions = { mode: 'read-only' };
 
 async function isDirectory(path: string): Promise<boolean> {
   try {
@@ -75,6 +83,7 @@ export async function runAgentCommand(options: AgentCommandOptions, deps: AgentC
       cwd,
       command,
       env: io.env,
+      permissions: options.permissions ?? DEFAULT_AGENT_PERMISSIONS,
       ...definedFields({ model: options.model }),
     });
     const live = new LiveAgentOutput({

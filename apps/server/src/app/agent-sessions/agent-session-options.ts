@@ -1,5 +1,11 @@
 import { isAbsolute, resolve } from 'node:path';
-import { type AgentCliDefinition, claudeCodeCli, geminiCli } from '@cairn/agent-executor';
+import {
+  AGENT_PERMISSION_MODES,
+  type AgentCliDefinition,
+  type AgentPermissionMode,
+  claudeCodeCli,
+  geminiCli,
+} from '@cairn/agent-executor';
 import { CairnError } from '@cairn/core';
 
 /** The agent CLIs an agent session can run, by their command name. */
@@ -23,6 +29,11 @@ export interface AgentSessionsOptions {
    * not the API token, database URLs or the server's model keys.
    */
   passEnv?: readonly string[];
+  /**
+   * The permission modes a request may ask for (`permissions.mode`); default read-only and edit.
+   * Requests naming `allowedTools` need `full` here (a tool rule can allow any command).
+   */
+  permissionModes?: readonly AgentPermissionMode[];
 }
 
 /** The options checked once, with the defaults applied. */
@@ -30,6 +41,7 @@ export interface AgentSessionSettings {
   /** Absolute (not yet resolved through symbolic links: the directory may be created later). */
   workspaceRoot: string;
   agents: ReadonlySet<AgentSessionAgent>;
+  permissionModes: ReadonlySet<AgentPermissionMode>;
   command(agent: AgentSessionAgent): string;
   definition(agent: AgentSessionAgent): AgentCliDefinition;
   /** The environment to start an agent with, over `process.env`: every variable not allowed is removed. */
@@ -43,11 +55,19 @@ const DEFINITIONS: Readonly<Record<AgentSessionAgent, AgentCliDefinition>> = {
   gemini: geminiCli,
 };
 
+const DEFAULT_PERMISSION_MODES: readonly AgentPermissionMode[] = ['read-only', 'edit'];
+
 const invalid = (message: string) => new CairnError('INVALID_ARGUMENT', message);
 
 /** Checks `options` when the app is made (`INVALID_ARGUMENT` naming the bad field). */
 export function agentSessionSettings(options: AgentSessionsOptions): AgentSessionSettings {
-  const { workspaceRoot, agents = AGENT_SESSION_AGENTS, commands = {}, passEnv = [] } = options;
+  const {
+    workspaceRoot,
+    agents = AGENT_SESSION_AGENTS,
+    commands = {},
+    passEnv = [],
+    permissionModes = DEFAULT_PERMISSION_MODES,
+  } = options;
   if (typeof workspaceRoot !== 'string' || !isAbsolute(workspaceRoot)) {
     throw invalid('agentSessions.workspaceRoot must be an absolute path');
   }
@@ -60,10 +80,18 @@ export function agentSessionSettings(options: AgentSessionsOptions): AgentSessio
       throw invalid(`agentSessions.commands.${agent} must be a non-empty string`);
     }
   }
+  if (
+    !Array.isArray(permissionModes) ||
+    permissionModes.length === 0 ||
+    permissionModes.some((mode) => !AGENT_PERMISSION_MODES.includes(mode))
+  ) {
+    throw invalid(`agentSessions.permissionModes must list modes among ${AGENT_PERMISSION_MODES.join(', ')}`);
+  }
   const passed = new Set(passEnv);
   return {
     workspaceRoot: resolve(workspaceRoot),
     agents: new Set(agents),
+    permissionModes: new Set(permissionModes),
     command: (agent) => commands[agent] ?? DEFINITIONS[agent].defaultCommand,
     definition: (agent) => DEFINITIONS[agent],
     childEnv: () =>

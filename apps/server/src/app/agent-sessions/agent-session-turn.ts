@@ -1,4 +1,4 @@
-import { type AgentRunResult, createAgentExecutor } from '@cairn/agent-executor';
+import { type AgentPermissions, type AgentRunResult, createAgentExecutor } from '@cairn/agent-executor';
 import { CairnError, type ConversationStore, definedFields } from '@cairn/core';
 import type { ChatResult, RuntimeEventListener } from '@cairn/runtime';
 import type { ConversationEventBus } from '../../events/conversation-events.js';
@@ -24,6 +24,8 @@ export interface AgentSessionRequest {
   /** Continue the agent's newest session recorded in the conversation (in `directory.cwd`). */
   resume: boolean;
   directory: SessionDirectory;
+  /** Checked against the server's `permissionModes`; passed as the CLI's own flags. */
+  permissions: AgentPermissions;
 }
 
 // The executor names the directory a resumable session was recorded in: the client gets it
@@ -57,6 +59,7 @@ export async function runAgentSession(
     agent: deps.settings.definition(agent),
     command: deps.settings.command(agent),
     cwd: directory.cwd,
+    permissions: request.permissions,
     // The agent runs code the model wrote: only the variables it needs, none of the server's secrets.
     env: deps.settings.childEnv(),
   });

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { AgentRunResult } from '@cairn/agent-executor';
+import type { AgentPermissions, AgentRunResult } from '@cairn/agent-executor';
+import { definedFields } from '@cairn/core';
 import type { RuntimeEventListener } from '@cairn/runtime';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context, Next } from 'hono';
-import { agentSessionSettings } from '../agent-sessions/agent-session-options.js';
+import { type AgentSessionSettings, agentSessionSettings } from '../agent-sessions/agent-session-options.js';
 import { agentSessionBody, asTurnResult, runAgentSession } from '../agent-sessions/agent-session-turn.js';
 import { resolveSessionCwd } from '../agent-sessions/agent-session-workspace.js';
 import { apiError, errorResponse } from '../http/api-error.js';
@@ -54,7 +55,7 @@ const runSessionRoute = createRoute({
       },
     },
     400: errorResponse(
-      'Invalid body, an agent this server does not run, a `cwd` outside the workspace root or missing, or nothing to resume',
+      'Invalid body, an agent this server does not run, permissions it does not allow, a `cwd` outside the workspace root or missing, or nothing to resume',
     ),
     404: disabledResponse,
     409: errorResponse('The run was aborted before it started (`LLM_ABORTED`): nothing was stored'),
@@ -66,7 +67,8 @@ const abortSessionRoute = createRoute({
   method: 'post',
   path: '/v1/agent-sessions/{id}/abort',
   summary: "Stop this instance's running (and queued) agent runs of the conversation",
-  description: 'The agent gets SIGTERM (then SIGKILL); the run is stored as aborted.',
+  description:
+    'The agent gets the signal it stops on (SIGINT for Claude Code and Gemini CLI; then SIGTERM and SIGKILL), and every process of its run is ended; the run is stored as aborted.',
   request: { params: AgentSessionParamsSchema },
   responses: {
     202: {
@@ -77,6 +79,22 @@ const abortSessionRoute = createRoute({
     404: disabledResponse,
   },
 });
+
+/** An agent session is read-only unless the request asks for more (and the server allows it). */
+const DEFAULT_SESSION_PERMISSIONS: AgentPermissions = { mode: 'read-only' };
+
+// Tool rules can allow any command (`Bash(*)`), so naming tools needs the server to allow `full`.
+function refusedPermissions(
+  settings: AgentSessionSettings,
+  permissions: AgentPermissions,
+): string | undefined {
+  const allowed = [...settings.permissionModes].join(', ');
+  if (!settings.permissionModes.has(permissions.mode))
+    return `permissions.mode ${permissions.mode} is not allowed on this server (allowed: ${allowed})`;
+  if (permissions.allowedTools !== undefined && !settings.permissionModes.has('full'))
+    return `permissions.allowedTools needs the server to allow the full permission mode (allowed: ${allowed})`;
+  return undefined;
+}
 
 // Answered before the body is validated: a disabled feature says so whatever was sent.
 const disabled = (c: Context<ServerEnv>, _next: Next) =>
@@ -98,6 +116,9 @@ export function registerAgentSessionRoutes(app: ServerApp, deps: AgentSessionRou
     if (!settings.agents.has(body.agent)) {
       return apiError(c, 400, 'INVALID_ARGUMENT', `agent ${body.agent} is not enabled on this server`);
     }
+    const permissions = body.permissions ?? DEFAULT_SESSION_PERMISSIONS;
+    const refused = refusedPermissions(settings, permissions);
+    if (refused !== undefined) return apiError(c, 400, 'INVALID_ARGUMENT', refused);
     const directory = await resolveSessionCwd(settings.workspaceRoot, body.cwd);
     const conversationId = body.conversationId ?? `agent-${randomUUID()}`;
     const request = {
@@ -106,6 +127,7 @@ export function registerAgentSessionRoutes(app: ServerApp, deps: AgentSessionRou
       conversationId,
       resume: body.conversationId !== undefined,
       directory,
+      permissions: { mode: permissions.mode, ...definedFields({ allowedTools: permissions.allowedTools }) },
     };
     const started = await startRegisteredTurn<TurnEvent, AgentRunResult>(
       c,

@@ -1,3 +1,4 @@
+import { AGENT_PERMISSION_MODES, AllowedToolSchema } from '@cairn/agent-executor';
 import { CairnErrorCodeSchema, TokenUsageSchema } from '@cairn/core';
 import { z } from '@hono/zod-openapi';
 import { AGENT_SESSION_AGENTS } from '../agent-sessions/agent-session-options.js';
@@ -29,6 +30,35 @@ export const AgentSessionBodySchema = z
           "The agent's working directory, relative to the server's workspace root (the root when absent); " +
           'it must exist, and neither `..` nor symbolic links may lead out of the root',
         example: 'projects/site',
+      }),
+    permissions: z
+      .object({
+        mode: z.enum(AGENT_PERMISSION_MODES).openapi({
+          description:
+            'read-only: read and search, edits and commands refused; edit: also edit files; full: everything without asking',
+        }),
+        allowedTools: z
+          .array(
+            z
+              .string()
+              .max(200)
+              .refine(
+                (tool) => AllowedToolSchema.safeParse(tool).success,
+                'must be a tool name, optionally with a rule: Bash(git log:*)',
+              ),
+          )
+          .max(100)
+          .optional()
+          .openapi({
+            description:
+              "More tools the agent may use without asking, in the CLI's own syntax (`Bash(npm test)`, `run_shell_command(git)`); needs `full` among the server's `permissionModes`",
+          }),
+      })
+      .strict()
+      .optional()
+      .openapi({
+        description:
+          "What the agent may do without asking, passed as the CLI's own flags (never as raw arguments). Default `{ mode: 'read-only' }`; the server's `agentSessions.permissionModes` lists the modes a request may ask for",
       }),
     conversationId: SafeIdSchema.optional().openapi({
       description:
