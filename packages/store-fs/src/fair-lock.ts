@@ -3,6 +3,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  renameSync,
   statSync,
   unlinkSync,
   utimesSync,
@@ -109,6 +110,17 @@ export class LockQueue {
     return true;
   }
 
+  /**
+   * Writes the ticket under another name and renames it into the queue: a process killed between
+   * creating the file and writing its host would leave an empty ticket that no waiter can tell dead
+   * from remote, holding up the queue until it expires.
+   */
+  #publish(ticket: string): void {
+    const draft = join(this.#dir, `${this.#lockName}.draft.${process.pid}.${ticketCount}`);
+    writeFileSync(draft, HOST);
+    renameSync(draft, join(this.#dir, ticket));
+  }
+
   /** Takes a place at the back of the queue, or keeps this caller's place (renewing its ticket). */
   join(): void {
     const now = Date.now();
@@ -126,11 +138,11 @@ export class LockQueue {
     const time = process.hrtime.bigint().toString().padStart(20, '0');
     const ticket = `${this.#prefix}${time}.${process.pid}.${++ticketCount}`;
     try {
-      writeFileSync(join(this.#dir, ticket), HOST);
+      this.#publish(ticket);
     } catch (error) {
       if (!missing(error)) throw error;
       mkdirSync(this.#dir, { recursive: true });
-      writeFileSync(join(this.#dir, ticket), HOST);
+      this.#publish(ticket);
     }
     this.#ticket = ticket;
     this.#listed = true;
