@@ -96,6 +96,12 @@ export {
   OpenAIUserMessageSchema,
 } from './messages/openai-chat-message.js';
 export { MAX_MESSAGE_DEPTH, parseMessageForStorage } from './messages/parse-message-for-storage.js';
+export {
+  MAX_TOOL_INPUT_DEPTH,
+  nestsDeeperThan,
+  truncateDeepJson,
+  truncatedJsonMarker,
+} from './messages/truncate-deep-json.js';
 export { type ProviderMetadata, ProviderMetadataSchema } from './messages/provider-metadata.js';
 export { type ReasoningPart, ReasoningPartSchema } from './messages/reasoning-part.js';
 export { toModelMessage } from './messages/to-model-message.js';

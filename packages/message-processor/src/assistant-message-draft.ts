@@ -1,10 +1,12 @@
-import type {
-  AgentOutput,
-  AgentOutputOf,
-  JsonValue,
-  OpenAIToolCall,
-  ProviderMetadata,
-  ReasoningPart,
+import {
+  type AgentOutput,
+  type AgentOutputOf,
+  type JsonValue,
+  MAX_TOOL_INPUT_DEPTH,
+  type OpenAIToolCall,
+  type ProviderMetadata,
+  type ReasoningPart,
+  truncateDeepJson,
 } from '@cairn/core';
 
 // Text and reasoning blocks grow from deltas; the closing event's full text replaces what the
@@ -73,15 +75,21 @@ export class AssistantMessageDraft {
     else this.calls.set(event.id, { id: event.id, name: event.toolName ?? '', arguments: event.delta });
   }
 
-  /** Records a whole call; its input (or the text it came as) replaces any streamed argument text. */
+  /**
+   * Records a whole call; its input (or the text it came as) replaces any streamed argument text.
+   * An input nested deeper than `MAX_TOOL_INPUT_DEPTH` is logged cut there, each cut value replaced
+   * by a marker string (see `truncateDeepJson`): serialising it whole would overflow the stack.
+   */
   addToolUse(event: AgentOutputOf<'tool_use'>): void {
-    // The model's own text when the producer kept it; else the input, serialised.
-    const args =
-      event.inputText ?? (typeof event.input === 'string' ? event.input : JSON.stringify(event.input));
+    const { input } = event;
+    const bounded = typeof input === 'string' ? undefined : truncateDeepJson(input, MAX_TOOL_INPUT_DEPTH);
+    const kept = bounded?.truncated === true ? undefined : event.inputText;
+    // The model's own text when the producer kept it; else the (bounded) input, serialised.
+    const args = kept ?? (typeof input === 'string' ? input : JSON.stringify(bounded?.value));
     // The input object is shown as is only when the logged text is the producer's own (it parses to
     // that object); otherwise the display parses the logged text, as a reloaded log does.
     const call: CallDraft = { id: event.id, name: event.toolName, arguments: args, announced: true };
-    if (event.inputText !== undefined) call.input = event.input;
+    if (kept !== undefined) call.input = input;
     this.calls.set(event.id, call);
   }
 
