@@ -40,6 +40,10 @@ export class AssistantMessageDraft {
   // Most messages have no reasoning: its map is made on the first block.
   private reasonings: Map<string, Block> | undefined;
   private readonly calls = new Map<string, CallDraft>();
+  /** The log message's id, chosen when the message is first shown live (so the log keeps it). */
+  liveId: string | undefined;
+  // What each live display part (text, reasoning) was last shown with, by display id.
+  private shownLive: Map<string, string | null | undefined> | undefined;
 
   constructor(first: AgentOutput) {
     this.messageId = first.messageId;
@@ -91,6 +95,14 @@ export class AssistantMessageDraft {
     const call: CallDraft = { id: event.id, name: event.toolName, arguments: args, announced: true };
     if (kept !== undefined) call.input = input;
     this.calls.set(event.id, call);
+  }
+
+  /** Records that display part `id` is shown live with `content`; false when it already was. */
+  markShownLive(id: string, content: string | null | undefined): boolean {
+    this.shownLive ??= new Map();
+    if (this.shownLive.has(id) && this.shownLive.get(id) === content) return false;
+    this.shownLive.set(id, content);
+    return true;
   }
 
   hasCall(id: string): boolean {
