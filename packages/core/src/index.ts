@@ -96,12 +96,6 @@ export {
   OpenAIUserMessageSchema,
 } from './messages/openai-chat-message.js';
 export { MAX_MESSAGE_DEPTH, parseMessageForStorage } from './messages/parse-message-for-storage.js';
-export {
-  MAX_TOOL_INPUT_DEPTH,
-  nestsDeeperThan,
-  truncateDeepJson,
-  truncatedJsonMarker,
-} from './messages/truncate-deep-json.js';
 export { type ProviderMetadata, ProviderMetadataSchema } from './messages/provider-metadata.js';
 export { type ReasoningPart, ReasoningPartSchema } from './messages/reasoning-part.js';
 export { toModelMessage } from './messages/to-model-message.js';
@@ -118,6 +112,12 @@ export {
   TOOL_OUTPUT_THRESHOLD,
 } from './messages/tool-output-limits.js';
 export { type ToolProtocolIssue, toolProtocolIssues } from './messages/tool-protocol.js';
+export {
+  MAX_TOOL_INPUT_DEPTH,
+  nestsDeeperThan,
+  truncateDeepJson,
+  truncatedJsonMarker,
+} from './messages/truncate-deep-json.js';
 export {
   KNOWN_WIDGET_TYPES,
   type WidgetAction,

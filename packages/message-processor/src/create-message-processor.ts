@@ -142,11 +142,16 @@ export function createMessageProcessor(options: MessageProcessorOptions): Messag
   }
 
   // Call `callId` of `draft` started: its message so far and the call as running, shown at once.
-  function showRunning(draft: AssistantMessageDraft, callId: string, show: (message: ConversationMessage) => void) {
+  function showRunning(
+    draft: AssistantMessageDraft,
+    callId: string,
+    show: (message: ConversationMessage) => void,
+  ) {
     draft.liveId ??= generateId();
     const calls = draft.toolCalls();
     const message = assistantMessage(draft, calls, draft.liveId);
-    for (const part of splitAssistantMessage(message)) if (draft.markShownLive(part.id, part.content)) show(part);
+    for (const part of splitAssistantMessage(message))
+      if (draft.markShownLive(part.id, part.content)) show(part);
     const call = calls.find((candidate) => candidate.id === callId);
     if (call === undefined) return;
     const cwd = options.cwd ?? session?.cwd;
@@ -270,7 +275,8 @@ export function createMessageProcessor(options: MessageProcessorOptions): Messag
         const draft = drafts.for(event);
         draft.addToolUse(event);
         wait(event.id, event.toolName);
-        if (options.onLiveDisplayMessage !== undefined) showRunning(draft, event.id, options.onLiveDisplayMessage);
+        if (options.onLiveDisplayMessage !== undefined)
+          showRunning(draft, event.id, options.onLiveDisplayMessage);
         return;
       }
       case 'tool_result':

@@ -10,7 +10,9 @@ import { toDisplayMessages } from './to-display-messages.js';
 // Real Claude Code 2.1.197 captures (see /work/shared/fixtures/real-cli-2/README.md): `sleep 30`
 // interrupted with C-c about 2 s in, and the main scenario (Write, Edit, Bash, Read).
 const fixture = (name: string) =>
-  readFileSync(new URL(`./__fixtures__/real-cli/${name}`, import.meta.url), 'utf8').split('\n').filter(Boolean);
+  readFileSync(new URL(`./__fixtures__/real-cli/${name}`, import.meta.url), 'utf8')
+    .split('\n')
+    .filter(Boolean);
 const SLEEP = fixture('claude-sigint-sleep.jsonl');
 const MAIN = fixture('claude-main.jsonl');
 const timestamp = '2026-11-26T12:00:00.000Z';
@@ -111,8 +113,22 @@ describe('live display: a call is shown running at once, then completed in place
     const events: AgentOutput[] = [
       { type: 'session_start', timestamp, provider: 'claude-code', sessionId: 's', cwd: '/w' },
       { type: 'text', timestamp, id: 'b1', messageId: 'm1', text: 'Two at once.' },
-      { type: 'tool_use', timestamp, id: 'A', messageId: 'm1', toolName: 'Bash', input: { command: 'sleep 2' } },
-      { type: 'tool_use', timestamp, id: 'B', messageId: 'm1', toolName: 'Read', input: { file_path: '/w/x.ts' } },
+      {
+        type: 'tool_use',
+        timestamp,
+        id: 'A',
+        messageId: 'm1',
+        toolName: 'Bash',
+        input: { command: 'sleep 2' },
+      },
+      {
+        type: 'tool_use',
+        timestamp,
+        id: 'B',
+        messageId: 'm1',
+        toolName: 'Read',
+        input: { file_path: '/w/x.ts' },
+      },
     ];
     const statuses = () =>
       run.view.messages.map((m) => (m.toolExecution ? (m.toolExecution.status ?? 'completed') : m.content));
@@ -141,7 +157,13 @@ describe('live display: a call is shown running at once, then completed in place
 
   it('a call left running when the stream ends is replaced by its unfinished execution', () => {
     const run = liveRun();
-    run.processor.push({ type: 'tool_use', timestamp, id: 'A', toolName: 'Bash', input: { command: 'sleep 30' } });
+    run.processor.push({
+      type: 'tool_use',
+      timestamp,
+      id: 'A',
+      toolName: 'Bash',
+      input: { command: 'sleep 30' },
+    });
     expect(run.view.messages.map((m) => m.toolExecution?.status)).toEqual(['running']);
     run.processor.end('aborted');
     expect(run.view.messages.map((m) => m.toolExecution?.status)).toEqual(['unfinished']);

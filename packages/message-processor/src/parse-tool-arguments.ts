@@ -16,4 +16,3 @@ export function toolArgumentsOf(call: OpenAIToolCall): JsonValue {
   }
   return truncateDeepJson(parsed, MAX_TOOL_INPUT_DEPTH).value;
 }
-
