@@ -26,6 +26,8 @@ interface CallDraft {
   announced?: boolean;
   /** The `tool_use` input, when `arguments` is the producer's own text of it. */
   input?: JsonValue;
+  /** The `tool_use` input as logged (cut when too deep), for the live display: not parsed again. */
+  value?: JsonValue;
 }
 
 /**
@@ -94,7 +96,13 @@ export class AssistantMessageDraft {
     // that object); otherwise the display parses the logged text, as a reloaded log does.
     const call: CallDraft = { id: event.id, name: event.toolName, arguments: args, announced: true };
     if (kept !== undefined) call.input = input;
+    if (bounded !== undefined) call.value = bounded.value;
     this.calls.set(event.id, call);
+  }
+
+  /** The input of call `id` as an object, when a `tool_use` gave one (see `addToolUse`). */
+  inputOf(id: string): JsonValue | undefined {
+    return this.calls.get(id)?.value;
   }
 
   /** Records that display part `id` is shown live with `content`; false when it already was. */

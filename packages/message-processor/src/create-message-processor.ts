@@ -155,7 +155,7 @@ export function createMessageProcessor(options: MessageProcessorOptions): Messag
     const call = calls.find((candidate) => candidate.id === callId);
     if (call === undefined) return;
     const cwd = options.cwd ?? session?.cwd;
-    show(runningExecutionMessage(call, toolArgumentsOf(call), message, cwd));
+    show(runningExecutionMessage(call, draft.inputOf(callId) ?? toolArgumentsOf(call), message, cwd));
   }
 
   function wait(id: string, toolName: string) {
