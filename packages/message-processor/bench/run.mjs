@@ -398,8 +398,11 @@ const parseBare = () => {
   return count;
 };
 
-/** A processor as `cairn agent` runs one: the log, the merged display view and the live display, counted. */
-function countingProcessor() {
+/**
+ * A processor as `cairn agent` runs one: the log, the merged display view and (unless `live` is
+ * false) the live display, counted.
+ */
+function countingProcessor(live = true) {
   const counts = { log: 0, display: 0, executions: 0, unfinished: 0, running: 0 };
   const display = new LiveDisplay((message) => {
     counts.display++;
@@ -413,15 +416,15 @@ function countingProcessor() {
     merge: true,
     onLogMessage: () => counts.log++,
     onDisplayMessage: display.logged,
-    onLiveDisplayMessage: display.live,
+    ...(live ? { onLiveDisplayMessage: display.live } : {}),
   });
   return { counts, processor };
 }
 
 /** Converter → processor, counting messages; `sample(index)` runs after each line. */
-function runPipeline(sample) {
+function runPipeline(sample, live = true) {
   const converter = createClaudeCodeConverter();
-  const { counts, processor } = countingProcessor();
+  const { counts, processor } = countingProcessor(live);
   for (let index = 0; index < lines.length; index++) {
     for (const event of converter.push(lines[index])) processor.push(event);
     sample?.(index);
@@ -484,6 +487,7 @@ let pipelineCounts;
 let realCounts;
 const times = await interleaved(ROUNDS, {
   pipeline: { fn: () => (pipelineCounts = runPipeline()), iterations: 1 },
+  withoutLive: { fn: () => runPipeline(undefined, false), iterations: 1 },
   bare: { fn: parseBare, iterations: 1 },
   realPipeline: { fn: () => (realCounts = runRealPipeline()), iterations: 1 },
   realBare: { fn: parseRealBare, iterations: 1 },
@@ -537,6 +541,12 @@ const ok = report(
       value: times.bare / times.pipeline,
       detail: 'issue goal ≥ 0.5, checked by the figure above',
       peer: { name: 'bare JSON.parse', value: throughput(times.bare), unit: 'MB/s' },
+    },
+    {
+      name: 'live display cost: pipeline time ÷ the same without live display',
+      value: times.pipeline / times.withoutLive,
+      detail: `${times.pipeline.toFixed(0)} ms vs ${times.withoutLive.toFixed(0)} ms: showing each call running when it starts`,
+      peer: { name: 'without live display', value: times.withoutLive, unit: 'ms' },
     },
     {
       name: 'real Claude Code captures: pipeline time ÷ bare JSON.parse time',
