@@ -17,13 +17,23 @@ const isContainer = (value: JsonValue): value is JsonValue[] | { [key: string]: 
  */
 export function nestsDeeperThan(value: JsonValue, levels: number): boolean {
   if (!isContainer(value)) return false;
-  if (levels === 0) return true;
-  if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index++)
-      if (nestsDeeperThan(value[index] as JsonValue, levels - 1)) return true;
+  return levels === 0 || containsDeeperThan(value, levels - 1);
+}
+
+// Whether an item of `container` nests more than `levels` deep. Leaves are skipped here, without a
+// call each: it runs on every tool input, most of whose fields are strings.
+function containsDeeperThan(container: JsonValue[] | { [key: string]: JsonValue }, levels: number): boolean {
+  if (Array.isArray(container)) {
+    for (let index = 0; index < container.length; index++) {
+      const item = container[index] as JsonValue;
+      if (isContainer(item) && (levels === 0 || containsDeeperThan(item, levels - 1))) return true;
+    }
     return false;
   }
-  for (const key in value) if (nestsDeeperThan(value[key] as JsonValue, levels - 1)) return true;
+  for (const key in container) {
+    const item = container[key] as JsonValue;
+    if (isContainer(item) && (levels === 0 || containsDeeperThan(item, levels - 1))) return true;
+  }
   return false;
 }
 
