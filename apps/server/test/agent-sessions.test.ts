@@ -20,7 +20,7 @@ import {
   tempDir,
 } from './support/agent-fake-cli.js';
 import { errorCode, jsonBody } from './support/json-body.js';
-import { SseReader } from './support/read-sse.js';
+import { type SseEvent, SseReader } from './support/read-sse.js';
 import { type AppServer, serveApp } from './support/serve-app.js';
 import { waitFor } from './support/start-test-server.js';
 
@@ -385,6 +385,58 @@ describe('POST /v1/agent-sessions', () => {
     });
     const stored = await store.load(body.conversationId);
     expect(stored.at(-1)).toMatchObject({ partType: 'error', errorCode: 'AGENT_FAILED' });
+  });
+});
+
+// The real Claude Code capture of `sleep 30` (init, text, the Bash call, then what C-c gave).
+const SLEEP_TRANSCRIPT = {
+  file: fileURLToPath(
+    new URL(
+      '../../../packages/message-processor/src/__fixtures__/real-cli/claude-sigint-sleep.jsonl',
+      import.meta.url,
+    ),
+  ),
+  recordedCwd: '/home/dev/worker/w/sleep-direct',
+};
+
+describe('live display of a running agent session', () => {
+  it('streams the call as running while the tool runs, then the finished execution under the same id', async () => {
+    // The agent prints the call and hangs, as Claude Code does while `sleep 30` runs.
+    const { app, store } = await setUp({ behaviour: { transcript: SLEEP_TRANSCRIPT, lines: 3, hang: true } });
+    const reader = new SseReader(
+      await session(app, { agent: 'claude', prompt: 'Wait.' }, 'text/event-stream'),
+    );
+    const isRunning = (event: SseEvent) =>
+      event.event === 'display' &&
+      (JSON.parse(event.data) as ConversationMessage).toolExecution?.status === 'running';
+    const before = await reader.readUntil(isRunning);
+    const shown = (events: SseEvent[]) =>
+      events
+        .filter((event) => event.event === 'display')
+        .map((event) => JSON.parse(event.data) as ConversationMessage);
+    // Only the prompt is stored yet: the text and the call come from the live display.
+    expect(before.filter((event) => event.event === 'message')).toHaveLength(1);
+    expect(shown(before).map((message) => [message.role, message.partType, message.content])).toEqual([
+      ['user', undefined, 'Wait.'],
+      ['assistant', undefined, 'Waiting for 30 seconds.'],
+      ['assistant', 'tool_execution', 'Running Bash: sleep 30'],
+    ]);
+    const running = shown(before).at(-1);
+    expect(running?.toolExecution).toMatchObject({
+      toolName: 'Bash',
+      status: 'running',
+      input: { command: 'sleep 30' },
+    });
+
+    const id = await waitForConversation(store);
+    expect((await app.post(`/v1/agent-sessions/${id}/abort`)).status).toBe(202);
+    const after = shown(await reader.readUntil((event) => event.event === 'done'));
+    // The aborted call replaces the running one (same id); the text is not sent twice.
+    expect(after.map((message) => [message.id === running?.id, message.partType, message.content])).toEqual([
+      [true, 'tool_execution', 'Bash did not finish'],
+      [false, 'error', 'The run was aborted'],
+    ]);
+    expect(after[0]?.toolExecution?.status).toBe('unfinished');
   });
 });
 

@@ -67,4 +67,11 @@ export interface AgentRunOptions {
   onLogMessage?(message: ConversationMessage): void;
   /** The display view of the stored messages, as `toDisplayMessages` gives it for the reloaded log. */
   onDisplayMessage?(message: ConversationMessage): void;
+  /**
+   * Live display, ahead of the store: when a tool call starts, the text before it and the call as a
+   * `running` `tool_execution`, under the ids `onDisplayMessage` later gives the stored versions
+   * (the finished execution replaces the running one). Join the two with `LiveDisplay` from
+   * `@cairn/message-processor`. Never stored.
+   */
+  onLiveDisplayMessage?(message: ConversationMessage): void;
 }

@@ -143,6 +143,12 @@ export async function runAgent(
     onLogMessage: (message) => log.write(message),
     messageFields: fields,
     ...definedFields({ pendingTimeoutMs: settings.pendingTimeoutMs }),
+    ...(request.onLiveDisplayMessage === undefined
+      ? {}
+      : {
+          onLiveDisplayMessage: (shown: ConversationMessage) =>
+            guarded(() => request.onLiveDisplayMessage?.(shown)),
+        }),
   });
   const converter = cli.createConverter();
   const splitter = new LineSplitter();

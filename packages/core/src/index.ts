@@ -116,6 +116,12 @@ export {
 } from './messages/tool-output-limits.js';
 export { type ToolProtocolIssue, toolProtocolIssues } from './messages/tool-protocol.js';
 export {
+  MAX_TOOL_INPUT_DEPTH,
+  nestsDeeperThan,
+  truncateDeepJson,
+  truncatedJsonMarker,
+} from './messages/truncate-deep-json.js';
+export {
   KNOWN_WIDGET_TYPES,
   type WidgetAction,
   WidgetActionSchema,

@@ -1,13 +1,19 @@
 // pnpm --filter @cairn/message-processor bench
-// Normalising + merging a 100 MB synthetic Claude Code stream-json transcript (converter →
-// message processor with the merged display view) against a bare JSON.parse of the same lines.
+// The message-processor pipeline against a bare JSON.parse of the same lines, on two streams:
+// - a 100 MB synthetic Claude Code stream-json transcript (converter → message processor with the
+//   merged display view and the live display of running calls);
+// - the real Claude Code 2.1.197 captures in src/__fixtures__/real-cli (main scenario, a cut Bash
+//   output, task tools and a sub-agent, an interrupted `sleep`, API errors), replayed as stdout
+//   chunks until 20 MB: line splitting → converter → processor, as the executor runs them.
 // The issue's goal is a throughput ratio ≥ 0.5; `report` checks ceilings, so the goal figure is the
 // inverse: pipeline time ÷ bare JSON.parse time ≤ 2. Then one more pipeline pass with the heap
 // sampled after forced GCs: it must stay flat. Prints a table and one JSON line.
 
+import { readdirSync, readFileSync } from 'node:fs';
 import { createClaudeCodeConverter } from '@cairn/agent-cli/claude-code';
 import { interleaved, report, seededRandom } from '@cairn/bench';
-import { createMessageProcessor } from '../dist/index.js';
+import { LineSplitter } from '@cairn/provider-utils';
+import { createMessageProcessor, LiveDisplay } from '../dist/index.js';
 
 const TARGET_BYTES = 100 * 1024 * 1024;
 const MAX_LINE_BYTES = 20 * 1024;
@@ -392,20 +398,33 @@ const parseBare = () => {
   return count;
 };
 
-/** Converter → processor (display merged), counting messages; `sample(index)` runs after each line. */
-function runPipeline(sample) {
-  const counts = { log: 0, display: 0, executions: 0, unfinished: 0 };
-  const converter = createClaudeCodeConverter();
+/**
+ * A processor as `cairn agent` runs one: the log, the merged display view and (unless `live` is
+ * false) the live display, counted.
+ */
+function countingProcessor(live = true) {
+  const counts = { log: 0, display: 0, executions: 0, unfinished: 0, running: 0 };
+  const display = new LiveDisplay((message) => {
+    counts.display++;
+    if (message.partType !== 'tool_execution') return;
+    const status = message.toolExecution?.status;
+    if (status === 'running') counts.running++;
+    else counts.executions++;
+    if (status === 'unfinished') counts.unfinished++;
+  });
   const processor = createMessageProcessor({
     merge: true,
     onLogMessage: () => counts.log++,
-    onDisplayMessage: (message) => {
-      counts.display++;
-      if (message.partType !== 'tool_execution') return;
-      counts.executions++;
-      if (message.toolExecution?.status === 'unfinished') counts.unfinished++;
-    },
+    onDisplayMessage: display.logged,
+    ...(live ? { onLiveDisplayMessage: display.live } : {}),
   });
+  return { counts, processor };
+}
+
+/** Converter → processor, counting messages; `sample(index)` runs after each line. */
+function runPipeline(sample, live = true) {
+  const converter = createClaudeCodeConverter();
+  const { counts, processor } = countingProcessor(live);
   for (let index = 0; index < lines.length; index++) {
     for (const event of converter.push(lines[index])) processor.push(event);
     sample?.(index);
@@ -415,18 +434,80 @@ function runPipeline(sample) {
   return counts;
 }
 
+// ---- The real captures: whole sessions one after another, their ids made unique per copy ----
+
+const REAL_TARGET_BYTES = 20 * 1024 * 1024;
+const CHUNK_BYTES = 64 * 1024;
+const realDir = new URL('../src/__fixtures__/real-cli/', import.meta.url);
+const captures = readdirSync(realDir)
+  .filter((name) => name.startsWith('claude-') && name.endsWith('.jsonl'))
+  .sort()
+  .map((name) => readFileSync(new URL(name, realDir), 'utf8'));
+const realParts = [];
+let realBytes = 0;
+for (let copy = 0; realBytes < REAL_TARGET_BYTES; copy++) {
+  for (const capture of captures) {
+    const text = capture
+      .replaceAll('toolu_mock', `toolu_r${copy}_mock`)
+      .replaceAll('msg_mock', `msg_r${copy}_mock`);
+    realParts.push(text.endsWith('\n') ? text : `${text}\n`);
+    realBytes += Buffer.byteLength(realParts.at(-1));
+  }
+}
+const realStream = Buffer.from(realParts.join(''));
+// The stream as the CLI's stdout arrives: chunks that cut lines anywhere.
+const realChunks = [];
+for (let start = 0; start < realStream.length; start += CHUNK_BYTES)
+  realChunks.push(realStream.subarray(start, start + CHUNK_BYTES));
+const realLines = realStream
+  .toString('utf8')
+  .split('\n')
+  .filter((line) => line !== '');
+
+const parseRealBare = () => {
+  let count = 0;
+  for (const line of realLines) count += JSON.parse(line) === null ? 0 : 1;
+  return count;
+};
+
+/** Line splitting → converter → processor over the real captures' chunks. */
+function runRealPipeline() {
+  const splitter = new LineSplitter();
+  const converter = createClaudeCodeConverter();
+  const { counts, processor } = countingProcessor();
+  for (const chunk of realChunks)
+    for (const line of splitter.push(chunk)) for (const event of converter.push(line)) processor.push(event);
+  for (const line of splitter.end()) for (const event of converter.push(line)) processor.push(event);
+  for (const event of converter.end()) processor.push(event);
+  processor.end();
+  return counts;
+}
+
 let pipelineCounts;
+let realCounts;
 const times = await interleaved(ROUNDS, {
   pipeline: { fn: () => (pipelineCounts = runPipeline()), iterations: 1 },
+  withoutLive: { fn: () => runPipeline(undefined, false), iterations: 1 },
   bare: { fn: parseBare, iterations: 1 },
+  realPipeline: { fn: () => (realCounts = runRealPipeline()), iterations: 1 },
+  realBare: { fn: parseRealBare, iterations: 1 },
 });
 // Each turn's text and call must make one assistant message, and every call come out merged with
 // its result: otherwise the pipeline did less than it should.
 if (pipelineCounts.log !== 2 * calls + 1)
   throw new Error(`${pipelineCounts.log} log messages for ${calls} turns, expected ${2 * calls + 1}`);
-if (pipelineCounts.executions !== calls || pipelineCounts.unfinished !== 0)
+if (
+  pipelineCounts.executions !== calls ||
+  pipelineCounts.unfinished !== 0 ||
+  pipelineCounts.running !== calls
+)
   throw new Error(
-    `${pipelineCounts.executions} tool executions (${pipelineCounts.unfinished} unfinished) for ${calls} calls`,
+    `${pipelineCounts.executions} tool executions (${pipelineCounts.unfinished} unfinished, ${pipelineCounts.running} shown running) for ${calls} calls`,
+  );
+// Every call of the real captures is shown running, then finished (or unfinished) in its place.
+if (realCounts.running === 0 || realCounts.executions < realCounts.running)
+  throw new Error(
+    `real captures: ${realCounts.running} calls shown running, ${realCounts.executions} executions`,
   );
 
 // ---- Memory: one more pipeline pass, the heap sampled after forced GCs ----
@@ -462,6 +543,19 @@ const ok = report(
       peer: { name: 'bare JSON.parse', value: throughput(times.bare), unit: 'MB/s' },
     },
     {
+      name: 'live display cost: pipeline time ÷ the same without live display',
+      value: times.pipeline / times.withoutLive,
+      detail: `${times.pipeline.toFixed(0)} ms vs ${times.withoutLive.toFixed(0)} ms: showing each call running when it starts`,
+      peer: { name: 'without live display', value: times.withoutLive, unit: 'ms' },
+    },
+    {
+      name: 'real Claude Code captures: pipeline time ÷ bare JSON.parse time',
+      value: times.realPipeline / times.realBare,
+      goal: 2,
+      detail: `line splitting → converter → processor (log, merged display, live display) over ${captures.length} real captures replayed to ${(realStream.length / 1024 / 1024).toFixed(0)} MB in ${CHUNK_BYTES / 1024} KB chunks: ${times.realPipeline.toFixed(0)} ms vs ${times.realBare.toFixed(0)} ms`,
+      peer: { name: 'bare JSON.parse', value: times.realBare, unit: 'ms' },
+    },
+    {
       name: 'heap growth, 10% → 100% of the stream (after GC)',
       value: heapGrowth,
       goal: HEAP_GROWTH_GOAL_MB,
@@ -478,6 +572,7 @@ const ok = report(
     logMessages: pipelineCounts.log,
     displayMessages: pipelineCounts.display,
     heapSamples,
+    real: { captures: captures.length, bytes: realStream.length, lines: realLines.length, ...realCounts },
     rounds: ROUNDS,
   },
 );

@@ -1,10 +1,12 @@
-import type {
-  AgentOutput,
-  AgentOutputOf,
-  JsonValue,
-  OpenAIToolCall,
-  ProviderMetadata,
-  ReasoningPart,
+import {
+  type AgentOutput,
+  type AgentOutputOf,
+  type JsonValue,
+  MAX_TOOL_INPUT_DEPTH,
+  type OpenAIToolCall,
+  type ProviderMetadata,
+  type ReasoningPart,
+  truncateDeepJson,
 } from '@cairn/core';
 
 // Text and reasoning blocks grow from deltas; the closing event's full text replaces what the
@@ -24,6 +26,8 @@ interface CallDraft {
   announced?: boolean;
   /** The `tool_use` input, when `arguments` is the producer's own text of it. */
   input?: JsonValue;
+  /** The `tool_use` input as logged (cut when too deep), for the live display: not parsed again. */
+  value?: JsonValue;
 }
 
 /**
@@ -38,6 +42,10 @@ export class AssistantMessageDraft {
   // Most messages have no reasoning: its map is made on the first block.
   private reasonings: Map<string, Block> | undefined;
   private readonly calls = new Map<string, CallDraft>();
+  /** The log message's id, chosen when the message is first shown live (so the log keeps it). */
+  liveId: string | undefined;
+  // What each live display part (text, reasoning) was last shown with, by display id.
+  private shownLive: Map<string, string | null | undefined> | undefined;
 
   constructor(first: AgentOutput) {
     this.messageId = first.messageId;
@@ -73,16 +81,36 @@ export class AssistantMessageDraft {
     else this.calls.set(event.id, { id: event.id, name: event.toolName ?? '', arguments: event.delta });
   }
 
-  /** Records a whole call; its input (or the text it came as) replaces any streamed argument text. */
+  /**
+   * Records a whole call; its input (or the text it came as) replaces any streamed argument text.
+   * An input nested deeper than `MAX_TOOL_INPUT_DEPTH` is logged cut there, each cut value replaced
+   * by a marker string (see `truncateDeepJson`): serialising it whole would overflow the stack.
+   */
   addToolUse(event: AgentOutputOf<'tool_use'>): void {
-    // The model's own text when the producer kept it; else the input, serialised.
-    const args =
-      event.inputText ?? (typeof event.input === 'string' ? event.input : JSON.stringify(event.input));
+    const { input } = event;
+    const bounded = typeof input === 'string' ? undefined : truncateDeepJson(input, MAX_TOOL_INPUT_DEPTH);
+    const kept = bounded?.truncated === true ? undefined : event.inputText;
+    // The model's own text when the producer kept it; else the (bounded) input, serialised.
+    const args = kept ?? (typeof input === 'string' ? input : JSON.stringify(bounded?.value));
     // The input object is shown as is only when the logged text is the producer's own (it parses to
     // that object); otherwise the display parses the logged text, as a reloaded log does.
     const call: CallDraft = { id: event.id, name: event.toolName, arguments: args, announced: true };
-    if (event.inputText !== undefined) call.input = event.input;
+    if (kept !== undefined) call.input = input;
+    if (bounded !== undefined) call.value = bounded.value;
     this.calls.set(event.id, call);
+  }
+
+  /** The input of call `id` as an object, when a `tool_use` gave one (see `addToolUse`). */
+  inputOf(id: string): JsonValue | undefined {
+    return this.calls.get(id)?.value;
+  }
+
+  /** Records that display part `id` is shown live with `content`; false when it already was. */
+  markShownLive(id: string, content: string | null | undefined): boolean {
+    this.shownLive ??= new Map();
+    if (this.shownLive.has(id) && this.shownLive.get(id) === content) return false;
+    this.shownLive.set(id, content);
+    return true;
   }
 
   hasCall(id: string): boolean {

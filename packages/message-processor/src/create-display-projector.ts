@@ -136,7 +136,7 @@ export function createProjector(
 }
 
 // An assistant message's reasoning and text, as separate display messages; its calls come later.
-function splitAssistantMessage(message: ConversationMessage): ConversationMessage[] {
+export function splitAssistantMessage(message: ConversationMessage): ConversationMessage[] {
   const shown: ConversationMessage[] = [];
   const { reasoning } = message;
   let thoughts = '';

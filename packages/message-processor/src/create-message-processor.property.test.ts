@@ -1,8 +1,14 @@
-import { type AgentOutput, type ConversationMessage, isValidConversationMessage } from '@cairn/core';
+import {
+  type AgentOutput,
+  type ConversationMessage,
+  isValidConversationMessage,
+  type JsonValue,
+} from '@cairn/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createMessageProcessor } from './create-message-processor.js';
 import { DisplayView } from './display-view.js';
+import { LiveDisplay } from './live-display.js';
 import { toDisplayMessages } from './to-display-messages.js';
 
 const timestamp = '2026-11-22T10:00:00.000Z';
@@ -12,6 +18,13 @@ const base = fc.record(
   { messageId: fc.constantFrom('m1', 'm2', 'm3'), parentToolUseId: fc.constantFrom('c1') },
   { requiredKeys: [] },
 );
+// Now and then a value nested thousands of levels deep (valid JSON, hostile to recursive code).
+const deep = fc.integer({ min: 1, max: 12_000 }).map((depth) => {
+  let value: JsonValue = 'leaf';
+  for (let level = 0; level < depth; level++) value = level % 3 === 0 ? [value] : { a: value };
+  return value;
+});
+const jsonValue = fc.oneof({ weight: 9, arbitrary: fc.jsonValue() }, { weight: 1, arbitrary: deep });
 const toolName = fc.constantFrom('Edit', 'Write', 'Read', 'Bash', 'glob', 'run_shell_command', 'mystery', '');
 
 const event: fc.Arbitrary<AgentOutput> = fc
@@ -31,7 +44,7 @@ const event: fc.Arbitrary<AgentOutput> = fc
         { type: fc.constant('tool_input_delta' as const), id: callId, toolName, delta: fc.string() },
         { requiredKeys: ['type', 'id', 'delta'] },
       ),
-      fc.record({ type: fc.constant('tool_use' as const), id: callId, toolName, input: fc.jsonValue() }),
+      fc.record({ type: fc.constant('tool_use' as const), id: callId, toolName, input: jsonValue }),
       fc.record(
         {
           type: fc.constant('tool_result' as const),
@@ -39,7 +52,7 @@ const event: fc.Arbitrary<AgentOutput> = fc
           toolName,
           output: fc.string(),
           isError: fc.boolean(),
-          structured: fc.jsonValue(),
+          structured: jsonValue,
         },
         { requiredKeys: ['type', 'toolUseId', 'output', 'isError'] },
       ),
@@ -67,14 +80,20 @@ const event: fc.Arbitrary<AgentOutput> = fc
 describe('createMessageProcessor (properties)', () => {
   it('never throws, emits only valid messages, answers every call, and shows what the log says', () => {
     fc.assert(
-      fc.property(fc.array(event, { maxLength: 60 }), fc.boolean(), (events, merge) => {
+      fc.property(fc.array(event, { maxLength: 60 }), fc.boolean(), fc.boolean(), (events, merge, live) => {
         const log: ConversationMessage[] = [];
         const display: ConversationMessage[] = [];
+        const liveView = new DisplayView();
+        const liveDisplay = new LiveDisplay((message) => liveView.add(message));
         let next = 0;
         const processor = createMessageProcessor({
           merge,
           onLogMessage: (message) => log.push(message),
-          onDisplayMessage: (message) => display.push(message),
+          onDisplayMessage: (message) => {
+            display.push(message);
+            liveDisplay.logged(message);
+          },
+          ...(live ? { onLiveDisplayMessage: liveDisplay.live } : {}),
           generateId: () => `id${++next}`,
         });
         for (const item of events) processor.push(item);
@@ -84,7 +103,17 @@ describe('createMessageProcessor (properties)', () => {
         for (const message of [...log, ...display]) expect(isValidConversationMessage(message)).toBe(true);
         const view = new DisplayView();
         for (const message of display) view.add(message);
-        expect(view.messages).toEqual(toDisplayMessages(log, { merge }));
+        const reloaded = toDisplayMessages(log, { merge });
+        expect(view.messages).toEqual(reloaded);
+        // Live, the same messages end up shown (each execution where its call started, so the
+        // order may differ). Only a live text the model later emptied is not in the log's view.
+        if (live && merge) {
+          const shown = new Map(liveView.messages.map((message) => [message.id, message]));
+          for (const message of reloaded) expect(shown.get(message.id)).toEqual(message);
+          const reloadedIds = new Set(reloaded.map((message) => message.id));
+          for (const message of liveView.messages)
+            if (!reloadedIds.has(message.id)) expect(message.partType).not.toBe('tool_execution');
+        }
 
         // Every call in the log is answered by a later tool message; every result event is in the log.
         log.forEach((message, index) => {

@@ -14,9 +14,11 @@ import {
 } from '@cairn/core';
 import { type AgentSessionInfo, agentSessionMetadata } from './agent-session-metadata.js';
 import type { AssistantMessageDraft } from './assistant-message-draft.js';
-import { createProjector, type DisplayOptions } from './create-display-projector.js';
+import { createProjector, type DisplayOptions, splitAssistantMessage } from './create-display-projector.js';
 import { OpenDrafts } from './open-drafts.js';
+import { toolArgumentsOf } from './parse-tool-arguments.js';
 import { type PendingToolCall, PendingToolCalls } from './pending-tool-calls.js';
+import { runningExecutionMessage } from './tool-execution-message.js';
 
 /** Default wait for a tool result before the call is recorded as interrupted: 10 minutes. */
 export const DEFAULT_PENDING_TIMEOUT_MS = 600_000;
@@ -29,6 +31,15 @@ export interface MessageProcessorOptions extends DisplayOptions {
   onLogMessage(message: ConversationMessage): void;
   /** The display view of the same log (see `createDisplayProjector`); off when absent. */
   onDisplayMessage?(message: ConversationMessage): void;
+  /**
+   * Live display, ahead of the log: when a call starts (`tool_use`), the text and reasoning its
+   * assistant message has so far (each once, again only if it grew) and the call as a `running`
+   * `tool_execution`, with the ids the log's display view gives them, so the finished execution
+   * replaces the running one in place (`LiveDisplay` joins the two streams). The log is the same
+   * with or without it: a running call is a display event, never stored, and a reloaded
+   * conversation shows the finished view.
+   */
+  onLiveDisplayMessage?(message: ConversationMessage): void;
   /**
    * A call with no result after this long gets an interrupted result in the log, so a stalled
    * agent never holds memory or leaves the log incomplete. Default 10 minutes; `Infinity` waits
@@ -93,9 +104,25 @@ export function createMessageProcessor(options: MessageProcessorOptions): Messag
   function closeDraft(draft: AssistantMessageDraft) {
     if (draft.isEmpty) return;
     const calls = draft.toolCalls(projector === undefined ? undefined : knownInputs);
+    const message = assistantMessage(draft, calls, draft.liveId ?? generateId());
+    try {
+      emit(message);
+    } finally {
+      knownInputs.clear();
+    }
+    // Calls that only streamed input (no `tool_use` came) start waiting now.
+    for (const call of calls) if (!draft.hasToolUse(call.id)) wait(call.id, call.function.name);
+  }
+
+  // The log message of a draft (also the base of its live display).
+  function assistantMessage(
+    draft: AssistantMessageDraft,
+    calls: OpenAIToolCall[],
+    id: string,
+  ): ConversationMessage {
     const reasoning = draft.reasoning();
     const message: ConversationMessage = withFields({
-      id: generateId(),
+      id,
       role: 'assistant',
       createdAt: draft.timestamp,
       content: draft.content(),
@@ -111,13 +138,24 @@ export function createMessageProcessor(options: MessageProcessorOptions): Messag
       sessionMetadata ??= agentSessionMetadata(session);
       message.providerMetadata = sessionMetadata;
     }
-    try {
-      emit(message);
-    } finally {
-      knownInputs.clear();
-    }
-    // Calls that only streamed input (no `tool_use` came) start waiting now.
-    for (const call of calls) if (!draft.hasToolUse(call.id)) wait(call.id, call.function.name);
+    return message;
+  }
+
+  // Call `callId` of `draft` started: its message so far and the call as running, shown at once.
+  function showRunning(
+    draft: AssistantMessageDraft,
+    callId: string,
+    show: (message: ConversationMessage) => void,
+  ) {
+    draft.liveId ??= generateId();
+    const calls = draft.toolCalls();
+    const message = assistantMessage(draft, calls, draft.liveId);
+    for (const part of splitAssistantMessage(message))
+      if (draft.markShownLive(part.id, part.content)) show(part);
+    const call = calls.find((candidate) => candidate.id === callId);
+    if (call === undefined) return;
+    const cwd = options.cwd ?? session?.cwd;
+    show(runningExecutionMessage(call, draft.inputOf(callId) ?? toolArgumentsOf(call), message, cwd));
   }
 
   function wait(id: string, toolName: string) {
@@ -233,9 +271,14 @@ export function createMessageProcessor(options: MessageProcessorOptions): Messag
         return drafts.for(event).closeReasoning(event);
       case 'tool_input_delta':
         return drafts.for(event).addToolInputDelta(event);
-      case 'tool_use':
-        drafts.for(event).addToolUse(event);
-        return wait(event.id, event.toolName);
+      case 'tool_use': {
+        const draft = drafts.for(event);
+        draft.addToolUse(event);
+        wait(event.id, event.toolName);
+        if (options.onLiveDisplayMessage !== undefined)
+          showRunning(draft, event.id, options.onLiveDisplayMessage);
+        return;
+      }
       case 'tool_result':
         return toolResult(event);
       case 'user_message':

@@ -12,5 +12,6 @@ export {
   type MessageProcessorOptions,
 } from './create-message-processor.js';
 export { DisplayView } from './display-view.js';
+export { LiveDisplay } from './live-display.js';
 export { toDisplayMessages } from './to-display-messages.js';
 export * from './tool-processors/index.js';

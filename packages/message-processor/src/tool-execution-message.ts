@@ -1,4 +1,5 @@
 import type { ConversationMessage, JsonValue, OpenAIToolCall, ToolExecutionMetadata } from '@cairn/core';
+import { runningToolSummary } from './running-tool-summary.js';
 import type { ToolCallView, ToolProcessorRegistry } from './tool-processors/index.js';
 
 /**
@@ -49,6 +50,41 @@ export function executionMessage(
   };
   addContextFields(message, anchor);
   if (finished && result.fullOutputPath !== undefined) message.fullOutputPath = result.fullOutputPath;
+  return message;
+}
+
+/**
+ * The live display message of a call whose result is awaited (`status: 'running'`), under the id
+ * of the execution that will replace it once the result is in (see `executionMessage`).
+ */
+export function runningExecutionMessage(
+  call: OpenAIToolCall,
+  input: JsonValue,
+  assistant: ConversationMessage,
+  cwd: string | undefined,
+): ConversationMessage {
+  const toolName = call.function.name;
+  const summary = runningToolSummary(toolName, input, cwd);
+  const message: ConversationMessage = {
+    id: `${assistant.id}:${call.id}`,
+    role: 'assistant',
+    createdAt: assistant.createdAt,
+    content: summary,
+    partType: 'tool_execution',
+    toolName,
+    duration: 0,
+    toolExecution: {
+      toolName,
+      toolUseId: call.id,
+      input,
+      status: 'running',
+      output: '',
+      isError: false,
+      durationMs: 0,
+      summary,
+    },
+  };
+  addContextFields(message, assistant);
   return message;
 }
 

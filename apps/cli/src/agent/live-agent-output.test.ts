@@ -1,5 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { createClaudeCodeConverter } from '@cairn/agent-cli/claude-code';
+import { definedFields } from '@cairn/core';
+import { createMessageProcessor } from '@cairn/message-processor';
 import { describe, expect, it } from 'vitest';
-import { captureStream, plainColors, textMessage } from '../render/test-support.js';
+import { type CapturedStream, captureStream, plainColors, textMessage } from '../render/test-support.js';
 import { LiveAgentOutput } from './live-agent-output.js';
 
 function shown(markdown: boolean): string {
@@ -98,5 +102,119 @@ describe('LiveAgentOutput status lines', () => {
         { type: 'status', timestamp, status: 'requesting', message: 'requesting' },
       ]),
     ).toBe('⏹ [Request interrupted by user for tool use]\n');
+
+// The real Claude Code capture of `sleep 30`, interrupted with C-c 2 s in (see
+// /work/shared/fixtures/real-cli-2/README.md), through the converter and processor as `cairn agent` runs it.
+const SLEEP_LINES = readFileSync(
+  new URL(
+    '../../../../packages/message-processor/src/__fixtures__/real-cli/claude-sigint-sleep.jsonl',
+    import.meta.url,
+  ),
+  'utf8',
+)
+  .split('\n')
+  .filter(Boolean);
+const TOOL_USE_LINE = SLEEP_LINES.findIndex((line) => line.includes('"tool_use"'));
+
+function replay(out: CapturedStream) {
+  const live = new LiveAgentOutput({ out, colors: plainColors });
+  const processor = createMessageProcessor({
+    onLogMessage: () => {},
+    ...definedFields({
+      onDisplayMessage: live.listeners.onDisplayMessage,
+      onLiveDisplayMessage: live.listeners.onLiveDisplayMessage,
+    }),
+  });
+  const converter = createClaudeCodeConverter();
+  const push = (lines: string[]) => {
+    for (const line of lines) for (const event of converter.push(line)) processor.push(event);
+  };
+  push(SLEEP_LINES.slice(0, TOOL_USE_LINE + 1));
+  const whileRunning = out.text;
+  push(SLEEP_LINES.slice(TOOL_USE_LINE + 1));
+  processor.end();
+  live.end();
+  return { whileRunning, after: out.text.slice(whileRunning.length) };
+}
+
+// What a terminal shows for `text`: line feeds, carriage returns, cursor up (`ESC[nA`) and erase
+// to the end of the screen (`ESC[J`) — the sequences the live output writes.
+function screen(text: string): string[] {
+  const rows: string[] = [''];
+  let row = 0;
+  const esc = String.fromCharCode(0x1b);
+  const sequences = new RegExp(`(\r|\n|${esc}\\[\\d*A|${esc}\\[J)`);
+  for (const part of text.split(sequences)) {
+    if (part === '\n') {
+      row++;
+      rows[row] ??= '';
+    } else if (part === '\r') {
+      // Writes below always start a fresh row here; nothing to move.
+    } else if (part.startsWith('\u001b[') && part.endsWith('A')) {
+      row = Math.max(0, row - Number(part.slice(2, -1) || 1));
+    } else if (part === '\u001b[J') {
+      rows.length = row + 1;
+      rows[row] = '';
+    } else rows[row] += part;
+  }
+  return rows;
+}
+
+describe('LiveAgentOutput: a tool call while it runs', () => {
+  it('not on a terminal: the text and a running line at once, then the finished call', () => {
+    const { whileRunning, after } = replay(captureStream());
+    expect(whileRunning).toBe('Waiting for 30 seconds.\n▸ Running Bash: sleep 30\n');
+    expect(after).toMatch(/^✗ Command `sleep 30` failed: /);
+    expect(after).not.toContain('Waiting for 30 seconds.');
+  });
+
+  it('on a terminal: the running line is replaced in place by the finished call', () => {
+    const out = captureStream({ isTTY: true, columns: 60 });
+    const { whileRunning, after } = replay(out);
+    expect(screen(whileRunning)).toEqual(['Waiting for 30 seconds.', '▸ Running Bash: sleep 30', '']);
+    expect(after.startsWith('\r\u001b[1A\u001b[J✗ Command `sleep 30` failed')).toBe(true);
+    const rows = screen(out.text);
+    expect(rows[0]).toBe('Waiting for 30 seconds.');
+    expect(rows[1]).toMatch(/^✗ Command `sleep 30` failed: /);
+    expect(rows.join('\n')).not.toContain('Running');
+  });
+
+  it('parallel calls on a terminal: both run at the bottom, each finished call takes a running line', () => {
+    const out = captureStream({ isTTY: true, columns: 60 });
+    const live = new LiveAgentOutput({ out, colors: plainColors });
+    const timestamp = '2026-11-26T12:00:00.000Z';
+    const processor = createMessageProcessor({
+      onLogMessage: () => {},
+      // A still clock: no durations in the lines.
+      now: () => 0,
+      ...definedFields({
+        onDisplayMessage: live.listeners.onDisplayMessage,
+        onLiveDisplayMessage: live.listeners.onLiveDisplayMessage,
+      }),
+    });
+    processor.push({ type: 'text', timestamp, id: 'b', messageId: 'm', text: 'Both.' });
+    processor.push({
+      type: 'tool_use',
+      timestamp,
+      id: 'A',
+      messageId: 'm',
+      toolName: 'Bash',
+      input: { command: 'sleep 2' },
+    });
+    processor.push({
+      type: 'tool_use',
+      timestamp,
+      id: 'B',
+      messageId: 'm',
+      toolName: 'Bash',
+      input: { command: 'sleep 1' },
+    });
+    expect(screen(out.text)).toEqual(['Both.', '▸ Running Bash: sleep 2', '▸ Running Bash: sleep 1', '']);
+    processor.push({ type: 'tool_result', timestamp, toolUseId: 'B', output: '', isError: false });
+    expect(screen(out.text)).toEqual(['Both.', '✓ Ran `sleep 1`', '▸ Running Bash: sleep 2', '']);
+    processor.push({ type: 'tool_result', timestamp, toolUseId: 'A', output: '', isError: false });
+    processor.end();
+    live.end();
+    expect(screen(out.text)).toEqual(['Both.', '✓ Ran `sleep 1`', '✓ Ran `sleep 2`', '']);
   });
 });

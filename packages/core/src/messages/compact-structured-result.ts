@@ -1,6 +1,7 @@
 import type { JsonValue } from './json-value.js';
 import { MAX_MESSAGE_DEPTH } from './parse-message-for-storage.js';
 import { TOOL_OUTPUT_THRESHOLD } from './tool-output-limits.js';
+import { nestsDeeperThan } from './truncate-deep-json.js';
 
 // The store offloads a big `content`, not a big structured result: this keeps the structured
 // result within the same budget (in characters of its strings, a cheap stand-in for bytes).
@@ -10,19 +11,6 @@ const MAX_RESULT_DEPTH = MAX_MESSAGE_DEPTH - 1;
 
 const isContainer = (value: JsonValue): value is JsonValue[] | { [key: string]: JsonValue } =>
   value !== null && typeof value === 'object';
-
-/** Whether objects or arrays nest more than `levels` deep in `value` (itself the first). Stops there. */
-function nestsDeeperThan(value: JsonValue, levels: number): boolean {
-  if (!isContainer(value)) return false;
-  if (levels === 0) return true;
-  if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index++)
-      if (nestsDeeperThan(value[index] as JsonValue, levels - 1)) return true;
-    return false;
-  }
-  for (const key in value) if (nestsDeeperThan(value[key] as JsonValue, levels - 1)) return true;
-  return false;
-}
 
 /**
  * A copy of `value` without the objects and arrays that sit deeper than `levels` (`value` is the

@@ -41,8 +41,12 @@ export const ToolExecutionMetadataSchema = z.object({
   toolUseId: z.string().min(1),
   /** The tool's input as the model sent it (parsed JSON when it parsed). */
   input: JsonValueSchema,
-  /** `unfinished`: the result never came (the agent stopped, or it timed out); output is empty. Absent means completed. */
-  status: z.enum(['completed', 'unfinished']).optional(),
+  /**
+   * `unfinished`: the result never came (the agent stopped, or it timed out); output is empty.
+   * `running`: live display only, the call started and its result is awaited; the completed (or
+   * unfinished) execution with the same message id replaces it. Absent means completed.
+   */
+  status: z.enum(['completed', 'running', 'unfinished']).optional(),
   /** The tool's textual output (or error message). */
   output: z.string(),
   isError: z.boolean(),

@@ -1,11 +1,13 @@
 import { type AgentPermissions, type AgentRunResult, createAgentExecutor } from '@cairn/agent-executor';
 import { CairnError, type ConversationStore, definedFields } from '@cairn/core';
+import { LiveDisplay } from '@cairn/message-processor';
 import type { ChatResult, RuntimeEventListener } from '@cairn/runtime';
 import type { ConversationEventBus } from '../../events/conversation-events.js';
 import type { ConversationTurnLock } from '../../turn-lock/turn-lock.js';
 import type { ServerLogger } from '../server-env.js';
 import { abortOnLockLost } from '../turns/run-conversation-turn.js';
 import { publishStored } from '../turns/run-turns.js';
+import type { DisplayEvent } from '../turns/turn-event-stream.js';
 import type { AgentSessionAgent, AgentSessionSettings } from './agent-session-options.js';
 import { type SessionDirectory, shownPath } from './agent-session-workspace.js';
 
@@ -43,15 +45,15 @@ function withoutServerPaths(error: unknown, directory: SessionDirectory): unknow
 /**
  * One agent session run: the agent CLI in its directory, through the executor (which stores the
  * prompt, the agent's messages and its transcript), while holding the conversation's turn lock like
- * a chat turn (stopped if that lock is lost). Each `AgentOutput` goes to `onEvent`, and each stored message as `message_persisted`
- * (published to every instance). Rejects `INVALID_ARGUMENT` (nothing to resume) before storing
+ * a chat turn (stopped if that lock is lost). Each `AgentOutput` goes to `onEvent`, each stored message as `message_persisted`
+ * (published to every instance), and the display view as `display` events, live. Rejects `INVALID_ARGUMENT` (nothing to resume) before storing
  * anything, and `LLM_ABORTED` when aborted while waiting for the lock.
  */
 export async function runAgentSession(
   deps: AgentSessionDependencies,
   request: AgentSessionRequest,
   signal: AbortSignal,
-  onEvent: RuntimeEventListener,
+  onEvent: (event: Parameters<RuntimeEventListener>[0] | DisplayEvent) => void,
 ): Promise<AgentRunResult> {
   const { conversationId, agent, directory } = request;
   const executor = createAgentExecutor({
@@ -63,6 +65,8 @@ export async function runAgentSession(
     // The agent runs code the model wrote: only the variables it needs, none of the server's secrets.
     env: deps.settings.childEnv(),
   });
+  // The display view, live: a call shows running when it starts, then finished (same id).
+  const display = new LiveDisplay((message) => onEvent({ type: 'display', message }));
   const result = await deps.turnLock
     .run(
       conversationId,
@@ -74,6 +78,8 @@ export async function runAgentSession(
           // The agent is stopped if the lock is lost: another instance may take the conversation.
           signal: abortOnLockLost(deps, conversationId, signal, lockLost),
           onEvent,
+          onDisplayMessage: display.logged,
+          onLiveDisplayMessage: display.live,
           onLogMessage(message) {
             publishStored(deps, conversationId, message);
             onEvent({ type: 'runtime', event: 'message_persisted', conversationId, message });

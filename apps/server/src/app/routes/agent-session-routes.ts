@@ -11,7 +11,7 @@ import { apiError, errorResponse } from '../http/api-error.js';
 import type { RouteDeps } from '../route-deps.js';
 import type { ServerApp, ServerEnv } from '../server-env.js';
 import { startRegisteredTurn, wantsEventStream } from '../turns/registered-turn.js';
-import { streamTurn } from '../turns/turn-event-stream.js';
+import { type DisplayEvent, streamTurn } from '../turns/turn-event-stream.js';
 import {
   AGENT_SESSION_EVENTS_DESCRIPTION,
   AGENT_SESSIONS_DISABLED_CODE,
@@ -26,7 +26,8 @@ export type AgentSessionRouteDeps = Pick<
   'store' | 'turnLock' | 'events' | 'logger' | 'registry' | 'streamLimits' | 'agentSessions'
 >;
 
-type TurnEvent = Parameters<RuntimeEventListener>[0];
+// A session streams the display view too (`display` events), live.
+type TurnEvent = Parameters<RuntimeEventListener>[0] | DisplayEvent;
 
 const disabledResponse = errorResponse(
   `Agent sessions are not enabled on this server (\`${AGENT_SESSIONS_DISABLED_CODE}\`)`,

@@ -102,7 +102,10 @@ export const AGENT_SESSION_EVENTS_DESCRIPTION =
   'Sent when the request has `Accept: text/event-stream`. Events: `agent_output` (data: an `AgentOutput` ' +
   "converted from the CLI's output, `session_start` with its session id first; `retry`, `task_progress` " +
   'and `status` events say the CLI retries the model, runs a sub-agent or background task, or was interrupted) for each event; ' +
-  '`message` (data: a ConversationMessage, `id`: its seq) for each stored message; finally `done` ' +
+  '`message` (data: a ConversationMessage, `id`: its seq) for each stored message; `display` (data: a ' +
+  'message of the display view, as `toDisplayMessages` gives it) live: when a tool call starts, the text ' +
+  "before it and the call as a `tool_execution` with `toolExecution.status: 'running'`, then the finished " +
+  'execution under the same `id` (replace the running one); finally `done` ' +
   '(data: `{ success, error? }`). Disconnecting does not stop the agent: use `POST /v1/agent-sessions/{id}/abort`.';
 
 /** The code of the answer when agent sessions are off: its own, so a client can tell it from a wrong path. */

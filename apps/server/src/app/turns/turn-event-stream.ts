@@ -1,4 +1,4 @@
-import type { CairnErrorJSON } from '@cairn/core';
+import type { CairnErrorJSON, ConversationMessage } from '@cairn/core';
 import type { ChatResult, RuntimeEventListener } from '@cairn/runtime';
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
@@ -10,6 +10,15 @@ import { type SseStreamLimits, sseWriterFor } from '../streams/sse-writer.js';
 type DoneEvent = { success: boolean; error?: CairnErrorJSON | Omit<PublicError, 'status'> };
 
 /**
+ * A message of the display view, streamed as a `display` event: a `tool_execution` with
+ * `status: 'running'` is a call that started; a later one with the same id replaces it.
+ */
+export interface DisplayEvent {
+  type: 'display';
+  message: ConversationMessage;
+}
+
+/**
  * Streams one turn as server-sent events: `agent_output` per model/tool event, `message` per
  * stored message (`id:` its seq), then `done`. The turn does not depend on the stream: when the
  * client goes away, or is disconnected for not reading (`limits`, see `SseWriter`), writes are dropped
@@ -17,7 +26,9 @@ type DoneEvent = { success: boolean; error?: CairnErrorJSON | Omit<PublicError, 
  */
 export function streamTurn(
   c: Context<ServerEnv>,
-  runTurn: (onEvent: RuntimeEventListener) => Promise<ChatResult>,
+  runTurn: (
+    onEvent: (event: Parameters<RuntimeEventListener>[0] | DisplayEvent) => void,
+  ) => Promise<ChatResult>,
   logger: ServerLogger,
   limits?: SseStreamLimits,
 ): Response {
@@ -33,6 +44,8 @@ export function streamTurn(
       const result = await runTurn((event) => {
         if (event.type === 'error' && event.code === 'STORE_UNAVAILABLE') {
           // The store's own words stay in the logs; the final `done` event says what happened.
+        } else if (event.type === 'display') {
+          send({ event: 'display', data: JSON.stringify(event.message) });
         } else if (event.type !== 'runtime') {
           send({ event: 'agent_output', data: JSON.stringify(event) });
         } else if (event.event === 'message_persisted') {

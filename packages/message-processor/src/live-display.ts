@@ -1,0 +1,37 @@
+import type { ConversationMessage } from '@cairn/core';
+
+/**
+ * Joins the two display streams of a running agent into one a UI can follow: the live messages
+ * the processor shows when a call starts (`onLiveDisplayMessage`: the text so far, the call as
+ * `running`) and the display view of the log, which comes once the call's result is in. A text or
+ * reasoning part the log view repeats unchanged is not passed on again; anything else with an id
+ * shown live (the finished `tool_execution`, a text that grew) is passed on and replaces the live
+ * one, as `DisplayView` does.
+ */
+export class LiveDisplay {
+  // The content each live text or reasoning part was shown with, until the log view's part of that
+  // id comes. Executions are not kept: the log view's execution is always passed on.
+  private readonly shownLive = new Map<string, { content: string | null | undefined }>();
+
+  constructor(private readonly show: (message: ConversationMessage) => void) {}
+
+  /** A live message (pass as `onLiveDisplayMessage`). */
+  readonly live = (message: ConversationMessage): void => {
+    if (message.partType !== 'tool_execution') this.shownLive.set(message.id, { content: message.content });
+    this.show(message);
+  };
+
+  /** A message of the log's display view (pass as `onDisplayMessage`, or what a projector gives). */
+  readonly logged = (message: ConversationMessage): void => {
+    // Most messages were not shown live: one lookup, none while nothing waits.
+    const shown =
+      this.shownLive.size === 0 || message.partType === 'tool_execution'
+        ? undefined
+        : this.shownLive.get(message.id);
+    if (shown !== undefined) {
+      this.shownLive.delete(message.id);
+      if (message.content === shown.content) return;
+    }
+    this.show(message);
+  };
+}
