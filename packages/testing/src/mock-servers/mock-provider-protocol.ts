@@ -1,7 +1,7 @@
 import type { ResolvedScriptTurn } from '../resolve-script-turn.js';
 
 /** The wire protocols the mock server speaks. */
-export type MockProvider = 'openai' | 'anthropic' | 'gemini';
+export type MockProvider = 'openai' | 'openai-responses' | 'anthropic' | 'gemini';
 
 /** One server-sent event before serialisation. */
 export interface SseFrame {

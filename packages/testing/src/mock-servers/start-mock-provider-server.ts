@@ -18,9 +18,11 @@ import {
 } from './mock-http.js';
 import type { MockProvider, MockProviderProtocol, MockRoute } from './mock-provider-protocol.js';
 import { openAIMockProtocol } from './openai-mock-server.js';
+import { openAIResponsesMockProtocol } from './openai-responses-mock-server.js';
 
 const PROTOCOLS: Record<MockProvider, MockProviderProtocol> = {
   openai: openAIMockProtocol,
+  'openai-responses': openAIResponsesMockProtocol,
   anthropic: anthropicMockProtocol,
   gemini: geminiMockProtocol,
 };
