@@ -77,7 +77,10 @@ exporter = "none"
       { text: 'Done: hello.txt says Hello, Cairn!' },
     ],
     resume: [
-      (request) => ({ text: `I see ${inputCount(request)} input items.`, toolCalls: [shell('cat hello.txt')] }),
+      (request) => ({
+        text: `I see ${inputCount(request)} input items.`,
+        toolCalls: [shell('cat hello.txt')],
+      }),
       { text: 'It still says Hello, Cairn!' },
     ],
     apierr: [
@@ -90,7 +93,11 @@ exporter = "none"
     sleep: [{ text: 'Waiting.', toolCalls: [shell('sleep 30')] }, { text: 'Slept.' }],
   },
   runs: [
-    { file: 'main', scenario: 'main', prompt: 'Create hello.txt, edit it, list the directory, then read does-not-exist.txt.' },
+    {
+      file: 'main',
+      scenario: 'main',
+      prompt: 'Create hello.txt, edit it, list the directory, then read does-not-exist.txt.',
+    },
     { file: 'resume', scenario: 'resume', prompt: 'Is hello.txt still there?', resumeFrom: 'main' },
     { file: 'apierr-500', scenario: 'apierr', prompt: 'Do two steps.' },
     { file: 'err400', scenario: 'err400', prompt: 'Say hi.' },
@@ -113,7 +120,15 @@ function inNetworkNamespace() {
   if (process.env.CAIRN_RECORD_NETNS === '1') return true;
   const result = spawnSync(
     'unshare',
-    ['-n', 'sh', '-c', 'ip link set lo up && exec "$0" "$@"', process.execPath, fileURLToPath(import.meta.url), ...process.argv.slice(2)],
+    [
+      '-n',
+      'sh',
+      '-c',
+      'ip link set lo up && exec "$0" "$@"',
+      process.execPath,
+      fileURLToPath(import.meta.url),
+      ...process.argv.slice(2),
+    ],
     { stdio: 'inherit', env: { ...process.env, CAIRN_RECORD_NETNS: '1' } },
   );
   process.exit(result.status ?? 1);
@@ -143,7 +158,8 @@ function scriptedTurns(cli) {
   return (request) => {
     const { scenario, turn } = scenarioTurn(request);
     const step = cli.scripts[scenario]?.[turn];
-    if (step === undefined) return { fault: { status: 400, message: `mock: no turn ${turn} for ${scenario}` } };
+    if (step === undefined)
+      return { fault: { status: 400, message: `mock: no turn ${turn} for ${scenario}` } };
     const key = `${scenario}:${turn}`;
     const attempt = attempts.get(key) ?? 0;
     attempts.set(key, attempt + 1);
@@ -153,7 +169,11 @@ function scriptedTurns(cli) {
 
 async function record(cli, run, { home, cwd, resume }) {
   const { startMockProviderServer } = await import('../../testing/dist/index.js');
-  const server = await startMockProviderServer({ provider: cli.provider, turns: scriptedTurns(cli), validateRequests: true });
+  const server = await startMockProviderServer({
+    provider: cli.provider,
+    turns: scriptedTurns(cli),
+    validateRequests: true,
+  });
   mkdirSync(join(home, '.codex'), { recursive: true });
   writeFileSync(join(home, '.codex', 'config.toml'), cli.config(server.baseURL));
   const prompt = `${run.prompt} [scenario:${run.scenario}]`;
@@ -184,7 +204,8 @@ async function record(cli, run, { home, cwd, resume }) {
   writeFileSync(join(FIXTURES, `${run.file}.jsonl`), stdout);
   writeFileSync(join(WORK, `${run.file}.stderr.txt`), stderr);
   writeFileSync(join(WORK, `${run.file}.requests.json`), JSON.stringify(server.requests, null, 2));
-  const exitAfterSignal = signalledAt === undefined ? '' : ` exit ${Date.now() - signalledAt - 2000} ms after the signal;`;
+  const exitAfterSignal =
+    signalledAt === undefined ? '' : ` exit ${Date.now() - signalledAt - 2000} ms after the signal;`;
   console.log(
     `${run.file}: exit ${code} signal ${signal};${exitAfterSignal} ${ms} ms; ${server.requests.length} requests; ${stdout.split('\n').length - 1} lines${orphans ? `; left running: ${orphans}` : ''}`,
   );
@@ -205,7 +226,8 @@ async function main(cli) {
     const cwd = join(WORK, 'w', label);
     mkdirSync(cwd, { recursive: true });
     const resume = from === undefined ? undefined : threads.get(from);
-    if (from !== undefined && resume === undefined) throw new Error(`${run.file} needs ${from} recorded in the same run`);
+    if (from !== undefined && resume === undefined)
+      throw new Error(`${run.file} needs ${from} recorded in the same run`);
     const stdout = await record(cli, run, { home, cwd, resume });
     threads.set(run.file, cli.threadIdOf(stdout));
   }

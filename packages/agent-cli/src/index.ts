@@ -1,2 +1,3 @@
 export * from './claude-code/index.js';
+export * from './codex/index.js';
 export * from './gemini-cli/index.js';
