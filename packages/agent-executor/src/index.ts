@@ -3,6 +3,7 @@ export type { AgentCliName, AgentExecutorOptions, AgentRunOptions } from './agen
 export type { AgentRunError, AgentRunResult } from './agent-run-result.js';
 export { agentTranscriptRef } from './agent-transcript-ref.js';
 export { claudeCodeCli } from './claude-code-cli.js';
+export { codexCli } from './codex-cli.js';
 export { type AgentExecutor, createAgentExecutor } from './create-agent-executor.js';
 export { type FindResumeSessionOptions, findResumeSession } from './find-resume-session.js';
 export { geminiCli } from './gemini-cli.js';

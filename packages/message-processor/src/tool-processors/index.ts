@@ -1,5 +1,6 @@
 export { cairnToolProcessors } from './cairn-tool-processors.js';
 export { claudeCodeToolProcessors } from './claude-code-tool-processors.js';
+export { codexToolProcessors } from './codex-tool-processors.js';
 export {
   createToolProcessorRegistry,
   type ToolProcessorRegistryOptions,
