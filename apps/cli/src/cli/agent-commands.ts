@@ -1,14 +1,17 @@
 import { definedFields } from '@cairn/core';
 import { type Command, Option } from 'commander';
+import { isAgentChoice } from '../agent/agent-clis.js';
 import { cliFailure } from '../cli-error.js';
 import { type Action, safeId } from './command-action.js';
 import { examples } from './help-examples.js';
 
-/** `cairn agent claude|gemini` and `cairn convert`: the agent CLIs and their transcripts. */
+/** `cairn agent claude|gemini|codex` and `cairn convert`: the agent CLIs and their transcripts. */
 export function registerAgentCommands(program: Command, action: Action): void {
   program
     .command('agent <cli> <prompt>')
-    .description('run Claude Code (claude) or Gemini CLI (gemini) and store its work as a conversation')
+    .description(
+      'run Claude Code (claude), Gemini CLI (gemini) or Codex CLI (codex) and store its work as a conversation',
+    )
     .option('--cwd <dir>', 'the directory the agent works in (default: the current one)')
     .option('--resume', "continue the agent's own session (the latest, or --conversation's)")
     .option(
@@ -18,17 +21,17 @@ export function registerAgentCommands(program: Command, action: Action): void {
     )
     .option(
       '--command <path>',
-      'the executable (default claude / gemini; env CAIRN_CLAUDE_COMMAND / CAIRN_GEMINI_COMMAND)',
+      'the executable (default claude / gemini / codex; env CAIRN_CLAUDE_COMMAND / CAIRN_GEMINI_COMMAND / CAIRN_CODEX_COMMAND)',
     )
     .option('--json', 'print every AgentOutput event as a JSON line')
     .addHelpText('after', examples.agent)
     .action(
       action(async (m, context, flags, cli: string, prompt: string) => {
-        if (cli !== 'claude' && cli !== 'gemini')
+        if (!isAgentChoice(cli))
           throw cliFailure(
             'INVALID_ARGUMENT',
             `unknown agent CLI "${cli}"`,
-            'use `cairn agent claude …` or `cairn agent gemini …`',
+            'use `cairn agent claude …`, `cairn agent gemini …` or `cairn agent codex …`',
           );
         return m.withStore(context, (store) =>
           m.runAgentCommand(
