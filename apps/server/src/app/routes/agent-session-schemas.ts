@@ -9,7 +9,7 @@ export const AgentSessionBodySchema = z
   .object({
     agent: z
       .enum(AGENT_SESSION_AGENTS)
-      .openapi({ description: 'Claude Code (`claude`) or Gemini CLI (`gemini`)' }),
+      .openapi({ description: 'Claude Code (`claude`), Gemini CLI (`gemini`) or Codex CLI (`codex`)' }),
     prompt: z
       .string()
       .min(1)
