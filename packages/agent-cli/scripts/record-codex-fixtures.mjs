@@ -7,16 +7,14 @@
 // Needs root: it re-runs itself under `unshare -n` (a network namespace with only `lo`), so the
 // CLI can reach nothing but the mock. The CLI comes from CODEX_BIN (default: the npm install in
 // /tmp/ncodex-clis: `npm i @openai/codex@0.171.0`); DEBUG_RECORD=1 echoes its stdout. Everything specific to Codex is in `CODEX`
-// below; the rest is a general "mock + CLI + scenario" recorder.
+// below; the rest is a general "mock + CLI + scenario" recorder (`recordFixtures`), which
+// record-qwen-code-fixtures.mjs uses for Qwen Code.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const FIXTURES = join(here, '..', 'fixtures', 'real', 'codex');
-// Outside /tmp: Codex refuses to put its helper binaries under a temporary directory.
-const WORK = '/var/tmp/cairn-codex-fixtures';
 
 // ---------------------------------------------------------------- Codex-specific data
 
@@ -26,30 +24,17 @@ const EDIT_HELLO =
 const shell = (cmd) => ({ name: 'exec_command', arguments: { cmd } });
 const patch = (text) => ({ name: 'apply_patch', arguments: text });
 
-const CODEX = {
+export const CODEX = {
+  name: 'codex',
   bin: process.env.CODEX_BIN ?? '/tmp/ncodex-clis/node_modules/.bin/codex',
   provider: 'openai-responses',
   // A model the CLI knows (its metadata declares the freeform apply_patch tool).
   model: 'gpt-5.5',
   /** `$CODEX_HOME/config.toml`: the mock as the model provider, nothing reported anywhere. */
-  config: (baseURL) => `model = "gpt-5.5"
-model_provider = "mock"
-check_for_update_on_startup = false
-
-[model_providers.mock]
-name = "Cairn mock"
-base_url = "${baseURL}"
-env_key = "OPENAI_API_KEY"
-wire_api = "responses"
-request_max_retries = 2
-stream_max_retries = 0
-
-[analytics]
-enabled = false
-
-[otel]
-exporter = "none"
-`,
+  setup: (home, baseURL) => {
+    mkdirSync(join(home, '.codex'), { recursive: true });
+    writeFileSync(join(home, '.codex', 'config.toml'), codexConfig(baseURL));
+  },
   env: (home) => ({
     PATH: process.env.PATH,
     HOME: home,
@@ -106,8 +91,27 @@ exporter = "none"
   ],
   /** True once the line shows the command the abort runs should interrupt. */
   isRunningCommand: (line) => line.includes('"item.started"') && line.includes('"command_execution"'),
-  threadIdOf: (stdout) => /"thread_id":"([^"]+)"/.exec(stdout)?.[1],
+  sessionIdOf: (stdout) => /"thread_id":"([^"]+)"/.exec(stdout)?.[1],
 };
+
+const codexConfig = (baseURL) => `model = "gpt-5.5"
+model_provider = "mock"
+check_for_update_on_startup = false
+
+[model_providers.mock]
+name = "Cairn mock"
+base_url = "${baseURL}"
+env_key = "OPENAI_API_KEY"
+wire_api = "responses"
+request_max_retries = 2
+stream_max_retries = 0
+
+[analytics]
+enabled = false
+
+[otel]
+exporter = "none"
+`;
 
 // Items of the request's input (messages, calls, outputs): shows the resumed history was sent.
 function inputCount(request) {
@@ -116,48 +120,45 @@ function inputCount(request) {
 
 // ---------------------------------------------------------------- general recorder
 
+/** Runs `node <entry script> …` again inside `unshare -n` (only `lo`, brought up) unless it is there. */
 function inNetworkNamespace() {
-  if (process.env.CAIRN_RECORD_NETNS === '1') return true;
+  if (process.env.CAIRN_RECORD_NETNS === '1') return;
   const result = spawnSync(
     'unshare',
-    [
-      '-n',
-      'sh',
-      '-c',
-      'ip link set lo up && exec "$0" "$@"',
-      process.execPath,
-      fileURLToPath(import.meta.url),
-      ...process.argv.slice(2),
-    ],
+    ['-n', 'sh', '-c', 'ip link set lo up && exec "$0" "$@"', process.execPath, ...process.argv.slice(1)],
     { stdio: 'inherit', env: { ...process.env, CAIRN_RECORD_NETNS: '1' } },
   );
   process.exit(result.status ?? 1);
 }
 
 const MARKER = /\[scenario:([\w-]+)\]/g;
-const OUTPUT_TYPES = new Set(['function_call_output', 'custom_tool_call_output']);
+// Tool results, in the Responses API's input and in Chat Completions messages.
+const isToolOutput = (item) =>
+  item.role === 'tool' || item.type === 'function_call_output' || item.type === 'custom_tool_call_output';
 
-/** The scenario of a request (the last marker in a user text) and its turn number. */
+/** The scenario of a request (the last marker in a user text) and its turn number (tool outputs since). */
 function scenarioTurn(request) {
-  const input = Array.isArray(request.body?.input) ? request.body.input : [];
+  const body = request.body ?? {};
+  const items = Array.isArray(body.input) ? body.input : Array.isArray(body.messages) ? body.messages : [];
   let scenario;
   let turn = 0;
-  for (const item of input) {
-    const text = JSON.stringify(item.content ?? '');
-    const markers = item.role === 'user' ? [...text.matchAll(MARKER)] : [];
+  for (const item of items) {
+    const markers = item.role === 'user' ? [...JSON.stringify(item.content ?? '').matchAll(MARKER)] : [];
     if (markers.length > 0) {
       scenario = markers.at(-1)[1];
       turn = 0;
-    } else if (OUTPUT_TYPES.has(item.type)) turn += 1;
+    } else if (isToolOutput(item)) turn += 1;
   }
   return { scenario, turn };
 }
 
-function scriptedTurns(cli) {
+/** `cli.scripts` may be a function of the agent's cwd (for tools that want absolute paths). */
+function scriptedTurns(cli, cwd) {
+  const scripts = typeof cli.scripts === 'function' ? cli.scripts(cwd) : cli.scripts;
   const attempts = new Map();
   return (request) => {
     const { scenario, turn } = scenarioTurn(request);
-    const step = cli.scripts[scenario]?.[turn];
+    const step = scripts[scenario]?.[turn];
     if (step === undefined)
       return { fault: { status: 400, message: `mock: no turn ${turn} for ${scenario}` } };
     const key = `${scenario}:${turn}`;
@@ -167,19 +168,18 @@ function scriptedTurns(cli) {
   };
 }
 
-async function record(cli, run, { home, cwd, resume }) {
+async function record(cli, run, { home, cwd, resume, fixtures, work }) {
   const { startMockProviderServer } = await import('../../testing/dist/index.js');
   const server = await startMockProviderServer({
     provider: cli.provider,
-    turns: scriptedTurns(cli),
-    validateRequests: true,
+    turns: scriptedTurns(cli, cwd),
+    validateRequests: cli.validateRequests ?? true,
   });
-  mkdirSync(join(home, '.codex'), { recursive: true });
-  writeFileSync(join(home, '.codex', 'config.toml'), cli.config(server.baseURL));
+  cli.setup(home, server.baseURL);
   const prompt = `${run.prompt} [scenario:${run.scenario}]`;
   const child = spawn(cli.bin, cli.args({ prompt, resume }), {
     cwd,
-    env: cli.env(home),
+    env: cli.env(home, server.baseURL),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -194,43 +194,59 @@ async function record(cli, run, { home, cwd, resume }) {
       setTimeout(() => child.kill(run.signal), 2000);
     }
   });
-  child.stderr.setEncoding('utf8').on('data', (text) => (stderr += text));
+  child.stderr.setEncoding('utf8').on('data', (text) => {
+    stderr += text;
+  });
   const started = Date.now();
   // 'close' comes once the process has exited and its output is fully read.
   const [code, signal] = await new Promise((resolve) => child.on('close', (c, s) => resolve([c, s])));
   const ms = Date.now() - started;
-  const orphans = spawnSync('pgrep', ['-f', 'sleep 30']).stdout.toString().trim();
+  // Whether the interrupted command outlived the CLI.
+  const orphans = spawnSync('pgrep', ['-f', cli.longCommand ?? 'sleep 30'])
+    .stdout.toString()
+    .trim();
   await server.close();
-  writeFileSync(join(FIXTURES, `${run.file}.jsonl`), stdout);
-  writeFileSync(join(WORK, `${run.file}.stderr.txt`), stderr);
-  writeFileSync(join(WORK, `${run.file}.requests.json`), JSON.stringify(server.requests, null, 2));
-  const exitAfterSignal =
+  writeFileSync(join(fixtures, `${run.file}.jsonl`), stdout);
+  writeFileSync(join(work, `${run.file}.stderr.txt`), stderr);
+  writeFileSync(join(work, `${run.file}.requests.json`), JSON.stringify(server.requests, null, 2));
+  const afterSignal =
     signalledAt === undefined ? '' : ` exit ${Date.now() - signalledAt - 2000} ms after the signal;`;
+  const left = orphans === '' ? '' : `; left running: ${orphans}`;
+  const lines = stdout.split('\n').length - 1;
   console.log(
-    `${run.file}: exit ${code} signal ${signal};${exitAfterSignal} ${ms} ms; ${server.requests.length} requests; ${stdout.split('\n').length - 1} lines${orphans ? `; left running: ${orphans}` : ''}`,
+    `${cli.name} ${run.file}: exit ${code} signal ${signal};${afterSignal} ${ms} ms; ${server.requests.length} requests; ${lines} lines${left}`,
   );
   return stdout;
 }
 
-async function main(cli) {
+/**
+ * Records `cli.runs` (those named on the command line, or all) into
+ * `fixtures/real/<cli.name>/<run>.jsonl`. The agent works in `/var/tmp/cairn-<name>-fixtures/w/<run>`
+ * (outside /tmp: Codex refuses to put its helper binaries under a temporary directory) with a fresh
+ * HOME beside it; a resumed run reuses the directory and HOME of the run it resumes.
+ */
+export async function recordFixtures(cli) {
   inNetworkNamespace();
   const only = new Set(process.argv.slice(2));
-  mkdirSync(FIXTURES, { recursive: true });
-  rmSync(WORK, { recursive: true, force: true });
-  const threads = new Map();
+  const fixtures = join(here, '..', 'fixtures', 'real', cli.name);
+  const work = `/var/tmp/cairn-${cli.name}-fixtures`;
+  mkdirSync(fixtures, { recursive: true });
+  rmSync(work, { recursive: true, force: true });
+  const sessions = new Map();
   for (const run of cli.runs) {
     if (only.size > 0 && !only.has(run.file)) continue;
     const from = run.resumeFrom;
     const label = from ?? run.file;
-    const home = join(WORK, 'homes', label);
-    const cwd = join(WORK, 'w', label);
+    const home = join(work, 'homes', label);
+    const cwd = join(work, 'w', label);
+    mkdirSync(home, { recursive: true });
     mkdirSync(cwd, { recursive: true });
-    const resume = from === undefined ? undefined : threads.get(from);
+    const resume = from === undefined ? undefined : sessions.get(from);
     if (from !== undefined && resume === undefined)
       throw new Error(`${run.file} needs ${from} recorded in the same run`);
-    const stdout = await record(cli, run, { home, cwd, resume });
-    threads.set(run.file, cli.threadIdOf(stdout));
+    const stdout = await record(cli, run, { home, cwd, resume, fixtures, work });
+    sessions.set(run.file, cli.sessionIdOf(stdout));
   }
 }
 
-await main(CODEX);
+if (process.argv[1] === fileURLToPath(import.meta.url)) await recordFixtures(CODEX);
