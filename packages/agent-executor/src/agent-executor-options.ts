@@ -3,12 +3,12 @@ import type { ToolProcessorRegistry } from '@cairn/message-processor';
 import type { AgentCliDefinition } from './agent-cli-definition.js';
 
 /** A built-in agent CLI, by name. */
-export type AgentCliName = 'claude-code' | 'gemini-cli' | 'codex';
+export type AgentCliName = 'claude-code' | 'gemini-cli' | 'codex' | 'qwen-code';
 
 export interface AgentExecutorOptions {
   /** Where each run's prompt, the agent's messages and the raw transcript are written. */
   store: ConversationStore;
-  /** `claude-code`, `gemini-cli`, `codex`, or the definition of another CLI. */
+  /** `claude-code`, `gemini-cli`, `codex`, `qwen-code`, or the definition of another CLI. */
   agent: AgentCliName | AgentCliDefinition;
   /** The executable (a name on `PATH` or a path). Default: the CLI's own (`claude`, `gemini`). */
   command?: string;

@@ -7,6 +7,7 @@ export { codexCli } from './codex-cli.js';
 export { type AgentExecutor, createAgentExecutor } from './create-agent-executor.js';
 export { type FindResumeSessionOptions, findResumeSession } from './find-resume-session.js';
 export { geminiCli } from './gemini-cli.js';
+export { qwenCodeCli } from './qwen-code-cli.js';
 export { RESUME_SESSION_ID_PATTERN } from './resume-session-id.js';
 export { DEFAULT_KILL_GRACE_MS } from './spawn-agent-process.js';
 export { DEFAULT_STDERR_LIMIT } from './stderr-tail.js';
