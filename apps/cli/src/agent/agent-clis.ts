@@ -1,7 +1,13 @@
-import { type AgentCliDefinition, claudeCodeCli, codexCli, geminiCli } from '@cairn/agent-executor';
+import {
+  type AgentCliDefinition,
+  claudeCodeCli,
+  codexCli,
+  geminiCli,
+  qwenCodeCli,
+} from '@cairn/agent-executor';
 
 /** The agent CLIs `cairn agent` runs, by their command name. */
-export type AgentChoice = 'claude' | 'gemini' | 'codex';
+export type AgentChoice = 'claude' | 'gemini' | 'codex' | 'qwen';
 
 export interface AgentCli {
   /** How the executor runs it and reads its output. */
@@ -27,6 +33,11 @@ export const AGENT_CLIS: Readonly<Record<AgentChoice, AgentCli>> = {
     definition: codexCli,
     commandEnv: 'CAIRN_CODEX_COMMAND',
     install: 'npm i -g @openai/codex',
+  },
+  qwen: {
+    definition: qwenCodeCli,
+    commandEnv: 'CAIRN_QWEN_COMMAND',
+    install: 'npm i -g @qwen-code/qwen-code',
   },
 };
 

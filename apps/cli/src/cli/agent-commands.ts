@@ -5,12 +5,12 @@ import { cliFailure } from '../cli-error.js';
 import { type Action, safeId } from './command-action.js';
 import { examples } from './help-examples.js';
 
-/** `cairn agent claude|gemini|codex` and `cairn convert`: the agent CLIs and their transcripts. */
+/** `cairn agent claude|gemini|codex|qwen` and `cairn convert`: the agent CLIs and their transcripts. */
 export function registerAgentCommands(program: Command, action: Action): void {
   program
     .command('agent <cli> <prompt>')
     .description(
-      'run Claude Code (claude), Gemini CLI (gemini) or Codex CLI (codex) and store its work as a conversation',
+      'run Claude Code (claude), Gemini CLI (gemini), Codex CLI (codex) or Qwen Code (qwen) and store its work as a conversation',
     )
     .option('--cwd <dir>', 'the directory the agent works in (default: the current one)')
     .option('--resume', "continue the agent's own session (the latest, or --conversation's)")
@@ -21,7 +21,7 @@ export function registerAgentCommands(program: Command, action: Action): void {
     )
     .option(
       '--command <path>',
-      'the executable (default claude / gemini / codex; env CAIRN_CLAUDE_COMMAND / CAIRN_GEMINI_COMMAND / CAIRN_CODEX_COMMAND)',
+      'the executable (default claude / gemini / codex / qwen; env CAIRN_<CLAUDE|GEMINI|CODEX|QWEN>_COMMAND)',
     )
     .option('--json', 'print every AgentOutput event as a JSON line')
     .addHelpText('after', examples.agent)
@@ -31,7 +31,7 @@ export function registerAgentCommands(program: Command, action: Action): void {
           throw cliFailure(
             'INVALID_ARGUMENT',
             `unknown agent CLI "${cli}"`,
-            'use `cairn agent claude …`, `cairn agent gemini …` or `cairn agent codex …`',
+            'use `cairn agent claude|gemini|codex|qwen …`',
           );
         return m.withStore(context, (store) =>
           m.runAgentCommand(

@@ -1,13 +1,19 @@
 import { isAbsolute, resolve } from 'node:path';
-import { type AgentCliDefinition, claudeCodeCli, codexCli, geminiCli } from '@cairn/agent-executor';
+import {
+  type AgentCliDefinition,
+  claudeCodeCli,
+  codexCli,
+  geminiCli,
+  qwenCodeCli,
+} from '@cairn/agent-executor';
 import { CairnError } from '@cairn/core';
 
 /** The agent CLIs an agent session can run, by their command name. */
-export const AGENT_SESSION_AGENTS = ['claude', 'gemini', 'codex'] as const;
+export const AGENT_SESSION_AGENTS = ['claude', 'gemini', 'codex', 'qwen'] as const;
 export type AgentSessionAgent = (typeof AGENT_SESSION_AGENTS)[number];
 
 /**
- * Agent sessions run Claude Code, Gemini CLI or Codex CLI on this machine, which run code: they are off unless
+ * Agent sessions run Claude Code, Gemini CLI, Codex CLI or Qwen Code on this machine, which run code: they are off unless
  * these are given.
  */
 export interface AgentSessionsOptions {
@@ -15,8 +21,8 @@ export interface AgentSessionsOptions {
   workspaceRoot: string;
   /** The agents requests may name; default all. */
   agents?: readonly AgentSessionAgent[];
-  /** Their executables (a name on `PATH` or a path); default `claude`, `gemini` and `codex`. */
-  commands?: { claude?: string; gemini?: string; codex?: string };
+  /** Their executables (a name on `PATH` or a path); default `claude`, `gemini`, `codex` and `qwen`. */
+  commands?: { claude?: string; gemini?: string; codex?: string; qwen?: string };
   /**
    * Variables of the server's environment the agent CLI gets besides the basic ones (PATH, HOME,
    * USER, SHELL, LANG, LC_*, TERM, TMPDIR, TZ), e.g. `ANTHROPIC_API_KEY`. Nothing else reaches it:
@@ -42,6 +48,7 @@ const DEFINITIONS: Readonly<Record<AgentSessionAgent, AgentCliDefinition>> = {
   claude: claudeCodeCli,
   gemini: geminiCli,
   codex: codexCli,
+  qwen: qwenCodeCli,
 };
 
 const invalid = (message: string) => new CairnError('INVALID_ARGUMENT', message);

@@ -9,7 +9,10 @@ export const AgentSessionBodySchema = z
   .object({
     agent: z
       .enum(AGENT_SESSION_AGENTS)
-      .openapi({ description: 'Claude Code (`claude`), Gemini CLI (`gemini`) or Codex CLI (`codex`)' }),
+      .openapi({
+        description:
+          'Claude Code (`claude`), Gemini CLI (`gemini`), Codex CLI (`codex`) or Qwen Code (`qwen`)',
+      }),
     prompt: z
       .string()
       .min(1)

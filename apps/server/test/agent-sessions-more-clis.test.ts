@@ -32,7 +32,7 @@ interface SessionBody {
   messages: ConversationMessage[];
 }
 
-describe('POST /v1/agent-sessions with agent codex', () => {
+describe('POST /v1/agent-sessions with agent codex or qwen', () => {
   it('runs Codex CLI, stores its work, and resumes its thread with exec resume', async () => {
     const root = await realpath(await tempDir());
     await mkdir(join(root, 'proj'));
@@ -81,7 +81,43 @@ describe('POST /v1/agent-sessions with agent codex', () => {
     ]);
   });
 
-  it('refuses an agent it does not know, naming the three it does', async () => {
+  it('runs Qwen Code (agent qwen) with its own converter', async () => {
+    const root = await realpath(await tempDir());
+    await mkdir(join(root, 'proj'));
+    const bin = await tempDir();
+    const argvFile = join(bin, 'runs.jsonl');
+    const qwenFixture = fileURLToPath(
+      new URL('../../../packages/agent-cli/fixtures/real/qwen-code/main.jsonl', import.meta.url),
+    );
+    const qwen = await installFakeAgent(bin, 'qwen', {
+      transcript: { file: qwenFixture, recordedCwd: '/var/tmp/cairn-qwen-code-fixtures/w/main' },
+      argvFile,
+    });
+    const store = createMemoryConversationStore();
+    server = await serveApp({
+      store,
+      runtime: createAgentRuntime({
+        store,
+        model: new ScriptedModel({ turns: [] }),
+        settings: { compression: false },
+      }),
+      events: createInProcessEventBus(),
+      turnLock: createInProcessTurnLock(),
+      agentSessions: { workspaceRoot: root, commands: { qwen } },
+    });
+    const response = await server.post('/v1/agent-sessions', { agent: 'qwen', prompt: PROMPT, cwd: 'proj' });
+    expect(response.status).toBe(200);
+    const body = await jsonBody<SessionBody>(response);
+    expect(body).toMatchObject({ success: true, result: 'Done: hello.txt says Hello, Cairn!' });
+    expect(
+      body.messages.filter((message) => message.role === 'tool').map((message) => message.toolName),
+    ).toEqual(['write_file', 'edit', 'run_shell_command', 'read_file']);
+    expect((await readRuns(argvFile)).map((run) => run.args)).toEqual([
+      [`--prompt=${PROMPT}`, '--output-format', 'stream-json'],
+    ]);
+  });
+
+  it('refuses an agent it does not know, naming the ones it does', async () => {
     const root = await realpath(await tempDir());
     const store = createMemoryConversationStore();
     server = await serveApp({
@@ -97,6 +133,6 @@ describe('POST /v1/agent-sessions with agent codex', () => {
     });
     const response = await server.post('/v1/agent-sessions', { agent: 'aider', prompt: 'Hi' });
     expect(response.status).toBe(400);
-    expect(JSON.stringify(await response.json())).toMatch(/claude.*gemini.*codex/);
+    expect(JSON.stringify(await response.json())).toMatch(/claude.*gemini.*codex.*qwen/);
   });
 });
