@@ -7,12 +7,9 @@ import { ConversationMessageSchema, SafeIdSchema } from '../http/api-schemas.js'
 
 export const AgentSessionBodySchema = z
   .object({
-    agent: z
-      .enum(AGENT_SESSION_AGENTS)
-      .openapi({
-        description:
-          'Claude Code (`claude`), Gemini CLI (`gemini`), Codex CLI (`codex`) or Qwen Code (`qwen`)',
-      }),
+    agent: z.enum(AGENT_SESSION_AGENTS).openapi({
+      description: 'Claude Code (`claude`), Gemini CLI (`gemini`), Codex CLI (`codex`) or Qwen Code (`qwen`)',
+    }),
     prompt: z
       .string()
       .min(1)
