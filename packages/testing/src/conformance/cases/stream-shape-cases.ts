@@ -31,13 +31,6 @@ const RAW_FINISH_REASONS: Record<MockProvider, Record<ScriptFinish, string>> = {
   anthropic: { stop: 'end_turn', tool_calls: 'tool_use', length: 'max_tokens', content_filter: 'refusal' },
   // Gemini reports STOP for function-call turns too.
   gemini: { stop: 'STOP', tool_calls: 'STOP', length: 'MAX_TOKENS', content_filter: 'SAFETY' },
-  // The Responses API has a status, and `incomplete_details.reason` when it stopped early.
-  'openai-responses': {
-    stop: 'completed',
-    tool_calls: 'completed',
-    length: 'max_output_tokens',
-    content_filter: 'content_filter',
-  },
 };
 
 const FINISHES: Array<{ turn: ScriptTurn; reason: ScriptFinish }> = [
