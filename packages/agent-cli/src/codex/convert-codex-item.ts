@@ -14,6 +14,8 @@ export interface CodexSessionState {
   threadId: string | undefined;
   /** The last agent message, reported as the session's final text. */
   lastText: string | undefined;
+  /** The message of the last `error` line, which `turn.failed` repeats. */
+  lastErrorMessage: string | undefined;
   /** Tool items whose `tool_use` was sent and whose result was not, by item id. */
   readonly openTools: Map<string, string>;
   /** Todo lists: how many versions were sent and the last one, so an unchanged repeat is skipped. */

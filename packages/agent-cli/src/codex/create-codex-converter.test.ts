@@ -103,9 +103,9 @@ describe('createCodexConverter on real Codex CLI 0.171.0 output', () => {
   it('classifies a server error Codex gave up retrying, and ends the session as failed', () => {
     const events = convertText(fixture('apierr-500'));
     const message = 'We’re currently experiencing high demand, which may cause temporary errors.';
-    expect(events.slice(-3)).toEqual([
+    // The `turn.failed` repeating the `error` line's message adds the failed result, not a second error.
+    expect(events.slice(-2)).toEqual([
       { type: 'error', timestamp: NOW, code: 'LLM_UNAVAILABLE', retryable: true, message, fatal: false },
-      { type: 'error', timestamp: NOW, code: 'LLM_UNAVAILABLE', retryable: true, message, fatal: true },
       expect.objectContaining({ type: 'session_result', isError: true, subtype: 'failed' }),
     ]);
     expect(events.filter((event) => event.type === 'tool_result')).toHaveLength(2);
@@ -114,13 +114,13 @@ describe('createCodexConverter on real Codex CLI 0.171.0 output', () => {
   it('classifies an API 400 as a bad request', () => {
     const events = convertText(fixture('err400'));
     expect(events.filter((event) => event.type === 'error')).toEqual([
-      expect.objectContaining({ code: 'LLM_BAD_REQUEST', retryable: false, fatal: false }),
       expect.objectContaining({
         code: 'LLM_BAD_REQUEST',
-        fatal: true,
+        retryable: false,
         message: expect.stringContaining('mock: this request is invalid'),
       }),
     ]);
+    expect(events.at(-1)).toMatchObject({ type: 'session_result', isError: true });
   });
 
   it('leaves an interrupted command unanswered: Codex writes nothing more on SIGINT or SIGTERM', () => {
@@ -133,6 +133,25 @@ describe('createCodexConverter on real Codex CLI 0.171.0 output', () => {
       });
       expect(events.some((event) => event.type === 'session_result')).toBe(false);
     }
+  });
+});
+
+describe('createCodexConverter on failures', () => {
+  it('reports a turn.failed with a message of its own as a fatal error', () => {
+    const events = convert([
+      line({ type: 'turn.failed', error: { message: 'exceeded retry limit, last status: 429' } }),
+    ]);
+    expect(events).toEqual([
+      {
+        type: 'error',
+        timestamp: NOW,
+        code: 'LLM_RATE_LIMITED',
+        retryable: true,
+        message: 'exceeded retry limit, last status: 429',
+        fatal: true,
+      },
+      { type: 'session_result', timestamp: NOW, isError: true, subtype: 'failed' },
+    ]);
   });
 });
 

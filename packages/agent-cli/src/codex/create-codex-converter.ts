@@ -107,13 +107,17 @@ function convertLine(line: Line, type: LineType, timestamp: string, state: Codex
     case 'turn.failed': {
       const message =
         (isRecord(line.error) ? optionalString(line.error.message) : undefined) ?? 'Codex turn failed';
-      return [convertFailure(message, timestamp, true), sessionResult(timestamp, state, true, 'failed')];
+      const result = sessionResult(timestamp, state, true, 'failed');
+      // Codex repeats the `error` line's message here: the failed result names it already.
+      if (message === state.lastErrorMessage) return [result];
+      return [convertFailure(message, timestamp, true), result];
     }
-    case 'error':
+    case 'error': {
       // A stream error; Codex may still retry, and says `turn.failed` when it gives up.
-      return [
-        convertFailure(optionalString(line.message) ?? 'Codex CLI reported an error', timestamp, false),
-      ];
+      const message = optionalString(line.message) ?? 'Codex CLI reported an error';
+      state.lastErrorMessage = message;
+      return [convertFailure(message, timestamp, false)];
+    }
     default:
       return convertCodexItem(line.item, ITEM_PHASES[type], timestamp, state);
   }
@@ -126,6 +130,7 @@ export function createCodexConverter(options: CodexConverterOptions = {}): Codex
   const state: CodexSessionState = {
     threadId: undefined,
     lastText: undefined,
+    lastErrorMessage: undefined,
     openTools: new Map(),
     todoLists: new Map(),
     callId: (itemId) => `${runId}/${itemId}`,
