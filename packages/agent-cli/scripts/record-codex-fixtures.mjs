@@ -6,8 +6,9 @@
 //
 // Needs root: it re-runs itself under `unshare -n` (a network namespace with only `lo`), so the
 // CLI can reach nothing but the mock. The CLI comes from CODEX_BIN (default: the npm install in
-// /tmp/ncodex-clis: `npm i @openai/codex@0.171.0`); DEBUG_RECORD=1 echoes its stdout. Everything specific to Codex is in `CODEX`
-// below; the rest is a general "mock + CLI + scenario" recorder (`recordFixtures`), which
+// /tmp/ncodex-clis: `npm i @openai/codex@0.171.0`); DEBUG_RECORD=1 echoes its stdout.
+// Everything specific to Codex is in `CODEX` below (config file, environment, arguments, scripted
+// turns, runs); the rest is a general "mock + CLI + scenario" recorder (`recordFixtures`), which
 // record-qwen-code-fixtures.mjs uses for Qwen Code.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
