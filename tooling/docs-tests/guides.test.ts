@@ -22,6 +22,8 @@ describe('the guides in docs/ run and print what they say', () => {
 
   it('migrating-from-messages-json', () => expectGuideRuns('migrating-from-messages-json'));
 
+  it('adding-an-agent-cli', () => expectGuideRuns('adding-an-agent-cli'));
+
   it('running-the-server-on-several-instances', () =>
     expectGuideRuns('running-the-server-on-several-instances', { DATABASE_URL: inject('databaseUrl') }));
 });

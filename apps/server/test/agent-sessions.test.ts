@@ -299,7 +299,7 @@ describe('POST /v1/agent-sessions', () => {
   it('validates the body and ids, and runs only the agents enabled', async () => {
     const { app, argvFile } = await setUp({ agentSessions: { agents: ['claude'] } });
     for (const body of [
-      { agent: 'codex', prompt: 'Hi' },
+      { agent: 'aider', prompt: 'Hi' },
       { agent: 'claude', prompt: '  ' },
       { agent: 'claude' },
       { agent: 'claude', prompt: 'Hi', conversationId: '../x' },

@@ -4,12 +4,12 @@ import type { AgentCliDefinition } from './agent-cli-definition.js';
 import type { AgentPermissions } from './agent-permissions.js';
 
 /** A built-in agent CLI, by name. */
-export type AgentCliName = 'claude-code' | 'gemini-cli';
+export type AgentCliName = 'claude-code' | 'gemini-cli' | 'codex' | 'qwen-code';
 
 export interface AgentExecutorOptions {
   /** Where each run's prompt, the agent's messages and the raw transcript are written. */
   store: ConversationStore;
-  /** `claude-code`, `gemini-cli`, or the definition of another CLI. */
+  /** `claude-code`, `gemini-cli`, `codex`, `qwen-code`, or the definition of another CLI. */
   agent: AgentCliName | AgentCliDefinition;
   /** The executable (a name on `PATH` or a path). Default: the CLI's own (`claude`, `gemini`). */
   command?: string;

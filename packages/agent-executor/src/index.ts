@@ -10,9 +10,11 @@ export {
 export type { AgentRunError, AgentRunResult } from './agent-run-result.js';
 export { agentTranscriptRef } from './agent-transcript-ref.js';
 export { claudeCodeCli } from './claude-code-cli.js';
+export { codexCli } from './codex-cli.js';
 export { type AgentExecutor, createAgentExecutor } from './create-agent-executor.js';
 export { type FindResumeSessionOptions, findResumeSession } from './find-resume-session.js';
 export { geminiCli } from './gemini-cli.js';
+export { qwenCodeCli } from './qwen-code-cli.js';
 export { RESUME_SESSION_ID_PATTERN } from './resume-session-id.js';
 export { DEFAULT_KILL_GRACE_MS } from './spawn-agent-process.js';
 export type { StderrEventConverter, StderrEventSource } from './stderr-retry-events.js';

@@ -2,11 +2,15 @@ import { CairnError } from '@cairn/core';
 import type { AgentCliDefinition } from './agent-cli-definition.js';
 import type { AgentCliName } from './agent-executor-options.js';
 import { claudeCodeCli } from './claude-code-cli.js';
+import { codexCli } from './codex-cli.js';
 import { geminiCli } from './gemini-cli.js';
+import { qwenCodeCli } from './qwen-code-cli.js';
 
 const BUILT_IN: Readonly<Record<AgentCliName, AgentCliDefinition>> = {
   'claude-code': claudeCodeCli,
   'gemini-cli': geminiCli,
+  codex: codexCli,
+  'qwen-code': qwenCodeCli,
 };
 
 /** The definition of a built-in CLI by name, or the given one; `INVALID_ARGUMENT` otherwise. */
@@ -16,7 +20,7 @@ export function resolveAgentCli(agent: AgentCliName | AgentCliDefinition): Agent
     if (cli !== undefined) return cli;
     throw new CairnError(
       'INVALID_ARGUMENT',
-      `Unknown agent ${JSON.stringify(agent)}: use "claude-code", "gemini-cli" or an AgentCliDefinition`,
+      `Unknown agent ${JSON.stringify(agent)}: use "claude-code", "gemini-cli", "codex", "qwen-code" or an AgentCliDefinition`,
     );
   }
   const valid =
@@ -31,7 +35,7 @@ export function resolveAgentCli(agent: AgentCliName | AgentCliDefinition): Agent
   if (!valid)
     throw new CairnError(
       'INVALID_ARGUMENT',
-      'agent must be "claude-code", "gemini-cli" or an AgentCliDefinition',
+      'agent must be "claude-code", "gemini-cli", "codex", "qwen-code" or an AgentCliDefinition',
     );
   return agent;
 }

@@ -83,7 +83,7 @@ describe('bad arguments and failures of the caller’s side reject', () => {
   it('refuses bad executor options', () => {
     const store = createMemoryConversationStore();
     const base = { store, cwd: '/tmp' };
-    expect(() => createAgentExecutor({ ...base, agent: 'codex' as 'claude-code' })).toThrow(CairnError);
+    expect(() => createAgentExecutor({ ...base, agent: 'aider' as 'claude-code' })).toThrow(CairnError);
     expect(() => createAgentExecutor({ ...base, agent: 'claude-code', killGraceMs: -1 })).toThrow(
       /killGraceMs/,
     );

@@ -1,6 +1,6 @@
 export { cairnErrorThrownBy } from './cairn-error-thrown-by.js';
 export { createGate, type Gate } from './gate.js';
-export type { MockProvider } from './mock-servers/mock-provider-protocol.js';
+export type { MockProvider, MockServerProvider } from './mock-servers/mock-provider-protocol.js';
 export {
   type MockProviderServer,
   type MockProviderServerOptions,

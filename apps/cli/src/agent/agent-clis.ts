@@ -1,7 +1,13 @@
-import { type AgentCliDefinition, claudeCodeCli, geminiCli } from '@cairn/agent-executor';
+import {
+  type AgentCliDefinition,
+  claudeCodeCli,
+  codexCli,
+  geminiCli,
+  qwenCodeCli,
+} from '@cairn/agent-executor';
 
 /** The agent CLIs `cairn agent` runs, by their command name. */
-export type AgentChoice = 'claude' | 'gemini';
+export type AgentChoice = 'claude' | 'gemini' | 'codex' | 'qwen';
 
 export interface AgentCli {
   /** How the executor runs it and reads its output. */
@@ -23,7 +29,22 @@ export const AGENT_CLIS: Readonly<Record<AgentChoice, AgentCli>> = {
     commandEnv: 'CAIRN_GEMINI_COMMAND',
     install: 'npm i -g @google/gemini-cli',
   },
+  codex: {
+    definition: codexCli,
+    commandEnv: 'CAIRN_CODEX_COMMAND',
+    install: 'npm i -g @openai/codex',
+  },
+  qwen: {
+    definition: qwenCodeCli,
+    commandEnv: 'CAIRN_QWEN_COMMAND',
+    install: 'npm i -g @qwen-code/qwen-code',
+  },
 };
+
+/** True for the names `cairn agent` accepts. */
+export function isAgentChoice(name: string): name is AgentChoice {
+  return Object.hasOwn(AGENT_CLIS, name);
+}
 
 /** The executable: the one given, else the environment's, else the CLI's own name. */
 export function agentCommand(cli: AgentCli, given: string | undefined, env: NodeJS.ProcessEnv): string {

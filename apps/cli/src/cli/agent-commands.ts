@@ -1,6 +1,7 @@
 import { AGENT_PERMISSION_MODES, type AgentPermissionMode, AllowedToolSchema } from '@cairn/agent-executor';
 import { definedFields } from '@cairn/core';
 import { type Command, Option } from 'commander';
+import { isAgentChoice } from '../agent/agent-clis.js';
 import { cliFailure } from '../cli-error.js';
 import { type Action, safeId } from './command-action.js';
 import { examples } from './help-examples.js';
@@ -17,11 +18,13 @@ const allowedTool = (tool: string, tools: string[] = []) => {
   return [...tools, tool];
 };
 
-/** `cairn agent claude|gemini` and `cairn convert`: the agent CLIs and their transcripts. */
+/** `cairn agent claude|gemini|codex|qwen` and `cairn convert`: the agent CLIs and their transcripts. */
 export function registerAgentCommands(program: Command, action: Action): void {
   program
     .command('agent <cli> <prompt>')
-    .description('run Claude Code (claude) or Gemini CLI (gemini) and store its work as a conversation')
+    .description(
+      'run Claude Code (claude), Gemini CLI (gemini), Codex CLI (codex) or Qwen Code (qwen) and store its work as a conversation',
+    )
     .option('--cwd <dir>', 'the directory the agent works in (default: the current one)')
     .option('--resume', "continue the agent's own session (the latest, or --conversation's)")
     .option(
@@ -31,7 +34,7 @@ export function registerAgentCommands(program: Command, action: Action): void {
     )
     .option(
       '--command <path>',
-      'the executable (default claude / gemini; env CAIRN_CLAUDE_COMMAND / CAIRN_GEMINI_COMMAND)',
+      'the executable (default claude / gemini / codex / qwen; env CAIRN_<CLAUDE|GEMINI|CODEX|QWEN>_COMMAND)',
     )
     .option('--json', 'print every AgentOutput event as a JSON line')
     .addOption(
@@ -52,11 +55,11 @@ export function registerAgentCommands(program: Command, action: Action): void {
     .addHelpText('after', examples.agent)
     .action(
       action(async (m, context, flags, cli: string, prompt: string) => {
-        if (cli !== 'claude' && cli !== 'gemini')
+        if (!isAgentChoice(cli))
           throw cliFailure(
             'INVALID_ARGUMENT',
             `unknown agent CLI "${cli}"`,
-            'use `cairn agent claude …` or `cairn agent gemini …`',
+            'use `cairn agent claude|gemini|codex|qwen …`',
           );
         return m.withStore(context, (store) =>
           m.runAgentCommand(

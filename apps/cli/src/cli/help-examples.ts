@@ -65,6 +65,7 @@ Without a terminal it deletes nothing unless --yes is given.
     'cairn agent claude "add a test for src/parse.ts" --cwd ~/project --permissions edit',
     'cairn agent claude --resume "now run the tests" --allow "Bash(npm test)"',
     'cairn agent gemini "explain the build" --json',
+    'cairn agent codex "fix the failing test" --cwd ~/project',
   ]),
   convert: block([
     'cairn convert --from claude-code session.jsonl --view display --format md > session.md',

@@ -22,7 +22,7 @@ export interface AgentCommandOptions {
   /** Continue the agent's own session: `conversationId`'s, else the latest conversation's in `cwd`. */
   resume?: boolean;
   conversationId?: string;
-  /** The executable (default claude / gemini; env CAIRN_CLAUDE_COMMAND / CAIRN_GEMINI_COMMAND override) */
+  /** The executable (default claude / gemini / codex / qwen; env CAIRN_<CLAUDE|GEMINI|CODEX|QWEN>_COMMAND override) */
   command?: string | undefined;
   model?: string;
   /**
@@ -57,7 +57,7 @@ async function isDirectory(path: string): Promise<boolean> {
 }
 
 /**
- * `cairn agent claude|gemini "<prompt>"`: runs the agent CLI through the agent executor, which
+ * `cairn agent claude|gemini|codex|qwen "<prompt>"`: runs the agent CLI through the agent executor, which
  * stores its work as a conversation, and shows it live. Ends with the conversation id, how to
  * continue it and what the run cost (stderr); a failed run with the error and its exit code.
  */

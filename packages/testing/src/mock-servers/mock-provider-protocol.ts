@@ -1,7 +1,13 @@
 import type { ResolvedScriptTurn } from '../resolve-script-turn.js';
 
-/** The wire protocols the mock server speaks. */
+/** The providers whose model adapters the conformance kit checks against the mock server. */
 export type MockProvider = 'openai' | 'anthropic' | 'gemini';
+
+/**
+ * The wire protocols the mock server speaks: the adapters' providers and OpenAI's Responses API
+ * (`openai-responses`: what Codex CLI speaks).
+ */
+export type MockServerProvider = MockProvider | 'openai-responses';
 
 /** One server-sent event before serialisation. */
 export interface SseFrame {
@@ -38,7 +44,7 @@ export interface MockErrorInput {
 
 /** One provider's wire format; the shared server does the HTTP, faults and timing. */
 export interface MockProviderProtocol {
-  readonly provider: MockProvider;
+  readonly provider: MockServerProvider;
   /** Appended to the server origin to form the `baseURL` the official SDK takes. */
   readonly baseUrlPath: string;
   /** Line ending of the SSE body (Gemini's servers use CRLF). */

@@ -16,11 +16,13 @@ import {
   splitRawSse,
   writeSseEvents,
 } from './mock-http.js';
-import type { MockProvider, MockProviderProtocol, MockRoute } from './mock-provider-protocol.js';
+import type { MockProviderProtocol, MockRoute, MockServerProvider } from './mock-provider-protocol.js';
 import { openAIMockProtocol } from './openai-mock-server.js';
+import { openAIResponsesMockProtocol } from './openai-responses-mock-server.js';
 
-const PROTOCOLS: Record<MockProvider, MockProviderProtocol> = {
+const PROTOCOLS: Record<MockServerProvider, MockProviderProtocol> = {
   openai: openAIMockProtocol,
+  'openai-responses': openAIResponsesMockProtocol,
   anthropic: anthropicMockProtocol,
   gemini: geminiMockProtocol,
 };
@@ -29,7 +31,7 @@ const PROTOCOLS: Record<MockProvider, MockProviderProtocol> = {
 export type MockTurns = ScriptTurn[] | ((request: RecordedRequest, index: number) => ScriptTurn);
 
 export interface MockProviderServerOptions {
-  provider: MockProvider;
+  provider: MockServerProvider;
   turns: MockTurns;
   /**
    * Answer 400, as the real API does, to bodies breaking the rules adapters commonly get wrong
@@ -40,7 +42,7 @@ export interface MockProviderServerOptions {
 }
 
 export interface MockProviderServer {
-  readonly provider: MockProvider;
+  readonly provider: MockServerProvider;
   /** What the official SDK takes: ends in `/v1` for OpenAI, the bare origin for Anthropic and Gemini. */
   readonly baseURL: string;
   /** `http://127.0.0.1:<port>`. */

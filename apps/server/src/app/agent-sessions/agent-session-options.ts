@@ -4,25 +4,27 @@ import {
   type AgentCliDefinition,
   type AgentPermissionMode,
   claudeCodeCli,
+  codexCli,
   geminiCli,
+  qwenCodeCli,
 } from '@cairn/agent-executor';
 import { CairnError } from '@cairn/core';
 
 /** The agent CLIs an agent session can run, by their command name. */
-export const AGENT_SESSION_AGENTS = ['claude', 'gemini'] as const;
+export const AGENT_SESSION_AGENTS = ['claude', 'gemini', 'codex', 'qwen'] as const;
 export type AgentSessionAgent = (typeof AGENT_SESSION_AGENTS)[number];
 
 /**
- * Agent sessions run Claude Code or Gemini CLI on this machine, which run code: they are off unless
+ * Agent sessions run Claude Code, Gemini CLI, Codex CLI or Qwen Code on this machine, which run code: they are off unless
  * these are given.
  */
 export interface AgentSessionsOptions {
   /** The directory sessions run in (absolute); a request's `cwd` is a directory inside it. */
   workspaceRoot: string;
-  /** The agents requests may name; default both. */
+  /** The agents requests may name; default all. */
   agents?: readonly AgentSessionAgent[];
-  /** Their executables (a name on `PATH` or a path); default `claude` and `gemini`. */
-  commands?: { claude?: string; gemini?: string };
+  /** Their executables (a name on `PATH` or a path); default `claude`, `gemini`, `codex` and `qwen`. */
+  commands?: { claude?: string; gemini?: string; codex?: string; qwen?: string };
   /**
    * Variables of the server's environment the agent CLI gets besides the basic ones (PATH, HOME,
    * USER, SHELL, LANG, LC_*, TERM, TMPDIR, TZ), e.g. `ANTHROPIC_API_KEY`. Nothing else reaches it:
@@ -53,6 +55,8 @@ const BASIC_ENV = /^(PATH|HOME|USER|LOGNAME|SHELL|LANG|LANGUAGE|LC_[A-Z]+|TERM|T
 const DEFINITIONS: Readonly<Record<AgentSessionAgent, AgentCliDefinition>> = {
   claude: claudeCodeCli,
   gemini: geminiCli,
+  codex: codexCli,
+  qwen: qwenCodeCli,
 };
 
 const DEFAULT_PERMISSION_MODES: readonly AgentPermissionMode[] = ['read-only', 'edit'];

@@ -8,9 +8,9 @@ import { ConversationMessageSchema, SafeIdSchema } from '../http/api-schemas.js'
 
 export const AgentSessionBodySchema = z
   .object({
-    agent: z
-      .enum(AGENT_SESSION_AGENTS)
-      .openapi({ description: 'Claude Code (`claude`) or Gemini CLI (`gemini`)' }),
+    agent: z.enum(AGENT_SESSION_AGENTS).openapi({
+      description: 'Claude Code (`claude`), Gemini CLI (`gemini`), Codex CLI (`codex`) or Qwen Code (`qwen`)',
+    }),
     prompt: z
       .string()
       .min(1)
