@@ -102,6 +102,8 @@ describe('LiveAgentOutput status lines', () => {
         { type: 'status', timestamp, status: 'requesting', message: 'requesting' },
       ]),
     ).toBe('⏹ [Request interrupted by user for tool use]\n');
+  });
+});
 
 // The real Claude Code capture of `sleep 30`, interrupted with C-c 2 s in (see
 // /work/shared/fixtures/real-cli-2/README.md), through the converter and processor as `cairn agent` runs it.
