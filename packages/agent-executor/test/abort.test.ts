@@ -140,7 +140,10 @@ describe('aborting a run', () => {
     // user's words, and not counted as answer left out (a status is never stored).
     expect(result.error).toEqual({ code: 'LLM_ABORTED', message: 'The run was aborted' });
     expect(events.filter((event) => event.type === 'status')).toEqual([
-      expect.objectContaining({ status: 'interrupted', message: '[Request interrupted by user for tool use]' }),
+      expect.objectContaining({
+        status: 'interrupted',
+        message: '[Request interrupted by user for tool use]',
+      }),
     ]);
     expect(log.map((message) => message.errorCode ?? message.role)).toEqual([
       'user',

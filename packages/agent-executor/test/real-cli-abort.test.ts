@@ -63,7 +63,7 @@ const PERMISSIONS: Record<string, AgentPermissions> = {
 
 const PROMPT = 'Wait. [scenario:sleep]';
 
-describe.each(['claude-code', 'gemini-cli'])('aborting the real %s', (name) => {
+describe.each(['claude-code', 'gemini-cli'] as const)('aborting the real %s', (name) => {
   const cli = agentClis[name];
   if (cli === undefined) throw new Error(`no agent CLI definition "${name}"`);
   // Throws when the pinned CLI is not installed: the test fails rather than being skipped.
