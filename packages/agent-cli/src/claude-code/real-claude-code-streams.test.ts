@@ -241,6 +241,50 @@ describe('Claude Code tasks and a sub-agent (real taskcreate-agent)', () => {
   });
 });
 
+describe('Claude Code task tools and a background command (real tasks)', () => {
+  const events = convert(real('tasks'));
+
+  it('calls every task tool, and the background command is a task whose stop is progress', () => {
+    expect(events.every(isAgentOutput)).toBe(true);
+    expect(ofType(events, 'tool_use').map((event) => event.toolName)).toEqual([
+      'TaskCreate',
+      'TaskGet',
+      'TaskList',
+      'TaskUpdate',
+      'Bash',
+      'TaskOutput',
+      'TaskStop',
+    ]);
+    expect(
+      ofType(events, 'task_progress').map(({ taskId, status, summary, providerMetadata }) => ({
+        taskId,
+        status,
+        summary,
+        providerMetadata,
+      })),
+    ).toEqual([
+      {
+        taskId: 'bpvsks4dp',
+        status: 'started',
+        summary: undefined,
+        providerMetadata: { 'claude-code': { taskType: 'local_bash' } },
+      },
+      { taskId: 'bpvsks4dp', status: 'killed', summary: undefined, providerMetadata: undefined },
+      {
+        taskId: 'bpvsks4dp',
+        status: 'stopped',
+        summary: 'Sleep in the background',
+        providerMetadata: undefined,
+      },
+    ]);
+  });
+
+  it('keeps the background task id of the Bash result', () => {
+    const bash = ofType(events, 'tool_result').find((event) => event.toolUseId === 'toolu_mock4_0');
+    expect(bash?.structured).toMatchObject({ backgroundTaskId: 'bpvsks4dp' });
+  });
+});
+
 describe('Claude Code Bash output over its limit (real bigout)', () => {
   const events = convert(real('bigout'));
 

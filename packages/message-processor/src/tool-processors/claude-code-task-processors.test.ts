@@ -4,19 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { processChunks } from '../../test/fixture-pipeline.js';
 import { toDisplayMessages } from '../to-display-messages.js';
 
-// The real Claude Code 2.1.197's recordings (packages/agent-cli/fixtures/real/claude-code), and an
-// excerpt for the task tools no recorded scenario calls yet (__fixtures__/claude-code-task-tools-excerpt:
-// TaskGet/List/Update/Output/Stop; TaskOutput and TaskStop need the id of a background task the CLI
-// makes up, which the scripted stand-in cannot read back yet).
+// The real Claude Code 2.1.197's recordings (packages/agent-cli/fixtures/real/claude-code).
 const real = (name: string) =>
   readFileSync(
     new URL(`../../../agent-cli/fixtures/real/claude-code/${name}.jsonl`, import.meta.url),
     'utf8',
   );
-const excerpt = readFileSync(
-  new URL('./__fixtures__/claude-code-task-tools-excerpt.jsonl', import.meta.url),
-  'utf8',
-);
 
 async function executions(transcript: string): Promise<ConversationMessage[]> {
   const display = toDisplayMessages(await processChunks('claude-code', [transcript]));
@@ -43,13 +36,15 @@ describe('Claude Code task tools on the real CLI', () => {
     ]);
   });
 
-  it('says what the other task tools did (excerpt)', async () => {
-    expect(summaries(await executions(excerpt))).toEqual([
+  it('says what every other task tool did, a background command read and stopped (tasks)', async () => {
+    expect(summaries(await executions(real('tasks')))).toEqual([
+      ['TaskCreate', 'Created task #1: Write hello.txt'],
       ['TaskGet', 'Read task #1: Write hello.txt'],
-      ['TaskList', 'Listed 2 tasks'],
+      ['TaskList', 'Listed 1 task'],
       ['TaskUpdate', 'Marked task #1 completed'],
-      ['TaskOutput', 'Read the output of task b7k2m9q4x'],
-      ['TaskStop', 'Stopped task b7k2m9q4x'],
+      ['Bash', 'Started `sleep 30` in the background (task bpvsks4dp)'],
+      ['TaskOutput', 'Checked task bpvsks4dp: still running, no output yet'],
+      ['TaskStop', 'Stopped task bpvsks4dp'],
     ]);
   });
 });
