@@ -7,6 +7,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgentOutput } from '@cairn/core';
 import { createMemoryConversationStore } from '@cairn/storage';
+import { simulatedDelay } from '@cairn/testing';
 import {
   type AgentCliRunSettings,
   agentCliIsolation,
@@ -115,10 +116,11 @@ describe.each(['claude-code', 'gemini-cli'] as const)('aborting the real %s', (n
             group = processGroupOf(first);
             netns = isolated ? namespaceOf(first) : undefined;
           }
-          setTimeout(() => {
+          // The delay is the scenario: the abort comes while `sleep 30` runs.
+          void simulatedDelay(2000).then(() => {
             abortedAt = Date.now();
             controller.abort();
-          }, 2000);
+          });
         };
         const result = await executor.run({ prompt: PROMPT, signal: controller.signal, onEvent });
         const stoppedMs = Date.now() - abortedAt;
