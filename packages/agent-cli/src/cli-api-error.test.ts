@@ -13,6 +13,15 @@ describe('parseCliApiError', () => {
       },
     ],
     [
+      "Claude Code's text once its retries ran out (real apierr), the status inside the sentence",
+      'API Error: Repeated 529 Overloaded errors. The API is at capacity — this is usually temporary.',
+      {
+        status: 529,
+        code: 'LLM_UNAVAILABLE',
+        message: 'Repeated 529 Overloaded errors. The API is at capacity — this is usually temporary.',
+      },
+    ],
+    [
       "Claude Code's text with the JSON body",
       'API Error: 400 {"type":"error","error":{"type":"invalid_request_error","message":"bad field"}}',
       { status: 400, code: 'LLM_BAD_REQUEST', message: 'bad field' },

@@ -13,6 +13,9 @@ export interface CliApiError {
 // Claude Code: "API Error: 529 Overloaded. …"; Gemini CLI: "[API Error: {json}]" or "[API Error: text]".
 const PREFIX = /^\s*\[?\s*API Error:\s*/i;
 const LEADING_STATUS = /^(\d{3})\b[\s:]*/;
+// Claude Code once its retries ran out: "API Error: Repeated 529 Overloaded errors. …" (the
+// result line's `api_error_status` is null then, so the text is the only place the status is).
+const REPEATED_STATUS = /^Repeated (\d{3})\b/;
 // A stack frame ("    at fn (file:1:2)") starts the part of a message no user should read.
 const STACK_FRAME = /\n\s+at\s/;
 
@@ -88,6 +91,8 @@ export function parseCliApiError(text: string, status?: number): CliApiError {
     found ??= Number(leading[1]);
     rest = rest.slice(leading[0].length);
   }
+  const repeated = REPEATED_STATUS.exec(rest);
+  if (repeated !== null) found ??= Number(repeated[1]);
   let message = rest;
   let word: string | undefined;
   const open = rest.indexOf('{');

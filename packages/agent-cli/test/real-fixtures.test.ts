@@ -22,32 +22,13 @@ const NOT_MAPPED_YET: Record<string, string> = {
   'claude-code: system field product_feedback_disabled': 'feedback prompts off',
   'claude-code: system field memory_paths': "where the CLI keeps the project's memory",
   'claude-code: system field fast_mode_state': 'fast mode on/off',
-  // Claude Code's result line (issue N item 3: terminal_reason, stop_reason, api_error_status, modelUsage, errors).
-  'claude-code: result field terminal_reason': 'why the loop ended: completed, aborted_tools, …',
-  'claude-code: result field stop_reason': "the last API response's stop reason",
-  'claude-code: result field api_error_status':
-    'HTTP status of the API error that ended the run (null without one)',
-  'claude-code: result field modelUsage': 'usage and cost per model',
-  'claude-code: result field errors': '[ede_diagnostic] strings after an abort, not for users',
+  // Claude Code's result line: timings and a mode flag; the run's duration, usage and cost are mapped.
   'claude-code: result field duration_api_ms': 'time spent in API calls',
   'claude-code: result field ttft_ms': 'time to first token',
   'claude-code: result field ttft_stream_ms': 'time to first streamed token',
   'claude-code: result field time_to_request_ms': 'time until the first request',
   'claude-code: result field fast_mode_state': 'fast mode on/off',
-  // The synthetic assistant line of an API error carries `error` (issue N item 3: it must become the run's error).
-  'claude-code: assistant field error':
-    'server_error / unknown on the synthetic "<synthetic>" API-error message',
-  'claude-code: system/api_retry':
-    'one per retry: attempt, max_retries, retry_delay_ms, error_status (issue N item 3)',
-  // Sub-agents and background tasks (issue N item 3: task_* lines drive progress).
-  'claude-code: system/task_started': 'a sub-agent or long Bash call started',
-  'claude-code: system/task_progress': "a sub-agent's progress (tokens, tool uses, last tool)",
-  'claude-code: system/task_updated': "a task's status patch",
-  'claude-code: system/task_notification': 'a task completed or stopped, with its summary',
-  'claude-code: user field subagent_type': "the sub-agent type on the sub-agent's lines",
-  'claude-code: user field task_description': "the task on the sub-agent's lines",
-  'claude-code: assistant field subagent_type': "the sub-agent type on the sub-agent's lines",
-  'claude-code: assistant field task_description': "the task on the sub-agent's lines",
+  // An estimate while the model thinks (think); the assistant line's usage gives the real count after.
   'claude-code: system/thinking_tokens': 'estimated thinking tokens while the model thinks',
 };
 

@@ -28,6 +28,11 @@ export interface AgentCliStop {
   readonly graceMs?: number;
 }
 
+/** Turns an agent CLI's stderr, chunk by chunk, into events (the retries it logs there). Must never throw. */
+export interface StderrEventConverter {
+  push(chunk: Buffer | string): AgentOutput[];
+}
+
 /**
  * How to run one agent CLI: its arguments and the converter of its stdout. Claude Code and Gemini
  * CLI are built in (`claudeCodeCli`, `geminiCli`); another CLI that prints JSON lines can be added
@@ -61,4 +66,10 @@ export interface AgentCliDefinition {
   permissionArgs?(permissions: AgentPermissions): string[];
   /** A fresh converter of the CLI's stdout lines into events; one per run. Must never throw. */
   createConverter(): LineConverter<AgentOutput>;
+  /**
+   * A fresh converter of its stderr into events, one per run, for a CLI that writes some events
+   * only there (Gemini CLI logs its API retries on stderr). Its events go where the stdout's go;
+   * stderr is still kept for the run's error message as well.
+   */
+  createStderrConverter?(): StderrEventConverter;
 }

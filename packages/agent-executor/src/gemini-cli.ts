@@ -1,7 +1,7 @@
 import { createGeminiCliConverter } from '@cairn/agent-cli/gemini-cli';
 import type { AgentCliDefinition } from './agent-cli-definition.js';
 import type { AgentPermissionMode } from './agent-permissions.js';
-import { createGeminiCliStderrConverter, type StderrEventSource } from './stderr-retry-events.js';
+import { createGeminiCliStderrConverter } from './stderr-retry-events.js';
 
 const APPROVAL_MODES: Readonly<Record<AgentPermissionMode, string>> = {
   // Headless, the default mode removes the mutating tools that are not allowed.
@@ -33,7 +33,7 @@ const APPROVAL_MODES: Readonly<Record<AgentPermissionMode, string>> = {
  * Abort: `gemini` re-launches itself as a child and forwards no signal (0.61.0), so it runs with
  * `GEMINI_CLI_NO_RELAUNCH` and gets SIGINT, on which it exits (0, without a result line).
  */
-export const geminiCli: AgentCliDefinition & StderrEventSource = {
+export const geminiCli: AgentCliDefinition = {
   name: 'Gemini CLI',
   provider: 'gemini-cli',
   defaultCommand: 'gemini',

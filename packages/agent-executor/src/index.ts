@@ -1,4 +1,9 @@
-export type { AgentCliArgsInput, AgentCliDefinition, AgentCliStop } from './agent-cli-definition.js';
+export type {
+  AgentCliArgsInput,
+  AgentCliDefinition,
+  AgentCliStop,
+  StderrEventConverter,
+} from './agent-cli-definition.js';
 export type { AgentCliName, AgentExecutorOptions, AgentRunOptions } from './agent-executor-options.js';
 export {
   AGENT_PERMISSION_MODES,
@@ -17,6 +22,5 @@ export { geminiCli } from './gemini-cli.js';
 export { qwenCodeCli } from './qwen-code-cli.js';
 export { RESUME_SESSION_ID_PATTERN } from './resume-session-id.js';
 export { DEFAULT_KILL_GRACE_MS } from './spawn-agent-process.js';
-export type { StderrEventConverter, StderrEventSource } from './stderr-retry-events.js';
 export { DEFAULT_STDERR_LIMIT } from './stderr-tail.js';
 export { MAX_TRANSCRIPT_BYTES } from './transcript-buffer.js';

@@ -14,7 +14,6 @@ import { assertResumeSessionId } from './resume-session-id.js';
 import { RunOutcome } from './run-outcome.js';
 import type { RunSettings } from './run-settings.js';
 import { spawnAgentProcess } from './spawn-agent-process.js';
-import { hasStderrEvents } from './stderr-retry-events.js';
 import { StderrTail } from './stderr-tail.js';
 import { TranscriptBuffer } from './transcript-buffer.js';
 
@@ -155,7 +154,7 @@ export async function runAgent(
   const transcript = new TranscriptBuffer(settings.maxTranscriptBytes);
   const stderr = new StderrTail();
   // Events some CLIs write only to stderr (Gemini CLI's retries).
-  const stderrEvents = hasStderrEvents(cli) ? cli.createStderrConverter() : undefined;
+  const stderrEvents = cli.createStderrConverter?.();
   const afterAbort = new PostAbortFilter();
   let echoPending = true;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { claudeCodeCli } from './claude-code-cli.js';
 import { geminiCli } from './gemini-cli.js';
-import { createGeminiCliStderrConverter, hasStderrEvents } from './stderr-retry-events.js';
+import { createGeminiCliStderrConverter } from './stderr-retry-events.js';
 
 const NOW = new Date('2026-11-26T11:57:00.000Z');
 
@@ -37,9 +37,9 @@ describe('createGeminiCliStderrConverter', () => {
   });
 });
 
-describe('hasStderrEvents', () => {
-  it('is true for Gemini CLI only', () => {
-    expect(hasStderrEvents(geminiCli)).toBe(true);
-    expect(hasStderrEvents(claudeCodeCli)).toBe(false);
+describe('createStderrConverter of the built-in definitions', () => {
+  it('is given by Gemini CLI only', () => {
+    expect(geminiCli.createStderrConverter?.().push(STDERR)).toHaveLength(3);
+    expect(claudeCodeCli.createStderrConverter).toBeUndefined();
   });
 });

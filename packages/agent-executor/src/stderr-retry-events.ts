@@ -1,23 +1,6 @@
 import type { AgentOutput, AgentOutputOf } from '@cairn/core';
 import { LineSplitter } from '@cairn/provider-utils';
-
-/** Turns an agent CLI's stderr, chunk by chunk, into events (the retries it logs there). */
-export interface StderrEventConverter {
-  push(chunk: Buffer | string): AgentOutput[];
-}
-
-/**
- * A CLI definition whose stderr carries events its stdout lacks: Gemini CLI logs its API retries
- * only there. The executor reads the stderr of such a CLI through `createStderrConverter`.
- */
-export interface StderrEventSource {
-  createStderrConverter(): StderrEventConverter;
-}
-
-/** True when `cli` reads events from its stderr (see `StderrEventSource`). */
-export function hasStderrEvents<T extends object>(cli: T): cli is T & StderrEventSource {
-  return typeof (cli as Partial<StderrEventSource>).createStderrConverter === 'function';
-}
+import type { StderrEventConverter } from './agent-cli-definition.js';
 
 // Gemini CLI's retry loop (`retryWithBackoff`): "Attempt 2 failed with status 503. Retrying with
 // backoff... <the error and its stack>", or "Attempt 2 failed. Retrying with backoff..." when the

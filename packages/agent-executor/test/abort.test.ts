@@ -133,14 +133,18 @@ describe('aborting a run', () => {
       lines: 3,
       env: await claudeLike(),
     });
-    const { result, log } = run;
+    const { result, log, events } = run;
 
     expect(result).toMatchObject({ success: false, exitCode: 1, signal: null });
-    // Its status line after the abort was not stored (nor counted as the user's).
-    expect(result.error).toEqual({
-      code: 'LLM_ABORTED',
-      message: 'The run was aborted; 1 item Claude Code wrote after the abort was not stored',
-    });
+    // Its `[Request interrupted …]` line is the CLI's status: shown as one, never stored as the
+    // user's words, and not counted as answer left out (a status is never stored).
+    expect(result.error).toEqual({ code: 'LLM_ABORTED', message: 'The run was aborted' });
+    expect(events.filter((event) => event.type === 'status')).toEqual([
+      expect.objectContaining({
+        status: 'interrupted',
+        message: '[Request interrupted by user for tool use]',
+      }),
+    ]);
     expect(log.map((message) => message.errorCode ?? message.role)).toEqual([
       'user',
       'assistant',

@@ -220,4 +220,38 @@ describe('another agent CLI', () => {
     expect(result.success).toBe(true);
     expect(result.messages.map((message) => message.content)).toEqual(['say hello', 'hello\n\nworld']);
   });
+
+  it("reads events from the CLI's stderr through the definition's createStderrConverter", async () => {
+    // A CLI that reports its retries on stderr only, as Gemini CLI does.
+    const retryingCli: AgentCliDefinition = {
+      name: 'Retrying',
+      provider: 'retrying',
+      defaultCommand: 'retrying-agent',
+      writesResult: false,
+      buildArgs: ({ prompt, extraArgs }) => [...extraArgs, prompt],
+      createConverter: () => ({ push: () => [], end: () => [] }),
+      createStderrConverter: () => ({
+        push: (chunk): AgentOutput[] =>
+          [...String(chunk).matchAll(/retry (\d+)/g)].map((match) => ({
+            type: 'retry',
+            timestamp: new Date().toISOString(),
+            attempt: Number(match[1]),
+          })),
+      }),
+    };
+    const events: AgentOutput[] = [];
+    const executor = createAgentExecutor({
+      store: createMemoryConversationStore(),
+      agent: retryingCli,
+      cwd: await tempDir(),
+      ...fakeAgentCommand({ FAKE_AGENT_PRINT: 'ok\n', FAKE_AGENT_STDERR: 'retry 1\nretry 2\n' }),
+    });
+
+    const result = await executor.run({ prompt: 'go', onEvent: (event) => events.push(event) });
+
+    expect(result.success).toBe(true);
+    expect(events.filter((event) => event.type === 'retry').map((event) => event.attempt)).toEqual([1, 2]);
+    // Retries are shown live, not stored.
+    expect(result.messages.map((message) => message.role)).toEqual(['user']);
+  });
 });

@@ -76,7 +76,7 @@ describe('a run that ends in an API error of the real CLI', () => {
       exitCode: 1,
       error: {
         code: 'LLM_UNAVAILABLE',
-        message: expect.stringMatching(/^Overloaded\. This is a server-side/),
+        message: expect.stringMatching(/^Repeated 529 Overloaded errors\. The API is at capacity/),
       },
     });
     const log = await store.load(result.conversationId);

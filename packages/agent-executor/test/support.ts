@@ -130,6 +130,11 @@ function statOf(pid: string): { state: string; pgid: number } | undefined {
   }
 }
 
+/** The process group `pid` belongs to; `undefined` once it is gone. */
+export function processGroupOf(pid: number): number | undefined {
+  return statOf(String(pid))?.pgid;
+}
+
 /** Whether `pid` runs (a zombie, dead and not yet reaped, does not). */
 export function isRunning(pid: number): boolean {
   const stat = statOf(String(pid));

@@ -1,5 +1,6 @@
 import { type AgentOutputOf, definedFields, isRetryableByDefault } from '@cairn/core';
 import { parseCliApiError } from '../cli-api-error.js';
+import { ownEntry } from '../own-entry.js';
 import { type EventBase, isJsonObject, type JsonObject, stringField } from './claude-code-event-context.js';
 
 // Claude Code's `error` names on its synthetic message, for a text that states no HTTP status.
@@ -41,7 +42,7 @@ export function claudeCodeApiErrorEvent(
   const text = textOf(message);
   const errorName = stringField(line, 'error') ?? 'unknown';
   // A status in the text is more precise than the error's name (`server_error` is said for 529 too).
-  const status = parseCliApiError(text).status ?? STATUS_OF_ERROR[errorName];
+  const status = parseCliApiError(text).status ?? ownEntry(STATUS_OF_ERROR, errorName);
   const { code, message: shown } = parseCliApiError(text === '' ? `API Error: ${errorName}` : text, status);
   return {
     type: 'error',

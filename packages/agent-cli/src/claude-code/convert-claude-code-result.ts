@@ -7,6 +7,7 @@ import {
 } from '@cairn/core';
 import { convertAnthropicUsage } from '@cairn/provider-utils';
 import { codeOfApiStatus, parseCliApiError } from '../cli-api-error.js';
+import { ownEntry } from '../own-entry.js';
 import {
   type ClaudeCodeEventContext,
   eventContextOf,
@@ -59,7 +60,7 @@ function errorMessageOf(line: JsonObject, subtype: string | undefined): string {
   const texts = errorTexts(line).filter((text) => !DIAGNOSTIC.test(text));
   if (texts.length > 0) return texts.join('\n');
   const reason = stringField(line, 'terminal_reason');
-  const known = reason === undefined ? undefined : TERMINAL_REASON_MESSAGES[reason];
+  const known = reason === undefined ? undefined : ownEntry(TERMINAL_REASON_MESSAGES, reason);
   if (known !== undefined) return known;
   return `Claude Code failed (${reason ?? subtype ?? 'unknown error'})`;
 }

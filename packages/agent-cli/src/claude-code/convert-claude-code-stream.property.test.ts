@@ -112,7 +112,8 @@ describe('convertClaudeCodeStream', () => {
     );
     const syntheticLine = fc.record({
       type: fc.constant('assistant'),
-      error: fc.string(),
+      // Known error names and names every object inherits (a lookup must not find `toString`).
+      error: fc.oneof(fc.string(), fc.constantFrom('server_error', 'rate_limit', 'toString', 'constructor')),
       message: fc.record({
         id: fc.string(),
         model: fc.constant('<synthetic>'),

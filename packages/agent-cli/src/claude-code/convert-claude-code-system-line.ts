@@ -1,4 +1,5 @@
 import { type AgentOutput, type AgentOutputOf, definedFields, type JsonValue } from '@cairn/core';
+import { ownEntry } from '../own-entry.js';
 import {
   type ClaudeCodeEventContext,
   isJsonObject,
@@ -75,7 +76,7 @@ function timeOf(value: JsonValue | undefined, fallback: string): string {
 function taskEvents(line: JsonObject, context: ClaudeCodeEventContext, subtype: string): AgentOutput[] {
   const patch = isJsonObject(line.patch) ? line.patch : undefined;
   const usage = isJsonObject(line.usage) ? line.usage : {};
-  const status = TASK_STATUS[subtype] ?? stringField(patch ?? line, 'status');
+  const status = ownEntry(TASK_STATUS, subtype) ?? stringField(patch ?? line, 'status');
   if (status === undefined) return [unknownClaudeCodeEvent(line, context)];
   const timestamp =
     subtype === 'task_updated' ? timeOf(patch?.end_time, context.timestamp) : context.timestamp;

@@ -3,13 +3,11 @@ import { type AgentOutput, type AgentOutputOf, isAgentOutput } from '@cairn/core
 import { describe, expect, it } from 'vitest';
 import { createClaudeCodeConverter } from './create-claude-code-converter.js';
 
-// Streams of the real Claude Code 2.1.197 (fixtures/real/claude-code, recorded against a loopback
-// mock of the API), and a faithful excerpt where no recording exists yet (__fixtures__/real-*).
+// Streams of the real Claude Code 2.1.197 (fixtures/real/claude-code, recorded by
+// `pnpm fixtures:record` against the scripted stand-in of the API).
 const NOW = new Date('2026-11-26T12:00:00.000Z');
 const real = (name: string): string =>
   readFileSync(new URL(`../../fixtures/real/claude-code/${name}.jsonl`, import.meta.url), 'utf8');
-const excerpt = (name: string): string =>
-  readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8');
 
 function convert(text: string): AgentOutput[] {
   const converter = createClaudeCodeConverter({ now: () => NOW });
@@ -30,15 +28,16 @@ describe('Claude Code API errors (real apierr: 500 retried, then 529 until the r
     expect(ofType(events, 'error')).toEqual([
       expect.objectContaining({
         code: 'LLM_UNAVAILABLE',
-        message: expect.stringMatching(/^Overloaded\. This is a server-side issue/),
+        // Once its retries ran out, the CLI words the status inside a sentence ("Repeated 529 …").
+        message: expect.stringMatching(/^Repeated 529 Overloaded errors\. The API is at capacity/),
         retryable: true,
         fatal: true,
-        raw: expect.stringMatching(/^API Error: 529 Overloaded/),
+        raw: expect.stringMatching(/^API Error: Repeated 529 Overloaded errors\./),
         providerMetadata: { 'claude-code': { error: 'server_error', status: 529 } },
       }),
     ]);
     const texts = ofType(events, 'text').map((event) => event.text);
-    expect(texts).toEqual(['Step one.', 'Step two after a retry.']);
+    expect(texts).toEqual(['Step one.', 'Step two.']);
     expect(texts.join('\n')).not.toContain('API Error');
   });
 
@@ -49,13 +48,15 @@ describe('Claude Code API errors (real apierr: 500 retried, then 529 until the r
       expect.objectContaining({
         isError: true,
         subtype: 'success',
+        // The CLI gives api_error_status null after its retries ran out (the status is in the text).
         providerMetadata: {
-          'claude-code': expect.objectContaining({
-            apiErrorStatus: 529,
+          'claude-code': {
             terminalReason: 'completed',
             stopReason: 'stop_sequence',
-            modelUsage: expect.objectContaining({ 'claude-opus-4-8[1m]': expect.any(Object) }),
-          }),
+            modelUsage: {
+              'claude-opus-4-8[1m]': expect.objectContaining({ inputTokens: 24, outputTokens: 32 }),
+            },
+          },
         },
       }),
     ]);
@@ -71,9 +72,9 @@ describe('Claude Code API errors (real apierr: 500 retried, then 529 until the r
         error,
       })),
     ).toEqual([
-      { attempt: 1, maxAttempts: 2, delayMs: 555, status: 500, error: 'server_error' },
-      { attempt: 1, maxAttempts: 2, delayMs: 575, status: 529, error: 'overloaded' },
-      { attempt: 2, maxAttempts: 2, delayMs: 1209, status: 529, error: 'overloaded' },
+      { attempt: 1, maxAttempts: 2, delayMs: 595, status: 500, error: 'server_error' },
+      { attempt: 1, maxAttempts: 2, delayMs: 623, status: 529, error: 'overloaded' },
+      { attempt: 2, maxAttempts: 2, delayMs: 1105, status: 529, error: 'overloaded' },
     ]);
     expect(
       ofType(events, 'unknown').map((event) => (event.raw as { subtype?: string }).subtype),
@@ -81,8 +82,8 @@ describe('Claude Code API errors (real apierr: 500 retried, then 529 until the r
   });
 });
 
-describe('Claude Code 400 (excerpt: err400)', () => {
-  const events = convert(excerpt('real-err400-excerpt.jsonl'));
+describe('Claude Code 400 (real err400)', () => {
+  const events = convert(real('err400'));
 
   it('maps it to LLM_BAD_REQUEST with the provider message, not the JSON body', () => {
     expect(ofType(events, 'error')).toEqual([
@@ -94,10 +95,16 @@ describe('Claude Code 400 (excerpt: err400)', () => {
       }),
     ]);
     expect(ofType(events, 'text').map((event) => event.text)).toEqual(['Step one.']);
+    expect(ofType(events, 'error')[0]?.providerMetadata).toEqual({
+      'claude-code': { error: 'unknown', status: 400 },
+    });
+    expect(ofType(events, 'session_result')[0]?.providerMetadata?.['claude-code']).toMatchObject({
+      apiErrorStatus: 400,
+    });
   });
 
   it('maps the result line alone (as --output-format json gives it) the same way', () => {
-    const result = excerpt('real-err400-excerpt.jsonl').trim().split('\n').at(-1) ?? '';
+    const result = real('err400').trim().split('\n').at(-1) ?? '';
     expect(ofType(convert(result), 'error')).toEqual([
       expect.objectContaining({ code: 'LLM_BAD_REQUEST', message: 'mock: this request is invalid' }),
     ]);
@@ -113,7 +120,7 @@ describe('Claude Code interrupted by SIGINT (real sigint-sleep)', () => {
       expect.objectContaining({
         status: 'interrupted',
         message: '[Request interrupted by user for tool use]',
-        timestamp: '2026-11-26T12:00:26.546Z',
+        timestamp: '2026-11-26T20:05:23.840Z',
       }),
     ]);
   });
@@ -152,7 +159,7 @@ describe('Claude Code tasks and a sub-agent (real taskcreate-agent)', () => {
     const prompt = 'List the files in the working directory and report them. [scenario:sub]';
     expect(ofType(events, 'task_progress').filter((event) => event.prompt === prompt)).toEqual([
       expect.objectContaining({
-        taskId: 'aaddb8d5a6b902c1d',
+        taskId: 'a14a74ed42c99b5b0',
         status: 'started',
         description: 'List the directory',
       }),
@@ -161,7 +168,7 @@ describe('Claude Code tasks and a sub-agent (real taskcreate-agent)', () => {
         parentToolUseId: 'toolu_mock1_0',
         status: 'started',
         description: 'List the directory',
-        timestamp: '2026-11-26T12:03:05.712Z',
+        timestamp: '2026-11-26T20:05:34.084Z',
       }),
     ]);
   });
@@ -192,7 +199,7 @@ describe('Claude Code tasks and a sub-agent (real taskcreate-agent)', () => {
         summary: undefined,
         totalTokens: 14,
         toolUses: 1,
-        durationMs: 170,
+        durationMs: 311,
       },
       {
         status: 'completed',
@@ -208,11 +215,11 @@ describe('Claude Code tasks and a sub-agent (real taskcreate-agent)', () => {
         summary: 'List the directory',
         totalTokens: 15,
         toolUses: 1,
-        durationMs: 825,
+        durationMs: 1085,
       },
     ]);
     // task_updated's end_time is the CLI's clock (epoch ms).
-    expect(progress[2]?.timestamp).toBe(new Date(1795694586548).toISOString());
+    expect(progress[2]?.timestamp).toBe(new Date(1795723535180).toISOString());
     expect(progress[0]?.providerMetadata).toEqual({
       'claude-code': { taskType: 'local_agent', subagentType: 'general-purpose' },
     });
@@ -234,6 +241,50 @@ describe('Claude Code tasks and a sub-agent (real taskcreate-agent)', () => {
   });
 });
 
+describe('Claude Code task tools and a background command (real tasks)', () => {
+  const events = convert(real('tasks'));
+
+  it('calls every task tool, and the background command is a task whose stop is progress', () => {
+    expect(events.every(isAgentOutput)).toBe(true);
+    expect(ofType(events, 'tool_use').map((event) => event.toolName)).toEqual([
+      'TaskCreate',
+      'TaskGet',
+      'TaskList',
+      'TaskUpdate',
+      'Bash',
+      'TaskOutput',
+      'TaskStop',
+    ]);
+    expect(
+      ofType(events, 'task_progress').map(({ taskId, status, summary, providerMetadata }) => ({
+        taskId,
+        status,
+        summary,
+        providerMetadata,
+      })),
+    ).toEqual([
+      {
+        taskId: 'bpvsks4dp',
+        status: 'started',
+        summary: undefined,
+        providerMetadata: { 'claude-code': { taskType: 'local_bash' } },
+      },
+      { taskId: 'bpvsks4dp', status: 'killed', summary: undefined, providerMetadata: undefined },
+      {
+        taskId: 'bpvsks4dp',
+        status: 'stopped',
+        summary: 'Sleep in the background',
+        providerMetadata: undefined,
+      },
+    ]);
+  });
+
+  it('keeps the background task id of the Bash result', () => {
+    const bash = ofType(events, 'tool_result').find((event) => event.toolUseId === 'toolu_mock4_0');
+    expect(bash?.structured).toMatchObject({ backgroundTaskId: 'bpvsks4dp' });
+  });
+});
+
 describe('Claude Code Bash output over its limit (real bigout)', () => {
   const events = convert(real('bigout'));
 
@@ -243,7 +294,7 @@ describe('Claude Code Bash output over its limit (real bigout)', () => {
       /^<persisted-output>\nOutput too large \(77KB\)\. Full output saved to: \//,
     );
     expect(result?.structured).toMatchObject({
-      persistedOutputPath: expect.stringMatching(/tool-results\/bso53mk4o\.txt$/),
+      persistedOutputPath: expect.stringMatching(/tool-results\/bupncz1gb\.txt$/),
       persistedOutputSize: 78894,
     });
     expect((result?.structured as { stdout?: string } | undefined)?.stdout).toHaveLength(30_000);

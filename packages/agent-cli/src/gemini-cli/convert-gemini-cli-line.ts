@@ -6,6 +6,7 @@ import {
   type JsonValue,
 } from '@cairn/core';
 import { parseCliApiError } from '../cli-api-error.js';
+import { ownEntry } from '../own-entry.js';
 import { durationFromStats, usageFromStreamStats } from './convert-gemini-cli-stats.js';
 import { geminiCliSessionErrorCode, geminiCliToolErrorCode } from './gemini-cli-error-codes.js';
 import { isRecord, unknownEvent, unknownFieldsEvent } from './gemini-cli-event-factory.js';
@@ -71,7 +72,8 @@ function convertToolUse(line: Line, timestamp: string, state: GeminiCliSessionSt
   state.toolNames.set(id, toolName);
   const input = (line.parameters ?? {}) as JsonValue;
   const filePath = isRecord(input) ? optionalString(input.file_path) : undefined;
-  if (filePath !== undefined && SILENT_SUCCESS[toolName] !== undefined) state.filePaths.set(id, filePath);
+  if (filePath !== undefined && ownEntry(SILENT_SUCCESS, toolName) !== undefined)
+    state.filePaths.set(id, filePath);
   return [
     { type: 'tool_use', timestamp, id, toolName, input },
     ...unknownFieldsEvent(line, TOOL_USE_FIELDS, timestamp),
@@ -86,7 +88,7 @@ const SILENT_SUCCESS: Readonly<Record<string, (path: string) => string>> = {
 };
 
 function silentSuccessText(toolName: string | undefined, filePath: string | undefined): string {
-  const text = toolName === undefined ? undefined : SILENT_SUCCESS[toolName];
+  const text = toolName === undefined ? undefined : ownEntry(SILENT_SUCCESS, toolName);
   if (text !== undefined) return text(filePath ?? 'the file');
   return toolName === undefined ? '' : `${toolName} succeeded`;
 }

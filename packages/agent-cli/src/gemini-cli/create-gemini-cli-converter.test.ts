@@ -233,6 +233,26 @@ describe('createGeminiCliConverter on unusual lines', () => {
     ]);
   });
 
+  it("takes no tool name or error type for one of Object.prototype's names", () => {
+    const events = convertLines([
+      line({ type: 'tool_use', tool_name: 'constructor', tool_id: 't1', parameters: { file_path: '/a' } }),
+      line({ type: 'tool_result', tool_id: 't1', status: 'success' }),
+      line({ type: 'tool_use', tool_name: 'toString', tool_id: 't2', parameters: {} }),
+      line({
+        type: 'tool_result',
+        tool_id: 't2',
+        status: 'error',
+        error: { type: 'toString', message: 'x' },
+      }),
+      line({ type: 'result', status: 'error', error: { type: 'constructor', message: 'y' } }),
+    ]);
+    expect(events.every(isAgentOutput)).toBe(true);
+    const results = events.filter((event) => event.type === 'tool_result');
+    expect(results.map((event) => event.output)).toEqual(['constructor succeeded', 'x']);
+    expect(results[1]).toMatchObject({ structured: { errorCode: 'TOOL_FAILED' } });
+    expect(events.find((event) => event.type === 'error')).toMatchObject({ code: 'AGENT_FAILED' });
+  });
+
   it('closes an open text block at the end and uses the clock for a bad timestamp', () => {
     const events = convertLines([
       JSON.stringify({ type: 'message', role: 'assistant', content: 'Hi', delta: true }),

@@ -1,4 +1,5 @@
 import type { CairnErrorCode } from '@cairn/core';
+import { ownEntry } from '../own-entry.js';
 
 // Gemini CLI's `ToolErrorType`s that say more than "the tool failed".
 const CODES: Readonly<Record<string, CairnErrorCode>> = {
@@ -16,7 +17,7 @@ const CODES: Readonly<Record<string, CairnErrorCode>> = {
  */
 export function geminiCliToolErrorCode(type: string | undefined): CairnErrorCode {
   if (type === undefined) return 'TOOL_FAILED';
-  return CODES[type] ?? (/timeout|timed_out/i.test(type) ? 'TOOL_TIMEOUT' : 'TOOL_FAILED');
+  return ownEntry(CODES, type) ?? (/timeout|timed_out/i.test(type) ? 'TOOL_TIMEOUT' : 'TOOL_FAILED');
 }
 
 // Gemini CLI's fatal error classes, as a failed `result` names them in `error.type`.
@@ -29,5 +30,5 @@ const SESSION_CODES: Readonly<Record<string, CairnErrorCode>> = {
 
 /** The code of a failed Gemini CLI session from its `error.type`; `AGENT_FAILED` for the others. */
 export function geminiCliSessionErrorCode(type: string | undefined): CairnErrorCode {
-  return (type === undefined ? undefined : SESSION_CODES[type]) ?? 'AGENT_FAILED';
+  return (type === undefined ? undefined : ownEntry(SESSION_CODES, type)) ?? 'AGENT_FAILED';
 }

@@ -3,13 +3,11 @@ import { type AgentOutput, type AgentOutputOf, isAgentOutput } from '@cairn/core
 import { describe, expect, it } from 'vitest';
 import { createGeminiCliConverter } from './create-gemini-cli-converter.js';
 
-// Streams of the real Gemini CLI 0.61.0 (fixtures/real/gemini-cli, recorded against a loopback
-// mock of the API), and faithful excerpts where no recording exists yet (__fixtures__/real-*).
+// Streams of the real Gemini CLI 0.61.0 (fixtures/real/gemini-cli, recorded by
+// `pnpm fixtures:record` against the scripted stand-in of the API).
 const NOW = new Date('2026-11-26T12:00:00.000Z');
 const real = (name: string): string =>
   readFileSync(new URL(`../../fixtures/real/gemini-cli/${name}.jsonl`, import.meta.url), 'utf8');
-const excerpt = (name: string): string =>
-  readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8');
 
 function convert(text: string): AgentOutput[] {
   const converter = createGeminiCliConverter({ now: () => NOW });
@@ -27,7 +25,7 @@ describe('Gemini CLI API errors (real apierr: 503 until the retries ran out)', (
     expect(ofType(events, 'error')).toEqual([
       {
         type: 'error',
-        timestamp: '2026-11-26T11:59:58.630Z',
+        timestamp: '2026-11-26T20:10:50.158Z',
         code: 'LLM_UNAVAILABLE',
         message: 'The model is overloaded. Please try again later.',
         retryable: true,
@@ -47,15 +45,20 @@ describe('Gemini CLI API errors (real apierr: 503 until the retries ran out)', (
   });
 });
 
-describe('Gemini CLI 400 (excerpt: err400)', () => {
+describe('Gemini CLI 400 (real err400)', () => {
   it('reads the message out of the JSON body and maps the status', () => {
-    expect(ofType(convert(excerpt('real-err400-excerpt.jsonl')), 'error')).toEqual([
+    const events = convert(real('err400'));
+    expect(ofType(events, 'error')).toEqual([
       expect.objectContaining({
         code: 'LLM_BAD_REQUEST',
         message: 'mock: this request is invalid',
         retryable: false,
+        fatal: true,
+        providerMetadata: { 'gemini-cli': { errorType: 'unknown', status: 400 } },
       }),
     ]);
+    const types = events.map((event) => event.type);
+    expect(types.lastIndexOf('text')).toBeLessThan(types.indexOf('error'));
   });
 });
 
@@ -78,39 +81,40 @@ describe('Gemini CLI error lines', () => {
   });
 });
 
-describe('Gemini CLI usage with thoughts (excerpt: think)', () => {
+describe('Gemini CLI usage with thoughts (real think)', () => {
   it('counts the thought tokens total_tokens has and output_tokens lacks as reasoning', () => {
-    const [usage] = ofType(convert(excerpt('real-think-excerpt.jsonl')), 'usage');
+    // stats: total_tokens 112 = input_tokens 36 + output_tokens 53 + 23 thought tokens.
+    const [usage] = ofType(convert(real('think')), 'usage');
     expect(usage?.usage).toEqual({
       inputTokens: 36,
-      outputTokens: 80,
-      reasoningTokens: 26,
-      totalTokens: 116,
+      outputTokens: 76,
+      reasoningTokens: 23,
+      totalTokens: 112,
       cacheReadTokens: 0,
     });
   });
 });
 
-describe('Gemini CLI tool results (real main, excerpt: deny)', () => {
+describe('Gemini CLI tool results (real main, real deny)', () => {
   const results = ofType(convert(real('main')), 'tool_result');
 
   it('gives write_file and replace, which report no output, a text that says what they did', () => {
     expect(results.slice(0, 2).map((result) => [result.toolName, result.output])).toEqual([
-      ['write_file', 'Wrote /home/dev/worker/w/g-main-direct/hello.txt'],
-      ['replace', 'Edited /home/dev/worker/w/g-main-direct/hello.txt'],
+      ['write_file', 'Wrote /tmp/cairn-agent-cli-XXXXXX/work/hello.txt'],
+      ['replace', 'Edited /tmp/cairn-agent-cli-XXXXXX/work/hello.txt'],
     ]);
   });
 
   it('maps error.type to a code: file_not_found is a tool failure', () => {
     expect(results[3]).toMatchObject({
       isError: true,
-      output: 'File not found: /home/dev/worker/w/g-main-direct/does-not-exist.txt',
+      output: 'File not found: /tmp/cairn-agent-cli-XXXXXX/work/does-not-exist.txt',
       structured: { error: { type: 'file_not_found' }, errorCode: 'TOOL_FAILED' },
     });
   });
 
   it('maps tool_not_registered (a tool headless mode removed) to TOOL_NOT_FOUND', () => {
-    const [denied] = ofType(convert(excerpt('real-deny-excerpt.jsonl')), 'tool_result');
+    const [denied] = ofType(convert(real('deny')), 'tool_result');
     expect(denied).toMatchObject({
       isError: true,
       output: expect.stringMatching(/^Tool "write_file" not found/),

@@ -4,18 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { processChunks } from '../../test/fixture-pipeline.js';
 import { toDisplayMessages } from '../to-display-messages.js';
 
-// The real Claude Code 2.1.197's recordings (packages/agent-cli/fixtures/real/claude-code), and an
-// excerpt for the task tools no recording calls yet (__fixtures__/claude-code-task-tools-excerpt:
-// TodoWrite as CLAUDE_CODE_ENABLE_TASKS=0 gives it, TaskGet/List/Update/Output/Stop).
+// The real Claude Code 2.1.197's recordings (packages/agent-cli/fixtures/real/claude-code).
 const real = (name: string) =>
   readFileSync(
     new URL(`../../../agent-cli/fixtures/real/claude-code/${name}.jsonl`, import.meta.url),
     'utf8',
   );
-const excerpt = readFileSync(
-  new URL('./__fixtures__/claude-code-task-tools-excerpt.jsonl', import.meta.url),
-  'utf8',
-);
 
 async function executions(transcript: string): Promise<ConversationMessage[]> {
   const display = toDisplayMessages(await processChunks('claude-code', [transcript]));
@@ -34,14 +28,23 @@ describe('Claude Code task tools on the real CLI', () => {
     ]);
   });
 
-  it('says what TodoWrite and the other task tools did (excerpt)', async () => {
-    expect(summaries(await executions(excerpt))).toEqual([
+  it('says what TodoWrite, the task tool of CLAUDE_CODE_ENABLE_TASKS=0, did (todowrite)', async () => {
+    expect(summaries(await executions(real('todowrite')))).toEqual([
       ['TodoWrite', 'Updated todos (2): 1 in progress, 1 pending'],
+      ['Bash', 'Ran `ls -la`'],
+      ['Agent', 'Sub-agent: List the directory (1 tool call)'],
+    ]);
+  });
+
+  it('says what every other task tool did, a background command read and stopped (tasks)', async () => {
+    expect(summaries(await executions(real('tasks')))).toEqual([
+      ['TaskCreate', 'Created task #1: Write hello.txt'],
       ['TaskGet', 'Read task #1: Write hello.txt'],
-      ['TaskList', 'Listed 2 tasks'],
+      ['TaskList', 'Listed 1 task'],
       ['TaskUpdate', 'Marked task #1 completed'],
-      ['TaskOutput', 'Read the output of task b7k2m9q4x'],
-      ['TaskStop', 'Stopped task b7k2m9q4x'],
+      ['Bash', 'Started `sleep 30` in the background (task bpvsks4dp)'],
+      ['TaskOutput', 'Checked task bpvsks4dp: still running, no output yet'],
+      ['TaskStop', 'Stopped task bpvsks4dp'],
     ]);
   });
 });
@@ -50,8 +53,8 @@ describe('Claude Code Bash output over its limit on the real CLI (bigout)', () =
   it('says the output was cut and where the whole of it is, in the summary and after the cut stdout', async () => {
     const [bash] = await executions(real('bigout'));
     const path = /Full output saved to: (\S+)/.exec(bash?.toolExecution?.output ?? '')?.[1];
-    expect(path).toMatch(/tool-results\/bso53mk4o\.txt$/);
-    expect(bash?.toolExecution?.summary).toBe('Ran `seq 1 15000` (output cut; full output in bso53mk4o.txt)');
+    expect(path).toMatch(/tool-results\/bupncz1gb\.txt$/);
+    expect(bash?.toolExecution?.summary).toBe('Ran `seq 1 15000` (output cut; full output in bupncz1gb.txt)');
     const details = bash?.toolExecution?.details;
     expect(details?.type).toBe('commandOutput');
     const stdout = details?.type === 'commandOutput' ? details.stdout : '';

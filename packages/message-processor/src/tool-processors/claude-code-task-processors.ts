@@ -83,13 +83,22 @@ const taskUpdateProcessor = defineToolProcessor({
   },
 });
 
-/** `TaskOutput`: "Read the output of task b1x2". */
+/**
+ * `TaskOutput`: "Read the output of task b1x2 (completed)"; for a task still running when asked
+ * not to wait (`retrieval_status: not_ready`, as recorded), "Checked task b1x2: still running, no
+ * output yet", since nothing was read.
+ */
 const taskOutputProcessor = defineToolProcessor({
   toolNames: ['TaskOutput'],
   label: 'Read task output',
   summarize: (call) => {
     const id = taskIdOf(call);
-    return id === undefined ? 'Read the output of a task' : `Read the output of task ${taskName(id)}`;
+    const name = id === undefined ? 'a task' : `task ${taskName(id)}`;
+    const status = stringField(fieldOf(call.structured, 'task'), 'status');
+    const retrieval = stringField(call.structured, 'retrieval_status');
+    if (retrieval === 'not_ready' || retrieval === 'timeout')
+      return `Checked ${name}: still ${status ?? 'running'}, no output yet`;
+    return status === undefined ? `Read the output of ${name}` : `Read the output of ${name} (${status})`;
   },
 });
 

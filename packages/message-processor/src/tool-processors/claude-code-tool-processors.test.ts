@@ -429,3 +429,17 @@ describe('Claude Code other tools', () => {
     expect(describeCall('Task', { prompt: '…' }).summary).toBe('Sub-agent finished');
   });
 });
+
+describe('Claude Code background tasks', () => {
+  it("reads a finished task's output as read, with its status", () => {
+    const description = describeCall(
+      'TaskOutput',
+      { task_id: 'b7k2m9q4x', block: true, timeout: 30000 },
+      {
+        output: '<retrieval_status>success</retrieval_status>\n<task_id>b7k2m9q4x</task_id>',
+        structured: { retrieval_status: 'success', task: { task_id: 'b7k2m9q4x', status: 'completed' } },
+      },
+    );
+    expect(description.summary).toBe('Read the output of task b7k2m9q4x (completed)');
+  });
+});

@@ -1,5 +1,6 @@
 import { commandOutputDetails, persistedOutputOf } from './command-output.js';
 import { defineToolProcessor } from './define-tool-processor.js';
+import { stringField } from './json-fields.js';
 import { firstLine, hasSeveralLines, truncate } from './summary-text.js';
 import type { ToolCallView, ToolProcessor } from './tool-call-view.js';
 import { inputText } from './tool-input.js';
@@ -26,6 +27,10 @@ export function createCommandProcessor(toolNames: readonly string[]): ToolProces
     },
     summarize: (call) => {
       const command = shownCommand(call);
+      // Claude Code's `run_in_background`: the command was started, not run to its end.
+      const background = stringField(call.structured, 'backgroundTaskId');
+      if (background !== undefined)
+        return `Started ${command ?? 'a command'} in the background (task ${background})`;
       const ran = command === undefined ? 'Ran a command' : `Ran ${command}`;
       const persisted = persistedOutputOf(call);
       // Claude Code cut the output: say so, and where the whole of it is (the details give the full path).

@@ -115,6 +115,20 @@ export const agentCliFixturePlans: Record<string, AgentCliFixturePlan[]> = {
       todoTool: 'TodoWrite',
     },
     {
+      fixture: 'tasks',
+      scenario: 'tasks',
+      prompt: 'Use every task tool. [scenario:tasks]',
+      permissions: [
+        'TaskCreate',
+        'TaskGet',
+        'TaskList',
+        'TaskUpdate',
+        'TaskOutput',
+        'TaskStop',
+        'Bash(sleep:*)',
+      ],
+    },
+    {
       fixture: 'think',
       scenario: 'think',
       prompt: 'Think, then write. [scenario:think]',

@@ -29,6 +29,11 @@ export interface ScenarioTurnContext {
   wire: MockProvider;
   /** The task tool Claude Code offers: `TaskCreate` by default, `TodoWrite` with `CLAUDE_CODE_ENABLE_TASKS=0`. */
   todoTool: 'TaskCreate' | 'TodoWrite';
+  /**
+   * The request's last message as JSON (`''` when there is none): its tool results carry ids the
+   * CLI made up (a background task's), which a later turn may have to name.
+   */
+  lastMessage: string;
 }
 
 /** One model reply of a scenario, with actions in place of wire tool calls. */
@@ -176,6 +181,36 @@ const scenarios: AgentCliScenario[] = [
         },
         { text: 'The sub-agent listed the directory.' },
       ][turn],
+  },
+  {
+    name: 'tasks',
+    description: 'every task tool: create, get, list, update, then a background command read and stopped',
+    turn: ({ turn, lastMessage }) => {
+      const task = (name: string, input: Record<string, unknown>): ScenarioTurn => ({
+        actions: [{ kind: 'native', name, input }],
+      });
+      // The background command's id, as the Bash result ("… with ID: <id>") or TaskOutput gives it.
+      const backgroundId =
+        /(?:with ID: |<task_id>|"task_id\\?":\s*\\?")([A-Za-z0-9]+)/.exec(lastMessage)?.[1] ?? 'unknown';
+      return [
+        task('TaskCreate', {
+          subject: 'Write hello.txt',
+          description: 'Create the greeting file',
+          activeForm: 'Writing hello.txt',
+        }),
+        task('TaskGet', { taskId: '1' }),
+        task('TaskList', {}),
+        task('TaskUpdate', { taskId: '1', status: 'completed' }),
+        task('Bash', {
+          command: 'sleep 30',
+          description: 'Sleep in the background',
+          run_in_background: true,
+        }),
+        task('TaskOutput', { task_id: backgroundId, block: false, timeout: 1000 }),
+        task('TaskStop', { task_id: backgroundId }),
+        { text: 'Every task tool was used.' },
+      ][turn];
+    },
   },
   fixed('sub', 'the sub-agent of scenario todo', [
     { text: 'Listing.', actions: [shell('ls -la')] },

@@ -1,3 +1,4 @@
+import { isRecord } from '../is-record.js';
 import { startMockProviderServer } from '../mock-servers/start-mock-provider-server.js';
 import type { RecordedRequest, ScriptTurn } from '../script-turn.js';
 import {
@@ -39,6 +40,17 @@ const GEMINI_ROUTER_ANSWER: ScriptTurn = {
 // Anything else without a marker (a title or quota probe): a short harmless answer.
 const PLAIN_ANSWER: ScriptTurn = { text: 'OK.' };
 
+// The last entry of a Messages API `messages` or a Gemini `contents` list, as JSON.
+function lastMessageOf(body: unknown): string {
+  if (!isRecord(body)) return '';
+  const list = Array.isArray(body.messages)
+    ? body.messages
+    : Array.isArray(body.contents)
+      ? body.contents
+      : [];
+  return list.length === 0 ? '' : JSON.stringify(list.at(-1));
+}
+
 /**
  * Starts the loopback stand-in of one vendor API for a real agent CLI: each request's last
  * `[scenario:NAME]` marker picks the script, the model messages after it give the turn, and
@@ -63,6 +75,7 @@ export async function startAgentCliStandIn(options: AgentCliStandInOptions): Pro
       messageCount: position.messageCount,
       wire: options.wire,
       todoTool: options.todoTool ?? 'TaskCreate',
+      lastMessage: lastMessageOf(request.body),
     });
     if (turn === undefined) {
       throw new Error(`agent CLI stand-in: scenario "${position.scenario}" has no turn ${position.turn}`);
