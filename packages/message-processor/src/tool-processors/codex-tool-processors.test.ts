@@ -86,7 +86,7 @@ describe('Codex tool processors', () => {
       { content: 'write', status: 'completed' },
       { content: 'test', status: 'pending' },
     ];
-    expect(describeCall('todo_list', { todos }).summary).toBe('Updated todos (2)');
+    expect(describeCall('todo_list', { todos }).summary).toBe('Updated todos (2): 1 completed, 1 pending');
   });
 
   it('is registered with the built-ins', () => {

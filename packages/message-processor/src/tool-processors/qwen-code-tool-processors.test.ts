@@ -39,6 +39,6 @@ describe('Qwen Code tools on the captured session', () => {
 
   it('describes todo_write', () => {
     const todos = [{ id: '1', content: 'write', status: 'pending' }];
-    expect(describeCall('todo_write', { todos }).summary).toBe('Updated todos (1)');
+    expect(describeCall('todo_write', { todos }).summary).toBe('Updated todos (1): 1 pending');
   });
 });
