@@ -106,7 +106,8 @@ describe('two server instances on one PostgreSQL', () => {
     // The turn holds the lock and has started: its user message is stored.
     await expect.poll(() => advisoryLockHolder(admin, id), { timeout: 10_000 }).toEqual(expect.any(Number));
     await expect.poll(async () => (await a.store.load(id)).length, { timeout: 10_000 }).toBe(1);
-    await admin.query('SELECT pg_terminate_backend($1)', [await advisoryLockHolder(admin, id)]);
+    // With a timeout, pg_terminate_backend waits for the backend to exit: until then its locks stay listed.
+    await admin.query('SELECT pg_terminate_backend($1, 10000)', [await advisoryLockHolder(admin, id)]);
 
     // Long before the model would answer (the test would time out first).
     const result = await jsonBody<{ success: boolean; error?: { code: string } }>(await pending);
