@@ -7,10 +7,10 @@ import { usePtySessions } from './pty-session.js';
 
 const openTerminal = usePtySessions();
 
-// The real Claude Code capture of `sleep 30` (see /work/shared/fixtures/real-cli-2/README.md).
+// The real Claude Code capture of `sleep 30` (recorded in `@cairn/agent-cli` fixtures/real).
 const SLEEP = fileURLToPath(
   new URL(
-    '../../../packages/message-processor/src/__fixtures__/real-cli/claude-sigint-sleep.jsonl',
+    '../../../packages/agent-cli/fixtures/real/claude-code/sigint-sleep.jsonl',
     import.meta.url,
   ),
 );

@@ -392,7 +392,7 @@ describe('POST /v1/agent-sessions', () => {
 const SLEEP_TRANSCRIPT = {
   file: fileURLToPath(
     new URL(
-      '../../../packages/message-processor/src/__fixtures__/real-cli/claude-sigint-sleep.jsonl',
+      '../../../packages/agent-cli/fixtures/real/claude-code/sigint-sleep.jsonl',
       import.meta.url,
     ),
   ),

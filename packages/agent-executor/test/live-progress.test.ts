@@ -8,7 +8,7 @@ import { fakeAgentCommand, tempDir } from './support.js';
 
 // The real Claude Code capture of `sleep 30` (init, text, the Bash call, then what C-c gave).
 const SLEEP_FIXTURE = fileURLToPath(
-  new URL('../../message-processor/src/__fixtures__/real-cli/claude-sigint-sleep.jsonl', import.meta.url),
+  new URL('../../agent-cli/fixtures/real/claude-code/sigint-sleep.jsonl', import.meta.url),
 );
 
 describe('live progress of a run', () => {

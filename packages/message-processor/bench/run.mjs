@@ -2,7 +2,7 @@
 // The message-processor pipeline against a bare JSON.parse of the same lines, on two streams:
 // - a 100 MB synthetic Claude Code stream-json transcript (converter → message processor with the
 //   merged display view and the live display of running calls);
-// - the real Claude Code 2.1.197 captures in src/__fixtures__/real-cli (main scenario, a cut Bash
+// - the real Claude Code 2.1.197 captures in @cairn/agent-cli's fixtures/real/claude-code (main scenario, a cut Bash
 //   output, task tools and a sub-agent, an interrupted `sleep`, API errors), replayed as stdout
 //   chunks until 20 MB: line splitting → converter → processor, as the executor runs them.
 // The issue's goal is a throughput ratio ≥ 0.5; `report` checks ceilings, so the goal figure is the
@@ -438,9 +438,9 @@ function runPipeline(sample, live = true) {
 
 const REAL_TARGET_BYTES = 20 * 1024 * 1024;
 const CHUNK_BYTES = 64 * 1024;
-const realDir = new URL('../src/__fixtures__/real-cli/', import.meta.url);
+const realDir = new URL('../../agent-cli/fixtures/real/claude-code/', import.meta.url);
 const captures = readdirSync(realDir)
-  .filter((name) => name.startsWith('claude-') && name.endsWith('.jsonl'))
+  .filter((name) => name.endsWith('.jsonl'))
   .sort()
   .map((name) => readFileSync(new URL(name, realDir), 'utf8'));
 const realParts = [];

@@ -7,14 +7,14 @@ import { DisplayView } from './display-view.js';
 import { LiveDisplay } from './live-display.js';
 import { toDisplayMessages } from './to-display-messages.js';
 
-// Real Claude Code 2.1.197 captures (see /work/shared/fixtures/real-cli-2/README.md): `sleep 30`
-// interrupted with C-c about 2 s in, and the main scenario (Write, Edit, Bash, Read).
+// Real Claude Code 2.1.197 recordings (`@cairn/agent-cli`'s fixtures/real): `sleep 30` interrupted
+// with SIGINT to its process group about 2 s in, and the main scenario (Write, Edit, Bash, Read).
 const fixture = (name: string) =>
-  readFileSync(new URL(`./__fixtures__/real-cli/${name}`, import.meta.url), 'utf8')
+  readFileSync(new URL(`../../agent-cli/fixtures/real/claude-code/${name}`, import.meta.url), 'utf8')
     .split('\n')
     .filter(Boolean);
-const SLEEP = fixture('claude-sigint-sleep.jsonl');
-const MAIN = fixture('claude-main.jsonl');
+const SLEEP = fixture('sigint-sleep.jsonl');
+const MAIN = fixture('main.jsonl');
 const timestamp = '2026-11-26T12:00:00.000Z';
 
 type Shown = { from: 'live' | 'log'; message: ConversationMessage };

@@ -106,10 +106,10 @@ describe('LiveAgentOutput status lines', () => {
 });
 
 // The real Claude Code capture of `sleep 30`, interrupted with C-c 2 s in (see
-// /work/shared/fixtures/real-cli-2/README.md), through the converter and processor as `cairn agent` runs it.
+// `@cairn/agent-cli` fixtures/real), through the converter and processor as `cairn agent` runs it.
 const SLEEP_LINES = readFileSync(
   new URL(
-    '../../../../packages/message-processor/src/__fixtures__/real-cli/claude-sigint-sleep.jsonl',
+    '../../../../packages/agent-cli/fixtures/real/claude-code/sigint-sleep.jsonl',
     import.meta.url,
   ),
   'utf8',
