@@ -17,6 +17,7 @@ const fixture = (name: string) =>
   fileURLToPath(new URL(`../../../packages/agent-cli/fixtures/real/codex/${name}.jsonl`, import.meta.url));
 const RECORDED_CWD = '/var/tmp/cairn-codex-fixtures/w/main';
 const PROMPT = 'Create hello.txt, edit it, list the directory, then read does-not-exist.txt.';
+const READ_ONLY_CODEX = ['-c', 'sandbox_mode="read-only"', '-c', 'approval_policy="never"'];
 
 let server: AppServer | undefined;
 afterEach(async () => {
@@ -76,8 +77,9 @@ describe('POST /v1/agent-sessions with agent codex or qwen', () => {
     });
     expect(again.status).toBe(200);
     expect((await readRuns(argvFile)).map((run) => run.args)).toEqual([
-      ['exec', '--json', '--', PROMPT],
-      ['exec', 'resume', threadId, '--json', '--', 'And now?'],
+      // The server's default read-only permissions, as Codex's sandbox mode.
+      ['exec', '--json', ...READ_ONLY_CODEX, '--', PROMPT],
+      ['exec', 'resume', threadId, '--json', ...READ_ONLY_CODEX, '--', 'And now?'],
     ]);
   });
 
@@ -113,7 +115,7 @@ describe('POST /v1/agent-sessions with agent codex or qwen', () => {
       body.messages.filter((message) => message.role === 'tool').map((message) => message.toolName),
     ).toEqual(['write_file', 'edit', 'run_shell_command', 'read_file']);
     expect((await readRuns(argvFile)).map((run) => run.args)).toEqual([
-      [`--prompt=${PROMPT}`, '--output-format', 'stream-json'],
+      [`--prompt=${PROMPT}`, '--output-format', 'stream-json', '--approval-mode=default'],
     ]);
   });
 

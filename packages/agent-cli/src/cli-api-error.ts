@@ -1,5 +1,5 @@
 import { type CairnErrorCode, definedFields } from '@cairn/core';
-import { classifyHttpError } from '@cairn/provider-utils';
+import { httpErrorCode } from '@cairn/provider-utils';
 
 /** A model API failure an agent CLI reported as text, made readable. */
 export interface CliApiError {
@@ -71,7 +71,7 @@ function statusOfWords(text: string): number | undefined {
 export function codeOfApiStatus(status: number | undefined, message = ''): CairnErrorCode {
   if (status === undefined || !Number.isInteger(status) || status < 400 || status > 599)
     return 'AGENT_FAILED';
-  return classifyHttpError({ status, provider: 'agent-cli', message }).code;
+  return httpErrorCode(status, message);
 }
 
 /**

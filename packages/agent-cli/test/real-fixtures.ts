@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { AgentOutput } from '@cairn/core';
 import { createClaudeCodeConverter } from '../src/claude-code/index.js';
+import { createCodexConverter } from '../src/codex/index.js';
 import { createGeminiCliConverter } from '../src/gemini-cli/index.js';
+import { createQwenCodeConverter } from '../src/qwen-code/index.js';
 
 /** One entry of `fixtures/real/manifest.json` (written by `scripts/record-real-fixtures.mjs`). */
 export interface RealFixture {
@@ -37,6 +39,8 @@ export const convertersByCli: Record<
 > = {
   'claude-code': () => createClaudeCodeConverter({ now: () => new Date(0) }),
   'gemini-cli': () => createGeminiCliConverter({ now: () => new Date(0) }),
+  codex: () => createCodexConverter({ now: () => new Date(0) }),
+  'qwen-code': () => createQwenCodeConverter({ now: () => new Date(0) }),
 };
 
 /** The events of each line of a stream (the last entry: what `end()` returned). */

@@ -29,6 +29,45 @@ describe('codexCli', () => {
     expect(event).toMatchObject({ type: 'session_start', provider: codexCli.provider, sessionId: 't-1' });
   });
 
+  it('stops on SIGINT, writes a result line and maps permissions to its sandbox mode', () => {
+    expect(codexCli.stop).toEqual({ signal: 'SIGINT' });
+    expect(codexCli.writesResult).toBe(true);
+    const args = codexCli.permissionArgs;
+    const never = ['-c', 'approval_policy="never"'];
+    expect(args?.({ mode: 'read-only' })).toEqual(['-c', 'sandbox_mode="read-only"', ...never]);
+    expect(args?.({ mode: 'edit', allowedTools: [] })).toEqual([
+      '-c',
+      'sandbox_mode="workspace-write"',
+      ...never,
+    ]);
+    expect(args?.({ mode: 'full' })).toEqual(['-c', 'sandbox_mode="danger-full-access"', ...never]);
+  });
+
+  it('refuses allowedTools, which Codex has no flag for', () => {
+    expect(() => codexCli.permissionArgs?.({ mode: 'edit', allowedTools: ['shell'] })).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_ARGUMENT',
+        message: expect.stringMatching(/no per-tool allow list/),
+      }),
+    );
+  });
+
+  it('gives its permissions as -c settings, which `exec resume` accepts too (it has no --sandbox)', () => {
+    const permissionArgs = codexCli.permissionArgs?.({ mode: 'edit' }) ?? [];
+    expect(codexCli.buildArgs({ prompt: 'go', resumeSessionId: 't-1', extraArgs: permissionArgs })).toEqual([
+      'exec',
+      'resume',
+      't-1',
+      '--json',
+      '-c',
+      'sandbox_mode="workspace-write"',
+      '-c',
+      'approval_policy="never"',
+      '--',
+      'go',
+    ]);
+  });
+
   it('is a built-in agent', () => {
     expect(resolveAgentCli('codex')).toBe(codexCli);
   });

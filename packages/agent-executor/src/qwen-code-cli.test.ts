@@ -34,6 +34,19 @@ describe('qwenCodeCli', () => {
     expect(event).toMatchObject({ type: 'session_start', provider: qwenCodeCli.provider, sessionId: 'q-1' });
   });
 
+  it('is stopped by SIGKILL, writes a result line and maps permissions to --approval-mode', () => {
+    expect(qwenCodeCli.stop).toEqual({ signal: 'SIGKILL' });
+    expect(qwenCodeCli.writesResult).toBe(true);
+    const args = qwenCodeCli.permissionArgs;
+    expect(args?.({ mode: 'read-only' })).toEqual(['--approval-mode=default']);
+    expect(args?.({ mode: 'edit' })).toEqual(['--approval-mode=auto-edit']);
+    expect(args?.({ mode: 'full', allowedTools: ['read_file', 'run_shell_command(git)'] })).toEqual([
+      '--approval-mode=yolo',
+      '--allowed-tools=read_file',
+      '--allowed-tools=run_shell_command(git)',
+    ]);
+  });
+
   it('is a built-in agent', () => {
     expect(resolveAgentCli('qwen-code')).toBe(qwenCodeCli);
   });

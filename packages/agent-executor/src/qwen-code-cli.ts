@@ -1,5 +1,14 @@
 import { createQwenCodeConverter } from '@cairn/agent-cli/qwen-code';
 import type { AgentCliDefinition } from './agent-cli-definition.js';
+import type { AgentPermissionMode } from './agent-permissions.js';
+
+// `qwen --help` (0.15.10): plan | default | auto-edit | yolo.
+const APPROVAL_MODES: Readonly<Record<AgentPermissionMode, string>> = {
+  // Headless, the default mode refuses every tool that would ask for approval.
+  'read-only': 'default',
+  edit: 'auto-edit',
+  full: 'yolo',
+};
 
 /**
  * Qwen Code in headless mode: `qwen --prompt=<prompt> --output-format stream-json …`.
@@ -8,11 +17,14 @@ import type { AgentCliDefinition } from './agent-cli-definition.js';
  *   0.15.10 takes no prompt after `--` ("No input provided via stdin").
  * - `--resume=<session id>` continues the session of the `init` line; Qwen Code keeps sessions per
  *   project directory, so the executor resumes from the directory the session was recorded in.
- * - Approval: headless Qwen Code runs only what needs no approval; pass `--yolo` or
- *   `--approval-mode auto-edit` in `extraArgs` on purpose.
+ * - Permissions: `--approval-mode=default|auto-edit|yolo` (headless, `default` refuses what would
+ *   ask) and one `--allowed-tools=<tool>` per allowed tool, as Gemini CLI, which it forks.
  * - Stopping (measured with 0.15.10, `fixtures/real/qwen-code/README.md` of `@cairn/agent-cli`):
- *   SIGINT and SIGTERM do not stop it — it finishes the run, then dies by the signal — so an abort
- *   ends it with the executor's SIGKILL after `killGraceMs`.
+ *   SIGINT and SIGTERM do not stop it — it finishes the whole turn (the command, another model
+ *   request, its final text), then dies by the signal, ~40 s later in the capture — so an abort
+ *   sends SIGKILL to its process group at once: no other signal would end it sooner, and a grace
+ *   period would only let it carry on. It writes no result line then, which an aborted run needs
+ *   not.
  */
 export const qwenCodeCli: AgentCliDefinition = {
   name: 'Qwen Code',
@@ -26,6 +38,14 @@ export const qwenCodeCli: AgentCliDefinition = {
       ...(model === undefined ? [] : ['--model', model]),
       ...(resumeSessionId === undefined ? [] : [`--resume=${resumeSessionId}`]),
       ...extraArgs,
+    ];
+  },
+  stop: { signal: 'SIGKILL' },
+  writesResult: true,
+  permissionArgs({ mode, allowedTools }) {
+    return [
+      `--approval-mode=${APPROVAL_MODES[mode]}`,
+      ...(allowedTools ?? []).map((tool) => `--allowed-tools=${tool}`),
     ];
   },
   createConverter: () => createQwenCodeConverter(),

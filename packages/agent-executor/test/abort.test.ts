@@ -6,7 +6,13 @@ import { fileURLToPath } from 'node:url';
 import type { AgentOutput } from '@cairn/core';
 import { createMemoryConversationStore } from '@cairn/storage';
 import { describe, expect, it } from 'vitest';
-import { type AgentCliDefinition, claudeCodeCli, createAgentExecutor, geminiCli } from '../src/index.js';
+import {
+  type AgentCliDefinition,
+  claudeCodeCli,
+  createAgentExecutor,
+  geminiCli,
+  qwenCodeCli,
+} from '../src/index.js';
 import {
   CLAUDE_CODE_FIXTURE,
   eventually,
@@ -252,6 +258,21 @@ describe('aborting a run', () => {
       message:
         'The run was aborted; Claude Code did not stop on SIGINT within 300 ms: sent SIGTERM, then SIGKILL',
     });
+    expect(run.log.at(-1)).toMatchObject({ errorCode: 'LLM_ABORTED' });
+    expect(await survivors(run)).toEqual({ group: [], running: [] });
+  });
+
+  it('Qwen Code, which SIGINT and SIGTERM do not stop, gets SIGKILL at once: no grace to wait out', async () => {
+    const run = await abortedRun({
+      agent: qwenCodeCli,
+      fixture: fileURLToPath(new URL('../../agent-cli/fixtures/real/qwen-code/main.jsonl', import.meta.url)),
+      lines: 3,
+      // Qwen Code 0.15.10 finishes its turn on SIGINT/SIGTERM; the grace (10 min) would outlast the test.
+      env: { FAKE_AGENT_IGNORE_SIGNALS: '1', FAKE_AGENT_TOOL_STUBBORN: '1' },
+    });
+
+    expect(run.result).toMatchObject({ success: false, signal: 'SIGKILL' });
+    expect(run.result.error).toEqual({ code: 'LLM_ABORTED', message: 'The run was aborted' });
     expect(run.log.at(-1)).toMatchObject({ errorCode: 'LLM_ABORTED' });
     expect(await survivors(run)).toEqual({ group: [], running: [] });
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyHttpError } from './classify-http-error.js';
+import { classifyHttpError, httpErrorCode } from './classify-http-error.js';
 
 const classify = (status: number, message = 'failed', extra: object = {}) =>
   classifyHttpError({ status, provider: 'openai', message, ...extra });
@@ -54,5 +54,20 @@ describe('classifyHttpError', () => {
     const error = classify(401, 'invalid x-api-key', { cause });
     expect(error.message).toBe('openai: invalid x-api-key');
     expect(error.cause).toBe(cause);
+  });
+});
+
+describe('httpErrorCode', () => {
+  it('is the code classifyHttpError gives, without building the error', () => {
+    for (const [status, message] of [
+      [401, 'no'],
+      [408, 'slow'],
+      [413, 'prompt is too long'],
+      [400, 'bad'],
+      [429, 'slow down'],
+      [529, 'overloaded'],
+    ] as const) {
+      expect(httpErrorCode(status, message)).toBe(classify(status, message).code);
+    }
   });
 });

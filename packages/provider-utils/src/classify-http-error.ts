@@ -25,7 +25,7 @@ const CONTEXT_OVERFLOW_STATUSES: ReadonlySet<number> = new Set([400, 413, 422]);
 export function classifyHttpError(response: HttpErrorResponse): CairnError {
   const { status, provider } = response;
   const message = response.message ?? `HTTP ${status}`;
-  const code = codeForStatus(status, `${message} ${bodyText(response.body)}`);
+  const code = httpErrorCode(status, `${message} ${bodyText(response.body)}`);
   const retryAfterMs = parseRetryAfter(response.headers);
   return new CairnError(code, `${provider}: ${message}`, {
     ...definedFields({ cause: response.cause, retryAfterMs }),
@@ -33,7 +33,12 @@ export function classifyHttpError(response: HttpErrorResponse): CairnError {
   });
 }
 
-function codeForStatus(status: number, text: string): CairnErrorCode {
+/**
+ * The `LLM_*` code of an HTTP error status, `text` being its message and body (searched for
+ * context-length wording): `classifyHttpError`'s code without building an error, for a caller
+ * that only needs the code (a converter, per line).
+ */
+export function httpErrorCode(status: number, text: string): CairnErrorCode {
   if (status === 401 || status === 403) return 'LLM_AUTH';
   if (status === 429) return 'LLM_RATE_LIMITED';
   if (status === 408) return 'LLM_TIMEOUT';

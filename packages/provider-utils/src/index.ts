@@ -1,7 +1,7 @@
 export { abortableSleep } from './abortable-sleep.js';
 export { type AttemptSignal, createAttemptSignal } from './attempt-signal.js';
 export { classifyError, type ErrorContext } from './classify-error.js';
-export { classifyHttpError, type HttpErrorResponse } from './classify-http-error.js';
+export { classifyHttpError, type HttpErrorResponse, httpErrorCode } from './classify-http-error.js';
 export {
   type CleanJsonSchemaOptions,
   cleanJsonSchema,

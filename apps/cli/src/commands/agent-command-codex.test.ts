@@ -56,7 +56,10 @@ describe('cairn agent codex', () => {
     expect(stderr).toContain(
       `continue with: cairn agent codex --resume --conversation ${conversation?.id} "…"`,
     );
-    expect(await argvs()).toEqual([['exec', '--json', '--', PROMPT]]);
+    // `cairn agent`'s default read-only permissions, as Codex's sandbox mode.
+    expect(await argvs()).toEqual([
+      ['exec', '--json', '-c', 'sandbox_mode="read-only"', '-c', 'approval_policy="never"', '--', PROMPT],
+    ]);
   });
 
   it('fails with the classified error of a failed turn', async () => {

@@ -42,7 +42,10 @@ describe('cairn agent qwen', () => {
     expect(stdout).toMatch(/Updated .*hello\.txt/);
     expect(stdout).toContain('Ran `ls -la`');
     expect(stdout).toContain('Done: hello.txt says Hello, Cairn!');
-    expect(await argvs()).toEqual([[`--prompt=${PROMPT}`, '--output-format', 'stream-json']]);
+    // `cairn agent`'s default read-only permissions, as Qwen Code's approval mode.
+    expect(await argvs()).toEqual([
+      [`--prompt=${PROMPT}`, '--output-format', 'stream-json', '--approval-mode=default'],
+    ]);
   });
 
   it('fails on the API error Qwen Code reports as a success', async () => {

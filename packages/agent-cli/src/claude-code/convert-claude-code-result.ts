@@ -16,7 +16,11 @@ import {
   numberField,
   stringField,
 } from './claude-code-event-context.js';
-import { unknownClaudeCodeEvent, unmappedClaudeCodeFields } from './unknown-claude-code-event.js';
+import {
+  toJsonValue,
+  unknownClaudeCodeEvent,
+  unmappedClaudeCodeFields,
+} from './unknown-claude-code-event.js';
 
 const nonNegative = (value: number | undefined): number | undefined =>
   value !== undefined && value >= 0 ? value : undefined;
@@ -168,7 +172,9 @@ function permissionDenials(line: JsonObject, context: ClaudeCodeEventContext): A
  * The events of Claude Code's `--output-format json` output: one `result` object. Anything else
  * becomes an `unknown` event; never throws.
  */
-export function convertClaudeCodeResult(json: unknown, now: () => Date = () => new Date()): AgentOutput[] {
+export function convertClaudeCodeResult(value: unknown, now: () => Date = () => new Date()): AgentOutput[] {
+  // The caller's object may hold what JSON cannot (undefined, cycles): one copy makes it JSON.
+  const json = toJsonValue(value);
   if (!isJsonObject(json) || json.type !== 'result') {
     return [unknownClaudeCodeEvent(json, { timestamp: now().toISOString() })];
   }

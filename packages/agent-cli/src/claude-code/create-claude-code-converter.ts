@@ -273,9 +273,9 @@ export function createClaudeCodeConverter(options: ClaudeCodeConverterOptions = 
     push(line) {
       // A JSON line starts with `{`: only another line can be blank.
       if (line.charCodeAt(0) !== OPEN_BRACE && line.trim() === '') return [];
-      let parsed: unknown;
+      let parsed: JsonValue;
       try {
-        parsed = JSON.parse(line);
+        parsed = JSON.parse(line) as JsonValue;
       } catch {
         return [badLine(line, 'Claude Code printed a line that is not JSON')];
       }

@@ -5,8 +5,11 @@ import {
   type JsonObject,
 } from './claude-code-event-context.js';
 
-// Values JSON cannot hold (undefined, functions, cycles) are replaced so the event stays valid.
-function toJsonValue(value: unknown): JsonValue {
+/**
+ * A copy of `value` that JSON can hold: values it cannot (undefined, functions, cycles) are replaced.
+ * For input that did not come from `JSON.parse` (`convertClaudeCodeResult`'s argument).
+ */
+export function toJsonValue(value: unknown): JsonValue {
   try {
     const text = JSON.stringify(value);
     return text === undefined ? null : (JSON.parse(text) as JsonValue);
@@ -15,9 +18,12 @@ function toJsonValue(value: unknown): JsonValue {
   }
 }
 
-/** Output the converter does not recognise, kept whole. */
-export function unknownClaudeCodeEvent(raw: unknown, context: ClaudeCodeEventContext): AgentOutput {
-  return { type: 'unknown', ...context, source: CLAUDE_CODE_SOURCE, raw: toJsonValue(raw) };
+/**
+ * Output the converter does not recognise, kept whole. `raw` is part of a parsed line, so it is
+ * JSON already and is kept as is: no copy on a path that runs for most lines.
+ */
+export function unknownClaudeCodeEvent(raw: JsonValue, context: ClaudeCodeEventContext): AgentOutput {
+  return { type: 'unknown', ...context, source: CLAUDE_CODE_SOURCE, raw };
 }
 
 // Bookkeeping every line may carry: no information a consumer lacks once the line is converted.

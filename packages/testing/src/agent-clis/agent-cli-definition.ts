@@ -40,6 +40,12 @@ export interface AgentCliDefinition {
   /** Finds the installed CLI with the caller's module resolution (`createRequire(callerUrl)`). */
   resolve(require: NodeJS.Require): AgentCliCommand;
   args(settings: AgentCliRunSettings): string[];
-  /** Writes the CLI's settings files into a fresh `HOME`. */
-  writeSettings(home: string, settings: AgentCliRunSettings): Promise<void>;
+  /** Writes the CLI's settings files into a fresh `HOME`; `baseURL` is the stand-in's API root. */
+  writeSettings(home: string, settings: AgentCliRunSettings, baseURL: string): Promise<void>;
+  /** Variables of its own on top of the offline environment (its API's base URL, its home). */
+  env?(context: { home: string; baseURL: string }): Record<string, string>;
+  /** Its session id in its stream, when that is not a line's `session_id` (Codex's `thread_id`). */
+  sessionIdOf?(stdout: string): string | undefined;
+  /** The parent of its runs' directories, when the OS temporary directory will not do. */
+  runsDirectory?: string;
 }

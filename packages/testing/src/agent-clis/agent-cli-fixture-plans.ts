@@ -188,4 +188,25 @@ export const agentCliFixturePlans: Record<string, AgentCliFixturePlan[]> = {
       permissions: 'all',
     },
   ],
+  // Recorded by scripts/record-codex-fixtures.mjs (its own script, same shape as `main-short`); the
+  // plan lets the real-CLI test run Codex against the committed fixture.
+  codex: [
+    {
+      fixture: 'main',
+      scenario: 'main-short',
+      prompt:
+        'Create hello.txt, edit it, list the directory, then read does-not-exist.txt. [scenario:main-short]',
+      permissions: 'all',
+    },
+  ],
+  // Recorded by scripts/record-qwen-code-fixtures.mjs, as Codex's.
+  'qwen-code': [
+    {
+      fixture: 'main',
+      scenario: 'main-short',
+      prompt:
+        'Create hello.txt, edit it, list the directory, then read does-not-exist.txt. [scenario:main-short]',
+      permissions: 'all',
+    },
+  ],
 };

@@ -1,4 +1,4 @@
-import type { MockProvider } from '../mock-servers/mock-provider-protocol.js';
+import type { MockServerProvider } from '../mock-servers/mock-provider-protocol.js';
 import type { ScriptFault, ScriptToolCall, ScriptTurn } from '../script-turn.js';
 
 /**
@@ -26,7 +26,7 @@ export interface ScenarioTurnContext {
   /** The messages (Claude) or contents (Gemini) the request carried. */
   messageCount: number;
   /** Which API answers (a mock provider's wire): scenarios differ where vendors' errors differ (529 vs 503). */
-  wire: MockProvider;
+  wire: MockServerProvider;
   /** The task tool Claude Code offers: `TaskCreate` by default, `TodoWrite` with `CLAUDE_CODE_ENABLE_TASKS=0`. */
   todoTool: 'TaskCreate' | 'TodoWrite';
   /**
@@ -216,6 +216,29 @@ const scenarios: AgentCliScenario[] = [
     { text: 'Listing.', actions: [shell('ls -la')] },
     { text: 'The directory is listed above.' },
   ]),
+  {
+    // The script of the Codex CLI and Qwen Code fixtures (fixtures/real/codex|qwen-code/main.jsonl):
+    // scenario main with shorter texts, and reasoning first where the wire is the Responses API.
+    name: 'main-short',
+    description: 'scenario main with short texts; reasoning first on the Responses API',
+    turn: ({ turn, wire }) =>
+      [
+        {
+          ...(wire === 'openai-responses' ? { reasoning: 'Create the file first.' } : {}),
+          text: 'Creating hello.txt.',
+          actions: [{ kind: 'write' as const, path: 'hello.txt', content: 'Hello, world!\nSecond line.\n' }],
+        },
+        {
+          text: 'Editing it.',
+          actions: [
+            { kind: 'edit' as const, path: 'hello.txt', oldText: 'Hello, world!', newText: 'Hello, Cairn!' },
+          ],
+        },
+        { actions: [shell('ls -la')] },
+        { text: 'Reading a missing file.', actions: [{ kind: 'read' as const, path: 'does-not-exist.txt' }] },
+        { text: 'Done: hello.txt says Hello, Cairn!' },
+      ][turn],
+  },
   fixed('think', 'reasoning before text and a write', [
     {
       reasoning: 'The user wants a greeting file. I will write hello.txt.',

@@ -19,6 +19,7 @@ export {
 } from './agent-cli-scenarios.js';
 export { agentClis } from './all-agent-clis.js';
 export { claudeCodeAgentCli } from './claude-code-agent-cli.js';
+export { codexAgentCli } from './codex-agent-cli.js';
 export { geminiCliAgentCli } from './gemini-cli-agent-cli.js';
 export {
   type AgentCliIsolation,
@@ -27,6 +28,7 @@ export {
   isolatedCommand,
 } from './network-isolation.js';
 export { agentCliOfflineEnvironment } from './offline-environment.js';
+export { qwenCodeAgentCli } from './qwen-code-agent-cli.js';
 export { readScenarioPosition, type ScenarioPosition } from './read-scenario-position.js';
 export {
   type AgentCliRun,

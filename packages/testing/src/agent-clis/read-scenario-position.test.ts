@@ -30,6 +30,23 @@ describe('readScenarioPosition', () => {
     expect(readScenarioPosition(body)).toEqual({ scenario: 'main', turn: 2, messageCount: 4 });
   });
 
+  it('reads Responses API input, where each run of model items is one turn', () => {
+    const body = {
+      input: [
+        { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Do it. [scenario:main]' }] },
+        { type: 'reasoning', summary: [] },
+        { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'ok' }] },
+        { type: 'custom_tool_call', call_id: 'c1', name: 'apply_patch', input: '' },
+        { type: 'custom_tool_call_output', call_id: 'c1', output: 'done' },
+        { type: 'function_call', call_id: 'c2', name: 'exec_command', arguments: '{}' },
+        { type: 'function_call', call_id: 'c3', name: 'exec_command', arguments: '{}' },
+        { type: 'function_call_output', call_id: 'c2', output: '' },
+        { type: 'function_call_output', call_id: 'c3', output: '' },
+      ],
+    };
+    expect(readScenarioPosition(body)).toEqual({ scenario: 'main', turn: 2, messageCount: 9 });
+  });
+
   it('finds no position without a marker (a router or title request)', () => {
     expect(
       readScenarioPosition({ contents: [{ role: 'user', parts: [{ text: 'route me' }] }] }),

@@ -105,7 +105,7 @@ function signalProcess(pid: number | undefined, signal: NodeJS.Signals): void {
 export async function runAgentCliScenario(options: RunAgentCliScenarioOptions): Promise<AgentCliRun> {
   const { cli, run } = options;
   const resolved = resolveAgentCli(cli, options.callerUrl);
-  const root = options.root ?? (await mkdtemp(join(tmpdir(), 'cairn-agent-cli-')));
+  const root = options.root ?? (await mkdtemp(join(cli.runsDirectory ?? tmpdir(), 'cairn-agent-cli-')));
   const cwd = join(root, 'work');
   const home = join(root, 'home');
   await mkdir(cwd, { recursive: true });
@@ -115,7 +115,6 @@ export async function runAgentCliScenario(options: RunAgentCliScenarioOptions): 
     permissions: run.permissions,
     ...definedFields({ resumeSessionId: run.resumeSessionId }),
   };
-  await cli.writeSettings(home, settings);
   const standIn = await startAgentCliStandIn({
     wire: cli.wire,
     dialect: cli.dialect,
@@ -123,10 +122,11 @@ export async function runAgentCliScenario(options: RunAgentCliScenarioOptions): 
     ...definedFields({ todoTool: run.todoTool, scenarios: options.scenarios }),
   });
   try {
+    await cli.writeSettings(home, settings, standIn.baseURL);
     const env = agentCliOfflineEnvironment({
       home,
       origin: standIn.origin,
-      ...definedFields({ extra: run.env }),
+      extra: { ...cli.env?.({ home, baseURL: standIn.baseURL }), ...run.env },
     });
     const command = [resolved.command, ...resolved.args, ...cli.args(settings)];
     const isolation = agentCliIsolation();
@@ -200,7 +200,7 @@ export async function runAgentCliScenario(options: RunAgentCliScenarioOptions): 
       root,
       cwd,
       home,
-      sessionId: firstSessionId(outcome.stdout.toString('utf8')),
+      sessionId: (cli.sessionIdOf ?? firstSessionId)(outcome.stdout.toString('utf8')),
       version: resolved.version,
     };
   } finally {

@@ -26,6 +26,8 @@ export interface AgentCliStandInOptions {
 /** A scripted vendor API on loopback TCP, also reachable through a Unix socket (for namespaces). */
 export interface AgentCliStandIn {
   readonly origin: string;
+  /** Where the API's paths start (`<origin>/v1` for OpenAI's APIs). */
+  readonly baseURL: string;
   readonly port: number;
   readonly socketPath: string;
   /** Every request, in arrival order. */
@@ -90,6 +92,7 @@ export async function startAgentCliStandIn(options: AgentCliStandInOptions): Pro
   const bridge = await startUnixSocketBridge(port);
   return {
     origin: server.origin,
+    baseURL: server.baseURL,
     port,
     socketPath: bridge.socketPath,
     requests: server.requests,
