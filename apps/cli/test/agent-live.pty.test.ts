@@ -9,10 +9,7 @@ const openTerminal = usePtySessions();
 
 // The real Claude Code capture of `sleep 30` (recorded in `@cairn/agent-cli` fixtures/real).
 const SLEEP = fileURLToPath(
-  new URL(
-    '../../../packages/agent-cli/fixtures/real/claude-code/sigint-sleep.jsonl',
-    import.meta.url,
-  ),
+  new URL('../../../packages/agent-cli/fixtures/real/claude-code/sigint-sleep.jsonl', import.meta.url),
 );
 
 /**
@@ -50,14 +47,17 @@ describe('cairn agent in a real terminal', () => {
     term.start(['agent', 'claude', 'Wait.', '--command', claude], cliEnv(dir));
 
     const running = await term.waitFor((screen) => screen.includes('Running Bash'), 'the running call');
-    expect(running).toContain('Waiting for 30 seconds.\n▸ Running Bash: sleep 30');
+    expect(running).toContain('Waiting a while.\n▸ Running Bash: sleep 30');
     expect(existsSync(release)).toBe(false);
 
     writeFileSync(release, '');
     const done = await term.waitFor((screen) => screen.includes('sleep 30` failed'), 'the finished call');
     expect(done).not.toContain('Running Bash');
-    // The finished call sits where the running line was: right under the text.
-    expect(done).toMatch(/Waiting for 30 seconds\.\n✗ Command `sleep 30` failed/);
+    // The finished call sits where the running line was: under the text (and the interruption's status
+    // line, which Claude Code writes before the call's result reaches the display).
+    expect(done).toMatch(
+      /Waiting a while\.\n(⏹ \[Request interrupted by user for tool use\]\n)?✗ Command `sleep 30` failed/,
+    );
     term.stop();
   }, 90_000);
 });

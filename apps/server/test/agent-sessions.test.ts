@@ -418,7 +418,7 @@ describe('live display of a running agent session', () => {
     expect(before.filter((event) => event.event === 'message')).toHaveLength(1);
     expect(shown(before).map((message) => [message.role, message.partType, message.content])).toEqual([
       ['user', undefined, 'Wait.'],
-      ['assistant', undefined, 'Waiting for 30 seconds.'],
+      ['assistant', undefined, 'Waiting a while.'],
       ['assistant', 'tool_execution', 'Running Bash: sleep 30'],
     ]);
     const running = shown(before).at(-1);

@@ -38,7 +38,7 @@ describe('live progress of a run', () => {
       `${message.toolExecution?.status ?? message.partType ?? message.role}: ${message.content}`;
     expect(shown.map(line)).toEqual([
       'user: Wait.',
-      'assistant: Waiting for 30 seconds.',
+      'assistant: Waiting a while.',
       'running: Running Bash: sleep 30',
       'unfinished: Bash did not finish',
       'error: The run was aborted',

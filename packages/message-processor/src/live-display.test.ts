@@ -67,7 +67,7 @@ describe('live display: a call is shown running at once, then completed in place
     // The log holds the message until the result: only the live display shows it.
     expect(run.log).toEqual([]);
     expect(run.view.messages.map((m) => [m.partType ?? m.role, m.content, m.toolExecution?.status])).toEqual([
-      ['assistant', 'Waiting for 30 seconds.', undefined],
+      ['assistant', 'Waiting a while.', undefined],
       ['tool_execution', 'Running Bash: sleep 30', 'running'],
     ]);
     const running = run.view.messages[1];
@@ -80,7 +80,7 @@ describe('live display: a call is shown running at once, then completed in place
     expect(run.view.messages[1]?.id).toBe(running?.id);
     expect(run.view.messages[1]?.toolExecution?.status).not.toBe('running');
     // The text was passed on once, not again when the log caught up.
-    expect(run.passed.filter((m) => m.content === 'Waiting for 30 seconds.')).toHaveLength(1);
+    expect(run.passed.filter((m) => m.content === 'Waiting a while.')).toHaveLength(1);
   });
 
   it('real Claude Code main scenario: the log is the same with and without live display', () => {

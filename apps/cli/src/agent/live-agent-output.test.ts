@@ -108,10 +108,7 @@ describe('LiveAgentOutput status lines', () => {
 // The real Claude Code capture of `sleep 30`, interrupted with C-c 2 s in (see
 // `@cairn/agent-cli` fixtures/real), through the converter and processor as `cairn agent` runs it.
 const SLEEP_LINES = readFileSync(
-  new URL(
-    '../../../../packages/agent-cli/fixtures/real/claude-code/sigint-sleep.jsonl',
-    import.meta.url,
-  ),
+  new URL('../../../../packages/agent-cli/fixtures/real/claude-code/sigint-sleep.jsonl', import.meta.url),
   'utf8',
 )
   .split('\n')
@@ -165,18 +162,18 @@ function screen(text: string): string[] {
 describe('LiveAgentOutput: a tool call while it runs', () => {
   it('not on a terminal: the text and a running line at once, then the finished call', () => {
     const { whileRunning, after } = replay(captureStream());
-    expect(whileRunning).toBe('Waiting for 30 seconds.\n▸ Running Bash: sleep 30\n');
+    expect(whileRunning).toBe('Waiting a while.\n▸ Running Bash: sleep 30\n');
     expect(after).toMatch(/^✗ Command `sleep 30` failed: /);
-    expect(after).not.toContain('Waiting for 30 seconds.');
+    expect(after).not.toContain('Waiting a while.');
   });
 
   it('on a terminal: the running line is replaced in place by the finished call', () => {
     const out = captureStream({ isTTY: true, columns: 60 });
     const { whileRunning, after } = replay(out);
-    expect(screen(whileRunning)).toEqual(['Waiting for 30 seconds.', '▸ Running Bash: sleep 30', '']);
+    expect(screen(whileRunning)).toEqual(['Waiting a while.', '▸ Running Bash: sleep 30', '']);
     expect(after.startsWith('\r\u001b[1A\u001b[J✗ Command `sleep 30` failed')).toBe(true);
     const rows = screen(out.text);
-    expect(rows[0]).toBe('Waiting for 30 seconds.');
+    expect(rows[0]).toBe('Waiting a while.');
     expect(rows[1]).toMatch(/^✗ Command `sleep 30` failed: /);
     expect(rows.join('\n')).not.toContain('Running');
   });

@@ -51,7 +51,7 @@ export class LiveAgentOutput {
           // Retries, task progress and interruptions are no messages: each gets its own line.
           onEvent: (event) => {
             const line = agentStatusLine(event, options.colors, options.verbose === true);
-            if (line !== undefined) out.write(`${line}\n`);
+            if (line !== undefined) this.write(`${line}\n`);
           },
         };
   }
@@ -99,17 +99,17 @@ export class LiveAgentOutput {
   private render(message: ConversationMessage): void {
     const { out, colors, verbose, markdown } = this.options;
     const text = renderDisplayMessage(message, { colors, width: out.columns, verbose, markdown });
-    if (!out.isTTY || this.running.size === 0) {
-      this.running.delete(message.id);
-      out.write(text);
-      return;
-    }
-    // The running lines are erased, this message printed in their place, and the calls still
-    // running drawn again below it: a finished call replaces its running line.
-    this.redraw(() => {
-      this.running.delete(message.id);
-      out.write(text);
-    });
+    this.running.delete(message.id);
+    this.write(text);
+  }
+
+  // On a terminal with running lines at the bottom, they are erased, `text` printed in their place,
+  // and the calls still running drawn again below it: a finished call replaces its running line,
+  // and a status line never lands between the running lines and the cursor.
+  private write(text: string): void {
+    const { out } = this.options;
+    if (!out.isTTY || this.runningLinesShown === 0) out.write(text);
+    else this.redraw(() => out.write(text));
   }
 
   // Erases the running lines, runs `change`, then draws the running lines again (one row each:
