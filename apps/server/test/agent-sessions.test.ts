@@ -391,10 +391,7 @@ describe('POST /v1/agent-sessions', () => {
 // The real Claude Code capture of `sleep 30` (init, text, the Bash call, then what C-c gave).
 const SLEEP_TRANSCRIPT = {
   file: fileURLToPath(
-    new URL(
-      '../../../packages/agent-cli/fixtures/real/claude-code/sigint-sleep.jsonl',
-      import.meta.url,
-    ),
+    new URL('../../../packages/agent-cli/fixtures/real/claude-code/sigint-sleep.jsonl', import.meta.url),
   ),
   recordedCwd: '/home/dev/worker/w/sleep-direct',
 };

@@ -80,8 +80,8 @@ describe.each(['claude-code', 'gemini-cli'] as const)('aborting the real %s', (n
       await mkdir(cwd, { recursive: true });
       await mkdir(home, { recursive: true });
       const settings: AgentCliRunSettings = { prompt: PROMPT, permissions: ['Bash(sleep:*)'] };
-      await cli.writeSettings(home, settings);
       const standIn = await startAgentCliStandIn({ wire: cli.wire, dialect: cli.dialect, cwd });
+      await cli.writeSettings(home, settings, standIn.baseURL);
       try {
         // The executor appends the CLI's own arguments (prompt, output format, permissions).
         const spawned = isolated
