@@ -27,11 +27,11 @@ const fs = require('node:fs');
 const before = ${JSON.stringify(lines.slice(0, split))};
 const after = ${JSON.stringify(lines.slice(split))};
 process.stdout.write(before.join('\\n') + '\\n');
-const timer = setInterval(() => {
+const watcher = fs.watch(${JSON.stringify(dir)}, () => {
   if (!fs.existsSync(${JSON.stringify(release)})) return;
-  clearInterval(timer);
+  watcher.close();
   process.stdout.write(after.join('\\n') + '\\n');
-}, 50);
+});
 `,
   );
   chmodSync(path, 0o755);

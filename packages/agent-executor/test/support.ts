@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ConversationMessage } from '@cairn/core';
-import { afterEach, expect } from 'vitest';
+import { afterEach, expect, vi } from 'vitest';
 
 /** The fake agent script (see its header for the variables it obeys). */
 export const FAKE_AGENT = fileURLToPath(new URL('./fake-agent.mjs', import.meta.url));
@@ -158,12 +158,17 @@ export async function eventually<T>(
   done: (value: T) => boolean,
   timeoutMs = 10_000,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs * Number(process.env.CAIRN_TEST_TIMEOUT_FACTOR ?? 1);
   let value = check();
-  while (!done(value) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    value = check();
-  }
+  const timeout = timeoutMs * Number(process.env.CAIRN_TEST_TIMEOUT_FACTOR ?? 1);
+  await vi
+    .waitFor(
+      () => {
+        value = check();
+        if (!done(value)) throw new Error('not yet');
+      },
+      { timeout, interval: 50 },
+    )
+    .catch(() => undefined);
   return value;
 }
 

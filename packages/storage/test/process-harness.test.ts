@@ -4,10 +4,14 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { simulatedDelay } from '@cairn/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startWorker } from '../dist/testkit/process-harness.js';
 
 const storage = new URL('../dist/index.js', import.meta.url).href;
+// The built harness: it starts the built worker beside it (the sources have no .js to run).
+const { startWorker } = (await import(
+  new URL('../dist/testkit/process-harness.js', import.meta.url).href
+)) as typeof import('../src/testkit/process-harness.js');
 let dir: string;
 
 beforeAll(async () => {
@@ -49,7 +53,7 @@ it('a worker killed while its parent is not reading has kept at most one batch p
   await worker.waitForAcks(1);
   worker.child.stdout?.pause();
   // Long enough for thousands of memory appends, far more acks than a pipe holds.
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await simulatedDelay(300);
   worker.child.kill('SIGKILL');
   worker.child.stdout?.resume();
   expect((await worker.exited).code).toBeNull();
