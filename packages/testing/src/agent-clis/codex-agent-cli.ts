@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { AgentCliDefinition } from './agent-cli-definition.js';
+import { nodeBinCommand } from './node-bin-command.js';
 
 // Codex writes files with its freeform `apply_patch` tool, in its own patch format.
 const addFilePatch = (path: string, content: string) =>
@@ -66,15 +67,7 @@ export const codexAgentCli: AgentCliDefinition = {
       }
     },
   },
-  resolve(require) {
-    const manifestPath = require.resolve('@openai/codex/package.json');
-    const manifest = require(manifestPath) as { version: string; bin: { codex: string } };
-    return {
-      command: process.execPath,
-      args: [join(dirname(manifestPath), manifest.bin.codex)],
-      version: manifest.version,
-    };
-  },
+  resolve: (require) => nodeBinCommand(require, '@openai/codex', 'codex'),
   args(settings) {
     // Codex has no per-tool permissions, and its own sandbox (seccomp, landlock) is unavailable in
     // a container: the network namespace is the sandbox.

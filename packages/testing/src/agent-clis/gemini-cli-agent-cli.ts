@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { AgentCliDefinition } from './agent-cli-definition.js';
+import { nodeBinCommand } from './node-bin-command.js';
 
 /** Gemini CLI (`@google/gemini-cli`): `gemini -p … --output-format stream-json`, run with this Node. */
 export const geminiCliAgentCli: AgentCliDefinition = {
@@ -38,15 +39,7 @@ export const geminiCliAgentCli: AgentCliDefinition = {
       }
     },
   },
-  resolve(require) {
-    const manifestPath = require.resolve('@google/gemini-cli/package.json');
-    const manifest = require(manifestPath) as { version: string; bin: { gemini: string } };
-    return {
-      command: process.execPath,
-      args: [join(dirname(manifestPath), manifest.bin.gemini)],
-      version: manifest.version,
-    };
-  },
+  resolve: (require) => nodeBinCommand(require, '@google/gemini-cli', 'gemini'),
   args(settings) {
     const yolo = settings.permissions === 'all' ? ['--yolo'] : [];
     const resume = settings.resumeSessionId === undefined ? [] : ['--resume', settings.resumeSessionId];

@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { AgentCliDefinition } from './agent-cli-definition.js';
+import { nodeBinCommand } from './node-bin-command.js';
 
 /**
  * Qwen Code (`@qwen-code/qwen-code`): `qwen --output-format stream-json … --prompt=<prompt>`, run
@@ -39,15 +40,7 @@ export const qwenCodeAgentCli: AgentCliDefinition = {
       }
     },
   },
-  resolve(require) {
-    const manifestPath = require.resolve('@qwen-code/qwen-code/package.json');
-    const manifest = require(manifestPath) as { version: string; bin: { qwen: string } };
-    return {
-      command: process.execPath,
-      args: [join(dirname(manifestPath), manifest.bin.qwen)],
-      version: manifest.version,
-    };
-  },
+  resolve: (require) => nodeBinCommand(require, '@qwen-code/qwen-code', 'qwen'),
   args(settings) {
     const permissions =
       settings.permissions === 'all'
