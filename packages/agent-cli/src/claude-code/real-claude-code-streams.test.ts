@@ -1,21 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { type AgentOutput, type AgentOutputOf, isAgentOutput } from '@cairn/core';
+import { isAgentOutput } from '@cairn/core';
 import { describe, expect, it } from 'vitest';
+import { ofType, realStreams } from '../../test/real-stream-events.js';
 import { createClaudeCodeConverter } from './create-claude-code-converter.js';
 
 // Streams of the real Claude Code 2.1.197 (fixtures/real/claude-code, recorded by
 // `pnpm fixtures:record` against the scripted stand-in of the API).
 const NOW = new Date('2026-11-26T12:00:00.000Z');
-const real = (name: string): string =>
-  readFileSync(new URL(`../../fixtures/real/claude-code/${name}.jsonl`, import.meta.url), 'utf8');
-
-function convert(text: string): AgentOutput[] {
-  const converter = createClaudeCodeConverter({ now: () => NOW });
-  return [...text.split('\n').flatMap((line) => converter.push(line)), ...converter.end()];
-}
-
-const ofType = <T extends AgentOutput['type']>(events: AgentOutput[], type: T): AgentOutputOf<T>[] =>
-  events.filter((event): event is AgentOutputOf<T> => event.type === type);
+const { real, convert } = realStreams('claude-code', () => createClaudeCodeConverter({ now: () => NOW }));
 
 describe('Claude Code API errors (real apierr: 500 retried, then 529 until the retries ran out)', () => {
   const events = convert(real('apierr'));

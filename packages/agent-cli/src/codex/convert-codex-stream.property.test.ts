@@ -1,57 +1,23 @@
 import { readFileSync } from 'node:fs';
-import type { AgentOutput } from '@cairn/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { chunksWithJunk, collectStream, isFromJunk, junkLine } from '../../test/stream-test-support.js';
 import { convertCodexStream } from './convert-codex-stream.js';
 
 const FIXTURE = readFileSync(new URL('../../fixtures/real/codex/main.jsonl', import.meta.url), 'utf8');
 const LINES = FIXTURE.split('\n').filter((line) => line !== '');
 const options = { now: () => new Date('2030-01-01T00:00:00.000Z'), runId: 'run' };
-
-async function collect(chunks: readonly (string | Uint8Array)[]): Promise<AgentOutput[]> {
-  async function* source() {
-    yield* chunks;
-  }
-  const events: AgentOutput[] = [];
-  for await (const event of convertCodexStream(source(), options)) events.push(event);
-  return events;
-}
-
-/** `text` cut at the given positions, as bytes so UTF-8 characters may split. */
-function cut(text: string, positions: number[]): Uint8Array[] {
-  const bytes = new TextEncoder().encode(text);
-  const marks = [...new Set(positions.map((p) => p % (bytes.length + 1)))].sort((a, b) => a - b);
-  const chunks: Uint8Array[] = [];
-  let start = 0;
-  for (const mark of [...marks, bytes.length]) {
-    chunks.push(bytes.subarray(start, mark));
-    start = mark;
-  }
-  return chunks;
-}
-
-// Junk a terminal might mix in: not JSON, or JSON Codex never writes. Never a line break inside.
-const junkLine = fc.oneof(
-  fc.string().map((s) => s.replace(/[\r\n]/g, ' ')),
-  fc.constant('{"type":"item.completed"'),
-  fc.jsonValue().map((value) => JSON.stringify({ type: 'telemetry', value })),
-);
-const isFromJunk = (event: AgentOutput) => event.type === 'error' || event.type === 'unknown';
+const collect = (chunks: readonly (string | Uint8Array)[]) =>
+  collectStream((source) => convertCodexStream(source, options), chunks);
 
 describe('convertCodexStream', () => {
   it('gives the same events for any chunking with junk lines inserted', async () => {
     const expected = await collect([FIXTURE]);
     await fc.assert(
-      fc.asyncProperty(
-        fc.array(fc.tuple(fc.nat(LINES.length), junkLine), { maxLength: 8 }),
-        fc.array(fc.nat(), { maxLength: 40 }),
-        async (insertions, positions) => {
-          const lines = [...LINES];
-          for (const [index, junk] of insertions) lines.splice(index % (lines.length + 1), 0, junk);
-          const events = await collect(cut(`${lines.join('\n')}\n`, positions));
-          expect(events.filter((event) => !isFromJunk(event))).toEqual(expected);
-        },
-      ),
+      fc.asyncProperty(chunksWithJunk(LINES, junkLine('{"type":"item.completed"')), async (chunks) => {
+        const events = await collect(chunks);
+        expect(events.filter((event) => !isFromJunk(event))).toEqual(expected);
+      }),
       { numRuns: 200 },
     );
   });

@@ -6,6 +6,7 @@ import {
   isRecord,
   type Line,
   malformedLineEvent,
+  neverThrowing,
   optionalString,
   systemClock,
   unknownEvent,
@@ -153,15 +154,7 @@ export function createCodexConverter(options: CodexConverterOptions = {}): Codex
   };
 
   return {
-    push(line) {
-      try {
-        return convert(line);
-      } catch (error) {
-        // Defensive: a converter bug must not take the agent's stream down with it.
-        const failure = malformedLineEvent(line, now().toISOString());
-        return [{ ...failure, message: `Codex CLI line could not be converted: ${String(error)}` }];
-      }
-    },
+    push: neverThrowing(convert, now),
     end: () => [],
   };
 }

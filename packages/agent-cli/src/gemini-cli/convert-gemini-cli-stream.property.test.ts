@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { type AgentOutput, isAgentOutput } from '@cairn/core';
+import { isAgentOutput } from '@cairn/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { chunksWithJunk, collectStream, isFromJunk, junkLine } from '../../test/stream-test-support.js';
 import { convertGeminiCliStream } from './convert-gemini-cli-stream.js';
 
 const realCli = (name: string): string =>
@@ -17,50 +18,17 @@ const FIXTURE = [
   .join('\n');
 const LINES = FIXTURE.split('\n').filter((line) => line !== '');
 const now = () => new Date('2030-01-01T00:00:00.000Z');
-
-async function collect(chunks: readonly (string | Uint8Array)[]): Promise<AgentOutput[]> {
-  async function* source() {
-    yield* chunks;
-  }
-  const events: AgentOutput[] = [];
-  for await (const event of convertGeminiCliStream(source(), { now })) events.push(event);
-  return events;
-}
-
-/** `text` cut at the given (sorted, deduplicated) positions, as bytes so UTF-8 characters may split. */
-function cut(text: string, positions: number[]): Uint8Array[] {
-  const bytes = new TextEncoder().encode(text);
-  const marks = [...new Set(positions.map((p) => p % (bytes.length + 1)))].sort((a, b) => a - b);
-  const chunks: Uint8Array[] = [];
-  let start = 0;
-  for (const mark of [...marks, bytes.length]) {
-    chunks.push(bytes.subarray(start, mark));
-    start = mark;
-  }
-  return chunks;
-}
-
-// Junk a terminal might mix in: not JSON, or JSON the CLI never writes. Never a line break inside.
-const junkLine = fc.oneof(
-  fc.string().map((s) => s.replace(/[\r\n]/g, ' ')),
-  fc.constant('{"type":"message","role":"assistant"'),
-  fc.jsonValue().map((value) => JSON.stringify({ type: 'telemetry', value })),
-);
-
-// Events caused by junk: errors for non-JSON lines, unknowns for JSON the CLI never writes.
-const isFromJunk = (event: AgentOutput) => event.type === 'error' || event.type === 'unknown';
+const collect = (chunks: readonly (string | Uint8Array)[]) =>
+  collectStream((source) => convertGeminiCliStream(source, { now }), chunks);
 
 describe('convertGeminiCliStream', () => {
   it('gives the same events for any chunking with junk lines inserted', async () => {
     const expected = await collect([FIXTURE]);
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.tuple(fc.nat(LINES.length), junkLine), { maxLength: 8 }),
-        fc.array(fc.nat(), { maxLength: 40 }),
-        async (insertions, positions) => {
-          const lines = [...LINES];
-          for (const [index, junk] of insertions) lines.splice(index % (lines.length + 1), 0, junk);
-          const events = await collect(cut(`${lines.join('\n')}\n`, positions));
+        chunksWithJunk(LINES, junkLine('{"type":"message","role":"assistant"')),
+        async (chunks) => {
+          const events = await collect(chunks);
           expect(events.filter((event) => !isFromJunk(event))).toEqual(
             expected.filter((event) => !isFromJunk(event)),
           );

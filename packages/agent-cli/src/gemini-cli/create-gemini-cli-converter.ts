@@ -8,6 +8,7 @@ import {
   type Clock,
   isRecord,
   malformedLineEvent,
+  neverThrowing,
   systemClock,
   timestampOf,
   unknownEvent,
@@ -71,15 +72,7 @@ export function createGeminiCliConverter(options: GeminiCliConverterOptions = {}
   };
 
   return {
-    push(line) {
-      try {
-        return convert(line);
-      } catch (error) {
-        // Defensive: a converter bug must not take the agent's stream down with it.
-        const failure = malformedLineEvent(line, now().toISOString());
-        return [{ ...failure, message: `Gemini CLI line could not be converted: ${String(error)}` }];
-      }
-    },
+    push: neverThrowing(convert, now),
     end() {
       return closeText();
     },

@@ -1,9 +1,7 @@
-import type { AgentOutput, JsonValue } from '@cairn/core';
+import type { AgentOutput } from '@cairn/core';
+import { type Clock, cliLineEvents } from '../cli-line-events.js';
 
-/** The converters' clock (the same shape as the Claude Code converter's): the time of events whose input carries none. */
-export type Clock = () => Date;
-
-export const systemClock: Clock = () => new Date();
+export { type Clock, countOf, isRecord, systemClock } from '../cli-line-events.js';
 
 export const GEMINI_CLI_SOURCE = 'gemini-cli';
 
@@ -18,48 +16,16 @@ export function timestampOf(line: Record<string, unknown>, now: Clock): string {
     : now().toISOString();
 }
 
-/** Input kept whole because the converter does not understand it. */
-export function unknownEvent(raw: JsonValue, timestamp: string): AgentOutput {
-  return { type: 'unknown', timestamp, source: GEMINI_CLI_SOURCE, raw };
-}
+const geminiCliLineEvents = cliLineEvents({ source: GEMINI_CLI_SOURCE, cliName: 'Gemini CLI' });
 
-/** A line that is not JSON: reported, not fatal, so the stream goes on. */
-export function malformedLineEvent(line: string, timestamp: string): AgentOutput {
-  return {
-    type: 'error',
-    timestamp,
-    code: 'LLM_BAD_RESPONSE',
-    message: 'Gemini CLI wrote a line that is not JSON',
-    retryable: false,
-    fatal: false,
-    raw: line,
-  };
-}
+export const { malformedLineEvent, neverThrowing, unknownEvent } = geminiCliLineEvents;
 
-/** The fields of `line` the converter does not know, as one `unknown` event (nothing is dropped). */
+/** The fields of `line` the converter does not know, as one `unknown` event named by its `type`. */
 export function unknownFieldsEvent(
   line: Record<string, unknown>,
   knownFields: ReadonlySet<string>,
   timestamp: string,
 ): AgentOutput[] {
-  const extra: Record<string, JsonValue> = {};
-  let found = false;
-  for (const [key, value] of Object.entries(line)) {
-    if (knownFields.has(key)) continue;
-    extra[key] = value as JsonValue;
-    found = true;
-  }
-  if (!found) return [];
-  return [
-    unknownEvent({ type: typeof line.type === 'string' ? line.type : null, unknownFields: extra }, timestamp),
-  ];
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** A non-negative integer, or undefined (token counts must be valid `TokenUsage` numbers). */
-export function countOf(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined;
+  const type = typeof line.type === 'string' ? line.type : null;
+  return geminiCliLineEvents.unknownFieldsEvent(type, line, knownFields, timestamp);
 }

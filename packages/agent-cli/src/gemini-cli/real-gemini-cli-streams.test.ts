@@ -1,21 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { type AgentOutput, type AgentOutputOf, isAgentOutput } from '@cairn/core';
+import { isAgentOutput } from '@cairn/core';
 import { describe, expect, it } from 'vitest';
+import { ofType, realStreams } from '../../test/real-stream-events.js';
 import { createGeminiCliConverter } from './create-gemini-cli-converter.js';
 
 // Streams of the real Gemini CLI 0.61.0 (fixtures/real/gemini-cli, recorded by
 // `pnpm fixtures:record` against the scripted stand-in of the API).
 const NOW = new Date('2026-11-26T12:00:00.000Z');
-const real = (name: string): string =>
-  readFileSync(new URL(`../../fixtures/real/gemini-cli/${name}.jsonl`, import.meta.url), 'utf8');
-
-function convert(text: string): AgentOutput[] {
-  const converter = createGeminiCliConverter({ now: () => NOW });
-  return [...text.split('\n').flatMap((line) => converter.push(line)), ...converter.end()];
-}
-
-const ofType = <T extends AgentOutput['type']>(events: AgentOutput[], type: T): AgentOutputOf<T>[] =>
-  events.filter((event): event is AgentOutputOf<T> => event.type === type);
+const { real, convert } = realStreams('gemini-cli', () => createGeminiCliConverter({ now: () => NOW }));
 
 describe('Gemini CLI API errors (real apierr: 503 until the retries ran out)', () => {
   const events = convert(real('apierr'));
