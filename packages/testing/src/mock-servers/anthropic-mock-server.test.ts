@@ -1,21 +1,14 @@
 import { readFileSync } from 'node:fs';
 import Anthropic, { type APIError } from '@anthropic-ai/sdk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ScriptTurn } from '../script-turn.js';
-import {
-  type MockProviderServer,
-  type MockTurns,
-  startMockProviderServer,
-} from './start-mock-provider-server.js';
+import { mockServerPerTest } from './mock-server-per-test.js';
+import type { MockTurns } from './start-mock-provider-server.js';
 
-let server: MockProviderServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const mock = mockServerPerTest();
 
 async function clientFor(turns: MockTurns, maxRetries = 0): Promise<Anthropic> {
-  server = await startMockProviderServer({ provider: 'anthropic', turns });
+  const server = await mock.start({ provider: 'anthropic', turns });
   return new Anthropic({ baseURL: server.baseURL, apiKey: 'sk-ant-mock', maxRetries });
 }
 
@@ -61,7 +54,7 @@ describe('Anthropic mock server through the official SDK', () => {
       { type: 'tool_use', id: 'toolu_mock0_0', name: 'get_weather', input: { city: 'Paris' } },
       { type: 'tool_use', id: 'toolu_mock0_1', name: 'get_time', input: { zone: 'Europe/Paris' } },
     ]);
-    expect(server?.requests[0]).toMatchObject({
+    expect(mock.server?.requests[0]).toMatchObject({
       path: '/v1/messages',
       stream: false,
       headers: expect.objectContaining({ 'anthropic-version': expect.any(String) }),
@@ -128,7 +121,7 @@ describe('Anthropic mock server through the official SDK', () => {
     const client = await clientFor([{ fault: { status: 429, retryAfterMs: 20 } }, { text: 'ok' }], 1);
     const message = await client.messages.create(request);
     expect(message.content).toEqual([{ type: 'text', text: 'ok' }]);
-    expect(server?.requests).toHaveLength(2);
+    expect(mock.server?.requests).toHaveLength(2);
   });
 
   it('fails a cut stream and a malformed event', async () => {
@@ -161,8 +154,7 @@ describe('Anthropic mock server through the official SDK', () => {
     await expect(client.messages.create(unanswered)).rejects.toThrow(
       /`tool_use` ids were found without `tool_result`/,
     );
-    await server?.close();
-    server = await startMockProviderServer({
+    const server = await mock.start({
       provider: 'anthropic',
       turns: [{ text: 'accepted' }],
       validateRequests: false,

@@ -5,22 +5,15 @@ import {
   type Part,
   type Tool,
 } from '@google/generative-ai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ScriptTurn } from '../script-turn.js';
-import {
-  type MockProviderServer,
-  type MockTurns,
-  startMockProviderServer,
-} from './start-mock-provider-server.js';
+import { mockServerPerTest } from './mock-server-per-test.js';
+import type { MockTurns } from './start-mock-provider-server.js';
 
-let server: MockProviderServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const mock = mockServerPerTest();
 
 async function modelFor(turns: MockTurns) {
-  server = await startMockProviderServer({ provider: 'gemini', turns });
+  const server = await mock.start({ provider: 'gemini', turns });
   return new GoogleGenerativeAI('gemini-mock-key').getGenerativeModel(
     { model: 'gemini-mock' },
     { baseUrl: server.baseURL },
@@ -68,7 +61,7 @@ describe('Gemini mock server through the official SDK', () => {
       cachedContentTokenCount: 60,
       totalTokenCount: 140,
     });
-    expect(server?.requests[0]).toMatchObject({
+    expect(mock.server?.requests[0]).toMatchObject({
       method: 'POST',
       path: '/v1beta/models/gemini-mock:generateContent',
       stream: false,
@@ -93,12 +86,12 @@ describe('Gemini mock server through the official SDK', () => {
     const final = await response;
     expect(final.candidates?.[0]?.finishReason).toBe('STOP');
     expect(final.usageMetadata?.candidatesTokenCount).toBe(25);
-    expect(server?.requests[0]).toMatchObject({
+    expect(mock.server?.requests[0]).toMatchObject({
       path: '/v1beta/models/gemini-mock:streamGenerateContent',
       url: '/v1beta/models/gemini-mock:streamGenerateContent?alt=sse',
       stream: true,
     });
-    const raw = await fetch(`${server?.baseURL}/v1beta/models/m:streamGenerateContent?alt=sse`, {
+    const raw = await fetch(`${mock.server?.baseURL}/v1beta/models/m:streamGenerateContent?alt=sse`, {
       method: 'POST',
       body: VALID_BODY,
     });
@@ -106,7 +99,7 @@ describe('Gemini mock server through the official SDK', () => {
   });
 
   it('answers streamGenerateContent without alt=sse as one JSON array of chunks', async () => {
-    server = await startMockProviderServer({ provider: 'gemini', turns: [{ text: 'abcdefghij' }] });
+    const server = await mock.start({ provider: 'gemini', turns: [{ text: 'abcdefghij' }] });
     const response = await fetch(`${server.baseURL}/v1beta/models/m:streamGenerateContent`, {
       method: 'POST',
       body: VALID_BODY,
@@ -142,7 +135,7 @@ describe('Gemini mock server through the official SDK', () => {
   });
 
   it('sends retry-after headers and the {error:{code,message,status}} body', async () => {
-    server = await startMockProviderServer({
+    const server = await mock.start({
       provider: 'gemini',
       turns: [{ fault: { status: 429, retryAfterMs: 250 } }],
     });
@@ -205,7 +198,7 @@ describe('Gemini mock server through the official SDK', () => {
     expect(failure).toBeInstanceOf(GoogleGenerativeAIFetchError);
     expect((failure as GoogleGenerativeAIFetchError).status).toBe(400);
     expect((failure as Error).message).toContain('Unknown name "additionalProperties"');
-    expect(server?.requests).toHaveLength(1);
+    expect(mock.server?.requests).toHaveLength(1);
   });
 
   it.each([1, 2, 3, 4, 5])('replays the captured fixture turn %i', async (turn) => {

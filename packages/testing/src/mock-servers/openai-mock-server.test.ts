@@ -1,20 +1,13 @@
 import OpenAI, { type APIError } from 'openai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ScriptTurn } from '../script-turn.js';
-import {
-  type MockProviderServer,
-  type MockTurns,
-  startMockProviderServer,
-} from './start-mock-provider-server.js';
+import { mockServerPerTest } from './mock-server-per-test.js';
+import type { MockTurns } from './start-mock-provider-server.js';
 
-let server: MockProviderServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const mock = mockServerPerTest();
 
 async function clientFor(turns: MockTurns, maxRetries = 0): Promise<OpenAI> {
-  server = await startMockProviderServer({ provider: 'openai', turns });
+  const server = await mock.start({ provider: 'openai', turns });
   return new OpenAI({ baseURL: server.baseURL, apiKey: 'sk-mock', maxRetries });
 }
 
@@ -43,8 +36,8 @@ describe('OpenAI mock server through the official SDK', () => {
       total_tokens: 9,
       prompt_tokens_details: { cached_tokens: 3 },
     });
-    expect(server?.baseURL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
-    expect(server?.requests).toEqual([
+    expect(mock.server?.baseURL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    expect(mock.server?.requests).toEqual([
       expect.objectContaining({
         method: 'POST',
         path: '/v1/chat/completions',
@@ -102,7 +95,7 @@ describe('OpenAI mock server through the official SDK', () => {
     expect(contentPieces).toEqual(['Chec', 'king', ' bot', 'h.']);
     expect(argumentPieces[0]?.length).toBeGreaterThan(1);
     expect(argumentPieces[1]?.join('')).toBe('{"zone":"Europe/Paris"}');
-    expect(server?.requests[0]).toMatchObject({ stream: true });
+    expect(mock.server?.requests[0]).toMatchObject({ stream: true });
   });
 
   it('sends usage only when stream_options.include_usage asks for it, like the real API', async () => {
@@ -143,7 +136,7 @@ describe('OpenAI mock server through the official SDK', () => {
     const client = await clientFor([{ fault: { status: 429, retryAfterMs: 20 } }, { text: 'finally' }], 1);
     const completion = await client.chat.completions.create({ model: 'm', messages });
     expect(completion.choices[0]?.message.content).toBe('finally');
-    expect(server?.requests).toHaveLength(2);
+    expect(mock.server?.requests).toHaveLength(2);
   });
 
   it('fails a stream the server cuts mid-way, after delivering the first events', async () => {
@@ -170,7 +163,7 @@ describe('OpenAI mock server through the official SDK', () => {
       }
     };
     await expect(iterate()).rejects.toThrow(SyntaxError);
-    expect(server?.requests).toHaveLength(1);
+    expect(mock.server?.requests).toHaveLength(1);
   });
 
   it('waits delayMs before answering and chunkDelayMs between events', async () => {
@@ -226,8 +219,8 @@ describe('OpenAI mock server through the official SDK', () => {
     }
     // Set at all means the client went away before the answer was complete (the order is the point,
     // not how soon: the wait is generous for a loaded machine).
-    await expect.poll(() => server?.requests[0]?.closedAt, { timeout: 10_000 }).toBeDefined();
-    expect(server?.requests[0]?.closedAt).toBeGreaterThanOrEqual(abortedAt);
+    await expect.poll(() => mock.server?.requests[0]?.closedAt, { timeout: 10_000 }).toBeDefined();
+    expect(mock.server?.requests[0]?.closedAt).toBeGreaterThanOrEqual(abortedAt);
 
     // A completed answer, streamed or not, and a cut by the server leave it unset.
     await client.chat.completions.create({ model: 'm', messages });
@@ -240,7 +233,7 @@ describe('OpenAI mock server through the official SDK', () => {
       }
     };
     await expect(cut()).rejects.toThrow();
-    expect(server?.requests.slice(1).map((request) => request.closedAt)).toEqual([
+    expect(mock.server?.requests.slice(1).map((request) => request.closedAt)).toEqual([
       undefined,
       undefined,
       undefined,
@@ -288,7 +281,7 @@ describe('OpenAI mock server through the official SDK', () => {
     await expect(client.embeddings.create({ model: 'm', input: 'x' })).rejects.toBeInstanceOf(
       OpenAI.NotFoundError,
     );
-    expect(server?.requests.map((request) => request.path)).toEqual([
+    expect(mock.server?.requests.map((request) => request.path)).toEqual([
       '/v1/chat/completions',
       '/v1/embeddings',
     ]);

@@ -1,21 +1,14 @@
 import OpenAI, { type APIError } from 'openai';
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { mockServerPerTest } from './mock-server-per-test.js';
 import { openAIResponsesRequestProblem } from './openai-responses-request-rules.js';
-import {
-  type MockProviderServer,
-  type MockTurns,
-  startMockProviderServer,
-} from './start-mock-provider-server.js';
+import type { MockTurns } from './start-mock-provider-server.js';
 
-let server: MockProviderServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const mock = mockServerPerTest();
 
 async function clientFor(turns: MockTurns): Promise<OpenAI> {
-  server = await startMockProviderServer({ provider: 'openai-responses', turns });
+  const server = await mock.start({ provider: 'openai-responses', turns });
   return new OpenAI({ baseURL: server.baseURL, apiKey: 'sk-mock', maxRetries: 0 });
 }
 
@@ -89,7 +82,7 @@ describe('OpenAI Responses mock server through the official SDK', () => {
     const response = await client.responses.create({ model: 'gpt-mock', input: 'hi' });
     expect(response.output_text).toBe('Hello!');
     expect(response.model).toBe('gpt-mock');
-    expect(server?.requests[0]).toMatchObject({ path: '/v1/responses', stream: false });
+    expect(mock.server?.requests[0]).toMatchObject({ path: '/v1/responses', stream: false });
   });
 
   it('ends a turn cut by the token limit with response.incomplete', async () => {
