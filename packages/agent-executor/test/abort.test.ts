@@ -131,6 +131,17 @@ const claudeLike = async () => {
   return { FAKE_AGENT_ON_SIGTERM: 'continue', FAKE_AGENT_ON_SIGINT: sigintLines };
 };
 
+// Gemini CLI 0.61.0 as the fake agent plays it: it re-launches itself as a child, its shell command
+// runs in a group of its own and outlives SIGTERM, and on SIGINT it exits 0 with no tool result and
+// no result line.
+const GEMINI_LIKE = {
+  FAKE_AGENT_RELAUNCH: '1',
+  FAKE_AGENT_TOOL_DETACHED: '1',
+  FAKE_AGENT_TOOL_STUBBORN: '1',
+  FAKE_AGENT_ON_SIGINT: '/dev/null',
+  FAKE_AGENT_SIGINT_EXIT_CODE: '0',
+};
+
 describe('aborting a run', () => {
   it('Claude Code gets SIGINT, which ends its turn: no new turn stored, no process left', async () => {
     const run = await abortedRun({
@@ -200,14 +211,7 @@ describe('aborting a run', () => {
       agent: geminiCli,
       fixture: GEMINI_CLI_FIXTURE,
       lines: 5,
-      env: {
-        FAKE_AGENT_RELAUNCH: '1',
-        FAKE_AGENT_TOOL_DETACHED: '1',
-        FAKE_AGENT_TOOL_STUBBORN: '1',
-        // Gemini CLI 0.61.0 on SIGINT: exit 0, no tool result, no result line.
-        FAKE_AGENT_ON_SIGINT: '/dev/null',
-        FAKE_AGENT_SIGINT_EXIT_CODE: '0',
-      },
+      env: GEMINI_LIKE,
     });
     const { result, log } = run;
 
@@ -229,13 +233,7 @@ describe('aborting a run', () => {
       agent: { ...geminiCli, env: {} },
       fixture: GEMINI_CLI_FIXTURE,
       lines: 5,
-      env: {
-        FAKE_AGENT_RELAUNCH: '1',
-        FAKE_AGENT_TOOL_DETACHED: '1',
-        FAKE_AGENT_TOOL_STUBBORN: '1',
-        FAKE_AGENT_ON_SIGINT: '/dev/null',
-        FAKE_AGENT_SIGINT_EXIT_CODE: '0',
-      },
+      env: GEMINI_LIKE,
     });
 
     expect(run.agentPids).toHaveLength(2);

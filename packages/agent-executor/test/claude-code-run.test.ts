@@ -4,6 +4,7 @@ import { toDisplayMessages } from '@cairn/message-processor';
 import { createFsConversationStore } from '@cairn/store-fs';
 import { describe, expect, it } from 'vitest';
 import { createAgentExecutor } from '../src/index.js';
+import { fakeAgentExecutor } from './fake-agent-executor.js';
 import {
   CLAUDE_CODE_FIXTURE,
   CLAUDE_CODE_SESSION_ID,
@@ -18,12 +19,9 @@ import {
 
 describe('a Claude Code run, end to end into a file store', () => {
   it('stores a valid log whose display view is the transcript, live and reloaded', async () => {
-    const store = createFsConversationStore({ rootDir: await tempDir() });
-    const executor = createAgentExecutor({
-      store,
-      agent: 'claude-code',
-      cwd: await tempDir(),
-      ...fakeAgentCommand({ FAKE_AGENT_FIXTURE: CLAUDE_CODE_FIXTURE, FAKE_AGENT_CHUNKED: '1' }),
+    const { store, executor } = await fakeAgentExecutor('claude-code', {
+      FAKE_AGENT_FIXTURE: CLAUDE_CODE_FIXTURE,
+      FAKE_AGENT_CHUNKED: '1',
     });
     const live: ConversationMessage[] = [];
     const logged: ConversationMessage[] = [];

@@ -1,9 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { AgentOutputOf } from '@cairn/core';
-import { createFsConversationStore } from '@cairn/store-fs';
 import { describe, expect, it } from 'vitest';
-import { createAgentExecutor } from '../src/index.js';
-import { fakeAgentCommand, tempDir } from './support.js';
+import { fakeAgentExecutor } from './fake-agent-executor.js';
 
 // The real CLIs' API-error recordings (packages/agent-cli/fixtures/real), replayed by the fake
 // agent with the exit code and stderr the real CLI had.
@@ -22,16 +20,10 @@ const GEMINI_STDERR = [1, 2, 3]
 
 describe('a run that ends in an API error of the real CLI', () => {
   it("Gemini CLI: the run's error and its one stored error are the API error, its retries are events", async () => {
-    const store = createFsConversationStore({ rootDir: await tempDir() });
-    const executor = createAgentExecutor({
-      store,
-      agent: 'gemini-cli',
-      cwd: await tempDir(),
-      ...fakeAgentCommand({
-        FAKE_AGENT_FIXTURE: realFixture('gemini-cli', 'apierr'),
-        FAKE_AGENT_STDERR: GEMINI_STDERR,
-        FAKE_AGENT_EXIT_CODE: '247',
-      }),
+    const { store, executor } = await fakeAgentExecutor('gemini-cli', {
+      FAKE_AGENT_FIXTURE: realFixture('gemini-cli', 'apierr'),
+      FAKE_AGENT_STDERR: GEMINI_STDERR,
+      FAKE_AGENT_EXIT_CODE: '247',
     });
     const retries: AgentOutputOf<'retry'>[] = [];
     const result = await executor.run({
@@ -58,16 +50,10 @@ describe('a run that ends in an API error of the real CLI', () => {
   });
 
   it("Claude Code: the synthetic API-error message is the run's one error, never an assistant message", async () => {
-    const store = createFsConversationStore({ rootDir: await tempDir() });
-    const executor = createAgentExecutor({
-      store,
-      agent: 'claude-code',
-      cwd: await tempDir(),
-      ...fakeAgentCommand({
-        FAKE_AGENT_FIXTURE: realFixture('claude-code', 'apierr'),
-        FAKE_AGENT_STDERR: 'API Error: 529 Overloaded\n',
-        FAKE_AGENT_EXIT_CODE: '1',
-      }),
+    const { store, executor } = await fakeAgentExecutor('claude-code', {
+      FAKE_AGENT_FIXTURE: realFixture('claude-code', 'apierr'),
+      FAKE_AGENT_STDERR: 'API Error: 529 Overloaded\n',
+      FAKE_AGENT_EXIT_CODE: '1',
     });
     const result = await executor.run({ prompt: 'Do two steps. [scenario:apierr]' });
 
