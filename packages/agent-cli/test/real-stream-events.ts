@@ -7,15 +7,19 @@ interface LineConverter {
   end(): AgentOutput[];
 }
 
+/** The clock of the converters: the time of events whose line carries none. */
+export const REAL_STREAMS_NOW = new Date('2026-11-26T12:00:00.000Z');
+
 /**
  * For one CLI: `real(name)`, its recorded stream `fixtures/real/<cli>/<name>.jsonl`, and
- * `convert(text)`, the events of a whole text through a fresh converter (`end()` included).
+ * `convert(text)`, the events of a whole text through a fresh converter (`end()` included) whose
+ * clock says `REAL_STREAMS_NOW`.
  */
-export function realStreams(cli: string, createConverter: () => LineConverter) {
+export function realStreams(cli: string, createConverter: (options: { now: () => Date }) => LineConverter) {
   return {
     real: (name: string): string => readRealFixture(`${cli}/${name}.jsonl`),
     convert(text: string): AgentOutput[] {
-      const converter = createConverter();
+      const converter = createConverter({ now: () => REAL_STREAMS_NOW });
       return [...text.split('\n').flatMap((line) => converter.push(line)), ...converter.end()];
     },
   };
@@ -24,3 +28,14 @@ export function realStreams(cli: string, createConverter: () => LineConverter) {
 /** The events of one type, typed as such. */
 export const ofType = <T extends AgentOutput['type']>(events: AgentOutput[], type: T): AgentOutputOf<T>[] =>
   events.filter((event): event is AgentOutputOf<T> => event.type === type);
+
+/**
+ * What the stand-in's 400 answer (scenario `err400`) becomes with every CLI: one fatal error with
+ * the provider's message, never the JSON body around it.
+ */
+export const STAND_IN_400_ERROR = {
+  code: 'LLM_BAD_REQUEST',
+  message: 'mock: this request is invalid',
+  retryable: false,
+  fatal: true,
+} as const;

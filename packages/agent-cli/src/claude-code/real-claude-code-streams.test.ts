@@ -1,12 +1,11 @@
 import { isAgentOutput } from '@cairn/core';
 import { describe, expect, it } from 'vitest';
-import { ofType, realStreams } from '../../test/real-stream-events.js';
+import { ofType, realStreams, STAND_IN_400_ERROR } from '../../test/real-stream-events.js';
 import { createClaudeCodeConverter } from './create-claude-code-converter.js';
 
 // Streams of the real Claude Code 2.1.197 (fixtures/real/claude-code, recorded by
 // `pnpm fixtures:record` against the scripted stand-in of the API).
-const NOW = new Date('2026-11-26T12:00:00.000Z');
-const { real, convert } = realStreams('claude-code', () => createClaudeCodeConverter({ now: () => NOW }));
+const { real, convert } = realStreams('claude-code', createClaudeCodeConverter);
 
 describe('Claude Code API errors (real apierr: 500 retried, then 529 until the retries ran out)', () => {
   const events = convert(real('apierr'));
@@ -79,16 +78,11 @@ describe('Claude Code 400 (real err400)', () => {
   it('maps it to LLM_BAD_REQUEST with the provider message, not the JSON body', () => {
     expect(ofType(events, 'error')).toEqual([
       expect.objectContaining({
-        code: 'LLM_BAD_REQUEST',
-        message: 'mock: this request is invalid',
-        retryable: false,
-        fatal: true,
+        ...STAND_IN_400_ERROR,
+        providerMetadata: { 'claude-code': { error: 'unknown', status: 400 } },
       }),
     ]);
     expect(ofType(events, 'text').map((event) => event.text)).toEqual(['Step one.']);
-    expect(ofType(events, 'error')[0]?.providerMetadata).toEqual({
-      'claude-code': { error: 'unknown', status: 400 },
-    });
     expect(ofType(events, 'session_result')[0]?.providerMetadata?.['claude-code']).toMatchObject({
       apiErrorStatus: 400,
     });
@@ -97,7 +91,7 @@ describe('Claude Code 400 (real err400)', () => {
   it('maps the result line alone (as --output-format json gives it) the same way', () => {
     const result = real('err400').trim().split('\n').at(-1) ?? '';
     expect(ofType(convert(result), 'error')).toEqual([
-      expect.objectContaining({ code: 'LLM_BAD_REQUEST', message: 'mock: this request is invalid' }),
+      expect.objectContaining({ code: STAND_IN_400_ERROR.code, message: STAND_IN_400_ERROR.message }),
     ]);
   });
 });

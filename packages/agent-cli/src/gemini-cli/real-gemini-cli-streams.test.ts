@@ -1,12 +1,11 @@
 import { isAgentOutput } from '@cairn/core';
 import { describe, expect, it } from 'vitest';
-import { ofType, realStreams } from '../../test/real-stream-events.js';
+import { ofType, realStreams, STAND_IN_400_ERROR } from '../../test/real-stream-events.js';
 import { createGeminiCliConverter } from './create-gemini-cli-converter.js';
 
 // Streams of the real Gemini CLI 0.61.0 (fixtures/real/gemini-cli, recorded by
 // `pnpm fixtures:record` against the scripted stand-in of the API).
-const NOW = new Date('2026-11-26T12:00:00.000Z');
-const { real, convert } = realStreams('gemini-cli', () => createGeminiCliConverter({ now: () => NOW }));
+const { real, convert } = realStreams('gemini-cli', createGeminiCliConverter);
 
 describe('Gemini CLI API errors (real apierr: 503 until the retries ran out)', () => {
   const events = convert(real('apierr'));
@@ -41,10 +40,7 @@ describe('Gemini CLI 400 (real err400)', () => {
     const events = convert(real('err400'));
     expect(ofType(events, 'error')).toEqual([
       expect.objectContaining({
-        code: 'LLM_BAD_REQUEST',
-        message: 'mock: this request is invalid',
-        retryable: false,
-        fatal: true,
+        ...STAND_IN_400_ERROR,
         providerMetadata: { 'gemini-cli': { errorType: 'unknown', status: 400 } },
       }),
     ]);
