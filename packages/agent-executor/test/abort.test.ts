@@ -141,6 +141,8 @@ const GEMINI_LIKE = {
   FAKE_AGENT_ON_SIGINT: '/dev/null',
   FAKE_AGENT_SIGINT_EXIT_CODE: '0',
 };
+const geminiLikeRun = (agent: AgentCliDefinition) =>
+  abortedRun({ agent, fixture: GEMINI_CLI_FIXTURE, lines: 5, env: GEMINI_LIKE });
 
 describe('aborting a run', () => {
   it('Claude Code gets SIGINT, which ends its turn: no new turn stored, no process left', async () => {
@@ -207,12 +209,7 @@ describe('aborting a run', () => {
   });
 
   it('Gemini CLI runs without re-launching and gets SIGINT; its shell command, in a group of its own, is killed', async () => {
-    const run = await abortedRun({
-      agent: geminiCli,
-      fixture: GEMINI_CLI_FIXTURE,
-      lines: 5,
-      env: GEMINI_LIKE,
-    });
+    const run = await geminiLikeRun(geminiCli);
     const { result, log } = run;
 
     expect(run.agentPids).toHaveLength(1);
@@ -229,12 +226,7 @@ describe('aborting a run', () => {
   });
 
   it('a re-launching CLI that forwards no signal is still stopped: the signal goes to its whole group', async () => {
-    const run = await abortedRun({
-      agent: { ...geminiCli, env: {} },
-      fixture: GEMINI_CLI_FIXTURE,
-      lines: 5,
-      env: GEMINI_LIKE,
-    });
+    const run = await geminiLikeRun({ ...geminiCli, env: {} });
 
     expect(run.agentPids).toHaveLength(2);
     expect(run.result).toMatchObject({ success: false, exitCode: 0, error: { code: 'LLM_ABORTED' } });
