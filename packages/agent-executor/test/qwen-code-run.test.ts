@@ -74,6 +74,11 @@ describe('a Qwen Code run, end to end into a store', () => {
       ...fakeAgentCommand({ FAKE_AGENT_FIXTURE: fixture('err400') }),
     }).run({ prompt: 'Say hi.' });
     expect(result.success).toBe(false);
-    expect(result.error).toMatchObject({ code: 'LLM_BAD_REQUEST' });
+    expect(result.error).toMatchObject({ code: 'LLM_BAD_REQUEST', message: 'mock: this request is invalid' });
+    // Stored once, as the run's error part, never as if the model had said it.
+    const stored = await store.load(result.conversationId);
+    expect(stored.filter((message) => message.role === 'assistant')).toEqual([
+      expect.objectContaining({ partType: 'error', content: 'mock: this request is invalid' }),
+    ]);
   });
 });

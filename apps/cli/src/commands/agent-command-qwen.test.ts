@@ -51,6 +51,9 @@ describe('cairn agent qwen', () => {
   it('fails on the API error Qwen Code reports as a success', async () => {
     const { code, stderr } = await runQwen(fixture('err400'));
     expect(code).not.toBe(0);
-    expect(stderr).toContain('[API Error: 400 mock: this request is invalid]');
+    // The provider's message with its code, not the CLI's "[API Error: 400 …]" wrapper.
+    expect(stderr).toContain('mock: this request is invalid');
+    expect(stderr).toContain('LLM_BAD_REQUEST');
+    expect(stderr).not.toContain('[API Error');
   });
 });

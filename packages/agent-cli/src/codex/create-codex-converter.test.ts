@@ -117,7 +117,8 @@ describe('createCodexConverter on real Codex CLI 0.171.0 output', () => {
       expect.objectContaining({
         code: 'LLM_BAD_REQUEST',
         retryable: false,
-        message: expect.stringContaining('mock: this request is invalid'),
+        message: 'mock: this request is invalid',
+        raw: expect.stringContaining('"type":"invalid_request_error"'),
       }),
     ]);
     expect(events.at(-1)).toMatchObject({ type: 'session_result', isError: true });

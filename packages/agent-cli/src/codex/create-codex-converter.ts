@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentOutput, AgentOutputOf } from '@cairn/core';
+import { parseCliApiError } from '../cli-api-error.js';
 import { classifyCodexError } from './codex-error-code.js';
 import {
   type Clock,
@@ -86,8 +87,13 @@ function convertTurnCompleted(line: Line, timestamp: string, state: CodexSession
   return events;
 }
 
-function convertFailure(message: string, timestamp: string, fatal: boolean): AgentOutput {
-  return { type: 'error', timestamp, ...classifyCodexError(message), message, fatal };
+// Codex passes a rejected request's body on as the message (`{"error":{"message":…}}`): users read
+// the provider's message, and the CLI's text stays in `raw`.
+function convertFailure(text: string, timestamp: string, fatal: boolean): AgentOutput {
+  const { message } = parseCliApiError(text);
+  const event: AgentOutput = { type: 'error', timestamp, ...classifyCodexError(text), message, fatal };
+  if (message !== text) event.raw = text;
+  return event;
 }
 
 function convertLine(line: Line, type: LineType, timestamp: string, state: CodexSessionState): AgentOutput[] {

@@ -63,17 +63,25 @@ describe('createQwenCodeConverter on real Qwen Code 0.15.10 output', () => {
 
   it('turns the API error Qwen Code reports as text and a "success" into a failed session', () => {
     const events = convert(fixture('err400'));
-    const message = '[API Error: 400 mock: this request is invalid]';
-    const text = events.findIndex((event) => event.type === 'text');
-    expect(events.slice(text, text + 2)).toEqual([
-      expect.objectContaining({ type: 'text', text: message }),
-      { type: 'error', timestamp: NOW, code: 'LLM_BAD_REQUEST', message, retryable: false, fatal: true },
+    const raw = '[API Error: 400 mock: this request is invalid]';
+    // The provider's message, not the CLI's wrapper; and no assistant text for a log to store.
+    expect(events.filter((event) => event.type === 'text')).toEqual([]);
+    expect(events.filter((event) => event.type === 'error')).toEqual([
+      {
+        type: 'error',
+        timestamp: NOW,
+        code: 'LLM_BAD_REQUEST',
+        message: 'mock: this request is invalid',
+        retryable: false,
+        fatal: true,
+        raw,
+      },
     ]);
     expect(events.at(-1)).toMatchObject({
       type: 'session_result',
       isError: true,
       subtype: 'api_error',
-      result: message,
+      result: raw,
     });
   });
 

@@ -22,7 +22,7 @@ const CLAUDE_CODE = 'claude-code';
  * Qwen Code writes Claude Code's stream-json format (system `init`, `assistant`/`user` lines with
  * content blocks, `result`), so its lines go through the Claude Code converter; the events are
  * then Qwen Code's: its provider name, its source on `unknown` events, and its API errors (which it
- * reports as assistant text and a successful result) as errors.
+ * reports as assistant text and a successful result) as errors instead of that text.
  */
 export function createQwenCodeConverter(options: QwenCodeConverterOptions = {}): QwenCodeConverter {
   const claude = createClaudeCodeConverter(options.now === undefined ? {} : { now: options.now });
@@ -46,8 +46,9 @@ export function createQwenCodeConverter(options: QwenCodeConverterOptions = {}):
       case 'text': {
         const error = qwenCodeApiError(event.text, event.timestamp);
         if (error === undefined) return [event];
+        // An API error is the run's failure, never model output: nothing stores it as an answer.
         apiErrorText = event.text;
-        return [event, error];
+        return [error];
       }
       case 'session_result':
         // The "success" after an API error is the failed call's end.
