@@ -1,6 +1,7 @@
 import { createGeminiCliConverter } from '@cairn/agent-cli/gemini-cli';
 import type { AgentCliDefinition } from './agent-cli-definition.js';
 import type { AgentPermissionMode } from './agent-permissions.js';
+import { geminiStyleCliArgs } from './gemini-style-cli-args.js';
 import { createGeminiCliStderrConverter } from './stderr-retry-events.js';
 
 const APPROVAL_MODES: Readonly<Record<AgentPermissionMode, string>> = {
@@ -37,24 +38,9 @@ export const geminiCli: AgentCliDefinition = {
   name: 'Gemini CLI',
   provider: 'gemini-cli',
   defaultCommand: 'gemini',
-  buildArgs({ prompt, model, resumeSessionId, extraArgs }) {
-    return [
-      `--prompt=${prompt}`,
-      '--output-format',
-      'stream-json',
-      ...(model === undefined ? [] : ['-m', model]),
-      ...(resumeSessionId === undefined ? [] : [`--resume=${resumeSessionId}`]),
-      ...extraArgs,
-    ];
-  },
+  ...geminiStyleCliArgs({ modelFlag: '-m', approvalModes: APPROVAL_MODES }),
   stop: { signal: 'SIGINT' },
   env: { GEMINI_CLI_NO_RELAUNCH: 'true' },
-  permissionArgs({ mode, allowedTools }) {
-    return [
-      `--approval-mode=${APPROVAL_MODES[mode]}`,
-      ...(allowedTools ?? []).map((tool) => `--allowed-tools=${tool}`),
-    ];
-  },
   createConverter: () => createGeminiCliConverter(),
   createStderrConverter: () => createGeminiCliStderrConverter(),
 };

@@ -1,6 +1,7 @@
 import { createQwenCodeConverter } from '@cairn/agent-cli/qwen-code';
 import type { AgentCliDefinition } from './agent-cli-definition.js';
 import type { AgentPermissionMode } from './agent-permissions.js';
+import { geminiStyleCliArgs } from './gemini-style-cli-args.js';
 
 // `qwen --help` (0.15.10): plan | default | auto-edit | yolo.
 const APPROVAL_MODES: Readonly<Record<AgentPermissionMode, string>> = {
@@ -30,23 +31,8 @@ export const qwenCodeCli: AgentCliDefinition = {
   name: 'Qwen Code',
   provider: 'qwen-code',
   defaultCommand: 'qwen',
-  buildArgs({ prompt, model, resumeSessionId, extraArgs }) {
-    return [
-      `--prompt=${prompt}`,
-      '--output-format',
-      'stream-json',
-      ...(model === undefined ? [] : ['--model', model]),
-      ...(resumeSessionId === undefined ? [] : [`--resume=${resumeSessionId}`]),
-      ...extraArgs,
-    ];
-  },
+  ...geminiStyleCliArgs({ modelFlag: '--model', approvalModes: APPROVAL_MODES }),
   stop: { signal: 'SIGKILL' },
   writesResult: true,
-  permissionArgs({ mode, allowedTools }) {
-    return [
-      `--approval-mode=${APPROVAL_MODES[mode]}`,
-      ...(allowedTools ?? []).map((tool) => `--allowed-tools=${tool}`),
-    ];
-  },
   createConverter: () => createQwenCodeConverter(),
 };
