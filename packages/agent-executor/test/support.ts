@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ConversationMessage } from '@cairn/core';
+import { createMemoryConversationStore } from '@cairn/storage';
 import { afterEach, expect, vi } from 'vitest';
+import { type AgentExecutorOptions, type AgentRunOptions, createAgentExecutor } from '../src/index.js';
 
 /** The fake agent script (see its header for the variables it obeys). */
 export const FAKE_AGENT = fileURLToPath(new URL('./fake-agent.mjs', import.meta.url));
@@ -57,6 +59,57 @@ export async function fixtureRecordedIn(fixture: string, cwd: string): Promise<s
   const copy = join(await tempDir(), 'stream.jsonl');
   await writeFile(copy, (await readFile(fixture, 'utf8')).replaceAll(recorded, cwd));
   return copy;
+}
+
+// The real CLIs' recordings (@cairn/agent-cli's fixtures/real). The recorder writes each run's
+// directory as the manifest's path placeholder; the CLI's cwd was `work/` in it.
+const REAL_FIXTURES = new URL('../../agent-cli/fixtures/real/', import.meta.url);
+const realFixtures = JSON.parse(readFileSync(new URL('manifest.json', REAL_FIXTURES), 'utf8'));
+const REAL_FIXTURE_CWD = `${realFixtures.captured.pathPlaceholder}/work`;
+
+/** A real CLI's recorded stdout, `fixtures/real/<cli>/<name>.jsonl`. */
+export function realFixture(cli: string, name: string): string {
+  return fileURLToPath(new URL(`${cli}/${name}.jsonl`, REAL_FIXTURES));
+}
+
+/** The stderr the recorder kept beside a real fixture (`<name>.stderr.txt`). */
+export function realFixtureStderr(cli: string, name: string): string {
+  return readFileSync(new URL(`${cli}/${name}.stderr.txt`, REAL_FIXTURES), 'utf8');
+}
+
+/** A copy of a real recording as if it had been recorded in `cwd` (the CLIs report their cwd). */
+export async function realFixtureRecordedIn(cli: string, name: string, cwd: string): Promise<string> {
+  const copy = join(await tempDir(), `${name}.jsonl`);
+  await writeFile(copy, (await readFile(realFixture(cli, name), 'utf8')).replaceAll(REAL_FIXTURE_CWD, cwd));
+  return copy;
+}
+
+/**
+ * Replays a real CLI's recordings in one cwd and store: each `run(name, …)` is an executor of
+ * `agent` whose fake agent prints `fixtures/real/<agent>/<name>.jsonl` (as if recorded in that cwd),
+ * appends its arguments to `argvFile` and obeys `fakeAgentEnv` (`FAKE_AGENT_EXIT_CODE`, …).
+ */
+export async function replayRealRuns(
+  agent: 'codex' | 'qwen-code',
+  options: Partial<AgentExecutorOptions> = {},
+) {
+  const store = createMemoryConversationStore();
+  const cwd = await tempDir();
+  const argvFile = join(await tempDir(), 'argv.jsonl');
+  const firstLine = (await readFile(realFixture(agent, 'main'), 'utf8')).split('\n')[0] ?? '{}';
+  const run = async (name: string, runOptions: AgentRunOptions, fakeAgentEnv: Record<string, string> = {}) =>
+    createAgentExecutor({
+      store,
+      agent,
+      cwd,
+      ...options,
+      ...fakeAgentCommand({
+        FAKE_AGENT_FIXTURE: await realFixtureRecordedIn(agent, name, cwd),
+        FAKE_AGENT_ARGV_FILE: argvFile,
+        ...fakeAgentEnv,
+      }),
+    }).run(runOptions);
+  return { store, argvFile, firstLine: JSON.parse(firstLine) as Record<string, unknown>, run };
 }
 
 /** The arguments of each run of the fake agent, from its `FAKE_AGENT_ARGV_FILE`. */

@@ -36,7 +36,7 @@ export {
   resolveAgentCli,
   runAgentCliScenario,
 } from './run-agent-cli-scenario.js';
-export { scrubMachinePaths } from './scrub-machine-paths.js';
+export { scrubMachinePaths, WORKSPACE_PLACEHOLDER } from './scrub-machine-paths.js';
 export {
   type AgentCliStandIn,
   type AgentCliStandInOptions,
