@@ -1,7 +1,7 @@
 import { isValidConversationMessage } from '@cairn/core';
 import { toDisplayMessages } from '@cairn/message-processor';
 import { describe, expect, it } from 'vitest';
-import { describeDisplay, readArgvs, replayRealRuns } from './support.js';
+import { describeDisplay, mainShortDisplayView, readArgvs, replayRealRuns } from './support.js';
 
 // Real Codex CLI 0.171.0 runs (agent-cli's fixtures/real), replayed by the fake agent.
 const PROMPT = 'Create hello.txt, edit it, list the directory, then read does-not-exist.txt.';
@@ -29,16 +29,10 @@ describe('a Codex CLI run, end to end into a store', () => {
     expect(log.every(isValidConversationMessage)).toBe(true);
     // Both runs number their items from item_0: each run's tool calls still pair with their own results.
     expect(describeDisplay(toDisplayMessages(log))).toEqual([
-      `user: ${PROMPT}`,
-      'assistant: Create the file first.',
-      'assistant: Creating hello.txt.',
-      'tool: Created hello.txt',
-      'assistant: Editing it.',
-      'tool: Updated hello.txt',
-      'tool: Ran `ls -la`',
-      'assistant: Reading a missing file.',
-      'tool (error): Read does-not-exist.txt — failed: cat: does-not-exist.txt: No such file or directory',
-      'assistant: Done: hello.txt says Hello, Cairn!',
+      ...mainShortDisplayView(PROMPT, {
+        reasoning: 'Create the file first.',
+        readFailure: 'cat: does-not-exist.txt: No such file or directory',
+      }),
       'user: Is hello.txt still there?',
       'assistant: This request carried 18 messages. Reading hello.txt again.',
       'tool: Read hello.txt',

@@ -150,6 +150,25 @@ export function fixtureDisplayView(readFailure: RegExp): unknown[] {
   ];
 }
 
+/**
+ * The display view of a replayed `main-short` recording (Codex CLI, Qwen Code: write, edit, list,
+ * a failed read), through `describeDisplay`. Codex reasons first; each CLI words the failed read.
+ */
+export function mainShortDisplayView(prompt: string, cli: { reasoning?: string; readFailure: string }) {
+  return [
+    `user: ${prompt}`,
+    ...(cli.reasoning === undefined ? [] : [`assistant: ${cli.reasoning}`]),
+    'assistant: Creating hello.txt.',
+    'tool: Created hello.txt',
+    'assistant: Editing it.',
+    'tool: Updated hello.txt',
+    'tool: Ran `ls -la`',
+    'assistant: Reading a missing file.',
+    `tool (error): Read does-not-exist.txt — failed: ${cli.readFailure}`,
+    'assistant: Done: hello.txt says Hello, Cairn!',
+  ];
+}
+
 /** Kills the process whose pid the fake agent wrote to `pidFile`, if it wrote one and it still runs. */
 export async function killPidFrom(pidFile: string): Promise<void> {
   let pid: number;

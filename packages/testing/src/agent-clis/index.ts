@@ -20,6 +20,7 @@ export {
 export { agentClis } from './all-agent-clis.js';
 export { claudeCodeAgentCli } from './claude-code-agent-cli.js';
 export { codexAgentCli } from './codex-agent-cli.js';
+export { type FilePathToolNames, filePathToolDialect } from './file-path-tool-dialect.js';
 export { geminiCliAgentCli } from './gemini-cli-agent-cli.js';
 export {
   type AgentCliIsolation,
