@@ -72,11 +72,6 @@ export function realFixture(cli: string, name: string): string {
   return fileURLToPath(new URL(`${cli}/${name}.jsonl`, REAL_FIXTURES));
 }
 
-/** The stderr the recorder kept beside a real fixture (`<name>.stderr.txt`). */
-export function realFixtureStderr(cli: string, name: string): string {
-  return readFileSync(new URL(`${cli}/${name}.stderr.txt`, REAL_FIXTURES), 'utf8');
-}
-
 /** A copy of a real recording as if it had been recorded in `cwd` (the CLIs report their cwd). */
 export async function realFixtureRecordedIn(cli: string, name: string, cwd: string): Promise<string> {
   const copy = join(await tempDir(), `${name}.jsonl`);
