@@ -15,11 +15,15 @@ export interface RealFixture {
   command: string[];
   exitCode: number | null;
   signal: string | null;
+  /** The run's stderr beside the fixture, where the recorder kept it. */
+  stderrFile?: string;
 }
 
 export interface RealFixturesManifest {
   clis: Record<string, { package: string; version: string; versionOutput: string }>;
   fixtures: RealFixture[];
+  /** `pathPlaceholder`: what the recorder writes for each run's directory (its cwd is `work/` in it). */
+  captured: { pathPlaceholder: string };
 }
 
 const fixturesDirectory = fileURLToPath(new URL('../fixtures/real/', import.meta.url));
@@ -27,6 +31,9 @@ const fixturesDirectory = fileURLToPath(new URL('../fixtures/real/', import.meta
 export const realFixturesManifest = JSON.parse(
   readFileSync(`${fixturesDirectory}manifest.json`, 'utf8'),
 ) as RealFixturesManifest;
+
+/** The cwd every real fixture was recorded in, as the recorder wrote it (machine-independent). */
+export const REAL_FIXTURE_CWD = `${realFixturesManifest.captured.pathPlaceholder}/work`;
 
 export function readRealFixture(file: string): string {
   return readFileSync(`${fixturesDirectory}${file}`, 'utf8');

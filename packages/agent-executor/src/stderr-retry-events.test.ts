@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { claudeCodeCli } from './claude-code-cli.js';
 import { geminiCli } from './gemini-cli.js';
@@ -5,30 +6,35 @@ import { createGeminiCliStderrConverter } from './stderr-retry-events.js';
 
 const NOW = new Date('2026-11-26T11:57:00.000Z');
 
-// Gemini CLI 0.61.0's stderr during the apierr scenario (503 on every attempt): the retry line,
-// then the error it prints with it (shortened here), for each attempt.
-const STDERR = [
-  'Attempt 1 failed with status 503. Retrying with backoff... ApiError: {"error":{"code":503,"message":"The model is overloaded. Please try again later.","status":"UNAVAILABLE"}}',
-  '    at throwErrorIfNotOK (file:///cli/node_modules/@google/genai/dist/node/index.mjs:11201:30)',
-  '    at process.processTicksAndRejections (node:internal/process/task_queues:105:5)',
-  'Attempt 2 failed with status 503. Retrying with backoff... ApiError: {"error":{"code":503}}',
-  'Attempt 3 failed. Retrying with backoff... TypeError: fetch failed',
-  '',
-].join('\n');
+// Gemini CLI 0.61.0's real stderr in the apierr scenario (@cairn/agent-cli's fixtures/real): one 500
+// retried to success, then 503 on every attempt until its 10 attempts are used up. Each retry line
+// comes with the error's stack; the last attempt's line ("Attempt 10 failed: … Max attempts
+// reached") is no retry.
+const STDERR = readFileSync(
+  new URL('../../agent-cli/fixtures/real/gemini-cli/apierr.stderr.txt', import.meta.url),
+  'utf8',
+);
+const RETRIES = [
+  { attempt: 1, status: 500 },
+  ...[1, 2, 3, 4, 5, 6, 7, 8, 9].map((attempt) => ({ attempt, status: 503 })),
+];
 
 describe('createGeminiCliStderrConverter', () => {
   it("turns Gemini CLI's retry lines into retry events, whatever the chunking", () => {
-    const expected = [
-      { type: 'retry', timestamp: NOW.toISOString(), attempt: 1, status: 503 },
-      { type: 'retry', timestamp: NOW.toISOString(), attempt: 2, status: 503 },
-      { type: 'retry', timestamp: NOW.toISOString(), attempt: 3 },
-    ];
+    const expected = RETRIES.map((retry) => ({ type: 'retry', timestamp: NOW.toISOString(), ...retry }));
     expect(createGeminiCliStderrConverter(() => NOW).push(STDERR)).toEqual(expected);
     const converter = createGeminiCliStderrConverter(() => NOW);
     const bytes = Buffer.from(STDERR);
     const events = [];
     for (let at = 0; at < bytes.length; at += 13) events.push(...converter.push(bytes.subarray(at, at + 13)));
     expect(events).toEqual(expected);
+  });
+
+  it('reads a retry without an HTTP status (a network failure; not in the recordings)', () => {
+    const line = 'Attempt 3 failed. Retrying with backoff... TypeError: fetch failed\n';
+    expect(createGeminiCliStderrConverter(() => NOW).push(line)).toEqual([
+      { type: 'retry', timestamp: NOW.toISOString(), attempt: 3 },
+    ]);
   });
 
   it('ignores every other stderr line', () => {
@@ -39,7 +45,7 @@ describe('createGeminiCliStderrConverter', () => {
 
 describe('createStderrConverter of the built-in definitions', () => {
   it('is given by Gemini CLI only', () => {
-    expect(geminiCli.createStderrConverter?.().push(STDERR)).toHaveLength(3);
+    expect(geminiCli.createStderrConverter?.().push(STDERR)).toHaveLength(RETRIES.length);
     expect(claudeCodeCli.createStderrConverter).toBeUndefined();
   });
 });

@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ConversationMessage } from '@cairn/core';
+import { createMemoryConversationStore } from '@cairn/storage';
 import { afterEach, expect, vi } from 'vitest';
+import { type AgentExecutorOptions, type AgentRunOptions, createAgentExecutor } from '../src/index.js';
 
 /** The fake agent script (see its header for the variables it obeys). */
 export const FAKE_AGENT = fileURLToPath(new URL('./fake-agent.mjs', import.meta.url));
@@ -59,6 +61,52 @@ export async function fixtureRecordedIn(fixture: string, cwd: string): Promise<s
   return copy;
 }
 
+// The real CLIs' recordings (@cairn/agent-cli's fixtures/real). The recorder writes each run's
+// directory as the manifest's path placeholder; the CLI's cwd was `work/` in it.
+const REAL_FIXTURES = new URL('../../agent-cli/fixtures/real/', import.meta.url);
+const realFixtures = JSON.parse(readFileSync(new URL('manifest.json', REAL_FIXTURES), 'utf8'));
+const REAL_FIXTURE_CWD = `${realFixtures.captured.pathPlaceholder}/work`;
+
+/** A real CLI's recorded stdout, `fixtures/real/<cli>/<name>.jsonl`. */
+export function realFixture(cli: string, name: string): string {
+  return fileURLToPath(new URL(`${cli}/${name}.jsonl`, REAL_FIXTURES));
+}
+
+/** A copy of a real recording as if it had been recorded in `cwd` (the CLIs report their cwd). */
+export async function realFixtureRecordedIn(cli: string, name: string, cwd: string): Promise<string> {
+  const copy = join(await tempDir(), `${name}.jsonl`);
+  await writeFile(copy, (await readFile(realFixture(cli, name), 'utf8')).replaceAll(REAL_FIXTURE_CWD, cwd));
+  return copy;
+}
+
+/**
+ * Replays a real CLI's recordings in one cwd and store: each `run(name, …)` is an executor of
+ * `agent` whose fake agent prints `fixtures/real/<agent>/<name>.jsonl` (as if recorded in that cwd),
+ * appends its arguments to `argvFile` and obeys `fakeAgentEnv` (`FAKE_AGENT_EXIT_CODE`, …).
+ */
+export async function replayRealRuns(
+  agent: 'codex' | 'qwen-code',
+  options: Partial<AgentExecutorOptions> = {},
+) {
+  const store = createMemoryConversationStore();
+  const cwd = await tempDir();
+  const argvFile = join(await tempDir(), 'argv.jsonl');
+  const firstLine = (await readFile(realFixture(agent, 'main'), 'utf8')).split('\n')[0] ?? '{}';
+  const run = async (name: string, runOptions: AgentRunOptions, fakeAgentEnv: Record<string, string> = {}) =>
+    createAgentExecutor({
+      store,
+      agent,
+      cwd,
+      ...options,
+      ...fakeAgentCommand({
+        FAKE_AGENT_FIXTURE: await realFixtureRecordedIn(agent, name, cwd),
+        FAKE_AGENT_ARGV_FILE: argvFile,
+        ...fakeAgentEnv,
+      }),
+    }).run(runOptions);
+  return { store, argvFile, firstLine: JSON.parse(firstLine) as Record<string, unknown>, run };
+}
+
 /** The arguments of each run of the fake agent, from its `FAKE_AGENT_ARGV_FILE`. */
 export async function readArgvs(argvFile: string): Promise<string[][]> {
   return (await readFile(argvFile, 'utf8'))
@@ -94,6 +142,25 @@ export function fixtureDisplayView(readFailure: RegExp): unknown[] {
     'assistant: Let me check whether a notes file exists.',
     expect.stringMatching(readFailure),
     expect.stringMatching(/^assistant: Done\. I created hello\.txt/),
+  ];
+}
+
+/**
+ * The display view of a replayed `main-short` recording (Codex CLI, Qwen Code: write, edit, list,
+ * a failed read), through `describeDisplay`. Codex reasons first; each CLI words the failed read.
+ */
+export function mainShortDisplayView(prompt: string, cli: { reasoning?: string; readFailure: string }) {
+  return [
+    `user: ${prompt}`,
+    ...(cli.reasoning === undefined ? [] : [`assistant: ${cli.reasoning}`]),
+    'assistant: Creating hello.txt.',
+    'tool: Created hello.txt',
+    'assistant: Editing it.',
+    'tool: Updated hello.txt',
+    'tool: Ran `ls -la`',
+    'assistant: Reading a missing file.',
+    `tool (error): Read does-not-exist.txt — failed: ${cli.readFailure}`,
+    'assistant: Done: hello.txt says Hello, Cairn!',
   ];
 }
 

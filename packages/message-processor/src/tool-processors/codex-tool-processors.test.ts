@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { codexShellCommand, simpleCommandWords } from './codex-shell-command.js';
 import { codexToolProcessors } from './codex-tool-processors.js';
 import { createToolProcessorRegistry } from './create-tool-processor-registry.js';
-import { toolProcessorTestKit } from './test-support.js';
+import { REAL_FIXTURE_CWD, toolProcessorTestKit } from './test-support.js';
 
-const CWD = '/var/tmp/cairn-codex-fixtures/w/main';
+const CWD = REAL_FIXTURE_CWD;
 const { describeCall } = toolProcessorTestKit(codexToolProcessors, CWD);
 // The shell line Codex reports for a command.
 const shell = (command: string) => ({ command: `/bin/bash -lc '${command.replaceAll("'", "'\\''")}'` });

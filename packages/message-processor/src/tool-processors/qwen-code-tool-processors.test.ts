@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createToolProcessorRegistry } from './create-tool-processor-registry.js';
-import { toolCall } from './test-support.js';
+import { REAL_FIXTURE_CWD, toolCall } from './test-support.js';
 
-const CWD = '/var/tmp/cairn-qwen-code-fixtures/w/main';
+const CWD = REAL_FIXTURE_CWD;
 const registry = createToolProcessorRegistry();
 const describeCall = (...args: Parameters<typeof toolCall>) =>
   registry.describe({ ...toolCall(...args), cwd: CWD });

@@ -46,6 +46,4 @@ export interface AgentCliDefinition {
   env?(context: { home: string; baseURL: string }): Record<string, string>;
   /** Its session id in its stream, when that is not a line's `session_id` (Codex's `thread_id`). */
   sessionIdOf?(stdout: string): string | undefined;
-  /** The parent of its runs' directories, when the OS temporary directory will not do. */
-  runsDirectory?: string;
 }

@@ -30,21 +30,26 @@ export interface AgentCliFixturePlan {
   note?: string;
   /** The run's time limit when the default (180 s) is too short. */
   timeoutMs?: number;
+  /** Also keep the CLI's stderr, as `<fixture>.stderr.txt` (Gemini CLI reports its retries only there). */
+  recordStderr?: boolean;
 }
 
 const sleepInterrupt = (
   signal: AgentCliInterrupt['signal'],
   target: AgentCliInterrupt['target'],
+  afterStdout = 'sleep 30',
 ): AgentCliInterrupt => ({
   signal,
   target,
-  afterStdout: 'sleep 30',
+  afterStdout,
   delayMs: 2000,
 });
 
 const MAIN_PROMPT =
   'Create hello.txt, edit it, list the directory, then read does-not-exist.txt. [scenario:main]';
 const RESUME_PROMPT = 'Read hello.txt again. [scenario:resume2]';
+const MAIN_SHORT_PROMPT =
+  'Create hello.txt, edit it, list the directory, then read does-not-exist.txt. [scenario:main-short]';
 const APIERR_NOTE =
   'The stand-in answers its always-failing turn with a 100 ms retry-after-ms, so the CLI retries without its long backoff.';
 
@@ -157,8 +162,9 @@ export const agentCliFixturePlans: Record<string, AgentCliFixturePlan[]> = {
       scenario: 'apierr',
       prompt: 'Do two steps. [scenario:apierr]',
       permissions: 'all',
-      note: 'Gemini CLI makes 10 attempts on 503 at its own backoff (a retry delay from the stand-in would make them quota errors): about 3.5 minutes.',
+      note: 'Gemini CLI makes 10 attempts on 503 at its own backoff (a retry delay from the stand-in would make them quota errors): about 3.5 minutes. Its retries show only on stderr, kept as `apierr.stderr.txt`.',
       timeoutMs: 420_000,
+      recordStderr: true,
     },
     { fixture: 'err400', scenario: 'err400', prompt: 'Do two steps. [scenario:err400]', permissions: 'all' },
     {
@@ -188,25 +194,53 @@ export const agentCliFixturePlans: Record<string, AgentCliFixturePlan[]> = {
       permissions: 'all',
     },
   ],
-  // Recorded by scripts/record-codex-fixtures.mjs (its own script, same shape as `main-short`); the
-  // plan lets the real-CLI test run Codex against the committed fixture.
+  // Codex has no per-tool permissions (its runs take "all"); SIGINT/SIGTERM go to the CLI process,
+  // as a program that spawned it would send them.
   codex: [
+    { fixture: 'main', scenario: 'main-short', prompt: MAIN_SHORT_PROMPT, permissions: 'all' },
+    { fixture: 'resume2', scenario: 'resume2', prompt: RESUME_PROMPT, permissions: 'all', resumes: 'main' },
     {
-      fixture: 'main',
-      scenario: 'main-short',
-      prompt:
-        'Create hello.txt, edit it, list the directory, then read does-not-exist.txt. [scenario:main-short]',
+      fixture: 'apierr',
+      scenario: 'apierr',
+      prompt: 'Do two steps. [scenario:apierr]',
       permissions: 'all',
+      note: "The CLI's `config.toml` allows 2 retries (`request_max_retries = 2`).",
+    },
+    { fixture: 'err400', scenario: 'err400', prompt: 'Do two steps. [scenario:err400]', permissions: 'all' },
+    {
+      fixture: 'sigint-sleep',
+      scenario: 'sleep',
+      prompt: 'Wait. [scenario:sleep]',
+      permissions: 'all',
+      interrupt: sleepInterrupt('SIGINT', 'process'),
+    },
+    {
+      fixture: 'sigterm-sleep',
+      scenario: 'sleep',
+      prompt: 'Wait. [scenario:sleep]',
+      permissions: 'all',
+      interrupt: sleepInterrupt('SIGTERM', 'process'),
     },
   ],
-  // Recorded by scripts/record-qwen-code-fixtures.mjs, as Codex's.
+  // Qwen Code ignores SIGINT and SIGTERM until the running command ends (about 30 s), so its abort
+  // fixtures take that long.
   'qwen-code': [
+    { fixture: 'main', scenario: 'main-short', prompt: MAIN_SHORT_PROMPT, permissions: 'all' },
+    { fixture: 'resume2', scenario: 'resume2', prompt: RESUME_PROMPT, permissions: 'all', resumes: 'main' },
+    { fixture: 'err400', scenario: 'err400', prompt: 'Do two steps. [scenario:err400]', permissions: 'all' },
     {
-      fixture: 'main',
-      scenario: 'main-short',
-      prompt:
-        'Create hello.txt, edit it, list the directory, then read does-not-exist.txt. [scenario:main-short]',
+      fixture: 'sigint-sleep',
+      scenario: 'sleep-python',
+      prompt: 'Wait. [scenario:sleep-python]',
       permissions: 'all',
+      interrupt: sleepInterrupt('SIGINT', 'process', 'time.sleep(30)'),
+    },
+    {
+      fixture: 'sigterm-sleep',
+      scenario: 'sleep-python',
+      prompt: 'Wait. [scenario:sleep-python]',
+      permissions: 'all',
+      interrupt: sleepInterrupt('SIGTERM', 'process', 'time.sleep(30)'),
     },
   ],
 };

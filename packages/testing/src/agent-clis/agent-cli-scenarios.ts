@@ -123,6 +123,11 @@ const scenarios: AgentCliScenario[] = [
     { text: 'Waiting a while.', actions: [shell('sleep 30')] },
     { text: 'Slept.' },
   ]),
+  // Qwen Code refuses `sleep 30` (and `sleep 30 && …`) as a blocking command to run in the background.
+  fixed('sleep-python', 'a 30 s command that is not a plain sleep, for aborts', [
+    { text: 'Waiting a while.', actions: [shell("python3 -c 'import time; time.sleep(30)'")] },
+    { text: 'Slept.' },
+  ]),
   fixed('sleepwrite', 'a 30 s command, then a write that must not happen after an abort', [
     { text: 'Waiting a while.', actions: [shell('sleep 30')] },
     {
@@ -217,8 +222,8 @@ const scenarios: AgentCliScenario[] = [
     { text: 'The directory is listed above.' },
   ]),
   {
-    // The script of the Codex CLI and Qwen Code fixtures (fixtures/real/codex|qwen-code/main.jsonl):
-    // scenario main with shorter texts, and reasoning first where the wire is the Responses API.
+    // The script of the Codex CLI and Qwen Code main fixtures: scenario main with shorter texts, and
+    // reasoning first where the wire is the Responses API.
     name: 'main-short',
     description: 'scenario main with short texts; reasoning first on the Responses API',
     turn: ({ turn, wire }) =>

@@ -1,7 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { AgentCliDefinition } from './agent-cli-definition.js';
+import { filePathToolDialect } from './file-path-tool-dialect.js';
 
 // The npm package's own `bin/claude.exe` is a stub until its postinstall copies the native binary
 // over it, and pnpm runs no install scripts: the binary is taken from the platform package instead.
@@ -18,35 +19,10 @@ export const claudeCodeAgentCli: AgentCliDefinition = {
   programName: 'claude',
   packageName: '@anthropic-ai/claude-code',
   wire: 'anthropic',
-  dialect: {
-    toolCall(action, cwd) {
-      switch (action.kind) {
-        case 'write':
-          return {
-            name: 'Write',
-            arguments: { file_path: resolve(cwd, action.path), content: action.content },
-          };
-        case 'edit':
-          return {
-            name: 'Edit',
-            arguments: {
-              file_path: resolve(cwd, action.path),
-              old_string: action.oldText,
-              new_string: action.newText,
-            },
-          };
-        case 'shell':
-          return {
-            name: 'Bash',
-            arguments: { command: action.command, description: `Run ${action.command}` },
-          };
-        case 'read':
-          return { name: 'Read', arguments: { file_path: resolve(cwd, action.path) } };
-        case 'native':
-          return { name: action.name, arguments: action.input };
-      }
-    },
-  },
+  dialect: filePathToolDialect(
+    { write: 'Write', edit: 'Edit', read: 'Read', shell: 'Bash' },
+    { describeShell: true },
+  ),
   resolve(require) {
     const manifestPath = require.resolve('@anthropic-ai/claude-code/package.json');
     const { version } = require(manifestPath) as { version: string };

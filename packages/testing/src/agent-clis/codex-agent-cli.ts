@@ -45,8 +45,6 @@ export const codexAgentCli: AgentCliDefinition = {
   programName: 'codex',
   packageName: '@openai/codex',
   wire: 'openai-responses',
-  // Codex refuses to put its helper binaries under the temporary directory.
-  runsDirectory: '/var/tmp',
   dialect: {
     toolCall(action) {
       switch (action.kind) {
@@ -85,8 +83,15 @@ export const codexAgentCli: AgentCliDefinition = {
   },
   async writeSettings(home, _settings, baseURL) {
     await mkdir(join(home, '.codex'), { recursive: true });
+    await mkdir(join(home, '.tmp'), { recursive: true });
     await writeFile(join(home, '.codex', 'config.toml'), codexConfig(baseURL));
   },
-  env: ({ home }) => ({ CODEX_HOME: join(home, '.codex'), OPENAI_API_KEY: 'dummy' }),
+  // Codex will not put its helper binaries (the PATH aliases of apply_patch) under the temporary
+  // directory, where the run's own directory is: a TMPDIR of the run's own moves that elsewhere.
+  env: ({ home }) => ({
+    CODEX_HOME: join(home, '.codex'),
+    OPENAI_API_KEY: 'dummy',
+    TMPDIR: join(home, '.tmp'),
+  }),
   sessionIdOf: (stdout) => /"thread_id":"([^"]+)"/.exec(stdout)?.[1],
 };

@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { AgentCliDefinition } from './agent-cli-definition.js';
+import { filePathToolDialect } from './file-path-tool-dialect.js';
 import { nodeBinCommand } from './node-bin-command.js';
 
 /** Gemini CLI (`@google/gemini-cli`): `gemini -p … --output-format stream-json`, run with this Node. */
@@ -9,36 +10,10 @@ export const geminiCliAgentCli: AgentCliDefinition = {
   programName: 'gemini',
   packageName: '@google/gemini-cli',
   wire: 'gemini',
-  dialect: {
-    toolCall(action, cwd) {
-      switch (action.kind) {
-        case 'write':
-          return {
-            name: 'write_file',
-            arguments: { file_path: resolve(cwd, action.path), content: action.content },
-          };
-        case 'edit':
-          return {
-            name: 'replace',
-            arguments: {
-              file_path: resolve(cwd, action.path),
-              instruction: 'Change the greeting.',
-              old_string: action.oldText,
-              new_string: action.newText,
-            },
-          };
-        case 'shell':
-          return {
-            name: 'run_shell_command',
-            arguments: { command: action.command, description: `Run ${action.command}` },
-          };
-        case 'read':
-          return { name: 'read_file', arguments: { file_path: resolve(cwd, action.path) } };
-        case 'native':
-          return { name: action.name, arguments: action.input };
-      }
-    },
-  },
+  dialect: filePathToolDialect(
+    { write: 'write_file', edit: 'replace', read: 'read_file', shell: 'run_shell_command' },
+    { editInstruction: 'Change the greeting.', describeShell: true },
+  ),
   resolve: (require) => nodeBinCommand(require, '@google/gemini-cli', 'gemini'),
   args(settings) {
     const yolo = settings.permissions === 'all' ? ['--yolo'] : [];

@@ -20,6 +20,7 @@ export {
 export { agentClis } from './all-agent-clis.js';
 export { claudeCodeAgentCli } from './claude-code-agent-cli.js';
 export { codexAgentCli } from './codex-agent-cli.js';
+export { type FilePathToolNames, filePathToolDialect } from './file-path-tool-dialect.js';
 export { geminiCliAgentCli } from './gemini-cli-agent-cli.js';
 export {
   type AgentCliIsolation,
@@ -36,7 +37,7 @@ export {
   resolveAgentCli,
   runAgentCliScenario,
 } from './run-agent-cli-scenario.js';
-export { scrubMachinePaths } from './scrub-machine-paths.js';
+export { scrubMachinePaths, WORKSPACE_PLACEHOLDER } from './scrub-machine-paths.js';
 export {
   type AgentCliStandIn,
   type AgentCliStandInOptions,

@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { AgentCliDefinition } from './agent-cli-definition.js';
+import { filePathToolDialect } from './file-path-tool-dialect.js';
 import { nodeBinCommand } from './node-bin-command.js';
 
 /**
@@ -13,33 +14,13 @@ export const qwenCodeAgentCli: AgentCliDefinition = {
   programName: 'qwen',
   packageName: '@qwen-code/qwen-code',
   wire: 'openai',
-  dialect: {
-    // Gemini CLI's tools (Qwen Code forks it), but `edit` for `replace`; file paths are absolute.
-    toolCall(action, cwd) {
-      switch (action.kind) {
-        case 'write':
-          return {
-            name: 'write_file',
-            arguments: { file_path: resolve(cwd, action.path), content: action.content },
-          };
-        case 'edit':
-          return {
-            name: 'edit',
-            arguments: {
-              file_path: resolve(cwd, action.path),
-              old_string: action.oldText,
-              new_string: action.newText,
-            },
-          };
-        case 'shell':
-          return { name: 'run_shell_command', arguments: { command: action.command } };
-        case 'read':
-          return { name: 'read_file', arguments: { file_path: resolve(cwd, action.path) } };
-        case 'native':
-          return { name: action.name, arguments: action.input };
-      }
-    },
-  },
+  // Gemini CLI's tools (Qwen Code forks it), but `edit` for `replace`.
+  dialect: filePathToolDialect({
+    write: 'write_file',
+    edit: 'edit',
+    read: 'read_file',
+    shell: 'run_shell_command',
+  }),
   resolve: (require) => nodeBinCommand(require, '@qwen-code/qwen-code', 'qwen'),
   args(settings) {
     const permissions =

@@ -22,7 +22,9 @@ export interface RunAgentCliScenarioOptions {
   cli: AgentCliDefinition;
   /** `import.meta.url` of the caller: the CLI is resolved from the caller's package. */
   callerUrl: string | URL;
-  run: Omit<AgentCliFixturePlan, 'fixture' | 'resumes' | 'note' | 'timeoutMs'> & { resumeSessionId?: string };
+  run: Omit<AgentCliFixturePlan, 'fixture' | 'resumes' | 'note' | 'timeoutMs' | 'recordStderr'> & {
+    resumeSessionId?: string;
+  };
   /**
    * The run's directory: its `work/` is the CLI's cwd, its `home/` a fresh `HOME`. Reuse the
    * directory of an earlier run to resume its session. Default: a new temporary directory.
@@ -105,7 +107,7 @@ function signalProcess(pid: number | undefined, signal: NodeJS.Signals): void {
 export async function runAgentCliScenario(options: RunAgentCliScenarioOptions): Promise<AgentCliRun> {
   const { cli, run } = options;
   const resolved = resolveAgentCli(cli, options.callerUrl);
-  const root = options.root ?? (await mkdtemp(join(cli.runsDirectory ?? tmpdir(), 'cairn-agent-cli-')));
+  const root = options.root ?? (await mkdtemp(join(tmpdir(), 'cairn-agent-cli-')));
   const cwd = join(root, 'work');
   const home = join(root, 'home');
   await mkdir(cwd, { recursive: true });

@@ -17,4 +17,12 @@ describe('scrubMachinePaths', () => {
     );
     expect(scrubbed.length).toBe(text.length);
   });
+
+  it("replaces the checkout's directory (stack traces on stderr) when given", () => {
+    const stderr =
+      'Attempt 1 failed.\n    at f (file:///home/me/cairn/node_modules/.pnpm/x/index.mjs:1:2) in /tmp/cairn-agent-cli-a1B2c3/work\n';
+    expect(scrubMachinePaths(stderr, '/tmp/cairn-agent-cli-a1B2c3', { workspace: '/home/me/cairn' })).toBe(
+      'Attempt 1 failed.\n    at f (file://<workspace>/node_modules/.pnpm/x/index.mjs:1:2) in /tmp/cairn-agent-cli-XXXXXX/work\n',
+    );
+  });
 });
