@@ -14,7 +14,7 @@ import { readRealFixture, realFixturesManifest, streamShape } from './real-fixtu
 // The pinned real CLIs (the `agent-clis` pnpm catalog), run offline against their stand-ins: a
 // stream whose shape differs from the committed fixture means the CLI and the fixtures drifted
 // apart (re-record: `pnpm fixtures:record`). Fast scenarios only, those a CLI has a plan for (Codex
-// CLI and Qwen Code: main); the recorder covers the rest.
+// CLI and Qwen Code have no `deny`); the recorder covers the rest.
 const FIXTURES = ['main', 'resume2', 'deny'];
 const isolation = agentCliIsolation();
 

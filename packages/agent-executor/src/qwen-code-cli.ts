@@ -20,12 +20,11 @@ const APPROVAL_MODES: Readonly<Record<AgentPermissionMode, string>> = {
  *   project directory, so the executor resumes from the directory the session was recorded in.
  * - Permissions: `--approval-mode=default|auto-edit|yolo` (headless, `default` refuses what would
  *   ask) and one `--allowed-tools=<tool>` per allowed tool, as Gemini CLI, which it forks.
- * - Stopping (measured with 0.15.10, `fixtures/real/qwen-code/README.md` of `@cairn/agent-cli`):
- *   SIGINT and SIGTERM do not stop it — it finishes the whole turn (the command, another model
- *   request, its final text), then dies by the signal, ~40 s later in the capture — so an abort
- *   sends SIGKILL to its process group at once: no other signal would end it sooner, and a grace
- *   period would only let it carry on. It writes no result line then, which an aborted run needs
- *   not.
+ * - Stopping (0.15.10, `fixtures/real/README.md` of `@cairn/agent-cli`): `qwen` relaunches itself as
+ *   a child `node` with a larger heap, and the launcher has no signal handler, so a signal to it
+ *   ends only the launcher while the child, the real CLI, runs the turn to its end. An abort sends
+ *   SIGKILL to the whole process group at once: it ends the child and the tools it started, and an
+ *   aborted run needs no result line, so a grace period would only let the agent carry on.
  */
 export const qwenCodeCli: AgentCliDefinition = {
   name: 'Qwen Code',
