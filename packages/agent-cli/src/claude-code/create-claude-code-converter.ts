@@ -18,8 +18,8 @@ import { convertClaudeCodeResultLine } from './convert-claude-code-result.js';
 import { convertClaudeCodeSystemLine } from './convert-claude-code-system-line.js';
 import {
   addUnmappedClaudeCodeFields,
+  knownClaudeCodeFields,
   unknownClaudeCodeEvent,
-  unmappedClaudeCodeFields,
 } from './unknown-claude-code-event.js';
 
 export interface ClaudeCodeConverterOptions {
@@ -36,12 +36,17 @@ export interface ClaudeCodeConverter {
 }
 
 // The init line's fields the session_start event carries.
-const INIT_FIELDS = ['model', 'cwd', 'tools', 'claude_code_version', 'permissionMode'];
+const INIT_FIELDS = knownClaudeCodeFields(['model', 'cwd', 'tools', 'claude_code_version', 'permissionMode']);
 
 // The fields of assistant and user lines the conversion maps.
 // A sub-agent's lines repeat its type and task, which its `task_progress` events carry.
-const ASSISTANT_FIELDS = ['message', 'subagent_type', 'task_description'];
-const USER_FIELDS = ['message', 'tool_use_result', 'subagent_type', 'task_description'];
+const ASSISTANT_FIELDS = knownClaudeCodeFields(['message', 'subagent_type', 'task_description']);
+const USER_FIELDS = knownClaudeCodeFields([
+  'message',
+  'tool_use_result',
+  'subagent_type',
+  'task_description',
+]);
 
 // What Claude Code writes as a user line when the user stops it ("… for tool use" while a tool ran).
 const INTERRUPTED = /^\[Request interrupted by user[^\]\n]*\]$/;
@@ -211,27 +216,23 @@ export function createClaudeCodeConverter(options: ClaudeCodeConverterOptions = 
       taskNotifications.add(key);
     }
     if (line.subtype !== 'init') return convertClaudeCodeSystemLine(line, context);
+    // Built field by field, in the order of `{ type, ...context, provider, ...definedFields(…) }`.
+    const event = eventOf('session_start', context) as AgentOutputOf<'session_start'>;
+    event.provider = 'claude-code';
     const sessionId = stringField(line, 'session_id');
+    if (sessionId !== undefined) event.sessionId = sessionId;
     const model = stringField(line, 'model');
+    if (model !== undefined) event.model = model;
+    if (Array.isArray(line.tools)) event.tools = line.tools.filter((tool) => typeof tool === 'string');
     const cwd = stringField(line, 'cwd');
-    const tools = Array.isArray(line.tools)
-      ? line.tools.filter((tool) => typeof tool === 'string')
-      : undefined;
+    if (cwd !== undefined) event.cwd = cwd;
     const version = stringField(line, 'claude_code_version');
     const permissionMode = stringField(line, 'permissionMode');
-    const extra = {
-      ...definedFields({ version, permissionMode }),
-    };
-    return [
-      {
-        type: 'session_start',
-        ...context,
-        provider: 'claude-code',
-        ...definedFields({ sessionId, model, tools, cwd }),
-        ...(Object.keys(extra).length === 0 ? {} : { providerMetadata: { 'claude-code': extra } }),
-      },
-      ...unmappedClaudeCodeFields(line, INIT_FIELDS, context),
-    ];
+    if (version !== undefined || permissionMode !== undefined)
+      event.providerMetadata = { 'claude-code': definedFields({ version, permissionMode }) };
+    const events: AgentOutput[] = [event];
+    addUnmappedClaudeCodeFields(events, line, INIT_FIELDS, context);
+    return events;
   }
 
   // `text` is the line as printed: a tool input's JSON text is taken from it, not made again.
