@@ -65,6 +65,44 @@ describe('LineSplitter', () => {
     );
   });
 
+  it('gives the lines of the whole stream decoded at once, for any bytes cut anywhere (invalid UTF-8 too)', () => {
+    // Bytes rich in line breaks, a BOM's and multi-byte characters' parts, and invalid sequences.
+    const byte = fc.oneof(
+      fc.constantFrom(0x0a, 0x0d, 0xef, 0xbb, 0xbf, 0xe2, 0x82, 0xac, 0xf0, 0x9f, 0x80, 0xc3, 0xff, 0x61),
+      fc.integer({ min: 0, max: 255 }),
+    );
+    fc.assert(
+      fc.property(fc.array(byte, { maxLength: 40 }), fc.array(fc.nat(), { maxLength: 8 }), (raw, rawCuts) => {
+        const bytes = new Uint8Array(raw);
+        const cuts = [...new Set(rawCuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
+        const decoded = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+        const text = decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
+        const parts = text.split(/\r\n|\r|\n/);
+        const expected = parts.at(-1) === '' ? parts.slice(0, -1) : parts;
+        expect(splitAt(bytes, cuts)).toEqual(expected);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('keeps a line whole when string and byte chunks alternate', () => {
+    const splitter = new LineSplitter();
+    expect(splitter.push('a')).toEqual([]);
+    expect(splitter.push(encoder.encode('é\nb'))).toEqual(['aé']);
+    expect(splitter.push(new Uint8Array([0xe2, 0x82]))).toEqual([]);
+    expect(splitter.push('c\r')).toEqual(['b\ufffdc']);
+    expect(splitter.push(encoder.encode('\nd'))).toEqual([]);
+    expect(splitter.end()).toEqual(['d']);
+  });
+
+  it('does not keep a reference to a chunk whose buffer the caller reuses', () => {
+    const splitter = new LineSplitter();
+    const buffer = encoder.encode('one\ntw');
+    expect(splitter.push(buffer)).toEqual(['one']);
+    buffer.fill(0x78);
+    expect(splitter.push(encoder.encode('o\n'))).toEqual(['two']);
+  });
+
   it('splitLines reads an async stream of chunks', async () => {
     const lines: string[] = [];
     for await (const line of splitLines(chunksOf(encoder.encode('a\n{"é'), encoder.encode('":1}'))))

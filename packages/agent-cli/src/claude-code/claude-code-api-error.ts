@@ -1,5 +1,5 @@
 import { type AgentOutputOf, definedFields, isRetryableByDefault } from '@cairn/core';
-import { parseCliApiError } from '../cli-api-error.js';
+import { codeOfApiStatus, parseCliApiError } from '../cli-api-error.js';
 import { ownEntry } from '../own-entry.js';
 import { type EventBase, isJsonObject, type JsonObject, stringField } from './claude-code-event-context.js';
 
@@ -42,8 +42,16 @@ export function claudeCodeApiErrorEvent(
   const text = textOf(message);
   const errorName = stringField(line, 'error') ?? 'unknown';
   // A status in the text is more precise than the error's name (`server_error` is said for 529 too).
-  const status = parseCliApiError(text).status ?? ownEntry(STATUS_OF_ERROR, errorName);
-  const { code, message: shown } = parseCliApiError(text === '' ? `API Error: ${errorName}` : text, status);
+  const parsed = parseCliApiError(text);
+  const status = parsed.status ?? ownEntry(STATUS_OF_ERROR, errorName);
+  // The text's message does not depend on the status: read once, only the code follows the name's status.
+  const { code, message: shown } =
+    text === ''
+      ? parseCliApiError(`API Error: ${errorName}`, status)
+      : {
+          code: parsed.status === status ? parsed.code : codeOfApiStatus(status, parsed.message),
+          message: parsed.message,
+        };
   return {
     type: 'error',
     ...base,

@@ -3,6 +3,7 @@ import {
   type CairnErrorCode,
   definedFields,
   isRetryableByDefault,
+  type JsonValue,
   type ProviderMetadata,
 } from '@cairn/core';
 import { convertAnthropicUsage } from '@cairn/provider-utils';
@@ -11,15 +12,17 @@ import { ownEntry } from '../own-entry.js';
 import {
   type ClaudeCodeEventContext,
   eventContextOf,
+  eventOf,
   isJsonObject,
   type JsonObject,
   numberField,
   stringField,
 } from './claude-code-event-context.js';
 import {
+  addUnmappedClaudeCodeFields,
+  knownClaudeCodeFields,
   toJsonValue,
   unknownClaudeCodeEvent,
-  unmappedClaudeCodeFields,
 } from './unknown-claude-code-event.js';
 
 const nonNegative = (value: number | undefined): number | undefined =>
@@ -99,25 +102,35 @@ export function convertClaudeCodeResultLine(
 ): AgentOutput[] {
   const events: AgentOutput[] = [];
   const usage = isJsonObject(line.usage) ? convertAnthropicUsage(line.usage) : undefined;
-  if (usage !== undefined) events.push({ type: 'usage', ...context, usage });
+  if (usage !== undefined) {
+    const usageEvent = eventOf('usage', context);
+    usageEvent.usage = usage;
+    events.push(usageEvent);
+  }
   const subtype = stringField(line, 'subtype');
   const isError = line.is_error === true || (subtype !== undefined && subtype !== 'success');
-  const sessionId = stringField(line, 'session_id');
-  const result = stringField(line, 'result');
-  const turns = numberField(line, 'num_turns');
-  const durationMs = nonNegative(numberField(line, 'duration_ms'));
-  const costUsd = nonNegative(numberField(line, 'total_cost_usd'));
-  const providerMetadata = resultMetadata(line);
   // Unmapped fields and refusals first: the session result stays the last event of a run but for its error.
-  events.push(...unmappedClaudeCodeFields(line, RESULT_FIELDS, context), ...permissionDenials(line, context));
-  events.push({
-    type: 'session_result',
-    ...context,
-    isError,
-    ...definedFields({ sessionId, subtype, result }),
-    ...(turns !== undefined && Number.isInteger(turns) && turns >= 0 ? { turns } : {}),
-    ...definedFields({ durationMs, costUsd, usage, providerMetadata }),
-  });
+  addUnmappedClaudeCodeFields(events, line, RESULT_FIELDS, context);
+  if (Array.isArray(line.permission_denials) && line.permission_denials.length > 0)
+    events.push(...permissionDenials(line.permission_denials, context));
+  // Built field by field, in the order of `{ type, ...context, isError, ...definedFields(…) }`.
+  const sessionResult = eventOf('session_result', context);
+  sessionResult.isError = isError;
+  const sessionId = stringField(line, 'session_id');
+  if (sessionId !== undefined) sessionResult.sessionId = sessionId;
+  if (subtype !== undefined) sessionResult.subtype = subtype;
+  const result = stringField(line, 'result');
+  if (result !== undefined) sessionResult.result = result;
+  const turns = numberField(line, 'num_turns');
+  if (turns !== undefined && Number.isInteger(turns) && turns >= 0) sessionResult.turns = turns;
+  const durationMs = nonNegative(numberField(line, 'duration_ms'));
+  if (durationMs !== undefined) sessionResult.durationMs = durationMs;
+  const costUsd = nonNegative(numberField(line, 'total_cost_usd'));
+  if (costUsd !== undefined) sessionResult.costUsd = costUsd;
+  if (usage !== undefined) sessionResult.usage = usage;
+  const providerMetadata = resultMetadata(line);
+  if (providerMetadata !== undefined) sessionResult.providerMetadata = providerMetadata;
+  events.push(sessionResult);
   if (isError && options.errorReported !== true) {
     const message = errorMessageOf(line, subtype);
     const code = errorCodeOf(line, subtype, message);
@@ -135,7 +148,7 @@ export function convertClaudeCodeResultLine(
 }
 
 // The result fields the events above carry; `permission_denials` became TOOL_DENIED errors.
-const RESULT_FIELDS = [
+const RESULT_FIELDS = knownClaudeCodeFields([
   'usage',
   'is_error',
   'result',
@@ -148,12 +161,11 @@ const RESULT_FIELDS = [
   'stop_reason',
   'api_error_status',
   'modelUsage',
-];
+]);
 
 // Tools the user's permission settings refused; the run may still have succeeded around them.
-function permissionDenials(line: JsonObject, context: ClaudeCodeEventContext): AgentOutput[] {
-  const denials = Array.isArray(line.permission_denials) ? line.permission_denials.filter(isJsonObject) : [];
-  return denials.map((denial) => {
+function permissionDenials(denials: JsonValue[], context: ClaudeCodeEventContext): AgentOutput[] {
+  return denials.filter(isJsonObject).map((denial) => {
     const toolName = stringField(denial, 'tool_name') ?? 'a tool';
     const toolUseId = stringField(denial, 'tool_use_id');
     return {

@@ -2,15 +2,27 @@ import { type AgentOutput, type AgentOutputOf, definedFields, type JsonValue } f
 import { ownEntry } from '../own-entry.js';
 import {
   type ClaudeCodeEventContext,
+  eventOf,
   isJsonObject,
   type JsonObject,
   numberField,
   stringField,
 } from './claude-code-event-context.js';
-import { unknownClaudeCodeEvent, unmappedClaudeCodeFields } from './unknown-claude-code-event.js';
+import {
+  addUnmappedClaudeCodeFields,
+  knownClaudeCodeFields,
+  unknownClaudeCodeEvent,
+  unmappedClaudeCodeFields,
+} from './unknown-claude-code-event.js';
 
-const RETRY_FIELDS = ['attempt', 'max_retries', 'retry_delay_ms', 'error_status', 'error'];
-const TASK_FIELDS = [
+const RETRY_FIELDS = knownClaudeCodeFields([
+  'attempt',
+  'max_retries',
+  'retry_delay_ms',
+  'error_status',
+  'error',
+]);
+const TASK_FIELDS = knownClaudeCodeFields([
   'task_id',
   'tool_use_id',
   'description',
@@ -23,8 +35,8 @@ const TASK_FIELDS = [
   'patch',
   'task_type',
   'subagent_type',
-];
-const STATUS_FIELDS = ['status'];
+]);
+const STATUS_FIELDS = knownClaudeCodeFields(['status']);
 
 // Claude Code's task lines and the `task_progress` status each stands for (a notification says its own).
 const TASK_STATUS: Readonly<Record<string, string>> = {
@@ -37,6 +49,12 @@ const positiveInteger = (value: number | undefined): number | undefined =>
 const count = (value: number | undefined): number | undefined =>
   value !== undefined && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
 const nonEmpty = (value: string | undefined): string | undefined => (value === '' ? undefined : value);
+const NO_USAGE: JsonObject = {};
+
+// `event[key] = value` unless the value is undefined: `definedFields` without the object it copies.
+function setDefined<E extends object, K extends keyof E>(event: E, key: K, value: E[K] | undefined): void {
+  if (value !== undefined) event[key] = value;
+}
 
 /** `system/api_retry`: Claude Code is about to retry a failed API request. */
 function retryEvents(line: JsonObject, context: ClaudeCodeEventContext): AgentOutput[] {
@@ -75,7 +93,7 @@ function timeOf(value: JsonValue | undefined, fallback: string): string {
  */
 function taskEvents(line: JsonObject, context: ClaudeCodeEventContext, subtype: string): AgentOutput[] {
   const patch = isJsonObject(line.patch) ? line.patch : undefined;
-  const usage = isJsonObject(line.usage) ? line.usage : {};
+  const usage = isJsonObject(line.usage) ? line.usage : NO_USAGE;
   const status = ownEntry(TASK_STATUS, subtype) ?? stringField(patch ?? line, 'status');
   if (status === undefined) return [unknownClaudeCodeEvent(line, context)];
   const timestamp =
@@ -88,28 +106,24 @@ function taskEvents(line: JsonObject, context: ClaudeCodeEventContext, subtype: 
     subagentType: stringField(line, 'subagent_type'),
     patch: patchExtra ? patch : undefined,
   });
-  const event: AgentOutputOf<'task_progress'> = {
-    type: 'task_progress',
-    ...context,
-    timestamp,
-    ...definedFields({
-      taskId: stringField(line, 'task_id'),
-      toolUseId: stringField(line, 'tool_use_id'),
-    }),
-    status,
-    ...definedFields({
-      description: stringField(line, 'description'),
-      prompt: stringField(line, 'prompt'),
-      summary: nonEmpty(stringField(line, 'summary')),
-      lastToolName: stringField(line, 'last_tool_name'),
-      outputFile: nonEmpty(stringField(line, 'output_file')),
-      totalTokens: count(numberField(usage, 'total_tokens')),
-      toolUses: count(numberField(usage, 'tool_uses')),
-      durationMs: count(numberField(usage, 'duration_ms')),
-    }),
-  };
+  // Built field by field, in the order of `{ type, ...context, timestamp, ...definedFields(…) }`.
+  const event = eventOf('task_progress', context);
+  event.timestamp = timestamp;
+  setDefined(event, 'taskId', stringField(line, 'task_id'));
+  setDefined(event, 'toolUseId', stringField(line, 'tool_use_id'));
+  event.status = status;
+  setDefined(event, 'description', stringField(line, 'description'));
+  setDefined(event, 'prompt', stringField(line, 'prompt'));
+  setDefined(event, 'summary', nonEmpty(stringField(line, 'summary')));
+  setDefined(event, 'lastToolName', stringField(line, 'last_tool_name'));
+  setDefined(event, 'outputFile', nonEmpty(stringField(line, 'output_file')));
+  setDefined(event, 'totalTokens', count(numberField(usage, 'total_tokens')));
+  setDefined(event, 'toolUses', count(numberField(usage, 'tool_uses')));
+  setDefined(event, 'durationMs', count(numberField(usage, 'duration_ms')));
   if (Object.keys(claudeCode).length > 0) event.providerMetadata = { 'claude-code': claudeCode };
-  return [event, ...unmappedClaudeCodeFields(line, TASK_FIELDS, context)];
+  const events: AgentOutput[] = [event];
+  addUnmappedClaudeCodeFields(events, line, TASK_FIELDS, context);
+  return events;
 }
 
 /**

@@ -18,8 +18,8 @@ import { convertClaudeCodeResultLine } from './convert-claude-code-result.js';
 import { convertClaudeCodeSystemLine } from './convert-claude-code-system-line.js';
 import {
   addUnmappedClaudeCodeFields,
+  knownClaudeCodeFields,
   unknownClaudeCodeEvent,
-  unmappedClaudeCodeFields,
 } from './unknown-claude-code-event.js';
 
 export interface ClaudeCodeConverterOptions {
@@ -36,12 +36,17 @@ export interface ClaudeCodeConverter {
 }
 
 // The init line's fields the session_start event carries.
-const INIT_FIELDS = ['model', 'cwd', 'tools', 'claude_code_version', 'permissionMode'];
+const INIT_FIELDS = knownClaudeCodeFields(['model', 'cwd', 'tools', 'claude_code_version', 'permissionMode']);
 
 // The fields of assistant and user lines the conversion maps.
 // A sub-agent's lines repeat its type and task, which its `task_progress` events carry.
-const ASSISTANT_FIELDS = ['message', 'subagent_type', 'task_description'];
-const USER_FIELDS = ['message', 'tool_use_result', 'subagent_type', 'task_description'];
+const ASSISTANT_FIELDS = knownClaudeCodeFields(['message', 'subagent_type', 'task_description']);
+const USER_FIELDS = knownClaudeCodeFields([
+  'message',
+  'tool_use_result',
+  'subagent_type',
+  'task_description',
+]);
 
 // What Claude Code writes as a user line when the user stops it ("… for tool use" while a tool ran).
 const INTERRUPTED = /^\[Request interrupted by user[^\]\n]*\]$/;
@@ -65,19 +70,31 @@ const MAX_RAW_LENGTH = 10_000;
  * `error` event; the conversion goes on after both.
  */
 export function createClaudeCodeConverter(options: ClaudeCodeConverterOptions = {}): ClaudeCodeConverter {
-  const now = options.now ?? (() => new Date());
-  // Lines without a timestamp read the clock; the system clock is read without making a Date.
-  const clock = options.now;
-  let blockIds = new ClaudeCodeBlockIds();
-  let streamEvents = new ClaudeCodeStreamEvents();
-  // Tool names by call id, for the results (Claude's result blocks only name the id).
-  let toolNames = new Map<string, string>();
-  // The top-level run's error came on a synthetic API-error message: its result line repeats it.
-  let errorReported = false;
-  // Claude Code can repeat a task's notification (two identical `stopped` lines after SIGTERM).
-  let taskNotifications = new Set<string>();
+  return new ClaudeCodeLineConverter(options);
+}
 
-  function assistantEvents(line: JsonObject, context: ClaudeCodeEventContext, text: string): AgentOutput[] {
+// A class rather than closures made per converter: its methods exist once, so their optimized code
+// stays. A new converter's closures are compiled again once a garbage collection has freed the
+// previous converter's, and a session pays that for its first thousands of lines.
+class ClaudeCodeLineConverter implements ClaudeCodeConverter {
+  private readonly now: () => Date;
+  // Lines without a timestamp read the clock; the system clock is read without making a Date.
+  private readonly clock: (() => Date) | undefined;
+  private blockIds = new ClaudeCodeBlockIds();
+  private streamEvents = new ClaudeCodeStreamEvents();
+  // Tool names by call id, for the results (Claude's result blocks only name the id).
+  private toolNames = new Map<string, string>();
+  // The top-level run's error came on a synthetic API-error message: its result line repeats it.
+  private errorReported = false;
+  // Claude Code can repeat a task's notification (two identical `stopped` lines after SIGTERM).
+  private taskNotifications = new Set<string>();
+
+  constructor(options: ClaudeCodeConverterOptions) {
+    this.now = options.now ?? (() => new Date());
+    this.clock = options.now;
+  }
+
+  private assistantEvents(line: JsonObject, context: ClaudeCodeEventContext, text: string): AgentOutput[] {
     const message = line.message;
     if (!isJsonObject(message) || !Array.isArray(message.content))
       return [unknownClaudeCodeEvent(line, context)];
@@ -86,13 +103,13 @@ export function createClaudeCodeConverter(options: ClaudeCodeConverterOptions = 
     if (isClaudeCodeApiError(line, message)) {
       // Not model output: the run's error. Only a sub-agent's failure lets the run go on.
       const event = claudeCodeApiErrorEvent(line, message, base);
-      if (event.fatal === true) errorReported = true;
+      if (event.fatal === true) this.errorReported = true;
       return [event];
     }
     const content = message.content;
     const events: AgentOutput[] = [];
     for (let index = 0; index < content.length; index++) {
-      events.push(assistantBlockEvent(content[index] as JsonValue, messageId, base));
+      events.push(this.assistantBlockEvent(content[index] as JsonValue, messageId, base));
     }
     // Claude Code prints one block per line: a tool input is then the line's only `input`, and its
     // text can be kept rather than made again. (A string input is logged as is, without quotes.)
@@ -106,12 +123,8 @@ export function createClaudeCodeConverter(options: ClaudeCodeConverterOptions = 
   }
 
   // Events are built field by field in the order `{ type, ...base, ... }` gives: spreading shows in profiles.
-  function assistantBlockEvent(
-    block: JsonValue,
-    messageId: string | undefined,
-    base: EventBase,
-  ): AgentOutput {
-    const id = blockIds.nextAssistantBlock(messageId);
+  private assistantBlockEvent(block: JsonValue, messageId: string | undefined, base: EventBase): AgentOutput {
+    const id = this.blockIds.nextAssistantBlock(messageId);
     if (!isJsonObject(block)) return unknownClaudeCodeEvent(block, base);
     if (block.type === 'text' && typeof block.text === 'string') {
       const event = eventOf('text', base) as AgentOutputOf<'text'>;
@@ -141,7 +154,7 @@ export function createClaudeCodeConverter(options: ClaudeCodeConverterOptions = 
       };
     }
     if (block.type === 'tool_use' && typeof block.id === 'string' && typeof block.name === 'string') {
-      toolNames.set(block.id, block.name);
+      this.toolNames.set(block.id, block.name);
       const event = eventOf('tool_use', base) as AgentOutputOf<'tool_use'>;
       event.id = block.id;
       event.toolName = block.name;
@@ -151,19 +164,19 @@ export function createClaudeCodeConverter(options: ClaudeCodeConverterOptions = 
     return unknownClaudeCodeEvent(block, base);
   }
 
-  function userEvents(line: JsonObject, context: ClaudeCodeEventContext): AgentOutput[] {
+  private userEvents(line: JsonObject, context: ClaudeCodeEventContext): AgentOutput[] {
     const message = line.message;
     if (!isJsonObject(message)) return [unknownClaudeCodeEvent(line, context)];
     const content = message.content;
     if (typeof content === 'string') {
-      const events: AgentOutput[] = [userTextEvent(content, line, context)];
+      const events: AgentOutput[] = [this.userTextEvent(content, line, context)];
       addUnmappedClaudeCodeFields(events, line, USER_FIELDS, context);
       return events;
     }
     if (!Array.isArray(content)) return [unknownClaudeCodeEvent(line, context)];
     const events: AgentOutput[] = [];
     for (let index = 0; index < content.length; index++) {
-      events.push(userBlockEvent(content[index] as JsonValue, line, context));
+      events.push(this.userBlockEvent(content[index] as JsonValue, line, context));
     }
     addUnmappedClaudeCodeFields(events, line, USER_FIELDS, context);
     return events;
@@ -171,7 +184,7 @@ export function createClaudeCodeConverter(options: ClaudeCodeConverterOptions = 
 
   // A user line's text: the user's input, but also the prompt of a sub-agent and the CLI's own
   // status lines, which nobody typed.
-  function userTextEvent(text: string, line: JsonObject, context: ClaudeCodeEventContext): AgentOutput {
+  private userTextEvent(text: string, line: JsonObject, context: ClaudeCodeEventContext): AgentOutput {
     if (INTERRUPTED.test(text)) return { type: 'status', ...context, status: 'interrupted', message: text };
     if (context.parentToolUseId !== undefined) {
       return {
@@ -189,67 +202,63 @@ export function createClaudeCodeConverter(options: ClaudeCodeConverterOptions = 
     return event;
   }
 
-  function userBlockEvent(block: JsonValue, line: JsonObject, context: ClaudeCodeEventContext): AgentOutput {
+  private userBlockEvent(block: JsonValue, line: JsonObject, context: ClaudeCodeEventContext): AgentOutput {
     if (isJsonObject(block) && block.type === 'text' && typeof block.text === 'string') {
-      return userTextEvent(block.text, line, context);
+      return this.userTextEvent(block.text, line, context);
     }
     if (isJsonObject(block) && block.type === 'tool_result') {
       const toolUseId = stringField(block, 'tool_use_id');
-      const toolName = toolUseId === undefined ? undefined : toolNames.get(toolUseId);
+      const toolName = toolUseId === undefined ? undefined : this.toolNames.get(toolUseId);
       // A call has one result: forgetting it keeps the map as small as the calls in flight.
-      if (toolUseId !== undefined) toolNames.delete(toolUseId);
+      if (toolUseId !== undefined) this.toolNames.delete(toolUseId);
       const result = claudeCodeToolResult(block, line, toolName, context);
       if (result !== undefined) return result;
     }
     return unknownClaudeCodeEvent(block, context);
   }
 
-  function systemEvents(line: JsonObject, context: ClaudeCodeEventContext): AgentOutput[] {
+  private systemEvents(line: JsonObject, context: ClaudeCodeEventContext): AgentOutput[] {
     if (line.subtype === 'task_notification') {
       const key = `${stringField(line, 'task_id')}\u0000${stringField(line, 'status')}`;
-      if (taskNotifications.has(key)) return [];
-      taskNotifications.add(key);
+      if (this.taskNotifications.has(key)) return [];
+      this.taskNotifications.add(key);
     }
     if (line.subtype !== 'init') return convertClaudeCodeSystemLine(line, context);
+    // Built field by field, in the order of `{ type, ...context, provider, ...definedFields(…) }`.
+    const event = eventOf('session_start', context) as AgentOutputOf<'session_start'>;
+    event.provider = 'claude-code';
     const sessionId = stringField(line, 'session_id');
+    if (sessionId !== undefined) event.sessionId = sessionId;
     const model = stringField(line, 'model');
+    if (model !== undefined) event.model = model;
+    if (Array.isArray(line.tools)) event.tools = line.tools.filter((tool) => typeof tool === 'string');
     const cwd = stringField(line, 'cwd');
-    const tools = Array.isArray(line.tools)
-      ? line.tools.filter((tool) => typeof tool === 'string')
-      : undefined;
+    if (cwd !== undefined) event.cwd = cwd;
     const version = stringField(line, 'claude_code_version');
     const permissionMode = stringField(line, 'permissionMode');
-    const extra = {
-      ...definedFields({ version, permissionMode }),
-    };
-    return [
-      {
-        type: 'session_start',
-        ...context,
-        provider: 'claude-code',
-        ...definedFields({ sessionId, model, tools, cwd }),
-        ...(Object.keys(extra).length === 0 ? {} : { providerMetadata: { 'claude-code': extra } }),
-      },
-      ...unmappedClaudeCodeFields(line, INIT_FIELDS, context),
-    ];
+    if (version !== undefined || permissionMode !== undefined)
+      event.providerMetadata = { 'claude-code': definedFields({ version, permissionMode }) };
+    const events: AgentOutput[] = [event];
+    addUnmappedClaudeCodeFields(events, line, INIT_FIELDS, context);
+    return events;
   }
 
   // `text` is the line as printed: a tool input's JSON text is taken from it, not made again.
-  function convertLine(line: JsonObject, text: string): AgentOutput[] {
-    const context = eventContextOf(line, clock);
+  private convertLine(line: JsonObject, text: string): AgentOutput[] {
+    const context = eventContextOf(line, this.clock);
     switch (line.type) {
       case 'system':
-        return systemEvents(line, context);
+        return this.systemEvents(line, context);
       case 'assistant':
-        return assistantEvents(line, context, text);
+        return this.assistantEvents(line, context, text);
       case 'user':
-        return userEvents(line, context);
+        return this.userEvents(line, context);
       case 'stream_event':
-        return streamEvents.convert(line, context);
+        return this.streamEvents.convert(line, context);
       case 'result': {
-        const events = convertClaudeCodeResultLine(line, context, { errorReported });
+        const events = convertClaudeCodeResultLine(line, context, { errorReported: this.errorReported });
         // The session is over: a next one (the same converter reused) reports its own error.
-        errorReported = false;
+        this.errorReported = false;
         return events;
       }
       default:
@@ -257,10 +266,10 @@ export function createClaudeCodeConverter(options: ClaudeCodeConverterOptions = 
     }
   }
 
-  function badLine(line: string, message: string): AgentOutput {
+  private badLine(line: string, message: string): AgentOutput {
     return {
       type: 'error',
-      timestamp: now().toISOString(),
+      timestamp: this.now().toISOString(),
       code: 'LLM_BAD_RESPONSE',
       message,
       retryable: false,
@@ -269,32 +278,31 @@ export function createClaudeCodeConverter(options: ClaudeCodeConverterOptions = 
     };
   }
 
-  return {
-    push(line) {
-      // A JSON line starts with `{`: only another line can be blank.
-      if (line.charCodeAt(0) !== OPEN_BRACE && line.trim() === '') return [];
-      let parsed: JsonValue;
-      try {
-        parsed = JSON.parse(line) as JsonValue;
-      } catch {
-        return [badLine(line, 'Claude Code printed a line that is not JSON')];
-      }
-      try {
-        if (!isJsonObject(parsed))
-          return [unknownClaudeCodeEvent(parsed, { timestamp: now().toISOString() })];
-        return convertLine(parsed, line);
-      } catch (error) {
-        // A defect here must not end the agent's stream: report it and go on with the next line.
-        return [badLine(line, `Could not convert a Claude Code line: ${String(error)}`)];
-      }
-    },
-    end() {
-      blockIds = new ClaudeCodeBlockIds();
-      streamEvents = new ClaudeCodeStreamEvents();
-      toolNames = new Map();
-      errorReported = false;
-      taskNotifications = new Set();
-      return [];
-    },
-  };
+  push(line: string): AgentOutput[] {
+    // A JSON line starts with `{`: only another line can be blank.
+    if (line.charCodeAt(0) !== OPEN_BRACE && line.trim() === '') return [];
+    let parsed: JsonValue;
+    try {
+      parsed = JSON.parse(line) as JsonValue;
+    } catch {
+      return [this.badLine(line, 'Claude Code printed a line that is not JSON')];
+    }
+    try {
+      if (!isJsonObject(parsed))
+        return [unknownClaudeCodeEvent(parsed, { timestamp: this.now().toISOString() })];
+      return this.convertLine(parsed, line);
+    } catch (error) {
+      // A defect here must not end the agent's stream: report it and go on with the next line.
+      return [this.badLine(line, `Could not convert a Claude Code line: ${String(error)}`)];
+    }
+  }
+
+  end(): AgentOutput[] {
+    this.blockIds = new ClaudeCodeBlockIds();
+    this.streamEvents = new ClaudeCodeStreamEvents();
+    this.toolNames = new Map();
+    this.errorReported = false;
+    this.taskNotifications = new Set();
+    return [];
+  }
 }

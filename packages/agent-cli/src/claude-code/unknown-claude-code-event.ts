@@ -27,7 +27,7 @@ export function unknownClaudeCodeEvent(raw: JsonValue, context: ClaudeCodeEventC
 }
 
 // Bookkeeping every line may carry: no information a consumer lacks once the line is converted.
-const ENVELOPE_FIELDS = new Set([
+const ENVELOPE_FIELDS = [
   'type',
   'subtype',
   'uuid',
@@ -35,20 +35,28 @@ const ENVELOPE_FIELDS = new Set([
   'parent_tool_use_id',
   'timestamp',
   'request_id',
-]);
+];
 
 /**
- * The fields of a recognised line that the conversion did not map, as one `unknown` event
- * (`raw: { type, subtype?, fields }`), so data a newer CLI adds is kept, not dropped. None when
- * every field was mapped.
+ * The fields a conversion maps, with the envelope every line carries: made once per kind of line,
+ * so checking a line's keys is one lookup each.
+ */
+export function knownClaudeCodeFields(mapped: readonly string[]): ReadonlySet<string> {
+  return new Set([...ENVELOPE_FIELDS, ...mapped]);
+}
+
+/**
+ * The fields of a recognised line that the conversion did not map (`known` has the others), as one
+ * `unknown` event (`raw: { type, subtype?, fields }`), so data a newer CLI adds is kept, not
+ * dropped. None when every field was mapped.
  */
 export function unmappedClaudeCodeFields(
   line: JsonObject,
-  mapped: readonly string[],
+  known: ReadonlySet<string>,
   context: ClaudeCodeEventContext,
 ): AgentOutput[] {
   const events: AgentOutput[] = [];
-  addUnmappedClaudeCodeFields(events, line, mapped, context);
+  addUnmappedClaudeCodeFields(events, line, known, context);
   return events;
 }
 
@@ -56,13 +64,13 @@ export function unmappedClaudeCodeFields(
 export function addUnmappedClaudeCodeFields(
   events: AgentOutput[],
   line: JsonObject,
-  mapped: readonly string[],
+  known: ReadonlySet<string>,
   context: ClaudeCodeEventContext,
 ): void {
   // Called for most lines, which have no such field: nothing is allocated until one is found.
   let fields: JsonObject | undefined;
   for (const key in line) {
-    if (ENVELOPE_FIELDS.has(key) || mapped.includes(key) || !Object.hasOwn(line, key)) continue;
+    if (known.has(key) || !Object.hasOwn(line, key)) continue;
     fields ??= {};
     fields[key] = line[key] as JsonValue;
   }
