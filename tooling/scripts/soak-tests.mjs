@@ -7,7 +7,7 @@
 // Prints each run's totals line and duration, then a table and one JSON line; exits 1 unless every
 // run ended with `N passed, 0 failed`. Commit first: the clones take HEAD, not the working tree.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -80,8 +80,11 @@ for (let run = 1; run <= runs; run++) {
   const line = totals?.[0] ?? `no totals line (exit ${result.code}${result.timedOut ? ', timed out' : ''})`;
   const ok = result.code === 0 && totals !== null && totals[2] === '0';
   results.push({ run, seconds, line, ok });
+  // A failed run's clone is kept whole (its vitest reports, turbo's summary), for the post-mortem.
+  const kept = join(work, `run-${run}`);
+  if (!ok) renameSync(dir, kept);
   console.log(
-    `soak: run ${run}/${runs}: ${line} in ${seconds}s${ok ? '' : `  (log: ${join(work, `run-${run}.log`)})`}`,
+    `soak: run ${run}/${runs}: ${line} in ${seconds}s${ok ? '' : `  (log: ${join(work, `run-${run}.log`)}, clone: ${kept})`}`,
   );
 }
 soaking = false;
