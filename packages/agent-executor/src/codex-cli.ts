@@ -30,7 +30,7 @@ const SANDBOX_MODES: Readonly<Record<AgentPermissionMode, string>> = {
  *   the agent may write inside the working directory, by its patches and by its commands alike
  *   (Codex has no separate rule for commands). Codex has no per-tool allow list, so `allowedTools`
  *   is refused (`INVALID_ARGUMENT`) rather than silently ignored.
- * - Stopping (measured with 0.171.0, `fixtures/real/codex/README.md` of `@cairn/agent-cli`): SIGTERM
+ * - Stopping (measured with 0.171.0, `fixtures/real/README.md` of `@cairn/agent-cli`): SIGTERM
  *   kills it at once and SIGINT ends it within about 0.15 s (exit 1); either way the running command
  *   is gone too and Codex prints nothing more. It gets SIGINT, the signal it is meant to stop on.
  */

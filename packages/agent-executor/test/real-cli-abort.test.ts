@@ -1,7 +1,9 @@
-// Aborting the real Claude Code and Gemini CLI (the pinned versions of the `agent-clis` catalog),
-// run by the executor offline against the scripted stand-in of `@cairn/testing/agent-clis`, inside
-// a private network namespace where the machine allows it. Scenario `sleep`: a text and a shell
-// `sleep 30`, aborted 2 s into the command. Never skipped: a CLI that is not installed fails.
+// Aborting the real Claude Code, Gemini CLI, Codex CLI and Qwen Code (the pinned versions of the
+// `agent-clis` catalog), run by the executor offline against the scripted stand-in of
+// `@cairn/testing/agent-clis`, inside a private network namespace where the machine allows it.
+// Scenario `sleep` (Qwen Code: `sleep-python`): a text and a 30 s shell command, aborted 2 s into
+// the command. Never skipped: a CLI that is not installed fails.
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readlinkSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -19,7 +21,7 @@ import {
 } from '@cairn/testing/agent-clis';
 import { scaledTimeout } from '@cairn/vitest-config';
 import { describe, expect, it } from 'vitest';
-import { type AgentPermissions, createAgentExecutor } from '../src/index.js';
+import { type AgentCliName, type AgentPermissions, createAgentExecutor } from '../src/index.js';
 import { eventually, isRunning, processGroupMembers, processGroupOf, tempDir } from './support.js';
 
 const isolation = agentCliIsolation();
@@ -57,29 +59,37 @@ function inNamespace(netns: string): number[] {
     .filter((pid) => namespaceOf(pid) === netns && isRunning(pid));
 }
 
-const PERMISSIONS: Record<string, AgentPermissions> = {
-  'claude-code': { mode: 'read-only', allowedTools: ['Bash(sleep:*)'] },
-  'gemini-cli': { mode: 'full' },
+// Each CLI's permissions for the command, and its scenario: Qwen Code refuses a plain `sleep 30`
+// as a blocking command, so it waits in Python.
+const RUNS: Record<AgentCliName, { permissions: AgentPermissions; prompt: string }> = {
+  'claude-code': {
+    permissions: { mode: 'read-only', allowedTools: ['Bash(sleep:*)'] },
+    prompt: 'Wait. [scenario:sleep]',
+  },
+  'gemini-cli': { permissions: { mode: 'full' }, prompt: 'Wait. [scenario:sleep]' },
+  codex: { permissions: { mode: 'full' }, prompt: 'Wait. [scenario:sleep]' },
+  'qwen-code': { permissions: { mode: 'full' }, prompt: 'Wait. [scenario:sleep-python]' },
 };
 
-const PROMPT = 'Wait. [scenario:sleep]';
-
-describe.each(['claude-code', 'gemini-cli'] as const)('aborting the real %s', (name) => {
+describe.each(Object.keys(RUNS) as AgentCliName[])('aborting the real %s', (name) => {
   const cli = agentClis[name];
   if (cli === undefined) throw new Error(`no agent CLI definition "${name}"`);
   // Throws when the pinned CLI is not installed: the test fails rather than being skipped.
   const resolved = resolveAgentCli(cli, import.meta.url);
   const how = isolated ? isolation.description : `loopback only: ${isolation.reason}`;
+  const { permissions, prompt } = RUNS[name];
 
   it(
-    `stops ${cli.programName} ${resolved.version} 2 s into \`sleep 30\` (${how}): aborted, nothing after the abort stored, no process of the run left`,
+    `stops ${cli.programName} ${resolved.version} 2 s into a 30 s command (${how}): aborted, nothing after the abort stored, no process of the run left`,
     async () => {
       const root = await tempDir();
       const cwd = join(root, 'work');
       const home = join(root, 'home');
       await mkdir(cwd, { recursive: true });
       await mkdir(home, { recursive: true });
-      const settings: AgentCliRunSettings = { prompt: PROMPT, permissions: ['Bash(sleep:*)'] };
+      // A project as users have one: Codex CLI refuses to run outside a git repository.
+      execFileSync('git', ['init', '--quiet', cwd]);
+      const settings: AgentCliRunSettings = { prompt, permissions: ['Bash(sleep:*)'] };
       const standIn = await startAgentCliStandIn({ wire: cli.wire, dialect: cli.dialect, cwd });
       await cli.writeSettings(home, settings, standIn.baseURL);
       try {
@@ -97,8 +107,12 @@ describe.each(['claude-code', 'gemini-cli'] as const)('aborting the real %s', (n
           cwd,
           command: spawned.command,
           commandArgs: spawned.args,
-          env: agentCliOfflineEnvironment({ home, origin: standIn.origin }),
-          permissions: PERMISSIONS[name] ?? { mode: 'read-only' },
+          env: agentCliOfflineEnvironment({
+            home,
+            origin: standIn.origin,
+            extra: cli.env?.({ home, baseURL: standIn.baseURL }) ?? {},
+          }),
+          permissions,
         });
 
         // The run's processes, found while the tool runs by their working directory (the run's
@@ -122,7 +136,7 @@ describe.each(['claude-code', 'gemini-cli'] as const)('aborting the real %s', (n
             controller.abort();
           });
         };
-        const result = await executor.run({ prompt: PROMPT, signal: controller.signal, onEvent });
+        const result = await executor.run({ prompt, signal: controller.signal, onEvent });
         const stoppedMs = Date.now() - abortedAt;
         const log = await store.load(result.conversationId);
         const left = await eventually(
@@ -134,7 +148,7 @@ describe.each(['claude-code', 'gemini-cli'] as const)('aborting the real %s', (n
           (found) => found.group.length + found.namespace.length + found.directory.length === 0,
         );
         console.log(
-          `${name} ${resolved.version} (${how}): aborted 2 s into sleep 30; run ended ${stoppedMs} ms after the abort, exit ${result.exitCode}, signal ${result.signal}, error ${JSON.stringify(result.error)}; stored ${log.map((message) => message.errorCode ?? message.role).join(', ')}; group ${group}, namespace ${netns}: left ${left.group.length} in the group, ${left.namespace.length} in the namespace, ${left.directory.length} in the run's directory`,
+          `${name} ${resolved.version} (${how}): aborted 2 s into a 30 s command; run ended ${stoppedMs} ms after the abort, exit ${result.exitCode}, signal ${result.signal}, error ${JSON.stringify(result.error)}; stored ${log.map((message) => message.errorCode ?? message.role).join(', ')}; group ${group}, namespace ${netns}: left ${left.group.length} in the group, ${left.namespace.length} in the namespace, ${left.directory.length} in the run's directory`,
         );
 
         expect(abortedAt).toBeGreaterThan(0);
@@ -143,7 +157,7 @@ describe.each(['claude-code', 'gemini-cli'] as const)('aborting the real %s', (n
         if (isolated) expect(netns).toMatch(/^net:\[\d+\]$/);
         expect(netns === undefined || netns !== namespaceOf(process.pid)).toBe(true);
         expect(result).toMatchObject({ success: false, error: { code: 'LLM_ABORTED' } });
-        expect(log[0]).toMatchObject({ role: 'user', content: PROMPT });
+        expect(log[0]).toMatchObject({ role: 'user', content: prompt });
         expect(log.at(-1)).toMatchObject({ partType: 'error', errorCode: 'LLM_ABORTED' });
         // Nothing after the abort is an answer: no "Slept.", and the sleep's call is answered as interrupted.
         expect(log.some((message) => String(message.content).includes('Slept.'))).toBe(false);
