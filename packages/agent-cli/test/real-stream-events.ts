@@ -25,6 +25,29 @@ export function realStreams(cli: string, createConverter: (options: { now: () =>
   };
 }
 
+/**
+ * The JSON lines of a recorded stream whose fields equal `match`, typed as the test reads them: where
+ * a value differs from one recording to the next (an id, a time, a jittered delay), a test reads the
+ * expected value from the line, so a re-recording needs no edit.
+ */
+export function recordedLines<T extends object>(text: string, match: Record<string, unknown>): T[] {
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((line) => Object.entries(match).every(([key, value]) => line[key] === value)) as T[];
+}
+
+/** The one recorded line whose fields equal `match` (it throws unless exactly one line does). */
+export function recordedLine<T extends object>(text: string, match: Record<string, unknown>): T {
+  const lines = recordedLines<T>(text, match);
+  const [line] = lines;
+  if (lines.length !== 1 || line === undefined) {
+    throw new Error(`expected one line with ${JSON.stringify(match)}, found ${lines.length}`);
+  }
+  return line;
+}
+
 /** The events of one type, typed as such. */
 export const ofType = <T extends AgentOutput['type']>(events: AgentOutput[], type: T): AgentOutputOf<T>[] =>
   events.filter((event): event is AgentOutputOf<T> => event.type === type);

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { AgentOutputOf } from '@cairn/core';
 import { describe, expect, it } from 'vitest';
@@ -8,15 +9,16 @@ import { fakeAgentExecutor } from './fake-agent-executor.js';
 const realFixture = (cli: string, name: string) =>
   fileURLToPath(new URL(`../../agent-cli/fixtures/real/${cli}/${name}.jsonl`, import.meta.url));
 
-// What Gemini CLI 0.61.0 wrote to stderr while retrying (shortened): a retry line and a stack per attempt.
-const GEMINI_STDERR = [1, 2, 3]
-  .map(
-    (attempt) =>
-      `Attempt ${attempt} failed with status 503. Retrying with backoff... ApiError: {"error":{"code":503,"message":"The model is overloaded. Please try again later.","status":"UNAVAILABLE"}}\n` +
-      '    at throwErrorIfNotOK (file:///cli/node_modules/@google/genai/dist/node/index.mjs:11201:30)\n' +
-      '    at process.processTicksAndRejections (node:internal/process/task_queues:105:5)\n',
-  )
-  .join('');
+// What Gemini CLI wrote to stderr in that run (recorded beside it): a retry line and a stack per
+// retried attempt, then "Attempt 10 failed: … Max attempts reached", which is no retry.
+const GEMINI_STDERR = readFileSync(
+  new URL('../../agent-cli/fixtures/real/gemini-cli/apierr.stderr.txt', import.meta.url),
+  'utf8',
+);
+// The retries in it, read with a regex of this test's own (not the executor's stderr converter).
+const GEMINI_STDERR_RETRIES = [
+  ...GEMINI_STDERR.matchAll(/^Attempt (\d+) failed with status (\d+)\. Retrying with backoff/gm),
+].map(([, attempt, status]) => ({ attempt: Number(attempt), status: Number(status) }));
 
 describe('a run that ends in an API error of the real CLI', () => {
   it("Gemini CLI: the run's error and its one stored error are the API error, its retries are events", async () => {
@@ -40,11 +42,10 @@ describe('a run that ends in an API error of the real CLI', () => {
     const errors = log.filter((message) => message.partType === 'error');
     expect(errors).toEqual([expect.objectContaining({ errorCode: error.code, content: error.message })]);
     expect(JSON.stringify(log)).not.toContain('processTicksAndRejections');
-    expect(retries.map(({ attempt, status }) => ({ attempt, status }))).toEqual([
-      { attempt: 1, status: 503 },
-      { attempt: 2, status: 503 },
-      { attempt: 3, status: 503 },
-    ]);
+    // The recording: one 500 retried (the stand-in then answers), then 503 on attempts 1-9.
+    expect(GEMINI_STDERR_RETRIES.map(({ status }) => status)).toEqual([500, ...Array(9).fill(503)]);
+    expect(GEMINI_STDERR).toMatch(/^Attempt 10 failed: .*Max attempts reached$/m);
+    expect(retries.map(({ attempt, status }) => ({ attempt, status }))).toEqual(GEMINI_STDERR_RETRIES);
     // Retries are shown live, not stored.
     expect(JSON.stringify(log)).not.toContain('Retrying with backoff');
   });

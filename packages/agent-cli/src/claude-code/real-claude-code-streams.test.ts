@@ -1,11 +1,25 @@
 import { isAgentOutput } from '@cairn/core';
 import { describe, expect, it } from 'vitest';
-import { ofType, realStreams, STAND_IN_400_ERROR } from '../../test/real-stream-events.js';
+import {
+  ofType,
+  realStreams,
+  recordedLine,
+  recordedLines,
+  STAND_IN_400_ERROR,
+} from '../../test/real-stream-events.js';
 import { createClaudeCodeConverter } from './create-claude-code-converter.js';
 
 // Streams of the real Claude Code 2.1.197 (fixtures/real/claude-code, recorded by
-// `pnpm fixtures:record` against the scripted stand-in of the API).
+// `pnpm fixtures:record` against the scripted stand-in of the API). What differs from one recording
+// to the next (jittered retry delays, task ids, times, durations, file names) is read from the
+// recorded lines, so a re-recording needs no edit here.
 const { real, convert } = realStreams('claude-code', createClaudeCodeConverter);
+
+interface UserLine {
+  timestamp: string;
+  parent_tool_use_id: string | null;
+  message: { content: { type: string; text?: string; content?: unknown }[] };
+}
 
 describe('Claude Code API errors (real apierr: 500 retried, then 529 until the retries ran out)', () => {
   const events = convert(real('apierr'));
@@ -52,7 +66,10 @@ describe('Claude Code API errors (real apierr: 500 retried, then 529 until the r
     ]);
   });
 
-  it('reports each api_retry line as a retry event', () => {
+  it('reports each api_retry line as a retry event, its jittered delay in whole milliseconds', () => {
+    const delays = recordedLines<{ retry_delay_ms: number }>(real('apierr'), { subtype: 'api_retry' }).map(
+      (line) => Math.round(line.retry_delay_ms),
+    );
     expect(
       ofType(events, 'retry').map(({ attempt, maxAttempts, delayMs, status, error }) => ({
         attempt,
@@ -62,9 +79,9 @@ describe('Claude Code API errors (real apierr: 500 retried, then 529 until the r
         error,
       })),
     ).toEqual([
-      { attempt: 1, maxAttempts: 2, delayMs: 595, status: 500, error: 'server_error' },
-      { attempt: 1, maxAttempts: 2, delayMs: 623, status: 529, error: 'overloaded' },
-      { attempt: 2, maxAttempts: 2, delayMs: 1105, status: 529, error: 'overloaded' },
+      { attempt: 1, maxAttempts: 2, delayMs: delays[0], status: 500, error: 'server_error' },
+      { attempt: 1, maxAttempts: 2, delayMs: delays[1], status: 529, error: 'overloaded' },
+      { attempt: 2, maxAttempts: 2, delayMs: delays[2], status: 529, error: 'overloaded' },
     ]);
     expect(
       ofType(events, 'unknown').map((event) => (event.raw as { subtype?: string }).subtype),
@@ -100,12 +117,15 @@ describe('Claude Code interrupted by SIGINT (real sigint-sleep)', () => {
   const events = convert(real('sigint-sleep'));
 
   it('reports the interruption line as a status, not as user input', () => {
+    const interruption = recordedLines<UserLine>(real('sigint-sleep'), { type: 'user' }).find((line) =>
+      line.message.content.some((block) => block.text === '[Request interrupted by user for tool use]'),
+    );
     expect(ofType(events, 'user_message')).toEqual([]);
     expect(ofType(events, 'status')).toEqual([
       expect.objectContaining({
         status: 'interrupted',
         message: '[Request interrupted by user for tool use]',
-        timestamp: '2026-11-26T20:05:23.840Z',
+        timestamp: interruption?.timestamp,
       }),
     ]);
   });
@@ -128,6 +148,16 @@ describe('Claude Code interrupted by SIGINT (real sigint-sleep)', () => {
 
 describe('Claude Code tasks and a sub-agent (real taskcreate-agent)', () => {
   const events = convert(real('taskcreate-agent'));
+  const started = recordedLine<{ task_id: string }>(real('taskcreate-agent'), { subtype: 'task_started' });
+  const running = recordedLine<{ usage: { duration_ms: number } }>(real('taskcreate-agent'), {
+    subtype: 'task_progress',
+  });
+  const updated = recordedLine<{ patch: { end_time: number } }>(real('taskcreate-agent'), {
+    subtype: 'task_updated',
+  });
+  const notified = recordedLine<{ usage: { duration_ms: number } }>(real('taskcreate-agent'), {
+    subtype: 'task_notification',
+  });
 
   it('produces only valid events and no unknown system lines', () => {
     expect(events.every(isAgentOutput)).toBe(true);
@@ -142,9 +172,13 @@ describe('Claude Code tasks and a sub-agent (real taskcreate-agent)', () => {
   it("shows the sub-agent's prompt as its task, not as something the user typed", () => {
     expect(ofType(events, 'user_message')).toEqual([]);
     const prompt = 'List the files in the working directory and report them. [scenario:sub]';
+    const [subAgentPrompt] = recordedLines<UserLine>(real('taskcreate-agent'), {
+      type: 'user',
+      parent_tool_use_id: 'toolu_mock1_0',
+    });
     expect(ofType(events, 'task_progress').filter((event) => event.prompt === prompt)).toEqual([
       expect.objectContaining({
-        taskId: 'a14a74ed42c99b5b0',
+        taskId: started.task_id,
         status: 'started',
         description: 'List the directory',
       }),
@@ -153,7 +187,7 @@ describe('Claude Code tasks and a sub-agent (real taskcreate-agent)', () => {
         parentToolUseId: 'toolu_mock1_0',
         status: 'started',
         description: 'List the directory',
-        timestamp: '2026-11-26T20:05:34.084Z',
+        timestamp: subAgentPrompt?.timestamp,
       }),
     ]);
   });
@@ -184,7 +218,7 @@ describe('Claude Code tasks and a sub-agent (real taskcreate-agent)', () => {
         summary: undefined,
         totalTokens: 14,
         toolUses: 1,
-        durationMs: 311,
+        durationMs: running.usage.duration_ms,
       },
       {
         status: 'completed',
@@ -200,11 +234,12 @@ describe('Claude Code tasks and a sub-agent (real taskcreate-agent)', () => {
         summary: 'List the directory',
         totalTokens: 15,
         toolUses: 1,
-        durationMs: 1085,
+        durationMs: notified.usage.duration_ms,
       },
     ]);
     // task_updated's end_time is the CLI's clock (epoch ms).
-    expect(progress[2]?.timestamp).toBe(new Date(1795723535180).toISOString());
+    expect(progress.map((event) => event.taskId)).toEqual(Array(4).fill(started.task_id));
+    expect(progress[2]?.timestamp).toBe(new Date(updated.patch.end_time).toISOString());
     expect(progress[0]?.providerMetadata).toEqual({
       'claude-code': { taskType: 'local_agent', subagentType: 'general-purpose' },
     });
@@ -228,9 +263,15 @@ describe('Claude Code tasks and a sub-agent (real taskcreate-agent)', () => {
 
 describe('Claude Code task tools and a background command (real tasks)', () => {
   const events = convert(real('tasks'));
+  // The id the Bash result's text gives the background command (the CLI picks a new one each run).
+  const bashResult = ofType(events, 'tool_result').find((event) => event.toolUseId === 'toolu_mock4_0');
+  const backgroundTaskId = /^Command running in background with ID: (\w+)\./.exec(
+    bashResult?.output ?? '',
+  )?.[1];
 
   it('calls every task tool, and the background command is a task whose stop is progress', () => {
     expect(events.every(isAgentOutput)).toBe(true);
+    expect(backgroundTaskId).toMatch(/^\w+$/);
     expect(ofType(events, 'tool_use').map((event) => event.toolName)).toEqual([
       'TaskCreate',
       'TaskGet',
@@ -249,14 +290,14 @@ describe('Claude Code task tools and a background command (real tasks)', () => {
       })),
     ).toEqual([
       {
-        taskId: 'bpvsks4dp',
+        taskId: backgroundTaskId,
         status: 'started',
         summary: undefined,
         providerMetadata: { 'claude-code': { taskType: 'local_bash' } },
       },
-      { taskId: 'bpvsks4dp', status: 'killed', summary: undefined, providerMetadata: undefined },
+      { taskId: backgroundTaskId, status: 'killed', summary: undefined, providerMetadata: undefined },
       {
-        taskId: 'bpvsks4dp',
+        taskId: backgroundTaskId,
         status: 'stopped',
         summary: 'Sleep in the background',
         providerMetadata: undefined,
@@ -265,8 +306,8 @@ describe('Claude Code task tools and a background command (real tasks)', () => {
   });
 
   it('keeps the background task id of the Bash result', () => {
-    const bash = ofType(events, 'tool_result').find((event) => event.toolUseId === 'toolu_mock4_0');
-    expect(bash?.structured).toMatchObject({ backgroundTaskId: 'bpvsks4dp' });
+    expect(backgroundTaskId).toMatch(/^\w+$/);
+    expect(bashResult?.structured).toMatchObject({ backgroundTaskId });
   });
 });
 
@@ -278,8 +319,11 @@ describe('Claude Code Bash output over its limit (real bigout)', () => {
     expect(result?.output).toMatch(
       /^<persisted-output>\nOutput too large \(77KB\)\. Full output saved to: \//,
     );
+    // The saved file's name is the CLI's own pick for each run: the structured path is the text's.
+    const savedTo = /Full output saved to: (\S+\/tool-results\/\w+\.txt)\n/.exec(result?.output ?? '')?.[1];
+    expect(savedTo).toBeDefined();
     expect(result?.structured).toMatchObject({
-      persistedOutputPath: expect.stringMatching(/tool-results\/bupncz1gb\.txt$/),
+      persistedOutputPath: savedTo,
       persistedOutputSize: 78894,
     });
     expect((result?.structured as { stdout?: string } | undefined)?.stdout).toHaveLength(30_000);

@@ -101,9 +101,10 @@ describe('createCodexConverter on real Codex CLI 0.171.0 output', () => {
 
   it('classifies a server error Codex gave up retrying, and ends the session as failed', () => {
     const events = convertText(fixture('apierr'));
-    // Codex's text names the stand-in's URL, whose port differs from run to run.
+    // Codex's text names the stand-in's URL; the recorder writes its port, which differs from run to
+    // run, as PORT.
     const message = expect.stringMatching(
-      /^unexpected status 503 Service Unavailable: The engine is currently overloaded, please try again later, url: http:\/\/127\.0\.0\.1:\d+\/v1\/responses/,
+      /^unexpected status 503 Service Unavailable: The engine is currently overloaded, please try again later, url: http:\/\/127\.0\.0\.1:PORT\/v1\/responses/,
     );
     // The `turn.failed` repeating the `error` line's message adds the failed result, not a second error.
     expect(events.slice(-2)).toEqual([

@@ -1,21 +1,24 @@
 import { isAgentOutput } from '@cairn/core';
 import { describe, expect, it } from 'vitest';
-import { ofType, realStreams, STAND_IN_400_ERROR } from '../../test/real-stream-events.js';
+import { ofType, realStreams, recordedLine, STAND_IN_400_ERROR } from '../../test/real-stream-events.js';
 import { createGeminiCliConverter } from './create-gemini-cli-converter.js';
 
 // Streams of the real Gemini CLI 0.61.0 (fixtures/real/gemini-cli, recorded by
-// `pnpm fixtures:record` against the scripted stand-in of the API).
+// `pnpm fixtures:record` against the scripted stand-in of the API). What differs from one recording
+// to the next (times) is read from the recorded lines, so a re-recording needs no edit here.
 const { real, convert } = realStreams('gemini-cli', createGeminiCliConverter);
 
 describe('Gemini CLI API errors (real apierr: 503 until the retries ran out)', () => {
   const events = convert(real('apierr'));
 
   it('reports the extracted message with an LLM code, after the text that came before it', () => {
+    const result = recordedLine<{ timestamp: string }>(real('apierr'), { type: 'result' });
     expect(events.every(isAgentOutput)).toBe(true);
     expect(ofType(events, 'error')).toEqual([
       {
         type: 'error',
-        timestamp: '2026-11-26T20:10:50.158Z',
+        // The time of the result line that carries the error.
+        timestamp: result.timestamp,
         code: 'LLM_UNAVAILABLE',
         message: 'The model is overloaded. Please try again later.',
         retryable: true,

@@ -11,6 +11,15 @@ const real = (name: string) =>
     'utf8',
   );
 
+// A recorded line's value that the CLI picks anew on each run (a task id, a file name): read from
+// the recording, so a re-recording needs no edit here.
+const recordedLine = (name: string, has: string) =>
+  JSON.parse(
+    real(name)
+      .split('\n')
+      .find((line) => line.includes(has)) ?? '{}',
+  ) as Record<string, unknown>;
+
 async function executions(transcript: string): Promise<ConversationMessage[]> {
   const display = toDisplayMessages(await processChunks('claude-code', [transcript]));
   return display.filter((message) => message.toolExecution !== undefined);
@@ -37,14 +46,16 @@ describe('Claude Code task tools on the real CLI', () => {
   });
 
   it('says what every other task tool did, a background command read and stopped (tasks)', async () => {
+    const taskId = recordedLine('tasks', '"subtype":"task_started"').task_id;
+    expect(taskId).toMatch(/^\w+$/);
     expect(summaries(await executions(real('tasks')))).toEqual([
       ['TaskCreate', 'Created task #1: Write hello.txt'],
       ['TaskGet', 'Read task #1: Write hello.txt'],
       ['TaskList', 'Listed 1 task'],
       ['TaskUpdate', 'Marked task #1 completed'],
-      ['Bash', 'Started `sleep 30` in the background (task bpvsks4dp)'],
-      ['TaskOutput', 'Checked task bpvsks4dp: still running, no output yet'],
-      ['TaskStop', 'Stopped task bpvsks4dp'],
+      ['Bash', `Started \`sleep 30\` in the background (task ${taskId})`],
+      ['TaskOutput', `Checked task ${taskId}: still running, no output yet`],
+      ['TaskStop', `Stopped task ${taskId}`],
     ]);
   });
 });
@@ -52,9 +63,14 @@ describe('Claude Code task tools on the real CLI', () => {
 describe('Claude Code Bash output over its limit on the real CLI (bigout)', () => {
   it('says the output was cut and where the whole of it is, in the summary and after the cut stdout', async () => {
     const [bash] = await executions(real('bigout'));
+    const result = recordedLine('bigout', '"persistedOutputPath"').tool_use_result as {
+      persistedOutputPath: string;
+    };
+    const file = /tool-results\/(\w+\.txt)$/.exec(result.persistedOutputPath)?.[1];
+    expect(file).toBeDefined();
     const path = /Full output saved to: (\S+)/.exec(bash?.toolExecution?.output ?? '')?.[1];
-    expect(path).toMatch(/tool-results\/bupncz1gb\.txt$/);
-    expect(bash?.toolExecution?.summary).toBe('Ran `seq 1 15000` (output cut; full output in bupncz1gb.txt)');
+    expect(path).toBe(result.persistedOutputPath);
+    expect(bash?.toolExecution?.summary).toBe(`Ran \`seq 1 15000\` (output cut; full output in ${file})`);
     const details = bash?.toolExecution?.details;
     expect(details?.type).toBe('commandOutput');
     const stdout = details?.type === 'commandOutput' ? details.stdout : '';

@@ -25,4 +25,12 @@ describe('scrubMachinePaths', () => {
       'Attempt 1 failed.\n    at f (file://<workspace>/node_modules/.pnpm/x/index.mjs:1:2) in /tmp/cairn-agent-cli-XXXXXX/work\n',
     );
   });
+
+  it("replaces the stand-in's loopback port, which differs from run to run", () => {
+    const text =
+      'API Error: Unable to connect to API (ECONNREFUSED 127.0.0.1:40907). url: http://localhost:5173/v1';
+    expect(scrubMachinePaths(text, '/tmp/cairn-agent-cli-a1B2c3')).toBe(
+      'API Error: Unable to connect to API (ECONNREFUSED 127.0.0.1:PORT). url: http://localhost:PORT/v1',
+    );
+  });
 });
