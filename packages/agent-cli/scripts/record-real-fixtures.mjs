@@ -210,6 +210,19 @@ for (const [name, plans] of Object.entries(agentCliFixturePlans)) {
   for (const root of new Set(roots.values())) await rm(root, { recursive: true, force: true });
 }
 
+// The converter's events of the new Claude Code recordings are written anew beside the
+// recordings (a snapshot test), so the one diff shows what changed in the stream and in Cairn's view
+// of it alike.
+if (agentCliFixturePlans['claude-code'].some((plan) => wanted('claude-code', plan.fixture))) {
+  const vitest = createRequire(import.meta.url).resolve('vitest/vitest.mjs');
+  const snapshot = spawnSync(
+    process.execPath,
+    [vitest, 'run', '--update', 'src/claude-code/claude-code-converter-output.test.ts'],
+    { cwd: packageDirectory, stdio: 'inherit' },
+  );
+  if (snapshot.status !== 0) process.exitCode = 1;
+}
+
 console.log(`recorded; manifest and README in ${fixturesDirectory}`);
 
 async function saveManifest() {
