@@ -8,6 +8,10 @@ import {
   type ReasoningPart,
   truncateDeepJson,
 } from '@cairn/core';
+import { parseToolArguments } from './parse-tool-arguments.js';
+
+// The name of a call whose name never came (only streamed input without one).
+const UNKNOWN_TOOL = 'unknown_tool';
 
 // Text and reasoning blocks grow from deltas; the closing event's full text replaces what the
 // deltas built (it is authoritative), and a block cut off before it keeps what arrived.
@@ -100,9 +104,15 @@ export class AssistantMessageDraft {
     this.calls.set(event.id, call);
   }
 
-  /** The input of call `id` as an object, when a `tool_use` gave one (see `addToolUse`). */
-  inputOf(id: string): JsonValue | undefined {
-    return this.calls.get(id)?.value;
+  /**
+   * Call `id` as the live display shows it while it runs: its name and its input as the log's
+   * display view will read it (the `tool_use` input as logged, else its argument text parsed).
+   * Only this call is looked at: the message's other calls are not built again for it.
+   */
+  runningCall(id: string): { name: string; input: JsonValue } | undefined {
+    const call = this.calls.get(id);
+    if (call === undefined) return undefined;
+    return { name: call.name || UNKNOWN_TOOL, input: call.value ?? parseToolArguments(call.arguments) };
   }
 
   /** Records that display part `id` is shown live with `content`; false when it already was. */
@@ -132,7 +142,7 @@ export class AssistantMessageDraft {
       const call: OpenAIToolCall = {
         id: draft.id,
         type: 'function',
-        function: { name: draft.name || 'unknown_tool', arguments: draft.arguments },
+        function: { name: draft.name || UNKNOWN_TOOL, arguments: draft.arguments },
       };
       if (draft.input !== undefined && typeof draft.input !== 'string') {
         knownInputs?.set(call, draft.input);
