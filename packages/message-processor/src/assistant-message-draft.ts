@@ -48,8 +48,10 @@ export class AssistantMessageDraft {
   private readonly calls = new Map<string, CallDraft>();
   /** The log message's id, chosen when the message is first shown live (so the log keeps it). */
   liveId: string | undefined;
-  // What each live display part (text, reasoning) was last shown with, by display id.
-  private shownLive: Map<string, string | null | undefined> | undefined;
+  // What the live display last showed of the message's two display parts, its text and its
+  // reasoning (two fields, not a map per message: this runs for every call shown running).
+  private shownText: string | undefined;
+  private shownThinking: string | undefined;
 
   constructor(first: AgentOutput) {
     this.messageId = first.messageId;
@@ -115,11 +117,14 @@ export class AssistantMessageDraft {
     return { name: call.name || UNKNOWN_TOOL, input: call.value ?? parseToolArguments(call.arguments) };
   }
 
-  /** Records that display part `id` is shown live with `content`; false when it already was. */
-  markShownLive(id: string, content: string | null | undefined): boolean {
-    this.shownLive ??= new Map();
-    if (this.shownLive.has(id) && this.shownLive.get(id) === content) return false;
-    this.shownLive.set(id, content);
+  /**
+   * Records that the text part (the reasoning part when `thinking`) is shown live with `content`;
+   * false when it already was.
+   */
+  markShownLive(content: string, thinking: boolean): boolean {
+    if ((thinking ? this.shownThinking : this.shownText) === content) return false;
+    if (thinking) this.shownThinking = content;
+    else this.shownText = content;
     return true;
   }
 
@@ -163,8 +168,9 @@ export class AssistantMessageDraft {
     return text;
   }
 
-  reasoning(): ReasoningPart[] {
-    return this.reasonings === undefined ? [] : Array.from(this.reasonings.values());
+  /** The reasoning blocks; undefined when there were none. */
+  reasoning(): ReasoningPart[] | undefined {
+    return this.reasonings === undefined ? undefined : Array.from(this.reasonings.values());
   }
 
   get isEmpty(): boolean {

@@ -130,7 +130,7 @@ export function createMessageProcessor(options: MessageProcessorOptions): Messag
       message.tool_calls = calls;
       message.partType = 'tool_call';
     }
-    if (reasoning.length > 0) message.reasoning = reasoning;
+    if (reasoning !== undefined && reasoning.length > 0) message.reasoning = reasoning;
     // A sub-agent's messages (Claude's Task) sit between the Task call and its result: shown, not replayed.
     if (draft.parentToolUseId !== undefined) message.includeInContext = false;
     if (session !== undefined) {
@@ -159,11 +159,12 @@ export function createMessageProcessor(options: MessageProcessorOptions): Messag
       // Text alone: the message without calls is its own text part (`splitAssistantMessage` would
       // copy it), shown when it has text, as for any message with calls.
       const { content } = message;
-      if (typeof content === 'string' && content !== '' && draft.markShownLive(message.id, content))
+      if (typeof content === 'string' && content !== '' && draft.markShownLive(content, false))
         show(message);
     } else {
+      // Each part has text (`splitAssistantMessage` leaves out empty ones).
       for (const part of splitAssistantMessage(message, true))
-        if (draft.markShownLive(part.id, part.content)) show(part);
+        if (draft.markShownLive(part.content as string, part.partType === 'thinking')) show(part);
     }
     if (running !== undefined) show(running);
   }
