@@ -159,8 +159,7 @@ export function createMessageProcessor(options: MessageProcessorOptions): Messag
       // Text alone: the message without calls is its own text part (`splitAssistantMessage` would
       // copy it), shown when it has text, as for any message with calls.
       const { content } = message;
-      if (typeof content === 'string' && content !== '' && draft.markShownLive(content, false))
-        show(message);
+      if (typeof content === 'string' && content !== '' && draft.markShownLive(content, false)) show(message);
     } else {
       // Each part has text (`splitAssistantMessage` leaves out empty ones).
       for (const part of splitAssistantMessage(message, true))
