@@ -8,6 +8,10 @@ import {
   type ReasoningPart,
   truncateDeepJson,
 } from '@cairn/core';
+import { parseToolArguments } from './parse-tool-arguments.js';
+
+// The name of a call whose name never came (only streamed input without one).
+const UNKNOWN_TOOL = 'unknown_tool';
 
 // Text and reasoning blocks grow from deltas; the closing event's full text replaces what the
 // deltas built (it is authoritative), and a block cut off before it keeps what arrived.
@@ -44,8 +48,10 @@ export class AssistantMessageDraft {
   private readonly calls = new Map<string, CallDraft>();
   /** The log message's id, chosen when the message is first shown live (so the log keeps it). */
   liveId: string | undefined;
-  // What each live display part (text, reasoning) was last shown with, by display id.
-  private shownLive: Map<string, string | null | undefined> | undefined;
+  // What the live display last showed of the message's two display parts, its text and its
+  // reasoning (two fields, not a map per message: this runs for every call shown running).
+  private shownText: string | undefined;
+  private shownThinking: string | undefined;
 
   constructor(first: AgentOutput) {
     this.messageId = first.messageId;
@@ -100,16 +106,25 @@ export class AssistantMessageDraft {
     this.calls.set(event.id, call);
   }
 
-  /** The input of call `id` as an object, when a `tool_use` gave one (see `addToolUse`). */
-  inputOf(id: string): JsonValue | undefined {
-    return this.calls.get(id)?.value;
+  /**
+   * Call `id` as the live display shows it while it runs: its name and its input as the log's
+   * display view will read it (the `tool_use` input as logged, else its argument text parsed).
+   * Only this call is looked at: the message's other calls are not built again for it.
+   */
+  runningCall(id: string): { name: string; input: JsonValue } | undefined {
+    const call = this.calls.get(id);
+    if (call === undefined) return undefined;
+    return { name: call.name || UNKNOWN_TOOL, input: call.value ?? parseToolArguments(call.arguments) };
   }
 
-  /** Records that display part `id` is shown live with `content`; false when it already was. */
-  markShownLive(id: string, content: string | null | undefined): boolean {
-    this.shownLive ??= new Map();
-    if (this.shownLive.has(id) && this.shownLive.get(id) === content) return false;
-    this.shownLive.set(id, content);
+  /**
+   * Records that the text part (the reasoning part when `thinking`) is shown live with `content`;
+   * false when it already was.
+   */
+  markShownLive(content: string, thinking: boolean): boolean {
+    if ((thinking ? this.shownThinking : this.shownText) === content) return false;
+    if (thinking) this.shownThinking = content;
+    else this.shownText = content;
     return true;
   }
 
@@ -132,7 +147,7 @@ export class AssistantMessageDraft {
       const call: OpenAIToolCall = {
         id: draft.id,
         type: 'function',
-        function: { name: draft.name || 'unknown_tool', arguments: draft.arguments },
+        function: { name: draft.name || UNKNOWN_TOOL, arguments: draft.arguments },
       };
       if (draft.input !== undefined && typeof draft.input !== 'string') {
         knownInputs?.set(call, draft.input);
@@ -153,8 +168,9 @@ export class AssistantMessageDraft {
     return text;
   }
 
-  reasoning(): ReasoningPart[] {
-    return this.reasonings === undefined ? [] : Array.from(this.reasonings.values());
+  /** The reasoning blocks; undefined when there were none. */
+  reasoning(): ReasoningPart[] | undefined {
+    return this.reasonings === undefined ? undefined : Array.from(this.reasonings.values());
   }
 
   get isEmpty(): boolean {

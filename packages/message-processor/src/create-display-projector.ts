@@ -136,7 +136,11 @@ export function createProjector(
 }
 
 // An assistant message's reasoning and text, as separate display messages; its calls come later.
-export function splitAssistantMessage(message: ConversationMessage): ConversationMessage[] {
+// `hasCalls` when the message's calls were left off it (the live display's message so far).
+export function splitAssistantMessage(
+  message: ConversationMessage,
+  hasCalls = message.tool_calls !== undefined,
+): ConversationMessage[] {
   const shown: ConversationMessage[] = [];
   const { reasoning } = message;
   let thoughts = '';
@@ -157,7 +161,7 @@ export function splitAssistantMessage(message: ConversationMessage): Conversatio
   }
   const hasText = typeof message.content === 'string' && message.content !== '';
   // A message of only calls or only (redacted) reasoning has no text to show.
-  if (hasText || (message.tool_calls === undefined && reasoning === undefined)) shown.push(textPart(message));
+  if (hasText || (!hasCalls && reasoning === undefined)) shown.push(textPart(message));
   return shown;
 }
 

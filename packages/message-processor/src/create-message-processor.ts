@@ -16,7 +16,6 @@ import { type AgentSessionInfo, agentSessionMetadata } from './agent-session-met
 import type { AssistantMessageDraft } from './assistant-message-draft.js';
 import { createProjector, type DisplayOptions, splitAssistantMessage } from './create-display-projector.js';
 import { OpenDrafts } from './open-drafts.js';
-import { toolArgumentsOf } from './parse-tool-arguments.js';
 import { type PendingToolCall, PendingToolCalls } from './pending-tool-calls.js';
 import { runningExecutionMessage } from './tool-execution-message.js';
 
@@ -114,10 +113,10 @@ export function createMessageProcessor(options: MessageProcessorOptions): Messag
     for (const call of calls) if (!draft.hasToolUse(call.id)) wait(call.id, call.function.name);
   }
 
-  // The log message of a draft (also the base of its live display).
+  // The log message of a draft (also the base of its live display, without `calls`).
   function assistantMessage(
     draft: AssistantMessageDraft,
-    calls: OpenAIToolCall[],
+    calls: OpenAIToolCall[] | undefined,
     id: string,
   ): ConversationMessage {
     const reasoning = draft.reasoning();
@@ -127,11 +126,11 @@ export function createMessageProcessor(options: MessageProcessorOptions): Messag
       createdAt: draft.timestamp,
       content: draft.content(),
     });
-    if (calls.length > 0) {
+    if (calls !== undefined && calls.length > 0) {
       message.tool_calls = calls;
       message.partType = 'tool_call';
     }
-    if (reasoning.length > 0) message.reasoning = reasoning;
+    if (reasoning !== undefined && reasoning.length > 0) message.reasoning = reasoning;
     // A sub-agent's messages (Claude's Task) sit between the Task call and its result: shown, not replayed.
     if (draft.parentToolUseId !== undefined) message.includeInContext = false;
     if (session !== undefined) {
@@ -142,20 +141,31 @@ export function createMessageProcessor(options: MessageProcessorOptions): Messag
   }
 
   // Call `callId` of `draft` started: its message so far and the call as running, shown at once.
+  // Only what the display view shows of the message is made: its text and reasoning parts, not its
+  // calls (the log builds those once, when the message closes).
   function showRunning(
     draft: AssistantMessageDraft,
     callId: string,
     show: (message: ConversationMessage) => void,
   ) {
+    const call = draft.runningCall(callId);
     draft.liveId ??= generateId();
-    const calls = draft.toolCalls();
-    const message = assistantMessage(draft, calls, draft.liveId);
-    for (const part of splitAssistantMessage(message))
-      if (draft.markShownLive(part.id, part.content)) show(part);
-    const call = calls.find((candidate) => candidate.id === callId);
-    if (call === undefined) return;
-    const cwd = options.cwd ?? session?.cwd;
-    show(runningExecutionMessage(call, draft.inputOf(callId) ?? toolArgumentsOf(call), message, cwd));
+    const message = assistantMessage(draft, undefined, draft.liveId);
+    const running =
+      call === undefined
+        ? undefined
+        : runningExecutionMessage(callId, call.name, call.input, message, options.cwd ?? session?.cwd);
+    if (message.reasoning === undefined) {
+      // Text alone: the message without calls is its own text part (`splitAssistantMessage` would
+      // copy it), shown when it has text, as for any message with calls.
+      const { content } = message;
+      if (typeof content === 'string' && content !== '' && draft.markShownLive(content, false)) show(message);
+    } else {
+      // Each part has text (`splitAssistantMessage` leaves out empty ones).
+      for (const part of splitAssistantMessage(message, true))
+        if (draft.markShownLive(part.content as string, part.partType === 'thinking')) show(part);
+    }
+    if (running !== undefined) show(running);
   }
 
   function wait(id: string, toolName: string) {

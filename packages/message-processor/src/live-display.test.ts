@@ -169,4 +169,31 @@ describe('live display: a call is shown running at once, then completed in place
     expect(run.view.messages.map((m) => m.toolExecution?.status)).toEqual(['unfinished']);
     expect(run.view.messages).toEqual(toDisplayMessages(run.log));
   });
+  it('reasoning and text show once each, again only when they grew, with the ids and fields of the log view', () => {
+    const run = liveRun();
+    const base = { timestamp, messageId: 'm1' };
+    const push = (event: AgentOutput) => run.processor.push(event);
+    push({ type: 'session_start', timestamp, provider: 'claude-code', sessionId: 's1', cwd: '/w' });
+    push({ type: 'reasoning', id: 'r1', text: 'Thinking it over', ...base });
+    push({ type: 'text', id: 't1', text: 'First', ...base });
+    push({ type: 'tool_use', id: 'A', toolName: 'Read', input: { file_path: '/w/a.ts' }, ...base });
+    push({ type: 'tool_use', id: 'B', toolName: 'Bash', input: 'raw text input', ...base });
+    push({ type: 'text', id: 't2', text: 'Second', ...base });
+    push({ type: 'tool_use', id: 'C', toolName: 'Glob', input: { pattern: '**/*.ts' }, ...base });
+    const live = run.shown.filter((shown) => shown.from === 'live').map((shown) => shown.message);
+    expect(live.map((message) => [message.id, message.partType, message.content])).toEqual([
+      ['id1:thinking', 'thinking', 'Thinking it over'],
+      ['id1', undefined, 'First'],
+      ['id1:A', 'tool_execution', 'Running Read: a.ts'],
+      ['id1:B', 'tool_execution', 'Running Bash: raw text input'],
+      ['id1', undefined, 'First\n\nSecond'],
+      ['id1:C', 'tool_execution', 'Running Glob: **/*.ts'],
+    ]);
+    // The live text part is the log view's text part of the message so far: same fields, same order.
+    run.end();
+    const logged = run.shown.find((shown) => shown.from === 'log' && shown.message.id === 'id1')?.message;
+    expect(Object.keys(live[1] ?? {})).toEqual(Object.keys(logged ?? {}));
+    expect(live[4]).toEqual(logged);
+    expect(live[3]?.toolExecution?.input).toBe('raw text input');
+  });
 });

@@ -11,26 +11,26 @@ import type { ConversationMessage } from '@cairn/core';
 export class LiveDisplay {
   // The content each live text or reasoning part was shown with, until the log view's part of that
   // id comes. Executions are not kept: the log view's execution is always passed on.
-  private readonly shownLive = new Map<string, { content: string | null | undefined }>();
+  private readonly shownLive = new Map<string, string | null | undefined>();
 
   constructor(private readonly show: (message: ConversationMessage) => void) {}
 
   /** A live message (pass as `onLiveDisplayMessage`). */
   readonly live = (message: ConversationMessage): void => {
-    if (message.partType !== 'tool_execution') this.shownLive.set(message.id, { content: message.content });
+    if (message.partType !== 'tool_execution') this.shownLive.set(message.id, message.content);
     this.show(message);
   };
 
   /** A message of the log's display view (pass as `onDisplayMessage`, or what a projector gives). */
   readonly logged = (message: ConversationMessage): void => {
     // Most messages were not shown live: one lookup, none while nothing waits.
-    const shown =
-      this.shownLive.size === 0 || message.partType === 'tool_execution'
-        ? undefined
-        : this.shownLive.get(message.id);
-    if (shown !== undefined) {
-      this.shownLive.delete(message.id);
-      if (message.content === shown.content) return;
+    if (this.shownLive.size > 0 && message.partType !== 'tool_execution') {
+      const shown = this.shownLive.get(message.id);
+      // A part shown without content (undefined) is in the map too.
+      if (shown !== undefined || this.shownLive.has(message.id)) {
+        this.shownLive.delete(message.id);
+        if (message.content === shown) return;
+      }
     }
     this.show(message);
   };

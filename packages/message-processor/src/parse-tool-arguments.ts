@@ -6,7 +6,11 @@ import { type JsonValue, MAX_TOOL_INPUT_DEPTH, type OpenAIToolCall, truncateDeep
  * overflow the stack of whatever serialises the display message.
  */
 export function toolArgumentsOf(call: OpenAIToolCall): JsonValue {
-  const text = call.function.arguments;
+  return parseToolArguments(call.function.arguments);
+}
+
+/** `toolArgumentsOf` for a call's argument text. */
+export function parseToolArguments(text: string): JsonValue {
   if (text === '') return {};
   let parsed: JsonValue;
   try {

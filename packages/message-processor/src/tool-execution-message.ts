@@ -58,15 +58,15 @@ export function executionMessage(
  * of the execution that will replace it once the result is in (see `executionMessage`).
  */
 export function runningExecutionMessage(
-  call: OpenAIToolCall,
+  callId: string,
+  toolName: string,
   input: JsonValue,
   assistant: ConversationMessage,
   cwd: string | undefined,
 ): ConversationMessage {
-  const toolName = call.function.name;
   const summary = runningToolSummary(toolName, input, cwd);
   const message: ConversationMessage = {
-    id: `${assistant.id}:${call.id}`,
+    id: `${assistant.id}:${callId}`,
     role: 'assistant',
     createdAt: assistant.createdAt,
     content: summary,
@@ -75,7 +75,7 @@ export function runningExecutionMessage(
     duration: 0,
     toolExecution: {
       toolName,
-      toolUseId: call.id,
+      toolUseId: callId,
       input,
       status: 'running',
       output: '',
