@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig, mergeConfig } from 'vitest/config';
 import { scaledTimeout, workersPerPackage } from './load.js';
 
@@ -10,6 +11,7 @@ const base = defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     reporters: ['default', ['json', { outputFile: TEST_REPORT_FILE }]],
+    globalSetup: [fileURLToPath(new URL('./signal-note.js', import.meta.url))],
     // 20 s / 60 s on an idle machine; × LOADED_MACHINE_FACTOR on CI and under `pnpm test` (README).
     testTimeout: scaledTimeout(20_000),
     hookTimeout: scaledTimeout(60_000),
