@@ -2,17 +2,10 @@ import { definedFields, isRetryableByDefault } from '@cairn/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseCliApiError } from '../cli-api-error.js';
-import { claudeCodeApiErrorEvent } from './claude-code-api-error.js';
+import { claudeCodeApiErrorEvent, STATUS_OF_ERROR } from './claude-code-api-error.js';
 
 // What the event was made of before the text was read once: the text read for its status, then
 // read again with the status found (or the one the error's name stands for).
-const STATUS_OF_ERROR: Readonly<Record<string, number>> = {
-  rate_limit: 429,
-  authentication_failed: 401,
-  billing_error: 402,
-  invalid_request: 400,
-  server_error: 500,
-};
 function readTwice(text: string, errorName: string) {
   const named = Object.hasOwn(STATUS_OF_ERROR, errorName) ? STATUS_OF_ERROR[errorName] : undefined;
   const status = parseCliApiError(text).status ?? named;

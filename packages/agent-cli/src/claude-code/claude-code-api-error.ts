@@ -4,7 +4,7 @@ import { ownEntry } from '../own-entry.js';
 import { type EventBase, isJsonObject, type JsonObject, stringField } from './claude-code-event-context.js';
 
 // Claude Code's `error` names on its synthetic message, for a text that states no HTTP status.
-const STATUS_OF_ERROR: Readonly<Record<string, number>> = {
+export const STATUS_OF_ERROR: Readonly<Record<string, number>> = {
   rate_limit: 429,
   authentication_failed: 401,
   billing_error: 402,
