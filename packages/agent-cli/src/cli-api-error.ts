@@ -1,5 +1,6 @@
 import { type CairnErrorCode, definedFields } from '@cairn/core';
 import { httpErrorCode } from '@cairn/provider-utils';
+import { isRecord } from './cli-line-events.js';
 
 /** A model API failure an agent CLI reported as text, made readable. */
 export interface CliApiError {
@@ -29,9 +30,6 @@ const STATUS_OF_WORD: ReadonlyArray<readonly [RegExp, number]> = [
   [/\bUNAVAILABLE\b|overloaded|server.?error|internal error|\bINTERNAL\b/i, 503],
 ];
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -43,8 +41,8 @@ function parseJson(text: string): unknown {
 // `{error: {code, message, status}}` (Google, Anthropic's `{type:"error", error:{type, message}}`)
 // or `{message}`. Gemini CLI sometimes nests the whole body again as the message's text.
 function fromJson(value: unknown, depth = 0): { message?: string; status?: number; word?: string } {
-  if (!isObject(value)) return {};
-  const error = isObject(value.error) ? value.error : value;
+  if (!isRecord(value)) return {};
+  const error = isRecord(value.error) ? value.error : value;
   const message = typeof error.message === 'string' ? error.message : undefined;
   const status =
     typeof error.code === 'number' ? error.code : typeof value.status === 'number' ? value.status : undefined;
