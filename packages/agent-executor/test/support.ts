@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ConversationMessage } from '@cairn/core';
 import { createMemoryConversationStore } from '@cairn/storage';
+import { scaledTimeout } from '@cairn/vitest-config';
 import { afterEach, expect, vi } from 'vitest';
 import { type AgentExecutorOptions, type AgentRunOptions, createAgentExecutor } from '../src/index.js';
 
@@ -226,14 +227,13 @@ export async function eventually<T>(
   timeoutMs = 10_000,
 ): Promise<T> {
   let value = check();
-  const timeout = timeoutMs * Number(process.env.CAIRN_TEST_TIMEOUT_FACTOR ?? 1);
   await vi
     .waitFor(
       () => {
         value = check();
         if (!done(value)) throw new Error('not yet');
       },
-      { timeout, interval: 50 },
+      { timeout: scaledTimeout(timeoutMs), interval: 50 },
     )
     .catch(() => undefined);
   return value;
