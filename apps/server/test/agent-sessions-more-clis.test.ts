@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { mkdir, readFile, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ConversationMessage } from '@cairn/core';
+import { recordedFixtureCwd } from '@cairn/testing/agent-clis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { installFakeAgent, readRuns, tempDir } from './support/agent-fake-cli.js';
 import { inProcessAppParts } from './support/in-process-app-parts.js';
@@ -10,10 +10,8 @@ import { jsonBody } from './support/json-body.js';
 import { type AppServer, serveApp } from './support/serve-app.js';
 
 // Real Codex CLI and Qwen Code runs (packages/agent-cli/fixtures/real), replayed by the fake agent.
-// The recorder writes each run's directory as the manifest's path placeholder; the cwd is its `work/`.
 const REAL_FIXTURES = new URL('../../../packages/agent-cli/fixtures/real/', import.meta.url);
-const manifest = JSON.parse(readFileSync(new URL('manifest.json', REAL_FIXTURES), 'utf8'));
-const RECORDED_CWD = `${manifest.captured.pathPlaceholder}/work`;
+const RECORDED_CWD = recordedFixtureCwd(REAL_FIXTURES);
 const PROMPT = 'Create hello.txt, edit it, list the directory, then read does-not-exist.txt.';
 const READ_ONLY_CODEX = ['-c', 'sandbox_mode="read-only"', '-c', 'approval_policy="never"'];
 

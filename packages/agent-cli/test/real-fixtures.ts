@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AgentOutput } from '@cairn/core';
+import { recordedFixtureCwd } from '@cairn/testing/agent-clis';
 import { createClaudeCodeConverter } from '../src/claude-code/index.js';
 import { createCodexConverter } from '../src/codex/index.js';
 import { createGeminiCliConverter } from '../src/gemini-cli/index.js';
@@ -33,7 +34,7 @@ export const realFixturesManifest = JSON.parse(
 ) as RealFixturesManifest;
 
 /** The cwd every real fixture was recorded in, as the recorder wrote it (machine-independent). */
-export const REAL_FIXTURE_CWD = `${realFixturesManifest.captured.pathPlaceholder}/work`;
+export const REAL_FIXTURE_CWD = recordedFixtureCwd(pathToFileURL(fixturesDirectory));
 
 export function readRealFixture(file: string): string {
   return readFileSync(`${fixturesDirectory}${file}`, 'utf8');

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ConversationMessage } from '@cairn/core';
 import { createMemoryConversationStore } from '@cairn/storage';
+import { recordedFixtureCwd } from '@cairn/testing/agent-clis';
 import { scaledTimeout } from '@cairn/vitest-config';
 import { afterEach, expect, vi } from 'vitest';
 import { type AgentExecutorOptions, type AgentRunOptions, createAgentExecutor } from '../src/index.js';
@@ -62,11 +63,9 @@ export async function fixtureRecordedIn(fixture: string, cwd: string): Promise<s
   return copy;
 }
 
-// The real CLIs' recordings (@cairn/agent-cli's fixtures/real). The recorder writes each run's
-// directory as the manifest's path placeholder; the CLI's cwd was `work/` in it.
+// The real CLIs' recordings (@cairn/agent-cli's fixtures/real).
 const REAL_FIXTURES = new URL('../../agent-cli/fixtures/real/', import.meta.url);
-const realFixtures = JSON.parse(readFileSync(new URL('manifest.json', REAL_FIXTURES), 'utf8'));
-const REAL_FIXTURE_CWD = `${realFixtures.captured.pathPlaceholder}/work`;
+const REAL_FIXTURE_CWD = recordedFixtureCwd(REAL_FIXTURES);
 
 /** A real CLI's recorded stdout, `fixtures/real/<cli>/<name>.jsonl`. */
 export function realFixture(cli: string, name: string): string {

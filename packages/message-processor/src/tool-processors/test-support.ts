@@ -1,17 +1,13 @@
 // Shared by the tool processor tests (no test of its own).
-import { readFileSync } from 'node:fs';
 import type { JsonValue } from '@cairn/core';
+import { recordedFixtureCwd } from '@cairn/testing/agent-clis';
 import type { ToolCallView, ToolDescription, ToolProcessor } from './tool-call-view.js';
 import { ToolProcessorRegistry } from './tool-processor-registry.js';
 
-/**
- * The cwd of the real CLIs' recordings (`fixtures/real` of @cairn/agent-cli): the recorder writes
- * each run's directory as the manifest's `pathPlaceholder`, its cwd is `work/` in it.
- */
-const realFixtures = JSON.parse(
-  readFileSync(new URL('../../../agent-cli/fixtures/real/manifest.json', import.meta.url), 'utf8'),
+/** The cwd of the real CLIs' recordings (`fixtures/real` of @cairn/agent-cli). */
+export const REAL_FIXTURE_CWD = recordedFixtureCwd(
+  new URL('../../../agent-cli/fixtures/real/', import.meta.url),
 );
-export const REAL_FIXTURE_CWD: string = `${realFixtures.captured.pathPlaceholder}/work`;
 
 /** A completed, successful call of `toolName` with `input`; `result` overrides any field. */
 export function toolCall(

@@ -31,6 +31,7 @@ export {
 export { agentCliOfflineEnvironment } from './offline-environment.js';
 export { qwenCodeAgentCli } from './qwen-code-agent-cli.js';
 export { readScenarioPosition, type ScenarioPosition } from './read-scenario-position.js';
+export { recordedFixtureCwd, SCENARIO_WORK_DIRECTORY } from './recorded-fixture-cwd.js';
 export {
   type AgentCliRun,
   type RunAgentCliScenarioOptions,

@@ -16,6 +16,7 @@ import {
   noteIsolationFallback,
 } from './network-isolation.js';
 import { agentCliOfflineEnvironment } from './offline-environment.js';
+import { SCENARIO_WORK_DIRECTORY } from './recorded-fixture-cwd.js';
 import { startAgentCliStandIn } from './start-agent-cli-stand-in.js';
 
 export interface RunAgentCliScenarioOptions {
@@ -108,7 +109,7 @@ export async function runAgentCliScenario(options: RunAgentCliScenarioOptions): 
   const { cli, run } = options;
   const resolved = resolveAgentCli(cli, options.callerUrl);
   const root = options.root ?? (await mkdtemp(join(tmpdir(), 'cairn-agent-cli-')));
-  const cwd = join(root, 'work');
+  const cwd = join(root, SCENARIO_WORK_DIRECTORY);
   const home = join(root, 'home');
   await mkdir(cwd, { recursive: true });
   await mkdir(home, { recursive: true });
