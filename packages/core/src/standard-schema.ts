@@ -88,7 +88,7 @@ export function standardSchemaJsonSchema(
     const vendor = vendorOf(schema);
     const library =
       vendor === 'zod' && described._def !== undefined
-        ? 'zod 3 schemas cannot give a JSON Schema (use zod 4, or `zod/v4` with zod ≥ 3.25)'
+        ? 'zod 3 schemas cannot give one (zod 4 schemas can)'
         : `this ${vendor} schema does not implement Standard JSON Schema (\`~standard.jsonSchema\`)`;
     throw unsupported(
       what,

@@ -108,7 +108,14 @@ export function createToolHost(tools: readonly Tool[], options: ToolHostOptions 
         `The arguments for ${name} are not valid JSON (${(error as Error).message}). Send one JSON object that matches its schema.`,
       );
     }
-    const parsed = await validateStandardSchema(tool.input, args);
+    let parsed: Awaited<ReturnType<typeof validateStandardSchema>>;
+    try {
+      parsed = await validateStandardSchema(tool.input, args);
+    } catch (error) {
+      // A validator is user code too (a refinement, a morph): its bug is the tool's failure.
+      const reason = error instanceof Error ? error.message : String(error);
+      return failed('TOOL_FAILED', `Validating the arguments for ${name} failed: ${reason}`);
+    }
     if (!parsed.success) return failed('TOOL_INVALID_INPUT', toolInputErrorText(name, parsed.issues));
     const timeoutMs = tool.timeoutMs ?? defaultTimeoutMs;
     let allowed: boolean;

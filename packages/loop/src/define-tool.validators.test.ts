@@ -73,7 +73,7 @@ describe('defineTool with each Standard Schema library', () => {
       expect.objectContaining({
         code: 'UNSUPPORTED_SCHEMA',
         message:
-          'Tool "find": the model needs its JSON Schema, and zod 3 schemas cannot give a JSON Schema (use zod 4, or `zod/v4` with zod ≥ 3.25); pass `inputJsonSchema` alongside it.',
+          'Tool "find": the model needs its JSON Schema, and zod 3 schemas cannot give one (zod 4 schemas can); pass `inputJsonSchema` alongside it.',
       }),
     );
   });
