@@ -1,7 +1,7 @@
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import { type } from 'arktype';
 import * as v from 'valibot';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { z as z3 } from 'zod3';
 import { createToolHost } from './create-tool-host.js';
@@ -76,6 +76,41 @@ describe('defineTool with each Standard Schema library', () => {
           'Tool "find": the model needs its JSON Schema, and zod 3 schemas cannot give one (zod 4 schemas can); pass `inputJsonSchema` alongside it.',
       }),
     );
+  });
+
+  it("types execute's input from each library's schema (checked by the type-checker)", () => {
+    type Find = { city: string; stops: number[] };
+    const inputs = {
+      zod4: z.object({ city: z.string(), stops: z.array(z.number()) }),
+      zod3: z3.object({ city: z3.string(), stops: z3.array(z3.number()) }),
+      valibot: toStandardJsonSchema(v.object({ city: v.string(), stops: v.array(v.number()) })),
+      arktype: type({ city: 'string', stops: 'number[]' }),
+    };
+    defineTool({
+      ...base,
+      name: 'a',
+      input: inputs.zod4,
+      execute: (input) => expectTypeOf(input).toEqualTypeOf<Find>(),
+    });
+    defineTool({
+      ...base,
+      name: 'b',
+      input: inputs.zod3,
+      inputJsonSchema: FIND_SCHEMA,
+      execute: (input) => expectTypeOf(input).toEqualTypeOf<Find>(),
+    });
+    defineTool({
+      ...base,
+      name: 'c',
+      input: inputs.valibot,
+      execute: (input) => expectTypeOf(input).toEqualTypeOf<Find>(),
+    });
+    defineTool({
+      ...base,
+      name: 'd',
+      input: inputs.arktype,
+      execute: (input) => expectTypeOf(input).toEqualTypeOf<Find>(),
+    });
   });
 
   it('refuses a value that is not a schema, and a schema of anything but an object', () => {
