@@ -146,6 +146,17 @@ export type {
   ModelToolDefinition,
 } from './model/model-adapter.js';
 export { type DefinedFields, definedFields } from './objects/defined-fields.js';
+export {
+  assertStandardSchema,
+  type StandardJSONSchemaV1,
+  type StandardSchemaIssue,
+  type StandardSchemaJsonSchemaOptions,
+  type StandardSchemaResult,
+  type StandardSchemaV1,
+  SUPPORTED_SCHEMAS,
+  standardSchemaJsonSchema,
+  validateStandardSchema,
+} from './standard-schema.js';
 export type {
   AppendOptions,
   AppendResult,

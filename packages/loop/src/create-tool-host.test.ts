@@ -273,6 +273,22 @@ describe('createToolHost', () => {
     });
   });
 
+  it('reports a validator that throws (a refinement with a bug) as TOOL_FAILED, never throwing itself', async () => {
+    const input = z.object({ n: z.number() }).refine(() => {
+      throw new Error('the check itself broke');
+    });
+    const tool = defineTool({
+      name: 'fragile',
+      description: 'd',
+      category: 'test',
+      input,
+      execute: () => 'ran',
+    });
+    const result = await createToolHost([tool]).execute(call('fragile', { n: 1 }), options());
+    expect(result).toMatchObject({ isError: true, errorCode: 'TOOL_FAILED' });
+    expect(result.content).toBe('Validating the arguments for fragile failed: the check itself broke');
+  });
+
   it('answers every call of a cancelled turn as interrupted, even a bad one', async () => {
     const controller = new AbortController();
     controller.abort();

@@ -12,6 +12,7 @@ import {
   type ToolExecutionOptions,
   type ToolHost,
   type ToolPolicy,
+  validateStandardSchema,
 } from '@cairn/core';
 import { modelOutputText } from './model-output-text.js';
 import { runWithDeadline, ToolCallStopped } from './run-with-deadline.js';
@@ -107,15 +108,22 @@ export function createToolHost(tools: readonly Tool[], options: ToolHostOptions 
         `The arguments for ${name} are not valid JSON (${(error as Error).message}). Send one JSON object that matches its schema.`,
       );
     }
-    const parsed = tool.input.safeParse(args);
-    if (!parsed.success) return failed('TOOL_INVALID_INPUT', toolInputErrorText(name, parsed.error));
+    let parsed: Awaited<ReturnType<typeof validateStandardSchema>>;
+    try {
+      parsed = await validateStandardSchema(tool.input, args);
+    } catch (error) {
+      // A validator is user code too (a refinement, a morph): its bug is the tool's failure.
+      const reason = error instanceof Error ? error.message : String(error);
+      return failed('TOOL_FAILED', `Validating the arguments for ${name} failed: ${reason}`);
+    }
+    if (!parsed.success) return failed('TOOL_INVALID_INPUT', toolInputErrorText(name, parsed.issues));
     const timeoutMs = tool.timeoutMs ?? defaultTimeoutMs;
     let allowed: boolean;
     try {
       // Waiting for the user is not the tool's time; a cancelled turn still ends the wait.
       allowed = await runWithDeadline(
         (signal) =>
-          approved(tool, parsed.data, { ...contextOf(options), toolCallId: call.id, signal }, options),
+          approved(tool, parsed.value, { ...contextOf(options), toolCallId: call.id, signal }, options),
         undefined,
         options.signal,
       );
@@ -136,7 +144,7 @@ export function createToolHost(tools: readonly Tool[], options: ToolHostOptions 
     const startedAt = performance.now();
     try {
       const output = await runWithDeadline(
-        (signal) => tool.execute(parsed.data, { ...contextOf(options), toolCallId: call.id, signal }),
+        (signal) => tool.execute(parsed.value, { ...contextOf(options), toolCallId: call.id, signal }),
         timeoutMs,
         options.signal,
       ).finally(() => {

@@ -1,19 +1,20 @@
-import type { JsonSchema, Tool } from '@cairn/core';
-import { z } from 'zod';
+import { type JsonSchema, standardSchemaJsonSchema, type Tool } from '@cairn/core';
 
 // A tool's schema is made once: the host lists the tools before every model call.
 const schemas = new WeakMap<Tool, JsonSchema>();
 
-/** The JSON Schema of what the model must send a tool (the input side of its zod schema). */
+/**
+ * The JSON Schema of what the model must send a tool: its `inputJsonSchema`, or made from its input
+ * validator (the input side of a transforming schema). `UNSUPPORTED_SCHEMA` when neither gives one.
+ */
 export function toolInputJsonSchema(tool: Tool): JsonSchema {
   let schema = schemas.get(tool);
   if (schema === undefined) {
-    const { $schema: _dialect, ...rest } = z.toJSONSchema(tool.input, {
-      io: 'input',
-      // A field JSON Schema cannot express (a Date, a custom check) is left open, not an error.
-      unrepresentable: 'any',
-    }) as JsonSchema;
-    schema = rest;
+    schema = standardSchemaJsonSchema(tool.input, {
+      what: `Tool ${JSON.stringify(tool.name)}`,
+      jsonSchema: tool.inputJsonSchema,
+      jsonSchemaOption: 'inputJsonSchema',
+    });
     schemas.set(tool, schema);
   }
   return schema;

@@ -55,6 +55,9 @@ export const CAIRN_ERROR_CODES = [
   // An optional package the chosen setting needs (a provider, a store backend) is not installed;
   // `details.packageName` names it and `details.fix` the install command.
   'PACKAGE_MISSING',
+  // A schema (a tool's input) is from a library or version Cairn cannot use, or gives no JSON Schema;
+  // `details.vendor` names the library.
+  'UNSUPPORTED_SCHEMA',
 ] as const;
 
 export const CairnErrorCodeSchema = z.enum(CAIRN_ERROR_CODES);

@@ -17,7 +17,9 @@ describe('Tool', () => {
     const registry: Tool[] = [readFile];
     const context: ToolContext = { toolCallId: 'call_1', signal: new AbortController().signal };
     const tool = registry[0] as Tool;
-    const input = tool.input.parse({ path: '/etc/passwd' });
+    const validated = await tool.input['~standard'].validate({ path: '/etc/passwd' });
+    if (validated.issues !== undefined) throw new Error('the input did not validate');
+    const input = validated.value;
     expect(typeof tool.needsApproval === 'function' && (await tool.needsApproval(input, context))).toBe(true);
     expect(await tool.execute(input, context)).toBe('contents of /etc/passwd');
   });

@@ -1,7 +1,7 @@
-import type { z } from 'zod';
 import type { CairnErrorCode } from '../errors/cairn-error-code.js';
 import type { OpenAIToolCall } from '../messages/openai-chat-message.js';
-import type { ModelToolDefinition } from '../model/model-adapter.js';
+import type { JsonSchema, ModelToolDefinition } from '../model/model-adapter.js';
+import type { StandardSchemaV1 } from '../standard-schema.js';
 import type { ToolPolicy } from './tool-policy.js';
 
 /** Where a tool runs: which call, which conversation, and the signal that cancels it. */
@@ -35,8 +35,13 @@ export interface Tool<Input = unknown, Output = unknown> {
   description: string;
   /** Group used by tool policies (`fs`, `shell`, `web`, …). */
   category: string;
-  /** Validates the model's arguments before `execute`; also the source of the JSON Schema. */
-  input: z.ZodType<Input>;
+  /**
+   * Validates the model's arguments before `execute` (any Standard Schema: zod, valibot, arktype);
+   * also the source of the JSON Schema the model sees, unless `inputJsonSchema` is given.
+   */
+  input: StandardSchemaV1<unknown, Input>;
+  /** The JSON Schema the model sees, for a validator whose library cannot make one (zod 3). */
+  inputJsonSchema?: JsonSchema;
   /**
    * Runs the tool. A string result is what the model reads; any other result is kept as the call's
    * `structured` result and the model reads `toModelOutput(result)`, or its JSON text.

@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { CairnError, type Tool, type ToolContext } from '@cairn/core';
+import { CairnError, type Tool, type ToolContext, validateStandardSchema } from '@cairn/core';
 import { afterEach, beforeEach, expect } from 'vitest';
 
 /** A temp workspace and a temp directory outside it, made before each test and removed after. */
@@ -32,7 +32,9 @@ export async function callTool<Input, Output>(
   args: unknown,
   context: Partial<ToolContext> = {},
 ): Promise<Output> {
-  return tool.execute(tool.input.parse(args), {
+  const parsed = await validateStandardSchema(tool.input, args);
+  if (!parsed.success) throw new Error(`invalid arguments: ${JSON.stringify(parsed.issues)}`);
+  return tool.execute(parsed.value, {
     toolCallId: 'c1',
     signal: new AbortController().signal,
     ...context,
