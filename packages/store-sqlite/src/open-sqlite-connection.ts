@@ -41,25 +41,27 @@ export const installedDrivers: SqliteDriverModules = {
 const NODE_SQLITE_FIX = 'use Node >= 22.13 (node:sqlite is built in)';
 const BETTER_SQLITE3_FIX = 'run: npm install better-sqlite3';
 
+// What is missing for each choice, and the ways out: install better-sqlite3, or a Node with node:sqlite.
+const MISSING: Record<SqliteDriverChoice, { message: string; packageName: string; fix: string }> = {
+  'better-sqlite3': {
+    message: "The sqlite store's better-sqlite3 driver needs better-sqlite3, which is not installed",
+    packageName: 'better-sqlite3',
+    fix: `${BETTER_SQLITE3_FIX}, or ${NODE_SQLITE_FIX} with driver 'node:sqlite'`,
+  },
+  'node:sqlite': {
+    message: `The sqlite store's node:sqlite driver needs Node >= 22.13, this is ${process.version}`,
+    packageName: 'node:sqlite',
+    fix: `${NODE_SQLITE_FIX}, or ${BETTER_SQLITE3_FIX} and use driver 'better-sqlite3'`,
+  },
+  auto: {
+    message: `The sqlite store needs better-sqlite3 or node:sqlite: better-sqlite3 is not installed and Node ${process.version} has no node:sqlite`,
+    packageName: 'better-sqlite3',
+    fix: `${BETTER_SQLITE3_FIX}, or ${NODE_SQLITE_FIX}`,
+  },
+};
+
 function driverMissing(driver: SqliteDriverChoice): CairnError {
-  const [message, packageName, fix] =
-    driver === 'better-sqlite3'
-      ? [
-          "The sqlite store's better-sqlite3 driver needs better-sqlite3, which is not installed",
-          'better-sqlite3',
-          `${BETTER_SQLITE3_FIX}, or ${NODE_SQLITE_FIX} with driver 'node:sqlite'`,
-        ]
-      : driver === 'node:sqlite'
-        ? [
-            `The sqlite store's node:sqlite driver needs Node >= 22.13, this is ${process.version}`,
-            'node:sqlite',
-            `${NODE_SQLITE_FIX}, or ${BETTER_SQLITE3_FIX} and use driver 'better-sqlite3'`,
-          ]
-        : [
-            `The sqlite store needs better-sqlite3 or node:sqlite: better-sqlite3 is not installed and Node ${process.version} has no node:sqlite`,
-            'better-sqlite3',
-            `${BETTER_SQLITE3_FIX}, or ${NODE_SQLITE_FIX}`,
-          ];
+  const { message, packageName, fix } = MISSING[driver];
   return new CairnError('PACKAGE_MISSING', message, {
     retryable: false,
     details: { packageName, fix, driver },
