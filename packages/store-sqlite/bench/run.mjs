@@ -1,5 +1,6 @@
-// Benchmarks of @cairn/store-sqlite against simple baselines, measured side by side in one run
-// (interleaved rounds, medians, ~1 KB messages). Run: pnpm --filter @cairn/store-sqlite bench
+// Benchmarks of @cairn/store-sqlite against simple baselines, and of its two drivers against each
+// other where Node has node:sqlite, measured side by side in one run (interleaved rounds, medians,
+// ~1 KB messages). Run: pnpm --filter @cairn/store-sqlite bench
 // [-- --crash-trials N] (builds nothing: run `pnpm build` first).
 import {
   closeSync,
@@ -94,6 +95,38 @@ async function loadCost() {
   return { ...timed, megabytes: Buffer.byteLength(JSON.stringify(loaded)) / 1e6 };
 }
 
+/**
+ * Figure 4, where this Node has node:sqlite (>= 22.13): the two drivers side by side, one file
+ * each, in one interleaved run: an append to a 10,000-message conversation (as appends per second)
+ * and a load of 10,000 messages. Same schema, same SQL, same pragmas: what differs is the binding.
+ */
+async function driverCost() {
+  const stores = {
+    better: createSqliteConversationStore({ filename: join(dir, 'better.db'), driver: 'better-sqlite3' }),
+    node: createSqliteConversationStore({ filename: join(dir, 'node.db'), driver: 'node:sqlite' }),
+  };
+  for (const store of Object.values(stores)) {
+    await fill(store, 'long', LONG);
+    await fill(store, 'appends', LONG);
+  }
+  let next = 0;
+  const append = (store) => ({
+    iterations: APPENDS_PER_ROUND,
+    fn: () => store.append('appends', [benchMessage(`v${next++}`)]),
+  });
+  const load = (store) => ({ iterations: 1, fn: () => store.load('long') });
+  try {
+    return await interleaved(APPEND_ROUNDS, {
+      appendBetter: append(stores.better),
+      appendNode: append(stores.node),
+      loadBetter: load(stores.better),
+      loadNode: load(stores.node),
+    });
+  } finally {
+    for (const store of Object.values(stores)) await store.close();
+  }
+}
+
 // What a one-message commit to an existing conversation writes to the WAL: 1 page (the message
 // leaf), a 24-byte frame header and a 4 KiB page, then one fsync. A message that starts a new leaf
 // (one ~1 KB append in three) also writes the leaf's parent and page 1, whose header holds the
@@ -164,10 +197,15 @@ async function durableAppendCost() {
 }
 
 const ms = (value) => `${value.toFixed(3)} ms`;
+const perSecond = (msPerCall) => `${Math.round(1000 / msPerCall)} appends/s`;
+const hasNodeSqlite = process.getBuiltinModule('node:sqlite') !== undefined;
 try {
   const append = await appendCostByLength();
   const load = await loadCost();
   const durable = await durableAppendCost();
+  const drivers = hasNodeSqlite ? await driverCost() : undefined;
+  if (drivers === undefined)
+    console.log(`node:sqlite driver: not measured, Node ${process.version} has no node:sqlite`);
   // The crash test at benchmark scale (the CI suite runs 50 trials).
   const trials = Number(values['crash-trials']);
   const crashSeconds = await runCrashTrials({
@@ -210,6 +248,22 @@ try {
         peer: { name: 'write + fsync of WAL-sized bytes', value: durable.writePagesFsync, unit: 'ms' },
         detail: `${ms(durable.durable)} vs ${ms(durable.writePagesFsync)} (writeSync of ${WAL_COMMIT_BYTES} bytes, the page a commit writes, appended to a growing file, + fsyncSync)`,
       },
+      ...(drivers === undefined
+        ? []
+        : [
+            {
+              name: `node:sqlite ÷ better-sqlite3: append at message ${LONG}`,
+              value: drivers.appendNode / drivers.appendBetter,
+              peer: { name: 'better-sqlite3', value: 1000 / drivers.appendBetter, unit: 'appends/s' },
+              detail: `durability 'turn': ${perSecond(drivers.appendNode)} vs ${perSecond(drivers.appendBetter)} (${ms(drivers.appendNode)} vs ${ms(drivers.appendBetter)} per ~1 KB append)`,
+            },
+            {
+              name: `node:sqlite ÷ better-sqlite3: load ${LONG} messages`,
+              value: drivers.loadNode / drivers.loadBetter,
+              peer: { name: 'better-sqlite3', value: drivers.loadBetter, unit: 'ms' },
+              detail: `${ms(drivers.loadNode)} vs ${ms(drivers.loadBetter)}`,
+            },
+          ]),
       {
         name: 'SIGKILL crash trials, every acknowledged append intact',
         value: trials,
@@ -217,7 +271,7 @@ try {
         detail: `${crashSeconds.toFixed(0)} s`,
       },
     ],
-    { milliseconds: { append, load, durable } },
+    { milliseconds: { append, load, durable, ...(drivers === undefined ? {} : { drivers }) } },
   );
   process.exitCode = ok ? 0 : 1;
 } finally {

@@ -1,7 +1,11 @@
+export type { NodeSqliteDatabase, NodeSqliteStatement } from './node-sqlite-connection.js';
+export type { SqliteDriverChoice } from './open-sqlite-connection.js';
 export { SCHEMA_VERSION } from './schema/migrations.js';
+export type { SqliteDriver } from './sqlite-connection.js';
 export { createSqliteConversationStore, SqliteConversationStore } from './sqlite-conversation-store.js';
 export {
   DEFAULT_BUSY_TIMEOUT_MS,
+  DEFAULT_DRIVER,
   DEFAULT_DURABILITY,
   type SqliteConversationStoreOptions,
   type SqliteDurability,

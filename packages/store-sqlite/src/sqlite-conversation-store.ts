@@ -28,9 +28,14 @@ import {
   replayIdempotentAppend,
   toBlobBytes,
 } from '@cairn/storage';
-import Database, { type Database as SqliteDatabase } from 'better-sqlite3';
 import { assertConversationNumFits, assertSeqFits, MAX_SEQ } from './message-key.js';
+import {
+  openSqliteConnection,
+  type SqliteDriverChoice,
+  wrapSqliteDatabase,
+} from './open-sqlite-connection.js';
 import { migrate } from './schema/migrate.js';
+import type { SqliteConnection, SqliteDriver } from './sqlite-connection.js';
 import { toStoreError } from './sqlite-error.js';
 import { type ConversationRow, prepareStatements, type SqliteStatements } from './sqlite-statements.js';
 import { normalizeSqliteOptions, type SqliteConversationStoreOptions } from './sqlite-store-options.js';
@@ -73,6 +78,9 @@ function parseMessages(rows: string[], conversationId: string): ConversationMess
   return messages as ConversationMessage[];
 }
 
+// better-sqlite3 binds a Buffer, not a plain Uint8Array, as a blob (node:sqlite takes either).
+const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
 // How cairn_message_ids keeps an id (see migration 2).
 const storedId = (messageId: string) => JSON.stringify(messageId);
 
@@ -88,23 +96,32 @@ function toSummary(row: ConversationRow): ConversationSummary {
   };
 }
 
-function openDatabase(options: SqliteConversationStoreOptions, busyTimeoutMs: number): SqliteDatabase {
-  if (options.database !== undefined) return options.database;
-  try {
-    return new Database(options.filename, { timeout: busyTimeoutMs });
-  } catch (error) {
-    throw toStoreError(error, `opening ${options.filename}`);
-  }
+function openDatabase(
+  options: SqliteConversationStoreOptions,
+  busyTimeoutMs: number,
+  driver: SqliteDriverChoice,
+): SqliteConnection {
+  return options.database === undefined
+    ? openSqliteConnection(options.filename, driver, busyTimeoutMs)
+    : wrapSqliteDatabase(options.database);
+}
+
+// An in-memory (or temporary) database has no file: it is private to its connection and gone with it.
+function isOnDisk(db: SqliteConnection): boolean {
+  const file = db.preparePluck<[], string>("SELECT file FROM pragma_database_list WHERE name = 'main'").get();
+  return file !== undefined && file !== '';
 }
 
 /**
- * A `ConversationStore` in one SQLite file (better-sqlite3): WAL, one `BEGIN IMMEDIATE`
+ * A `ConversationStore` in one SQLite file (better-sqlite3 or node:sqlite): WAL, one `BEGIN IMMEDIATE`
  * transaction per append, several processes over one file. Calls are synchronous underneath;
  * the methods are async to fit the interface.
  */
 export class SqliteConversationStore implements ConversationStore {
   readonly capabilities: StoreCapabilities;
-  readonly #db: SqliteDatabase;
+  /** The library under this store's connection. */
+  readonly driver: SqliteDriver;
+  readonly #db: SqliteConnection;
   readonly #ownsDatabase: boolean;
   readonly #statements: SqliteStatements;
   readonly #appendTransaction: (pending: PendingAppend) => AppendResult;
@@ -112,28 +129,26 @@ export class SqliteConversationStore implements ConversationStore {
   #closed = false;
 
   constructor(options: SqliteConversationStoreOptions) {
-    const { synchronous, busyTimeoutMs } = normalizeSqliteOptions(options);
-    const db = openDatabase(options, busyTimeoutMs);
+    const { synchronous, busyTimeoutMs, driver } = normalizeSqliteOptions(options);
+    const db = openDatabase(options, busyTimeoutMs, driver);
     this.#db = db;
+    this.driver = db.driver;
     this.#ownsDatabase = options.database === undefined;
+    let onDisk: boolean;
     try {
-      db.pragma(`busy_timeout = ${busyTimeoutMs}`);
-      db.pragma('journal_mode = WAL');
-      db.pragma(`synchronous = ${synchronous}`);
-      db.pragma('foreign_keys = ON');
+      db.exec(
+        `PRAGMA busy_timeout = ${busyTimeoutMs}; PRAGMA journal_mode = WAL; PRAGMA synchronous = ${synchronous}; PRAGMA foreign_keys = ON`,
+      );
       migrate(db);
       this.#statements = prepareStatements(db);
+      onDisk = isOnDisk(db);
     } catch (error) {
       if (this.#ownsDatabase) db.close();
       throw toStoreError(error, 'opening the database');
     }
-    // An in-memory database is private to its connection and gone with it.
-    const onDisk = !db.memory;
     this.capabilities = { persistent: onDisk, concurrentInstances: onDisk };
-    const appendTransaction = db.transaction((pending: PendingAppend) => this.#appendLocked(pending));
-    this.#appendTransaction = (pending) => appendTransaction.immediate(pending);
-    const deleteTransaction = db.transaction((conversationId: string) => this.#deleteLocked(conversationId));
-    this.#deleteTransaction = (conversationId) => deleteTransaction.immediate(conversationId);
+    this.#appendTransaction = db.immediate((pending: PendingAppend) => this.#appendLocked(pending));
+    this.#deleteTransaction = db.immediate((conversationId: string) => this.#deleteLocked(conversationId));
   }
 
   #assertOpen(): void {
@@ -201,7 +216,7 @@ export class SqliteConversationStore implements ConversationStore {
     if (prepared.length === 0) return { seqs: [], messages: [] };
     assertSeqFits(conversationId, lastSeq + prepared.length);
     for (const { ref, bytes } of blobs) {
-      statements.putBlob.run(ref, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+      statements.putBlob.run(ref, asBuffer(bytes));
     }
     const now = new Date().toISOString();
     // The conversation row first: its number is the high half of the message keys. An existing
@@ -278,8 +293,7 @@ export class SqliteConversationStore implements ConversationStore {
   async putBlob(ref: string, data: string | Uint8Array): Promise<void> {
     this.#assertOpen();
     assertSafeRef('blob ref', ref);
-    const bytes = toBlobBytes(data);
-    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const buffer = asBuffer(toBlobBytes(data));
     this.#run('putBlob', () => this.#statements.putBlob.run(ref, buffer));
   }
 

@@ -1,8 +1,48 @@
 import { CairnError } from '@cairn/core';
 
+// SQLite's primary result codes by number (https://sqlite.org/rescode.html), for node:sqlite.
+const PRIMARY_CODES = [
+  'SQLITE_OK',
+  'SQLITE_ERROR',
+  'SQLITE_INTERNAL',
+  'SQLITE_PERM',
+  'SQLITE_ABORT',
+  'SQLITE_BUSY',
+  'SQLITE_LOCKED',
+  'SQLITE_NOMEM',
+  'SQLITE_READONLY',
+  'SQLITE_INTERRUPT',
+  'SQLITE_IOERR',
+  'SQLITE_CORRUPT',
+  'SQLITE_NOTFOUND',
+  'SQLITE_FULL',
+  'SQLITE_CANTOPEN',
+  'SQLITE_PROTOCOL',
+  'SQLITE_EMPTY',
+  'SQLITE_SCHEMA',
+  'SQLITE_TOOBIG',
+  'SQLITE_CONSTRAINT',
+  'SQLITE_MISMATCH',
+  'SQLITE_MISUSE',
+  'SQLITE_NOLFS',
+  'SQLITE_AUTH',
+  'SQLITE_FORMAT',
+  'SQLITE_RANGE',
+  'SQLITE_NOTADB',
+] as const;
+
+/**
+ * The SQLite result code an error carries, as a name: better-sqlite3 names it (`code`, extended:
+ * `SQLITE_BUSY_SNAPSHOT`), node:sqlite numbers it (`errcode`, extended: its low byte is the primary).
+ */
 function sqliteCode(error: unknown): string | undefined {
-  const code = error instanceof Error ? (error as Error & { code?: unknown }).code : undefined;
-  return typeof code === 'string' && code.startsWith('SQLITE_') ? code : undefined;
+  if (!(error instanceof Error)) return undefined;
+  const { code, errcode } = error as Error & { code?: unknown; errcode?: unknown };
+  if (typeof code === 'string' && code.startsWith('SQLITE_')) return code;
+  if (code === 'ERR_SQLITE_ERROR' && typeof errcode === 'number') {
+    return PRIMARY_CODES[errcode & 0xff] ?? `SQLITE_${errcode}`;
+  }
+  return undefined;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { SqliteConnection, SqliteStatement as Statement } from './sqlite-connection.js';
 
 /** A conversation's listing figures as SQLite returns them. */
 export interface ConversationRow {
@@ -35,8 +35,8 @@ export interface SqliteStatements {
   deleteMessages: Statement<[number, number]>;
   deleteMessageIds: Statement<[number]>;
   deleteBlobsUnder: Statement<[string, string]>;
-  putBlob: Statement<[string, Buffer]>;
-  getBlob: Statement<[number, number, string], Buffer | null>;
+  putBlob: Statement<[string, Uint8Array]>;
+  getBlob: Statement<[number, number, string], Uint8Array | null>;
 }
 
 // Every message key of the conversation numbered `num` (an SQL expression): its number in the high
@@ -61,7 +61,7 @@ const SUMMARIES = `WITH summaries AS (
   )
   SELECT id, created_at, updated_at, last_seq, title FROM summaries`;
 
-export function prepareStatements(db: Database): SqliteStatements {
+export function prepareStatements(db: SqliteConnection): SqliteStatements {
   return {
     findConversation: db.prepare<[string], ConversationHead>(
       `SELECT c.num, c.title IS NOT NULL AS titled,
@@ -71,11 +71,9 @@ export function prepareStatements(db: Database): SqliteStatements {
     findAppend: db.prepare<[string, string], { first_seq: number; count: number }>(
       'SELECT first_seq, count FROM cairn_appends WHERE conversation_id = ? AND idempotency_key = ?',
     ),
-    insertConversation: db
-      .prepare<[string, string, string | null], number>(
-        'INSERT INTO cairn_conversations (id, created_at, title) VALUES (?, ?, ?) RETURNING num',
-      )
-      .pluck(),
+    insertConversation: db.preparePluck<[string, string, string | null], number>(
+      'INSERT INTO cairn_conversations (id, created_at, title) VALUES (?, ?, ?) RETURNING num',
+    ),
     setTitle: db.prepare<[string, number]>('UPDATE cairn_conversations SET title = ? WHERE num = ?'),
     insertMessage: db.prepare<[number, number, string, string]>(
       'INSERT INTO cairn_messages (key, at, message) VALUES ((? << 32) | ?, ?, ?)',
@@ -84,19 +82,19 @@ export function prepareStatements(db: Database): SqliteStatements {
       'INSERT INTO cairn_appends (conversation_id, idempotency_key, first_seq, count) VALUES (?, ?, ?, ?)',
     ),
     // Ids are bound as JSON string literals (see migration 2).
-    findMessageId: db
-      .prepare<[number, string], number>('SELECT seq FROM cairn_message_ids WHERE num = ? AND id = ?')
-      .pluck(),
+    findMessageId: db.preparePluck<[number, string], number>(
+      'SELECT seq FROM cairn_message_ids WHERE num = ? AND id = ?',
+    ),
     insertMessageId: db.prepare<[number, string, number]>(
       'INSERT INTO cairn_message_ids (num, id, seq) VALUES (?, ?, ?)',
     ),
     // Range, then direction, then limit: `LIMIT` applies after `ORDER BY`.
-    loadForward: db
-      .prepare<[string, number, number, number], string>(`${LOAD_WINDOW} ORDER BY key ASC LIMIT ?`)
-      .pluck(),
-    loadBackward: db
-      .prepare<[string, number, number, number], string>(`${LOAD_WINDOW} ORDER BY key DESC LIMIT ?`)
-      .pluck(),
+    loadForward: db.preparePluck<[string, number, number, number], string>(
+      `${LOAD_WINDOW} ORDER BY key ASC LIMIT ?`,
+    ),
+    loadBackward: db.preparePluck<[string, number, number, number], string>(
+      `${LOAD_WINDOW} ORDER BY key DESC LIMIT ?`,
+    ),
     listFirst: db.prepare<[number], ConversationRow>(`${SUMMARIES} ORDER BY updated_at DESC, id ASC LIMIT ?`),
     // Rows strictly after the cursor in (updated_at DESC, id ASC) order. (better-sqlite3 does not
     // bind a numbered `?1` twice.)
@@ -104,21 +102,19 @@ export function prepareStatements(db: Database): SqliteStatements {
       `${SUMMARIES} WHERE updated_at < ? OR (updated_at = ? AND id > ?)
        ORDER BY updated_at DESC, id ASC LIMIT ?`,
     ),
-    deleteConversation: db
-      .prepare<[string], number>('DELETE FROM cairn_conversations WHERE id = ? RETURNING num')
-      .pluck(),
+    deleteConversation: db.preparePluck<[string], number>(
+      'DELETE FROM cairn_conversations WHERE id = ? RETURNING num',
+    ),
     deleteMessages: db.prepare<[number, number]>(`DELETE FROM cairn_messages WHERE ${keysOf('?')}`),
     deleteMessageIds: db.prepare<[number]>('DELETE FROM cairn_message_ids WHERE num = ?'),
     // A range on the primary key rather than LIKE, whose `_` wildcard a safe id may contain.
     deleteBlobsUnder: db.prepare<[string, string]>('DELETE FROM cairn_blobs WHERE ref >= ? AND ref < ?'),
-    putBlob: db.prepare<[string, Buffer]>(
+    putBlob: db.prepare<[string, Uint8Array]>(
       'INSERT INTO cairn_blobs (ref, data) VALUES (?, ?) ON CONFLICT (ref) DO UPDATE SET data = excluded.data',
     ),
     // substr() on a BLOB counts bytes (1-based): only the asked-for range crosses into JavaScript.
-    getBlob: db
-      .prepare<[number, number, string], Buffer | null>(
-        'SELECT substr(data, ?, ?) FROM cairn_blobs WHERE ref = ?',
-      )
-      .pluck(),
+    getBlob: db.preparePluck<[number, number, string], Uint8Array | null>(
+      'SELECT substr(data, ?, ?) FROM cairn_blobs WHERE ref = ?',
+    ),
   };
 }

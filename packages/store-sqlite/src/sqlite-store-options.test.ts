@@ -80,3 +80,17 @@ describe('store options', () => {
     );
   });
 });
+
+describe('the driver option', () => {
+  it('is one of auto, better-sqlite3 and node:sqlite, and goes with filename only', () => {
+    const filename = join(dir, 'd.db');
+    expect(() => createSqliteConversationStore({ filename, driver: 'sqlite3' as 'auto' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
+    );
+    const database = new Database(filename);
+    expect(() => createSqliteConversationStore({ database, driver: 'better-sqlite3' } as never)).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
+    );
+    database.close();
+  });
+});

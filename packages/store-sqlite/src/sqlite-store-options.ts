@@ -1,5 +1,7 @@
 import { CairnError } from '@cairn/core';
 import type { Database } from 'better-sqlite3';
+import type { NodeSqliteDatabase } from './node-sqlite-connection.js';
+import type { SqliteDriverChoice } from './open-sqlite-connection.js';
 
 /**
  * When an acknowledged append is safe from a power loss or an OS crash (a crash of the process
@@ -20,6 +22,8 @@ export const SYNCHRONOUS_BY_DURABILITY: Readonly<Record<SqliteDurability, 'OFF' 
 
 export const DEFAULT_DURABILITY: SqliteDurability = 'turn';
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+export const DEFAULT_DRIVER: SqliteDriverChoice = 'auto';
+const DRIVERS: readonly SqliteDriverChoice[] = ['auto', 'better-sqlite3', 'node:sqlite'];
 
 interface CommonOptions {
   /** Default `turn`. */
@@ -30,21 +34,38 @@ interface CommonOptions {
 
 /** Either a database file (created if missing; `:memory:` for a private in-memory one) or an open connection. */
 export type SqliteConversationStoreOptions =
-  | (CommonOptions & { filename: string; database?: undefined })
   | (CommonOptions & {
-      /** A connection you own: the store sets its pragmas and migrates it, but `close()` leaves it open. */
-      database: Database;
+      filename: string;
+      database?: undefined;
+      /**
+       * The library that opens `filename`. Default `auto`: better-sqlite3 when it is installed,
+       * else Node's built-in `node:sqlite` (Node >= 22.13).
+       */
+      driver?: SqliteDriverChoice;
+    })
+  | (CommonOptions & {
+      /**
+       * A connection you own, a better-sqlite3 `Database` or a `node:sqlite` `DatabaseSync`: the
+       * store sets its pragmas and migrates it, but `close()` leaves it open.
+       */
+      database: Database | NodeSqliteDatabase;
       filename?: undefined;
+      driver?: undefined;
     });
 
 /** The options checked, with defaults applied. */
 export interface NormalizedSqliteOptions {
   synchronous: 'OFF' | 'NORMAL' | 'FULL';
   busyTimeoutMs: number;
+  driver: SqliteDriverChoice;
 }
 
 export function normalizeSqliteOptions(options: SqliteConversationStoreOptions): NormalizedSqliteOptions {
-  const { durability = DEFAULT_DURABILITY, busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS } = options;
+  const {
+    durability = DEFAULT_DURABILITY,
+    busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS,
+    driver = DEFAULT_DRIVER,
+  } = options;
   if (!Object.hasOwn(SYNCHRONOUS_BY_DURABILITY, durability)) {
     throw new CairnError(
       'INVALID_ARGUMENT',
@@ -60,5 +81,17 @@ export function normalizeSqliteOptions(options: SqliteConversationStoreOptions):
   if ((options.filename === undefined) === (options.database === undefined)) {
     throw new CairnError('INVALID_ARGUMENT', 'Give exactly one of filename and database');
   }
-  return { synchronous: SYNCHRONOUS_BY_DURABILITY[durability], busyTimeoutMs };
+  if (!DRIVERS.includes(driver)) {
+    throw new CairnError(
+      'INVALID_ARGUMENT',
+      `driver must be "auto", "better-sqlite3" or "node:sqlite", got ${String(driver)}`,
+    );
+  }
+  if (options.database !== undefined && options.driver !== undefined) {
+    throw new CairnError(
+      'INVALID_ARGUMENT',
+      'driver goes with filename: a database you pass is its own driver',
+    );
+  }
+  return { synchronous: SYNCHRONOUS_BY_DURABILITY[durability], busyTimeoutMs, driver };
 }

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { CairnError } from '@cairn/core';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { betterSqlite3Connection } from '../better-sqlite3-connection.js';
 import { createSqliteConversationStore } from '../sqlite-conversation-store.js';
 import { migrate } from './migrate.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
@@ -39,7 +40,7 @@ function tables(db: Database.Database): string[] {
 describe('migrate', () => {
   it('creates the schema on a fresh database and records its version', () => {
     const db = new Database(filename);
-    expect(migrate(db)).toBe(SCHEMA_VERSION);
+    expect(migrate(betterSqlite3Connection(db))).toBe(SCHEMA_VERSION);
     expect(tables(db)).toEqual([
       'cairn_appends',
       'cairn_blobs',
@@ -68,17 +69,17 @@ describe('migrate', () => {
 
   it('applies only the migrations a database lacks, and a failing one rolls back whole', () => {
     const db = new Database(filename);
-    migrate(db);
+    migrate(betterSqlite3Connection(db));
     const next = SCHEMA_VERSION + 1;
     const broken = [
       ...MIGRATIONS,
       { version: next, sql: 'CREATE TABLE cairn_extra (x); SELECT * FROM missing_table;' },
     ];
-    expect(() => migrate(db, broken)).toThrow(/missing_table/);
+    expect(() => migrate(betterSqlite3Connection(db), broken)).toThrow(/missing_table/);
     expect(tables(db)).not.toContain('cairn_extra');
     expect(versions(db)).toEqual(ALL_VERSIONS);
     const added = [...MIGRATIONS, { version: next, sql: 'CREATE TABLE cairn_extra (x)' }];
-    expect(migrate(db, added)).toBe(next);
+    expect(migrate(betterSqlite3Connection(db), added)).toBe(next);
     expect(tables(db)).toContain('cairn_extra');
     expect(versions(db)).toEqual([...ALL_VERSIONS, next]);
     db.close();
@@ -86,7 +87,7 @@ describe('migrate', () => {
 
   it('indexes the message ids of a version 1 database: ids stored twice stay, no new repeat gets in', async () => {
     const db = new Database(filename);
-    migrate(db, MIGRATIONS.slice(0, 1));
+    migrate(betterSqlite3Connection(db), MIGRATIONS.slice(0, 1));
     const num = db
       .prepare("INSERT INTO cairn_conversations (id, created_at) VALUES ('c1', 'then') RETURNING num")
       .pluck()
@@ -126,7 +127,7 @@ describe('migrate', () => {
 
   it('refuses a database from a newer version, naming the package to upgrade', async () => {
     const db = new Database(filename);
-    migrate(db);
+    migrate(betterSqlite3Connection(db));
     db.prepare('INSERT INTO cairn_schema_version (version, applied_at) VALUES (?, ?)').run(
       SCHEMA_VERSION + 1,
       'later',
