@@ -16,6 +16,8 @@ async function expectGuideRuns(guide: string, env: Record<string, string> = {}):
 describe('the guides in docs/ run and print what they say', () => {
   it('getting-started', () => expectGuideRuns('getting-started'));
 
+  it('cairn-for-ai-sdk-users', () => expectGuideRuns('cairn-for-ai-sdk-users'));
+
   it('writing-a-provider-adapter', () => expectGuideRuns('writing-a-provider-adapter'));
 
   it('writing-a-storage-backend', () => expectGuideRuns('writing-a-storage-backend'));

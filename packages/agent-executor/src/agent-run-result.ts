@@ -27,8 +27,10 @@ export interface AgentRunResult {
   costUsd?: number;
   turns?: number;
   durationMs?: number;
-  /** The final text of the agent. */
+  /** The final text of the agent, as its CLI reported it in its final result. */
   result?: string;
+  /** `result`, or `''` when the CLI reported no final text (a run that failed before it): always a string. */
+  text: string;
   /**
    * The store blob holding the run's raw stdout, when the process ran: its first
    * `MAX_TRANSCRIPT_BYTES` (64 MiB), then a `cairn_transcript_truncated` JSON line if there was more.

@@ -275,6 +275,7 @@ export async function runAgent(
     signal: exit.signal,
     stderr: stderr.text(),
     messages,
+    text: outcome.result ?? '',
     ...definedFields({
       error,
       sessionId: outcome.sessionId,

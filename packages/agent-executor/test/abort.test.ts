@@ -192,6 +192,7 @@ describe('aborting a run', () => {
       /^The run was aborted; \d+ items Claude Code wrote after the abort were not stored$/,
     );
     expect(result.result).toBeUndefined();
+    expect(result.text).toBe('');
     // Its final result still counts as status: the session can be resumed, the cost is known.
     expect(result.sessionId).toBe('e5fde8fd-c7a9-4a1d-ab92-f90f0c5e1490');
     expect(log.map((message) => message.errorCode ?? message.role)).toEqual([

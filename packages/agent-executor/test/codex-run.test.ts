@@ -14,6 +14,7 @@ describe('a Codex CLI run, end to end into a store', () => {
     const first = await run('main', { prompt: PROMPT });
     expect(first).toMatchObject({ success: true, exitCode: 0, sessionId: threadId });
     expect(first.result).toBe('Done: hello.txt says Hello, Cairn!');
+    expect(first.text).toBe(first.result);
     const second = await run('resume2', {
       prompt: 'Is hello.txt still there?',
       conversationId: first.conversationId,

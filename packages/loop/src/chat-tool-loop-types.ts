@@ -142,6 +142,11 @@ export interface ChatToolLoopOutcome extends FailState {
    */
   message?: LoopAssistantMessage;
   /**
+   * The final assistant text: `message`'s content, or `''` when there is none or it only called
+   * tools (the AI SDK's `result.text`, the OpenAI Agents SDK's `finalOutput`).
+   */
+  text: string;
+  /**
    * The `messages` array given, with this loop's messages appended (and the history compressed):
    * tool results as the model read them (`maxToolResultChars`, or as stored).
    */

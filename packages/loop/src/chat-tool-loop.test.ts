@@ -69,6 +69,7 @@ describe('chatToolLoop', () => {
     const outcome = await result;
     expect(outcome).toMatchObject({ success: true, turns: 3, finishReason: 'stop' });
     expect(outcome.message?.content).toBe('It is cold in Oslo.');
+    expect(outcome.text).toBe('It is cold in Oslo.');
     expect(outcome.usage.turns.map((usage) => usage.inputTokens)).toEqual([10, 20, 30]);
     expect(outcome.usage.total).toMatchObject({ inputTokens: 60, outputTokens: 15 });
     expect(outcome.messages).toBe(messages);
@@ -228,6 +229,7 @@ describe('chatToolLoop', () => {
       error: { code: 'LLM_AUTH' },
     });
     expect(messages).toHaveLength(1);
+    expect(outcome.text).toBe('');
     expect(events.filter((event) => event.type === 'error')).toHaveLength(1);
     const generated = loop([{ fault: { status: 500 } }], { stream: false });
     const failed = await generated.result;
@@ -281,6 +283,7 @@ describe('chatToolLoop', () => {
     expect(outcome).toMatchObject({ success: false, finishReason: 'error' });
     expect(outcome.error?.code).toMatch(/^LLM_/);
     expect(messages.slice(1)).toEqual([{ role: 'assistant', content: 'partial ' }]);
+    expect(outcome.text).toBe('partial ');
     expect(handed).toEqual([
       expect.objectContaining({ content: 'partial ', interrupted: true, finishReason: 'error' }),
     ]);
@@ -379,6 +382,8 @@ describe('chatToolLoop', () => {
     const { result, messages, model } = loop(again, { maxTurns: 4 });
     const outcome = await result;
     expect(outcome).toMatchObject({ success: false, turns: 4, error: { code: 'LOOP_MAX_TURNS' } });
+    // The last message only called tools: no text to give.
+    expect(outcome.text).toBe('');
     expect(model.requests).toHaveLength(4);
     expectCompleteProtocol(messages);
     expect(messages.at(-1)?.role).toBe('tool');

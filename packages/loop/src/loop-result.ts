@@ -36,6 +36,7 @@ export function reportLoopError(run: LoopRun, error: CairnError): void {
 export function loopResult(run: LoopRun, state: LoopState, error?: CairnError): ChatToolLoopResult {
   const outcome = {
     ...definedFields({ message: state.last }),
+    text: state.last?.content ?? '',
     messages: run.params.messages,
     usage: { turns: state.turnUsages, total: state.total },
     turns: state.turn,

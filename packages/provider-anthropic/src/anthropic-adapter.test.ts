@@ -1,6 +1,6 @@
 import { type AgentOutput, CairnError, type ModelRequest } from '@cairn/core';
 import { type MockProviderServer, type ScriptTurn, startMockProviderServer } from '@cairn/testing';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAnthropicAdapter } from './anthropic-adapter.js';
 import type { AnthropicAdapterOptions } from './anthropic-adapter-options.js';
 
@@ -267,6 +267,29 @@ describe('createAnthropicAdapter', () => {
       expect(() => createAnthropicAdapter(options)).toThrow(
         expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
       );
+    }
+  });
+
+  it('is created without any credentials; a call then fails with LLM_AUTH naming ANTHROPIC_API_KEY', async () => {
+    vi.stubEnv('ANTHROPIC_API_KEY', '');
+    vi.stubEnv('ANTHROPIC_AUTH_TOKEN', '');
+    try {
+      server = await startMockProviderServer({ provider: 'anthropic', turns: [{ text: 'never' }] });
+      const adapter = createAnthropicAdapter({ model: 'claude-test', baseURL: server.baseURL });
+      const failure = {
+        code: 'LLM_AUTH',
+        retryable: false,
+        message: expect.stringContaining('ANTHROPIC_API_KEY'),
+      };
+      expect(await rejection(adapter.generate(hello))).toMatchObject(failure);
+      const events = await collect(adapter.stream(hello));
+      expect(events).toEqual([
+        expect.objectContaining({ type: 'error', ...failure }),
+        expect.objectContaining({ type: 'finish', reason: 'error' }),
+      ]);
+      expect(server.requests).toHaveLength(0);
+    } finally {
+      vi.unstubAllEnvs();
     }
   });
 

@@ -17,6 +17,7 @@ import {
   withRetry,
 } from '@cairn/provider-utils';
 import { type AnthropicAdapterOptions, resolveAnthropicAdapterOptions } from './anthropic-adapter-options.js';
+import { rethrowAuthError } from './anthropic-auth-error.js';
 import { buildAnthropicRequest } from './build-anthropic-request.js';
 import { readAnthropicMessage } from './read-anthropic-message.js';
 import { readAnthropicStream, throwErrorEvents } from './read-anthropic-stream.js';
@@ -27,7 +28,9 @@ const SDK_DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
 /**
  * A `ModelAdapter` for the Anthropic Messages API on the official `@anthropic-ai/sdk`. The SDK's
  * own retries are off: Cairn's `withRetry` / `retryStream` retry instead, honouring
- * `retry-after` and never replaying a stream that already produced output.
+ * `retry-after` and never replaying a stream that already produced output. Credentials are looked
+ * for when a request is made: without `apiKey`, `ANTHROPIC_API_KEY` or another credential the SDK
+ * finds, creating the adapter works and each call fails with `LLM_AUTH`.
  */
 export function createAnthropicAdapter(options: AnthropicAdapterOptions): ModelAdapter {
   const resolved = resolveAnthropicAdapterOptions(options);
@@ -67,7 +70,10 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): ModelA
         // non-streaming call whose max_tokens it expects to take over ten minutes.
         const timeout = resolved.timeoutMs ?? SDK_DEFAULT_TIMEOUT_MS;
         const message = await withRetry(
-          () => client.messages.create(body, { ...requestOptions(request, request.signal), timeout }),
+          () =>
+            client.messages
+              .create(body, { ...requestOptions(request, request.signal), timeout })
+              .catch(rethrowAuthError),
           retryOptions(request.signal),
         );
         const assembler = createResultAssembler();
@@ -90,7 +96,8 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): ModelA
           const events = retryStream(async () => {
             const response = await client.messages
               .create({ ...body, stream: true }, requestOptions(request, signal))
-              .asResponse();
+              .asResponse()
+              .catch(rethrowAuthError);
             return throwErrorEvents(Stream.rawEvents(response));
           }, retryOptions(signal));
           await readAnthropicStream(events, sink);

@@ -1,5 +1,5 @@
 import {
-  CairnError,
+  type CairnError,
   definedFields,
   type ModelAdapter,
   type ModelCapabilities,
@@ -12,6 +12,7 @@ import {
   createModelStream,
   createResultAssembler,
   type RetryOptions,
+  requireApiKey,
   resolveModelAdapterOptions,
   retryStream,
   withRetry,
@@ -30,12 +31,14 @@ import { GeminiResponseReader } from './gemini-response-reader.js';
 import { type GeminiRequest, prepareGeminiRequest } from './prepare-gemini-request.js';
 
 const PROVIDER = 'gemini';
+const API_KEY_ENV = ['GEMINI_API_KEY', 'GOOGLE_API_KEY'];
 
 /**
  * A `ModelAdapter` for the Gemini API on the official `@google/generative-ai` SDK: `generate` calls
  * `generateContent`, `stream` calls `streamGenerateContent` (SSE). The SDK never retries; retries
  * are `withRetry`/`retryStream`, which honour Gemini's `RetryInfo` delay and never replay a stream
- * that already produced output.
+ * that already produced output. The API key (`apiKey`, else `GEMINI_API_KEY` or `GOOGLE_API_KEY`) is
+ * read by the first request: created without one, the adapter's calls fail with `LLM_AUTH`.
  */
 export function createGeminiAdapter(options: GeminiAdapterOptions): ModelAdapter {
   return new GeminiAdapter(options);
@@ -56,20 +59,19 @@ class GeminiAdapter implements ModelAdapter {
     parallelToolCalls: true,
     reasoning: true,
   };
-  private readonly client: GoogleGenerativeAI;
+  private sdkClient: GoogleGenerativeAI | undefined;
 
   private readonly options: GeminiAdapterOptions & { maxRetries: number };
 
   constructor(options: GeminiAdapterOptions) {
     this.options = resolveModelAdapterOptions(PROVIDER, options);
-    const apiKey = options.apiKey ?? process.env.GEMINI_API_KEY ?? process.env.GOOGLE_API_KEY;
-    if (apiKey === undefined || apiKey === '') {
-      throw new CairnError('LLM_AUTH', 'createGeminiAdapter: pass `apiKey` or set GEMINI_API_KEY', {
-        details: { provider: PROVIDER },
-      });
-    }
     this.modelId = options.model;
-    this.client = new GoogleGenerativeAI(apiKey);
+  }
+
+  /** Created by the first request, the one thing that needs the key. */
+  private get client(): GoogleGenerativeAI {
+    this.sdkClient ??= new GoogleGenerativeAI(requireApiKey(PROVIDER, this.options.apiKey, API_KEY_ENV));
+    return this.sdkClient;
   }
 
   async generate(request: ModelRequest): Promise<ModelResult> {

@@ -1,6 +1,6 @@
 import type { AgentOutput, ModelAdapter, ModelMessage } from '@cairn/core';
 import { type MockProviderServer, type MockTurns, startMockProviderServer } from '@cairn/testing';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createGeminiAdapter, type GeminiAdapterOptions } from '../src/index.js';
 
 // The adapter through the real @google/generative-ai SDK against the Gemini mock server: what it
@@ -186,24 +186,31 @@ describe('createGeminiAdapter', () => {
     expect(requests()).toHaveLength(0);
   });
 
-  it('needs an API key, taking GEMINI_API_KEY when none is passed', () => {
-    const saved = { GEMINI_API_KEY: process.env.GEMINI_API_KEY, GOOGLE_API_KEY: process.env.GOOGLE_API_KEY };
+  it('is created without an API key; a call then fails with LLM_AUTH naming GEMINI_API_KEY, sending nothing', async () => {
+    vi.stubEnv('GEMINI_API_KEY', '');
+    vi.stubEnv('GOOGLE_API_KEY', '');
     try {
-      delete process.env.GEMINI_API_KEY;
-      delete process.env.GOOGLE_API_KEY;
-      expect(() => createGeminiAdapter({ model: 'gemini-test' })).toThrow(
-        expect.objectContaining({ code: 'LLM_AUTH' }),
-      );
-      process.env.GEMINI_API_KEY = 'from-env';
-      expect(createGeminiAdapter({ model: 'gemini-test' }).modelId).toBe('gemini-test');
+      server = await startMockProviderServer({ provider: 'gemini', turns: [{ text: 'Hi!' }] });
+      const adapter = createGeminiAdapter({ model: 'gemini-test', baseURL: server.baseURL });
+      const failure = {
+        code: 'LLM_AUTH',
+        retryable: false,
+        message: expect.stringContaining('GEMINI_API_KEY'),
+      };
+      const ask = { messages: [user('Hello')] };
+      await expect(adapter.generate(ask)).rejects.toMatchObject(failure);
+      const events = await collect(adapter.stream(ask));
+      expect(events.map((e) => e.type)).toEqual(['error', 'finish']);
+      expect(events[0]).toMatchObject(failure);
+      expect(requests()).toHaveLength(0);
+      // Taken from GEMINI_API_KEY when none is passed, read by the call.
+      vi.stubEnv('GEMINI_API_KEY', 'from-env');
+      expect((await adapter.generate(ask)).message.content).toBe('Hi!');
       expect(() => createGeminiAdapter({ model: '', apiKey: 'k' })).toThrow(
         expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
       );
     } finally {
-      for (const [name, value] of Object.entries(saved)) {
-        if (value === undefined) delete process.env[name];
-        else process.env[name] = value;
-      }
+      vi.unstubAllEnvs();
     }
   });
 });

@@ -261,12 +261,24 @@ describe('createOpenAIAdapter', () => {
 });
 
 describe('createOpenAIAdapter options', () => {
-  it('throws LLM_AUTH without any API key', () => {
+  it('is created without any API key; a call then fails with LLM_AUTH naming OPENAI_API_KEY, sending nothing', async () => {
     vi.stubEnv('OPENAI_API_KEY', '');
     try {
-      expect(() => createOpenAIAdapter({ model: 'gpt-test' })).toThrow(
-        expect.objectContaining({ code: 'LLM_AUTH' }),
-      );
+      server = await startMockProviderServer({ provider: 'openai', turns: [{ text: 'never' }] });
+      const adapter = createOpenAIAdapter({ model: 'gpt-test', baseURL: server.baseURL });
+      const failure = {
+        code: 'LLM_AUTH',
+        retryable: false,
+        message: expect.stringContaining('OPENAI_API_KEY'),
+      };
+      await expect(adapter.generate(ask)).rejects.toMatchObject(failure);
+      const events = await drain(adapter.stream(ask));
+      expect(events.map((event) => event.type)).toEqual(['error', 'finish']);
+      expect(events[0]).toMatchObject({ type: 'error', ...failure });
+      expect(server.requests).toHaveLength(0);
+      // Set later, the key is read by the next call.
+      vi.stubEnv('OPENAI_API_KEY', 'sk-later');
+      expect((await adapter.generate(ask)).message.content).toBe('never');
     } finally {
       vi.unstubAllEnvs();
     }

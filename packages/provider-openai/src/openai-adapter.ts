@@ -11,6 +11,7 @@ import {
   createAttemptSignal,
   createModelStream,
   createResultAssembler,
+  requireApiKey,
   resolveModelAdapterOptions,
   retryStream,
   withRetry,
@@ -23,11 +24,15 @@ import { readOpenAIChunks } from './read-openai-chunks.js';
 import { readOpenAIResponse } from './read-openai-response.js';
 
 const PROVIDER = 'openai';
+const API_KEY_ENV = ['OPENAI_API_KEY'];
+// The SDK's own default, when neither the option nor OPENAI_BASE_URL names another.
+const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
 /**
  * A `ModelAdapter` for the Chat Completions API of OpenAI or of any OpenAI-compatible server
- * (Ollama, vLLM, llama.cpp) on the official `openai` SDK. Throws `LLM_AUTH` when no API key is
- * given and `OPENAI_API_KEY` is unset (a local server that needs none takes any string).
+ * (Ollama, vLLM, llama.cpp) on the official `openai` SDK. The API key is read when the first
+ * request is made: without `apiKey` or `OPENAI_API_KEY` that request fails with `LLM_AUTH` (a local
+ * server that needs none takes any string).
  */
 export function createOpenAIAdapter(options: OpenAIAdapterOptions): ModelAdapter {
   return new OpenAIAdapter(options);
@@ -43,23 +48,32 @@ class OpenAIAdapter implements ModelAdapter {
     // Chat Completions returns no reasoning text; compatible servers' `reasoning_content` is read.
     reasoning: false,
   };
-  private readonly client: OpenAI;
+  private readonly options: OpenAIAdapterOptions;
   private readonly maxRetries: number;
   private readonly maxTokensParameter: OpenAIMaxTokensParameter;
+  private sdkClient: OpenAI | undefined;
 
   constructor(options: OpenAIAdapterOptions) {
+    this.options = options;
     this.modelId = options.model;
     this.maxRetries = resolveModelAdapterOptions(PROVIDER, options).maxRetries;
-    this.client = createClient(options);
-    this.maxTokensParameter = options.maxTokensParameter ?? defaultMaxTokensParameter(this.client.baseURL);
+    const baseURL = options.baseURL ?? process.env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL;
+    this.maxTokensParameter = options.maxTokensParameter ?? defaultMaxTokensParameter(baseURL);
+  }
+
+  /** Created by the first request: the SDK refuses to exist without a key, which only a call needs. */
+  private get client(): OpenAI {
+    this.sdkClient ??= createClient(this.options);
+    return this.sdkClient;
   }
 
   async generate(request: ModelRequest): Promise<ModelResult> {
     const { signal } = request;
     try {
       const body = this.body(request);
+      const { client } = this;
       const response = await withRetry(
-        () => this.client.chat.completions.create({ ...body, stream: false }, callOptions(request, signal)),
+        () => client.chat.completions.create({ ...body, stream: false }, callOptions(request, signal)),
         this.retryOptions(signal),
       );
       const assembler = createResultAssembler();
@@ -74,8 +88,9 @@ class OpenAIAdapter implements ModelAdapter {
     return createModelStream(
       async (sink, signal) => {
         const body = this.body(request);
+        const { client } = this;
         const chunks = retryStream(async () => {
-          const response = await this.client.chat.completions
+          const response = await client.chat.completions
             .create(
               { ...body, stream: true, stream_options: { include_usage: true } },
               callOptions(request, signal),
@@ -99,23 +114,15 @@ class OpenAIAdapter implements ModelAdapter {
 }
 
 function createClient(options: OpenAIAdapterOptions): OpenAI {
-  try {
-    return new OpenAI({
-      apiKey: options.apiKey,
-      baseURL: options.baseURL,
-      organization: options.organization,
-      defaultHeaders: options.headers,
-      timeout: options.timeoutMs,
-      // Retries are `withRetry`'s: it honours Retry-After and never replays a started stream.
-      maxRetries: 0,
-    });
-  } catch (error) {
-    // The SDK's only refusal outside a browser: no credentials at all.
-    throw new CairnError('LLM_AUTH', 'openai: no API key; pass `apiKey` or set OPENAI_API_KEY', {
-      cause: error,
-      details: { provider: PROVIDER },
-    });
-  }
+  return new OpenAI({
+    apiKey: requireApiKey(PROVIDER, options.apiKey, API_KEY_ENV),
+    baseURL: options.baseURL,
+    organization: options.organization,
+    defaultHeaders: options.headers,
+    timeout: options.timeoutMs,
+    // Retries are `withRetry`'s: it honours Retry-After and never replays a started stream.
+    maxRetries: 0,
+  });
 }
 
 // Called once per attempt: each gets a signal of its own (the SDK never removes its listener).

@@ -1,4 +1,5 @@
 export { abortableSleep } from './abortable-sleep.js';
+export { missingApiKeyError, readApiKey, requireApiKey } from './api-key.js';
 export { type AttemptSignal, createAttemptSignal } from './attempt-signal.js';
 export { classifyError, type ErrorContext } from './classify-error.js';
 export { classifyHttpError, type HttpErrorResponse, httpErrorCode } from './classify-http-error.js';

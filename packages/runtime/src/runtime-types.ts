@@ -66,8 +66,13 @@ export interface RuntimeSettings {
    * as the budget, a tokenizer for the model, and the model itself summarising old turns.
    */
   compression?: false | (CompressionPipelineOptions & { summarize?: boolean });
-  /** Prompt texts per mode (see `@cairn/context-builder`). */
+  /** Prompt texts per mode (see `@cairn/context-builder`); an empty text leaves that mode's out. */
   modeProfiles?: Partial<ModeProfiles>;
+  /**
+   * `false`: the system prompt gets no mode text at all ("Mode: chat. …", see the README), only the
+   * agent's persona and instructions, the tool list and (in a run) the run context. Default true.
+   */
+  modePrompt?: boolean;
   /** Ids of new conversations and of the messages the runtime writes. */
   generateId?: () => string;
   now?: () => Date;
@@ -114,6 +119,12 @@ export interface ChatResult {
   success: boolean;
   /** The last assistant message stored (the answer, or the error message on failure). */
   message?: ConversationMessage;
+  /**
+   * The model's final text this turn: its last answer's content (on a failure, what it said before
+   * it; text cut off mid-stream included), `''` when it said nothing or only called tools. Never
+   * the stored error message: that is `message` and `error`.
+   */
+  text: string;
   error?: CairnError;
   usage: { turns: TokenUsage[]; total: TokenUsage };
   /** Model calls made. */

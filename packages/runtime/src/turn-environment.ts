@@ -48,6 +48,9 @@ function registryOf(tools: AgentRuntimeOptions['tools']): ToolRegistry {
   };
 }
 
+// Empty texts: the context builder leaves a mode's text out of the system prompt.
+const NO_MODE_PROFILES: ModeProfiles = { chat: '', agent: '', run: '', postCompletion: '' };
+
 // Conversations whose tokenizer (and its calibration) a runtime keeps, least recently used dropped.
 const CALIBRATED_CONVERSATIONS = 256;
 
@@ -103,7 +106,7 @@ export function createTurnEnvironment(options: Omit<AgentRuntimeOptions, 'model'
       toolPolicy: settings.toolPolicy,
       projectRoot: settings.projectRoot,
       approve: settings.approve,
-      modeProfiles: settings.modeProfiles,
+      modeProfiles: settings.modePrompt === false ? NO_MODE_PROFILES : settings.modeProfiles,
       logger: options.logger,
     }),
   };

@@ -1,3 +1,4 @@
+import { DEFAULT_MODE_PROFILES } from '@cairn/context-builder';
 import type {
   AgentOutput,
   ConversationMessage,
@@ -8,7 +9,7 @@ import type {
 import { createToolHost } from '@cairn/loop';
 import { ScriptedModel, type ScriptTurn } from '@cairn/testing';
 import { describe, expect, it } from 'vitest';
-import { createAgentRuntime, type RuntimeEvent } from '../src/index.js';
+import { createAgentRuntime, type RuntimeEvent, type RuntimeSettings } from '../src/index.js';
 import { STORE_BACKENDS, useStoreBackend } from './stores.js';
 import { weatherTool } from './weather-tool.js';
 
@@ -66,6 +67,7 @@ describe.each(STORE_BACKENDS)('runtime chat on the $name store', (backend) => {
       success: true,
       turns: 2,
       message: { role: 'assistant', content: 'It is -3 °C in Oslo.' },
+      text: 'It is -3 °C in Oslo.',
     });
     conversationId = first.conversationId;
     // The user's message was in the store before the model saw the request.
@@ -111,6 +113,8 @@ describe.each(STORE_BACKENDS)('runtime chat on the $name store', (backend) => {
       success: false,
       error: { code: 'LLM_AUTH' },
       message: { partType: 'error', errorCode: 'LLM_AUTH' },
+      // The model said nothing: the error is `message` and `error`, not text.
+      text: '',
     });
     const resumed = await runtime.chat({ conversationId: failed.conversationId, userInput: 'continue' });
     expect(resumed.success).toBe(true);
@@ -144,6 +148,7 @@ describe.each(STORE_BACKENDS)('runtime chat on the $name store', (backend) => {
     });
     expect(aborted).toMatchObject({ success: false, error: { code: 'LLM_ABORTED' } });
     expect(shown).toBe('The report c');
+    expect(aborted.text).toBe(shown);
     const stored = await store.load(aborted.conversationId);
     // The error is shown but not sent: two assistant messages in a row would break role alternation.
     const fields = ['role', 'content', 'interrupted', 'errorCode', 'includeInContext'] as const;
@@ -314,6 +319,34 @@ describe('runtime chat', () => {
       true,
     );
     expect(JSON.stringify(anthropic.requests[0]?.messages)).toContain('sig-123');
+  });
+
+  it('sends the mode text in the system prompt unless modePrompt is false; modeProfiles replace it', async () => {
+    const { createMemoryConversationStore } = await import('@cairn/storage');
+    const systemPrompt = async (settings: RuntimeSettings, mode: 'chat' | 'agent') => {
+      const model = new ScriptedModel({ turns: [{ text: 'Hi.' }] });
+      const agent = { name: 'Ada', systemPrompt: 'Answer in one line.' };
+      await createAgentRuntime({
+        store: createMemoryConversationStore(),
+        model,
+        settings: { compression: false, ...settings },
+      }).chat({
+        userInput: 'Hello',
+        mode,
+        agent,
+      });
+      const first = model.requests[0]?.messages[0];
+      return first?.role === 'system' ? first.content : undefined;
+    };
+    expect(await systemPrompt({}, 'chat')).toContain(DEFAULT_MODE_PROFILES.chat);
+    for (const mode of ['chat', 'agent'] as const) {
+      const without = await systemPrompt({ modePrompt: false }, mode);
+      expect(without).toContain('Answer in one line.');
+      expect(without).not.toContain('Mode:');
+    }
+    const replaced = await systemPrompt({ modeProfiles: { chat: 'Be brief.' } }, 'chat');
+    expect(replaced).toContain('Be brief.');
+    expect(replaced).not.toContain('Mode:');
   });
 
   it('refuses an unsafe conversation id and an empty input', async () => {

@@ -65,6 +65,7 @@ describe.each(STORE_BACKENDS)('workflow runs on the $name store', (backend) => {
       conversationId: `run-${started.runId}`,
       turns: 4,
       message: { role: 'assistant', content: 'The article is published.' },
+      text: 'The article is published.',
       state: {
         runId: started.runId,
         packageName: 'publishing',

@@ -195,6 +195,7 @@ export function createRunApi(options: RunApiOptions): RunApi {
       state: latest,
       success: error === undefined,
       ...definedFields({ message, error }),
+      text: result.loop?.text ?? '',
       usage: result.loop?.usage ?? { turns: [], total: NO_USAGE },
       turns: result.loop?.turns ?? 0,
       finishReason: result.loop?.finishReason ?? 'error',

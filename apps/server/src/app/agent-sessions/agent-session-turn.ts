@@ -112,6 +112,7 @@ export function asTurnResult(result: AgentRunResult): ChatResult {
     ...(error === undefined ? {} : { error: new CairnError(error.code, error.message) }),
     usage: { turns: [], total: result.usage ?? { inputTokens: 0, outputTokens: 0 } },
     turns: result.turns ?? 0,
+    text: result.text,
     finishReason: error === undefined ? 'stop' : error.code === 'LLM_ABORTED' ? 'aborted' : 'error',
   };
 }

@@ -27,6 +27,7 @@ function abortedBeforeStart(conversationId: string, error: CairnError): ChatResu
     error,
     usage: { turns: [], total: { inputTokens: 0, outputTokens: 0 } },
     turns: 0,
+    text: '',
     finishReason: 'aborted',
   };
 }

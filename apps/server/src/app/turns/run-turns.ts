@@ -110,6 +110,7 @@ async function abortedBeforeStart(
     error,
     usage: { turns: [], total: { inputTokens: 0, outputTokens: 0 } },
     turns: 0,
+    text: '',
     finishReason: 'aborted',
   };
 }
