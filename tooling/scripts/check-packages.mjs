@@ -40,8 +40,17 @@ import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  checkRequire,
+  checkTypescriptConsumers,
+  entryPoints,
+  requireScript,
+  TYPESCRIPT_PACKAGES,
+} from './check-consumers.mjs';
+import {
+  checkExports,
   checkMetadata,
   checkTarballFiles,
+  findBrokenSourceMaps,
   findStaleOutputs,
   findUndeclaredImports,
   findUntypedImports,
@@ -223,17 +232,23 @@ function firstDifference(actual, expected) {
 }
 
 /**
- * `npm install`s the tarballs of `names` into a new empty ESM project at `project`, the @cairn scope
- * pointing at the 404 registry; returns what went wrong, if anything.
+ * `npm install`s the tarballs of `names` (and the registry packages `extra`) into a new empty ESM
+ * project at `project` (CommonJS, `"type"` absent as `npm init -y` leaves it, with `commonjs`), the
+ * @cairn scope pointing at the 404 registry; returns what went wrong, if anything.
  */
-async function installProject(project, names, { tarballs, registryUrl, installEnv }) {
+async function installProject(
+  project,
+  names,
+  { tarballs, registryUrl, installEnv },
+  { commonjs = false, extra = [] } = {},
+) {
   mkdirSync(project, { recursive: true });
   const init = await run('npm', ['init', '-y'], { cwd: project, timeoutMs: 60_000 });
   if (init.code !== 0) return `npm init failed: ${tail(init.stderr)}`;
   const projectManifest = readJson(join(project, 'package.json'));
   writeFileSync(
     join(project, 'package.json'),
-    `${JSON.stringify({ ...projectManifest, private: true, type: 'module' }, null, 2)}\n`,
+    `${JSON.stringify({ ...projectManifest, private: true, ...(commonjs ? {} : { type: 'module' }) }, null, 2)}\n`,
   );
   const install = await run(
     'npm',
@@ -243,6 +258,7 @@ async function installProject(project, names, { tarballs, registryUrl, installEn
       '--no-fund',
       `--@cairn:registry=${registryUrl}`,
       ...names.map((dep) => tarballs.get(dep).file),
+      ...extra,
     ],
     { cwd: project, env: childEnv(installEnv), timeoutMs: INSTALL_TIMEOUT_MS },
   );
@@ -281,6 +297,65 @@ async function checkWithoutOptionalPeers(pkg, context) {
   return [];
 }
 
+/**
+ * Each bin of the package runs (`--help`) in a project where only the package is installed (with
+ * the @cairn packages it depends on, not its optional peers): what a bin imports must be installed
+ * with it.
+ */
+async function checkBins(pkg, packed, context) {
+  const bins = typeof packed.bin === 'string' ? { [packed.name]: packed.bin } : (packed.bin ?? {});
+  if (Object.keys(bins).length === 0) return [];
+  const where = 'its bins, installed alone';
+  const project = join(context.workDir, 'projects', `${pkg.dirName}-bins`);
+  const { names } = closure([packed.name], { withOptionalPeers: false });
+  const installFailure = await installProject(project, names, context);
+  if (installFailure !== undefined) return [`${where}: ${installFailure}`];
+  const problems = [];
+  for (const bin of Object.keys(bins)) {
+    const result = await run(process.execPath, [join('node_modules', '.bin', bin), '--help'], {
+      cwd: project,
+      env: childEnv(),
+      timeoutMs: EXAMPLE_TIMEOUT_MS,
+    });
+    if (result.code !== 0 || !/usage/i.test(result.stdout)) {
+      const error = /Error \[[A-Z_]+\]:.*|^\w*Error:.*$/m.exec(result.stderr)?.[0] ?? tail(result.stderr, 3);
+      problems.push(`${where}: \`${bin} --help\` failed (exit ${result.code}): ${error}`);
+    }
+  }
+  return problems;
+}
+
+/**
+ * All the checked packages together in one CommonJS project (`npm init -y`, no `"type"`): each
+ * entry point require()d, a TypeScript `module: nodenext` consumer compiled to CommonJS and run, and
+ * a `moduleResolution: bundler` consumer type-checked.
+ */
+async function checkConsumers(packages, context) {
+  const project = join(context.workDir, 'projects', 'consumers-commonjs');
+  const { names } = closure(packages.map((pkg) => pkg.manifest.name));
+  const installFailure = await installProject(project, names, context, {
+    commonjs: true,
+    extra: TYPESCRIPT_PACKAGES,
+  });
+  if (installFailure !== undefined) return [installFailure];
+  const manifests = names.map((name) =>
+    readJson(join(project, 'node_modules', ...name.split('/'), 'package.json')),
+  );
+  const specifiers = manifests.flatMap(entryPoints);
+  writeFileSync(join(project, 'require-entries.js'), requireScript(specifiers));
+  const required = await run(process.execPath, ['require-entries.js'], {
+    cwd: project,
+    env: childEnv(),
+    timeoutMs: EXAMPLE_TIMEOUT_MS,
+  });
+  const problems = [];
+  if (required.code !== 0) {
+    problems.push(`require() of every entry point failed: ${tail(required.stderr, 3)}`);
+  }
+  problems.push(...(await checkTypescriptConsumers(project, specifiers)));
+  return problems;
+}
+
 async function checkPackage(pkg, context) {
   const { tarballs, workDir } = context;
   const name = pkg.manifest.name;
@@ -294,6 +369,8 @@ async function checkPackage(pkg, context) {
   problems.push(...checkTarballFiles(paths, packed));
   problems.push(...findStaleOutputs(paths, pkg.dir));
   problems.push(...checkMetadata(packed, pkg.dirName));
+  problems.push(...checkExports(packed));
+  problems.push(...findBrokenSourceMaps(tarball.unpacked));
   problems.push(...findUndeclaredImports(tarball.unpacked, packed));
 
   // The README example and what it imports.
@@ -329,6 +406,9 @@ async function checkPackage(pkg, context) {
   if (installFailure !== undefined) return [...problems, installFailure];
   // The types its declarations use resolve for a TypeScript consumer.
   problems.push(...findUntypedImports(join(project, 'node_modules', ...name.split('/'))));
+  // CommonJS: every entry point loads with require() (Node's require(esm)), in the same project.
+  problems.push(...(await checkRequire(project, packed)));
+  problems.push(...(await checkBins(pkg, packed, context)));
   if (code === undefined) return problems;
 
   problems.push(...(await checkWithoutOptionalPeers(pkg, context)));
@@ -465,6 +545,25 @@ try {
         console.log(`FAIL ${label}  ${problems.join('; ')} (${seconds(packageStarted)})`);
       }
     });
+    const consumersStarted = performance.now();
+    let problems;
+    try {
+      problems = await checkConsumers(selected, {
+        tarballs,
+        workDir,
+        registryUrl: registry.url,
+        installEnv,
+      });
+    } catch (error) {
+      problems = [`check crashed: ${error.stack ?? error}`];
+    }
+    const label = '(consumers)'.padEnd(width);
+    const what = 'together in CommonJS, TypeScript nodenext→CommonJS and bundler projects';
+    if (problems.length === 0) console.log(`ok   ${label}  ${what} (${seconds(consumersStarted)})`);
+    else {
+      failures.push('consumers');
+      console.log(`FAIL ${label}  ${what}: ${problems.join('; ')} (${seconds(consumersStarted)})`);
+    }
   }
   if (runVersioning) {
     const versioningStarted = performance.now();
