@@ -4,8 +4,12 @@
 // with require() because no module in their graphs uses top-level await (require() would throw
 // ERR_REQUIRE_ASYNC_MODULE).
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { childEnv, run, tail } from './check-run.mjs';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
  * Entry points that import vitest at load time: they only load inside a vitest run (the kits'
@@ -106,12 +110,52 @@ main().catch((error: unknown) => {
 }
 
 /**
- * In `project` (a CommonJS project, `"type"` absent, with the packages, TypeScript and @types/node
- * installed): compiles a consumer of every entry point with `module: nodenext` to CommonJS and runs
- * it, and type-checks the same imports with `moduleResolution: bundler`. Returns problems.
+ * Bundles the bundler consumer with esbuild (the workspace's copy, through vite; not installed for
+ * this) for Node as an ES module, every @cairn package inlined and everything else left to
+ * node_modules, and runs the bundle. Returns problems.
  */
-export async function checkTypescriptConsumers(project, specifiers) {
+async function checkBundle(project, externals, expected) {
+  const vitest = createRequire(join(ROOT, 'tooling', 'vitest-config', 'package.json')).resolve(
+    'vitest/package.json',
+  );
+  const vite = createRequire(vitest).resolve('vite/package.json');
+  const esbuild = await import(pathToFileURL(createRequire(vite).resolve('esbuild')).href);
+  try {
+    await esbuild.build({
+      entryPoints: [join(project, 'bundler', 'consumer.ts')],
+      outfile: join(project, 'out-bundle', 'consumer.mjs'),
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      external: externals,
+      logLevel: 'silent',
+    });
+  } catch (error) {
+    return [`esbuild cannot bundle the entry points: ${error.message.split('\n').slice(0, 4).join(' | ')}`];
+  }
+  const ran = await run(process.execPath, [join('out-bundle', 'consumer.mjs')], {
+    cwd: project,
+    env: childEnv(),
+    timeoutMs: 60_000,
+  });
+  if (ran.code !== 0 || !ran.stdout.startsWith(expected)) {
+    return [`the esbuild bundle failed (exit ${ran.code}): ${tail(ran.stderr || ran.stdout, 3)}`];
+  }
+  return [];
+}
+
+/**
+ * In `project` (a CommonJS project, `"type"` absent, with the packages of `manifests`, TypeScript
+ * and @types/node installed): compiles a consumer of every entry point with `module: nodenext` to
+ * CommonJS and runs it, type-checks the same imports with `moduleResolution: bundler`, and bundles
+ * and runs them with esbuild. Returns problems.
+ */
+export async function checkTypescriptConsumers(project, manifests) {
   const problems = [];
+  const specifiers = manifests.flatMap(entryPoints);
+  const loadedCount = specifiers.filter((specifier) => !VITEST_ONLY_ENTRIES.has(specifier)).length;
+  const expected = `loaded ${loadedCount} entry points, 0 empty`;
   const source = typescriptConsumer(specifiers);
   const tsc = join(project, 'node_modules', 'typescript', 'bin', 'tsc');
 
@@ -144,8 +188,6 @@ export async function checkTypescriptConsumers(project, specifiers) {
       env: childEnv(),
       timeoutMs: 60_000,
     });
-    const loadedCount = specifiers.filter((specifier) => !VITEST_ONLY_ENTRIES.has(specifier)).length;
-    const expected = `loaded ${loadedCount} entry points, 0 empty`;
     if (ran.code !== 0 || !ran.stdout.startsWith(expected)) {
       problems.push(
         `the CommonJS output of TypeScript module nodenext failed (exit ${ran.code}): ${tail(ran.stderr || ran.stdout, 3)}`,
@@ -176,5 +218,15 @@ export async function checkTypescriptConsumers(project, specifiers) {
   if (bundler.code !== 0) {
     problems.push(`TypeScript moduleResolution bundler does not type-check: ${tail(bundler.stdout, 4)}`);
   }
+  const externals = new Set(
+    manifests.flatMap((manifest) =>
+      Object.keys({
+        ...manifest.dependencies,
+        ...manifest.peerDependencies,
+        ...manifest.optionalDependencies,
+      }).filter((name) => !name.startsWith('@cairn/')),
+    ),
+  );
+  problems.push(...(await checkBundle(project, [...externals], expected)));
   return problems;
 }

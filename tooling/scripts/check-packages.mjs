@@ -2,14 +2,18 @@
 //
 // Needs `pnpm build` first. Packs every public package in packages/* with `pnpm pack` (which turns
 // `workspace:` ranges into versions), then, for each package, in an empty project of its own:
-//   - checks the tarball: no tests, sources, fixtures, configs or stale build output; README.md,
-//     LICENSE and package.json present; the publishing metadata; every bare import in its
-//     JavaScript names the package itself, a node: built-in or a declared (peer/optional) dependency,
-//     and every bare import of its declaration files resolves to declarations once installed;
+//   - checks the tarball: no tests, fixtures, configs or stale build output; src/ only the sources
+//     the build compiles, so that no source map points at a missing file; README.md, LICENSE and
+//     package.json present; the publishing metadata; every export entry with `types`, `import` and
+//     `default` (require(esm), bundlers); every bare import in its JavaScript names the package
+//     itself, a node: built-in or a declared (peer/optional) dependency, and every bare import of its
+//     declaration files resolves to declarations once installed;
 //   - `npm install`s (plain npm, the machine's registry) its tarball with those of the @cairn packages
 //     it depends on (dependencies and peerDependencies, transitively) and of the @cairn packages its
 //     README example imports (e.g. @cairn/testing as a stand-in model), never from a registry: the
 //     @cairn scope points at a local server that answers 404, so a missing tarball fails the install;
+//   - require()s each of its entry points from CommonJS in that project, and runs each bin
+//     (`--help`) in a project where only the package (and the @cairn packages it needs) is installed;
 //   - runs the README example (the first ```js block) with node and compares what it prints with the
 //     ```text block after "It prints:" — the convention of @cairn/vitest-config/readme-example. An
 //     example that reads DATABASE_URL gets a throwaway PostgreSQL (@cairn/postgres-test-server), or
@@ -17,6 +21,10 @@
 //   - a package with optional @cairn peers (connect's providers and stores) is also installed in a
 //     second project without them: it must import, and its smoke in WITHOUT_OPTIONAL_PEERS (choosing
 //     a peer that is not installed) must print what it says.
+// Then all the checked packages together in one CommonJS project (`npm init -y`, no "type"): every
+// entry point require()d, and a consumer of every entry point compiled by TypeScript `module:
+// nodenext` to CommonJS and run, type-checked with `moduleResolution: bundler`, and bundled with
+// esbuild and run (check-consumers.mjs).
 // Then a dry run of `pnpm changeset version` (check-versioning.mjs).
 //
 // Usage: node tooling/scripts/check-packages.mjs [package-dir ...] [--keep] [--versioning]
@@ -352,7 +360,7 @@ async function checkConsumers(packages, context) {
   if (required.code !== 0) {
     problems.push(`require() of every entry point failed: ${tail(required.stderr, 3)}`);
   }
-  problems.push(...(await checkTypescriptConsumers(project, specifiers)));
+  problems.push(...(await checkTypescriptConsumers(project, manifests)));
   return problems;
 }
 
@@ -558,7 +566,7 @@ try {
       problems = [`check crashed: ${error.stack ?? error}`];
     }
     const label = '(consumers)'.padEnd(width);
-    const what = 'together in CommonJS, TypeScript nodenext→CommonJS and bundler projects';
+    const what = 'together: require(), TypeScript nodenext→CommonJS, bundler resolution, esbuild bundle';
     if (problems.length === 0) console.log(`ok   ${label}  ${what} (${seconds(consumersStarted)})`);
     else {
       failures.push('consumers');
