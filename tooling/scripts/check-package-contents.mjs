@@ -127,9 +127,33 @@ export function findBrokenSourceMaps(unpackedDir) {
     }
   }
   if (broken.length === 0) return [];
+  broken.sort();
   const shown = broken.slice(0, 3).join(', ');
   return [
     `${broken.length} source maps point at files the tarball does not ship (${shown}${broken.length > 3 ? ', …' : ''})`,
+  ];
+}
+
+/**
+ * Modules in the unpacked package's JavaScript with a top-level `await` (or `for await`): Node's
+ * require(esm) throws ERR_REQUIRE_ASYNC_MODULE for a graph holding one, so CommonJS consumers could
+ * not load the package. Static, so it covers the entry points that only load under vitest too.
+ */
+export function findTopLevelAwait(unpackedDir) {
+  const found = [];
+  for (const file of walk(unpackedDir)) {
+    if (!/\.m?js$/.test(file)) continue;
+    const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
+    const visit = (node) => {
+      if (ts.isFunctionLike(node) || ts.isClassLike(node)) return false;
+      if (ts.isAwaitExpression(node) || (ts.isForOfStatement(node) && node.awaitModifier)) return true;
+      return ts.forEachChild(node, visit) ?? false;
+    };
+    if (source.statements.some(visit)) found.push(relative(unpackedDir, file));
+  }
+  if (found.length === 0) return [];
+  return [
+    `top-level await in ${found.sort().join(', ')}: require() of the package would throw ERR_REQUIRE_ASYNC_MODULE`,
   ];
 }
 

@@ -5,9 +5,10 @@
 //   - checks the tarball: no tests, fixtures, configs or stale build output; src/ only the sources
 //     the build compiles, so that no source map points at a missing file; README.md, LICENSE and
 //     package.json present; the publishing metadata; every export entry with `types`, `import` and
-//     `default` (require(esm), bundlers); every bare import in its JavaScript names the package
-//     itself, a node: built-in or a declared (peer/optional) dependency, and every bare import of its
-//     declaration files resolves to declarations once installed;
+//     `default` (require(esm), bundlers) and no top-level await in its JavaScript; every bare import
+//     in its JavaScript names the package itself, a node: built-in or a declared (peer/optional)
+//     dependency, and every bare import of its declaration files resolves to declarations once
+//     installed;
 //   - `npm install`s (plain npm, the machine's registry) its tarball with those of the @cairn packages
 //     it depends on (dependencies and peerDependencies, transitively) and of the @cairn packages its
 //     README example imports (e.g. @cairn/testing as a stand-in model), never from a registry: the
@@ -60,6 +61,7 @@ import {
   checkTarballFiles,
   findBrokenSourceMaps,
   findStaleOutputs,
+  findTopLevelAwait,
   findUndeclaredImports,
   findUntypedImports,
   importSpecifiers,
@@ -379,6 +381,7 @@ async function checkPackage(pkg, context) {
   problems.push(...checkMetadata(packed, pkg.dirName));
   problems.push(...checkExports(packed));
   problems.push(...findBrokenSourceMaps(tarball.unpacked));
+  problems.push(...findTopLevelAwait(tarball.unpacked));
   problems.push(...findUndeclaredImports(tarball.unpacked, packed));
 
   // The README example and what it imports.
