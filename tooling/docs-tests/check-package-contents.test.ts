@@ -10,7 +10,7 @@ const SCRIPT = new URL('../scripts/check-package-contents.mjs', import.meta.url)
 const { checkExports, findBrokenSourceMaps, findTopLevelAwait } = (await import(SCRIPT)) as {
   checkExports(manifest: unknown): string[];
   findBrokenSourceMaps(unpackedDir: string): string[];
-  findTopLevelAwait(unpackedDir: string): string[];
+  findTopLevelAwait(unpackedDir: string, manifest: unknown): string[];
 };
 
 const dirs: string[] = [];
@@ -101,22 +101,32 @@ describe('findBrokenSourceMaps', () => {
 });
 
 describe('findTopLevelAwait', () => {
-  it('ignores await inside functions, methods and arrows', () => {
+  const manifest = {
+    exports: { '.': entry('index'), './b': entry('b/index'), './package.json': './package.json' },
+  };
+
+  it('ignores await inside functions, methods and arrows, and modules no entry imports', () => {
     const dir = unpacked({
+      'dist/index.js': "export * from './a.js';\n",
       'dist/a.js':
         'export async function f() { await 1; for await (const x of []) {} }\n' +
         'class A { async m() { await 2; } }\nexport const g = async () => await 3;\n',
+      'dist/b/index.js': "export const b = () => import('../worker.js');\n",
+      'dist/worker.js': 'await 1;\n',
+      'bin/cli.js': 'await 1;\n',
     });
-    expect(findTopLevelAwait(dir)).toEqual([]);
+    expect(findTopLevelAwait(dir, manifest)).toEqual([]);
   });
 
-  it('names modules with a top-level await or for await, nested in blocks too', () => {
+  it('names the modules an entry imports with a top-level await or for await, nested in blocks too', () => {
     const dir = unpacked({
-      'dist/a.js': 'export const fs = await import("node:fs");\n',
-      'bin/b.js': 'if (true) { for await (const line of []) {} }\n',
+      'dist/index.js': "import { a } from './a.js';\nexport { a };\n",
+      'dist/a.js': 'export const a = await import("node:fs");\n',
+      'dist/b/index.js': "export * from './c.js';\n",
+      'dist/b/c.js': 'if (true) { for await (const line of []) {} }\n',
     });
-    expect(findTopLevelAwait(dir)).toEqual([
-      'top-level await in bin/b.js, dist/a.js: require() of the package would throw ERR_REQUIRE_ASYNC_MODULE',
+    expect(findTopLevelAwait(dir, manifest)).toEqual([
+      'top-level await in dist/a.js, dist/b/c.js, which an export entry imports: require() of it would throw ERR_REQUIRE_ASYNC_MODULE',
     ]);
   });
 });

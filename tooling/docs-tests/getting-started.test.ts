@@ -5,7 +5,7 @@
 // packages from their packed tarballs (`pnpm pack`), served by a stand-in registry for the @cairn
 // scope; everything else comes from the machine's registry, as for the user.
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -14,6 +14,24 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const exec = promisify(execFile);
+// check:packages' environment for npm in a temp project: without the npm_*/pnpm_* variables of the
+// script running it (npm_config_local_prefix would send `npm install` back into this repository).
+const { childEnv } = (await import(new URL('../scripts/check-run.mjs', import.meta.url).href)) as {
+  childEnv(extra: Record<string, string>): NodeJS.ProcessEnv;
+};
+interface WorkspacePackage {
+  manifest: { name: string };
+}
+const { cairnClosure, readPublicPackages } = (await import(
+  new URL('../scripts/workspace-packages.mjs', import.meta.url).href
+)) as {
+  readPublicPackages(root: string): WorkspacePackage[];
+  cairnClosure(
+    byName: Map<string, WorkspacePackage>,
+    names: string[],
+    options: { withOptionalPeers: boolean },
+  ): { names: string[] };
+};
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const guidePath = join(root, 'docs', 'getting-started.md');
 
@@ -39,48 +57,15 @@ function guideSteps(markdown: string): Step[] {
   return steps;
 }
 
-interface WorkspaceManifest {
-  name: string;
-  dependencies?: Record<string, string>;
-  peerDependencies?: Record<string, string>;
-  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
-}
-
 /** The @cairn packages `names` need (dependencies and required peers), transitively. */
-async function cairnClosure(names: string[]): Promise<Map<string, string>> {
-  const dirs = new Map<string, string>();
-  const packagesDir = join(root, 'packages');
-  const manifests = new Map<string, { dir: string; manifest: WorkspaceManifest }>();
-  for (const entry of await readdir(packagesDir, { withFileTypes: true })) {
-    if (!entry.isDirectory()) continue;
-    const dir = join(packagesDir, entry.name);
-    const manifest = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as WorkspaceManifest;
-    manifests.set(manifest.name, { dir, manifest });
-  }
-  const queue = [...names];
-  while (queue.length > 0) {
-    const name = queue.shift() as string;
-    const found = manifests.get(name);
-    if (dirs.has(name) || found === undefined) continue;
-    dirs.set(name, found.dir);
-    const {
-      dependencies = {},
-      peerDependencies = {},
-      peerDependenciesMeta = {},
-    } = found.manifest as {
-      dependencies?: Record<string, string>;
-      peerDependencies?: Record<string, string>;
-      peerDependenciesMeta?: Record<string, { optional?: boolean }>;
-    };
-    const required = Object.keys(peerDependencies).filter((peer) => !peerDependenciesMeta[peer]?.optional);
-    queue.push(...[...Object.keys(dependencies), ...required].filter((dep) => dep.startsWith('@cairn/')));
-  }
-  return dirs;
+function cairnPackages(names: string[]): string[] {
+  const byName = new Map(readPublicPackages(root).map((pkg) => [pkg.manifest.name, pkg]));
+  return cairnClosure(byName, names, { withOptionalPeers: false }).names;
 }
 
 /** Packs `packages` with pnpm into `dir`; returns each tarball's packed manifest and file. */
-async function pack(packages: Map<string, string>, dir: string) {
-  const filters = [...packages.keys()].flatMap((name) => ['--filter', name]);
+async function pack(packages: string[], dir: string) {
+  const filters = packages.flatMap((name) => ['--filter', name]);
   const { stdout } = await exec(
     'npx',
     ['-y', 'pnpm@10.34.9', '-r', ...filters, 'pack', '--pack-destination', dir, '--json'],
@@ -130,16 +115,6 @@ async function serveTarballs(
   return { server, url };
 }
 
-/** process.env without a package manager's script variables (they would point npm at this repo). */
-function userEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (/^(npm|pnpm)_/i.test(key) && !/^npm_config_(registry|cache|userconfig|cafile)$/i.test(key)) continue;
-    env[key] = value;
-  }
-  return { ...env, ...extra };
-}
-
 let cleanUp: () => Promise<void> = async () => {};
 afterAll(() => cleanUp());
 
@@ -149,13 +124,13 @@ describe('docs/getting-started.md, typed literally into an empty directory', () 
     const steps = guideSteps(markdown);
     const installed = [...markdown.matchAll(/@cairn\/[\w-]+/g)].map(([name]) => name);
     const work = await mkdtemp(join(tmpdir(), 'cairn-getting-started-'));
-    const tarballs = await pack(await cairnClosure(installed), work);
+    const tarballs = await pack(cairnPackages(installed), work);
     const { server, url } = await serveTarballs(tarballs);
     cleanUp = async () => {
       server.close();
       await rm(work, { recursive: true, force: true });
     };
-    const env = userEnv({ 'npm_config_@cairn:registry': url });
+    const env = childEnv({ 'npm_config_@cairn:registry': url });
     const user = join(work, 'user');
     await mkdir(user);
 

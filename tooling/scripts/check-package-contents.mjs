@@ -135,14 +135,22 @@ export function findBrokenSourceMaps(unpackedDir) {
 }
 
 /**
- * Modules in the unpacked package's JavaScript with a top-level `await` (or `for await`): Node's
- * require(esm) throws ERR_REQUIRE_ASYNC_MODULE for a graph holding one, so CommonJS consumers could
- * not load the package. Static, so it covers the entry points that only load under vitest too.
+ * Modules with a top-level `await` (or `for await`) in the graph of the package's export entries
+ * (relative static imports and re-exports): Node's require(esm) throws ERR_REQUIRE_ASYNC_MODULE
+ * for such a graph, so CommonJS consumers could not load the entry. Static, so it covers the
+ * entries that only load under vitest too. Scripts run as processes (bins, workers) may use it.
  */
-export function findTopLevelAwait(unpackedDir) {
+export function findTopLevelAwait(unpackedDir, manifest) {
+  const queue = Object.values(manifest.exports ?? {})
+    .map((target) => (typeof target === 'object' && target !== null ? target.default : undefined))
+    .filter((target) => typeof target === 'string' && /\.m?js$/.test(target))
+    .map((target) => resolve(unpackedDir, target));
+  const seen = new Set();
   const found = [];
-  for (const file of walk(unpackedDir)) {
-    if (!/\.m?js$/.test(file)) continue;
+  while (queue.length > 0) {
+    const file = queue.shift();
+    if (seen.has(file) || !existsSync(file)) continue;
+    seen.add(file);
     const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
     const visit = (node) => {
       if (ts.isFunctionLike(node) || ts.isClassLike(node)) return false;
@@ -150,10 +158,17 @@ export function findTopLevelAwait(unpackedDir) {
       return ts.forEachChild(node, visit) ?? false;
     };
     if (source.statements.some(visit)) found.push(relative(unpackedDir, file));
+    for (const statement of source.statements) {
+      const specifier =
+        (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) && statement.moduleSpecifier;
+      if (specifier && ts.isStringLiteral(specifier) && specifier.text.startsWith('.')) {
+        queue.push(resolve(dirname(file), specifier.text));
+      }
+    }
   }
   if (found.length === 0) return [];
   return [
-    `top-level await in ${found.sort().join(', ')}: require() of the package would throw ERR_REQUIRE_ASYNC_MODULE`,
+    `top-level await in ${found.sort().join(', ')}, which an export entry imports: require() of it would throw ERR_REQUIRE_ASYNC_MODULE`,
   ];
 }
 

@@ -5,7 +5,7 @@
 //   - checks the tarball: no tests, fixtures, configs or stale build output; src/ only the sources
 //     the build compiles, so that no source map points at a missing file; README.md, LICENSE and
 //     package.json present; the publishing metadata; every export entry with `types`, `import` and
-//     `default` (require(esm), bundlers) and no top-level await in its JavaScript; every bare import
+//     `default` (require(esm), bundlers) and no top-level await in what they import; every bare import
 //     in its JavaScript names the package itself, a node: built-in or a declared (peer/optional)
 //     dependency, and every bare import of its declaration files resolves to declarations once
 //     installed;
@@ -34,15 +34,7 @@
 //   --keep        keep the temp dir (tarballs, projects) and print where it is
 //   --compile-native  compile native dependencies (better-sqlite3) on install instead of offering
 //                 the workspace's build of the same version as a local prebuild
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { cpus, tmpdir } from 'node:os';
@@ -70,6 +62,7 @@ import {
 } from './check-package-contents.mjs';
 import { childEnv, killChildren, PNPM, run, tail } from './check-run.mjs';
 import { checkVersioning } from './check-versioning.mjs';
+import { cairnClosure, optionalCairnPeers, readPublicPackages } from './workspace-packages.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CONCURRENCY = 2;
@@ -119,13 +112,7 @@ const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'));
 
 // --- the packages -------------------------------------------------------------------------------
 
-const all = readdirSync(join(ROOT, 'packages'), { withFileTypes: true })
-  .filter((entry) => entry.isDirectory() && existsSync(join(ROOT, 'packages', entry.name, 'package.json')))
-  .map((entry) => {
-    const dir = join(ROOT, 'packages', entry.name);
-    return { dirName: entry.name, dir, manifest: readJson(join(dir, 'package.json')) };
-  });
-const publicPackages = all.filter((pkg) => pkg.manifest.private !== true);
+const publicPackages = readPublicPackages(ROOT);
 const byName = new Map(publicPackages.map((pkg) => [pkg.manifest.name, pkg]));
 const unknown = only.filter((name) => !publicPackages.some((pkg) => pkg.dirName === name));
 if (unknown.length > 0) {
@@ -135,47 +122,11 @@ if (unknown.length > 0) {
 const selected =
   only.length > 0 ? publicPackages.filter((pkg) => only.includes(pkg.dirName)) : publicPackages;
 
-/** The @cairn packages a manifest names as optional peers: the user installs those it wants. */
-function optionalCairnPeers(manifest) {
-  return Object.keys(manifest.peerDependencies ?? {}).filter(
-    (name) => name.startsWith('@cairn/') && manifest.peerDependenciesMeta?.[name]?.optional === true,
-  );
-}
-
-/**
- * @cairn packages a workspace manifest needs installed: dependencies and peerDependencies (optional
- * peers too, unless `withOptionalPeers` is false).
- */
-function cairnDependencies(manifest, withOptionalPeers = true) {
-  const skipped = new Set(withOptionalPeers ? [] : optionalCairnPeers(manifest));
-  return Object.keys({
-    ...manifest.dependencies,
-    ...manifest.peerDependencies,
-    ...manifest.optionalDependencies,
-  }).filter((name) => name.startsWith('@cairn/') && !skipped.has(name));
-}
-
 /**
  * `names` and every @cairn package they depend on, transitively; unknown (private, missing) names in
  * `missing`. Without `withOptionalPeers`, as a user who installs only the package gets it.
  */
-function closure(names, { withOptionalPeers = true } = {}) {
-  const seen = new Set();
-  const missing = new Set();
-  const queue = [...names];
-  while (queue.length > 0) {
-    const name = queue.shift();
-    if (seen.has(name) || missing.has(name)) continue;
-    const pkg = byName.get(name);
-    if (!pkg) {
-      missing.add(name);
-      continue;
-    }
-    seen.add(name);
-    queue.push(...cairnDependencies(pkg.manifest, withOptionalPeers));
-  }
-  return { names: [...seen], missing: [...missing] };
-}
+const closure = (names, options) => cairnClosure(byName, names, options);
 
 // --- shared services: the @cairn scope's "registry", PostgreSQL ----------------------------------
 
@@ -381,7 +332,7 @@ async function checkPackage(pkg, context) {
   problems.push(...checkMetadata(packed, pkg.dirName));
   problems.push(...checkExports(packed));
   problems.push(...findBrokenSourceMaps(tarball.unpacked));
-  problems.push(...findTopLevelAwait(tarball.unpacked));
+  problems.push(...findTopLevelAwait(tarball.unpacked, packed));
   problems.push(...findUndeclaredImports(tarball.unpacked, packed));
 
   // The README example and what it imports.
