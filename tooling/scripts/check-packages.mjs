@@ -193,9 +193,10 @@ function firstDifference(actual, expected) {
 }
 
 /**
- * `npm install`s the tarballs of `names` (and the registry packages `extra`) into a new empty ESM
- * project at `project` (CommonJS, `"type"` absent as `npm init -y` leaves it, with `commonjs`), the
- * @cairn scope pointing at the 404 registry; returns what went wrong, if anything.
+ * `npm install`s the tarballs of `names` (and the registry packages `extra`) into a new empty
+ * project at `project`, the @cairn scope pointing at the 404 registry: an ESM one (`"type":
+ * "module"`), or with `commonjs` a CommonJS one as `npm init -y` leaves it. Returns what went wrong,
+ * if anything.
  */
 async function installProject(
   project,
@@ -288,8 +289,9 @@ async function checkBins(pkg, packed, context) {
 
 /**
  * All the checked packages together in one CommonJS project (`npm init -y`, no `"type"`): each
- * entry point require()d, a TypeScript `module: nodenext` consumer compiled to CommonJS and run, and
- * a `moduleResolution: bundler` consumer type-checked.
+ * entry point require()d, and a consumer of every entry point compiled by TypeScript `module:
+ * nodenext` to CommonJS and run, type-checked with `moduleResolution: bundler`, and bundled with
+ * esbuild and run (check-consumers.mjs).
  */
 async function checkConsumers(packages, context) {
   const project = join(context.workDir, 'projects', 'consumers-commonjs');
