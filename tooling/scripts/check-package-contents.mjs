@@ -2,7 +2,7 @@
 // publishing metadata, the bare imports of its code, and the README example.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
-import { join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 
 export const REPOSITORY_URL = 'git+https://github.com/cairn-dev/cairn.git';
@@ -13,7 +13,8 @@ export const NODE_ENGINE = '>=20.19';
 /** Files a tarball must never ship, each with the reason. Paths are relative to the package root. */
 const FORBIDDEN = [
   [/(^|\/)[^/]*\.test\.[^/]*$/, 'a test file'],
-  [/^src\//, 'TypeScript sources (src/)'],
+  [/^src\/.*(?<!\.ts)$/, 'a source directory file that is not TypeScript'],
+  [/(^|\/)test-support\.ts$/, 'a test helper (test-support.ts)'],
   [/^test\//, 'the test directory'],
   [/^bench\//, 'the benchmark directory'],
   [/(^|\/)__fixtures__\//, 'test fixtures (__fixtures__)'],
@@ -27,7 +28,14 @@ const FORBIDDEN = [
 ];
 
 /** Files a package may ship besides what `bin` names. */
-const ALLOWED = [/^dist\//, /^README\.md$/, /^LICENSE$/, /^package\.json$/, /^CHANGELOG\.md$/];
+const ALLOWED = [
+  /^dist\//,
+  /^src\/.*\.ts$/,
+  /^README\.md$/,
+  /^LICENSE$/,
+  /^package\.json$/,
+  /^CHANGELOG\.md$/,
+];
 
 const REQUIRED = ['package.json', 'README.md', 'LICENSE'];
 
@@ -47,7 +55,9 @@ export function checkTarballFiles(paths, manifest) {
     const forbidden = FORBIDDEN.find(([pattern]) => pattern.test(file));
     if (forbidden) problems.push(`ships ${file} (${forbidden[1]})`);
     else if (!bins.has(file) && !ALLOWED.some((pattern) => pattern.test(file)))
-      problems.push(`ships ${file}, which is neither dist/, a bin, README.md, LICENSE nor package.json`);
+      problems.push(
+        `ships ${file}, which is neither dist/, src/**/*.ts, a bin, README.md, LICENSE nor package.json`,
+      );
   }
   for (const file of REQUIRED) if (!files.includes(file)) problems.push(`the tarball has no ${file}`);
   for (const bin of bins) if (!files.includes(bin)) problems.push(`bin ${bin} is not in the tarball`);
@@ -56,8 +66,9 @@ export function checkTarballFiles(paths, manifest) {
 
 /**
  * Build output in the tarball that the package's tsconfig.build.json does not produce (left in dist
- * by an earlier build: a renamed, deleted or newly excluded source file). Only compiled outputs
- * (.js, .d.ts and their maps) are checked; other generated files (core's JSON Schemas) are not.
+ * by an earlier build: a renamed, deleted or newly excluded source file), and sources in src/ it
+ * does not compile (test helpers `files` forgot to leave out). Only compiled outputs (.js, .d.ts and
+ * their maps) are checked; other generated files (core's JSON Schemas) are not.
  */
 export function findStaleOutputs(paths, packageDir) {
   const configPath = join(packageDir, 'tsconfig.build.json');
@@ -71,18 +82,132 @@ export function findStaleOutputs(paths, packageDir) {
   const rootDir = config.options.rootDir ?? join(packageDir, 'src');
   const outDir = config.options.outDir ?? join(packageDir, 'dist');
   const expected = new Set();
+  const compiled = new Set(config.fileNames.map((source) => relative(packageDir, source)));
   for (const source of config.fileNames) {
     if (source.endsWith('.d.ts')) continue;
     const base = relative(packageDir, join(outDir, relative(rootDir, source))).replace(/\.[cm]?tsx?$/, '');
     for (const ext of ['.js', '.js.map', '.d.ts', '.d.ts.map']) expected.add(`${base}${ext}`);
   }
-  const stale = paths
-    .map((path) => path.replace(/^package\//, ''))
-    .filter((file) => /^dist\/.*\.(js|d\.ts)(\.map)?$/.test(file) && !expected.has(file));
-  if (stale.length === 0) return [];
+  const files = paths.map((path) => path.replace(/^package\//, ''));
+  const stale = files.filter((file) => /^dist\/.*\.(js|d\.ts)(\.map)?$/.test(file) && !expected.has(file));
+  const uncompiled = files.filter((file) => /^src\/.*\.ts$/.test(file) && !compiled.has(file));
+  const problems = [];
+  if (stale.length > 0) {
+    problems.push(
+      `ships ${stale.length} stale build outputs that tsconfig.build.json no longer produces (${stale.join(', ')}): delete dist and rebuild`,
+    );
+  }
+  if (uncompiled.length > 0) {
+    problems.push(
+      `ships ${uncompiled.length} sources that tsconfig.build.json does not compile (${uncompiled.join(', ')}): leave them out in "files"`,
+    );
+  }
+  return problems;
+}
+
+/**
+ * Source maps (dist/**\/*.map) whose `sources` name a file the tarball does not ship: a debugger or
+ * go-to-definition would open nothing. The packages ship src/ for them (see the root README).
+ */
+export function findBrokenSourceMaps(unpackedDir) {
+  const broken = [];
+  for (const file of walk(unpackedDir)) {
+    if (!file.endsWith('.map')) continue;
+    let map;
+    try {
+      map = JSON.parse(readFileSync(file, 'utf8'));
+    } catch {
+      broken.push(`${relative(unpackedDir, file)} (not JSON)`);
+      continue;
+    }
+    for (const source of map.sources ?? []) {
+      const target = resolve(dirname(file), map.sourceRoot ?? '', source);
+      if (!existsSync(target))
+        broken.push(`${relative(unpackedDir, file)} → ${relative(unpackedDir, target)}`);
+    }
+  }
+  if (broken.length === 0) return [];
+  broken.sort();
+  const shown = broken.slice(0, 3).join(', ');
   return [
-    `ships ${stale.length} stale build outputs that tsconfig.build.json no longer produces (${stale.join(', ')}): delete dist and rebuild`,
+    `${broken.length} source maps point at files the tarball does not ship (${shown}${broken.length > 3 ? ', …' : ''})`,
   ];
+}
+
+/**
+ * Modules with a top-level `await` (or `for await`) in the graph of the package's export entries
+ * (relative static imports and re-exports): Node's require(esm) throws ERR_REQUIRE_ASYNC_MODULE
+ * for such a graph, so CommonJS consumers could not load the entry. Static, so it covers the
+ * entries that only load under vitest too. Scripts run as processes (bins, workers) may use it.
+ */
+export function findTopLevelAwait(unpackedDir, manifest) {
+  const queue = Object.values(manifest.exports ?? {})
+    .map((target) => (typeof target === 'object' && target !== null ? target.default : undefined))
+    .filter((target) => typeof target === 'string' && /\.m?js$/.test(target))
+    .map((target) => resolve(unpackedDir, target));
+  const seen = new Set();
+  const found = [];
+  while (queue.length > 0) {
+    const file = queue.shift();
+    if (seen.has(file) || !existsSync(file)) continue;
+    seen.add(file);
+    const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
+    const visit = (node) => {
+      if (ts.isFunctionLike(node) || ts.isClassLike(node)) return false;
+      if (ts.isAwaitExpression(node) || (ts.isForOfStatement(node) && node.awaitModifier)) return true;
+      return ts.forEachChild(node, visit) ?? false;
+    };
+    if (source.statements.some(visit)) found.push(relative(unpackedDir, file));
+    for (const statement of source.statements) {
+      const specifier =
+        (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) && statement.moduleSpecifier;
+      if (specifier && ts.isStringLiteral(specifier) && specifier.text.startsWith('.')) {
+        queue.push(resolve(dirname(file), specifier.text));
+      }
+    }
+  }
+  if (found.length === 0) return [];
+  return [
+    `top-level await in ${found.sort().join(', ')}, which an export entry imports: require() of it would throw ERR_REQUIRE_ASYNC_MODULE`,
+  ];
+}
+
+/** The conditions, in order, of every subpath export that is code (not a .json file). */
+export const EXPORT_CONDITIONS = ['types', 'import', 'default'];
+
+/**
+ * The exports map works for every consumer: ESM (`import`), CommonJS through Node's require(esm)
+ * and bundlers (`default`), TypeScript (`types`, first). Top-level `main`/`types` name the root
+ * entry for tools that do not read `exports`.
+ */
+export function checkExports(manifest) {
+  const problems = [];
+  const exportsMap = manifest.exports;
+  if (typeof exportsMap !== 'object' || exportsMap === null || !exportsMap['.']) {
+    return ['exports has no "." entry'];
+  }
+  for (const [subpath, target] of Object.entries(exportsMap)) {
+    if (typeof target === 'string') {
+      if (!/\.json$/.test(target)) {
+        problems.push(`exports["${subpath}"] is a bare path; give it { ${EXPORT_CONDITIONS.join(', ')} }`);
+      }
+      continue;
+    }
+    const conditions = Object.keys(target ?? {});
+    if (conditions.join() !== EXPORT_CONDITIONS.join()) {
+      problems.push(
+        `exports["${subpath}"] has conditions ${JSON.stringify(conditions)}, not ${JSON.stringify(EXPORT_CONDITIONS)} in that order`,
+      );
+    } else if (target.import !== target.default) {
+      problems.push(`exports["${subpath}"]: "default" is not the same file as "import"`);
+    }
+  }
+  const root = exportsMap['.'];
+  if (typeof root === 'object') {
+    if (manifest.types !== root.types) problems.push(`types is not exports["."].types (${root.types})`);
+    if (manifest.main !== root.default) problems.push(`main is not exports["."].default (${root.default})`);
+  }
+  return problems;
 }
 
 /** Publishing metadata every public package carries. */

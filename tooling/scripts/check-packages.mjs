@@ -2,14 +2,19 @@
 //
 // Needs `pnpm build` first. Packs every public package in packages/* with `pnpm pack` (which turns
 // `workspace:` ranges into versions), then, for each package, in an empty project of its own:
-//   - checks the tarball: no tests, sources, fixtures, configs or stale build output; README.md,
-//     LICENSE and package.json present; the publishing metadata; every bare import in its
-//     JavaScript names the package itself, a node: built-in or a declared (peer/optional) dependency,
-//     and every bare import of its declaration files resolves to declarations once installed;
+//   - checks the tarball: no tests, fixtures, configs or stale build output; src/ only the sources
+//     the build compiles, so that no source map points at a missing file; README.md, LICENSE and
+//     package.json present; the publishing metadata; every export entry with `types`, `import` and
+//     `default` (require(esm), bundlers) and no top-level await in what they import; every bare import
+//     in its JavaScript names the package itself, a node: built-in or a declared (peer/optional)
+//     dependency, and every bare import of its declaration files resolves to declarations once
+//     installed;
 //   - `npm install`s (plain npm, the machine's registry) its tarball with those of the @cairn packages
 //     it depends on (dependencies and peerDependencies, transitively) and of the @cairn packages its
 //     README example imports (e.g. @cairn/testing as a stand-in model), never from a registry: the
 //     @cairn scope points at a local server that answers 404, so a missing tarball fails the install;
+//   - require()s each of its entry points from CommonJS in that project, and runs each bin
+//     (`--help`) in a project where only the package (and the @cairn packages it needs) is installed;
 //   - runs the README example (the first ```js block) with node and compares what it prints with the
 //     ```text block after "It prints:" — the convention of @cairn/vitest-config/readme-example. An
 //     example that reads DATABASE_URL gets a throwaway PostgreSQL (@cairn/postgres-test-server), or
@@ -17,6 +22,10 @@
 //   - a package with optional @cairn peers (connect's providers and stores) is also installed in a
 //     second project without them: it must import, and its smoke in WITHOUT_OPTIONAL_PEERS (choosing
 //     a peer that is not installed) must print what it says.
+// Then all the checked packages together in one CommonJS project (`npm init -y`, no "type"): every
+// entry point require()d, and a consumer of every entry point compiled by TypeScript `module:
+// nodenext` to CommonJS and run, type-checked with `moduleResolution: bundler`, and bundled with
+// esbuild and run (check-consumers.mjs).
 // Then a dry run of `pnpm changeset version` (check-versioning.mjs).
 //
 // Usage: node tooling/scripts/check-packages.mjs [package-dir ...] [--keep] [--versioning]
@@ -25,24 +34,26 @@
 //   --keep        keep the temp dir (tarballs, projects) and print where it is
 //   --compile-native  compile native dependencies (better-sqlite3) on install instead of offering
 //                 the workspace's build of the same version as a local prebuild
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  checkRequire,
+  checkTypescriptConsumers,
+  entryPoints,
+  requireScript,
+  TYPESCRIPT_PACKAGES,
+} from './check-consumers.mjs';
+import {
+  checkExports,
   checkMetadata,
   checkTarballFiles,
+  findBrokenSourceMaps,
   findStaleOutputs,
+  findTopLevelAwait,
   findUndeclaredImports,
   findUntypedImports,
   importSpecifiers,
@@ -51,6 +62,7 @@ import {
 } from './check-package-contents.mjs';
 import { childEnv, killChildren, PNPM, run, tail } from './check-run.mjs';
 import { checkVersioning } from './check-versioning.mjs';
+import { cairnClosure, optionalCairnPeers, readPublicPackages } from './workspace-packages.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CONCURRENCY = 2;
@@ -100,13 +112,7 @@ const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'));
 
 // --- the packages -------------------------------------------------------------------------------
 
-const all = readdirSync(join(ROOT, 'packages'), { withFileTypes: true })
-  .filter((entry) => entry.isDirectory() && existsSync(join(ROOT, 'packages', entry.name, 'package.json')))
-  .map((entry) => {
-    const dir = join(ROOT, 'packages', entry.name);
-    return { dirName: entry.name, dir, manifest: readJson(join(dir, 'package.json')) };
-  });
-const publicPackages = all.filter((pkg) => pkg.manifest.private !== true);
+const publicPackages = readPublicPackages(ROOT);
 const byName = new Map(publicPackages.map((pkg) => [pkg.manifest.name, pkg]));
 const unknown = only.filter((name) => !publicPackages.some((pkg) => pkg.dirName === name));
 if (unknown.length > 0) {
@@ -116,47 +122,11 @@ if (unknown.length > 0) {
 const selected =
   only.length > 0 ? publicPackages.filter((pkg) => only.includes(pkg.dirName)) : publicPackages;
 
-/** The @cairn packages a manifest names as optional peers: the user installs those it wants. */
-function optionalCairnPeers(manifest) {
-  return Object.keys(manifest.peerDependencies ?? {}).filter(
-    (name) => name.startsWith('@cairn/') && manifest.peerDependenciesMeta?.[name]?.optional === true,
-  );
-}
-
-/**
- * @cairn packages a workspace manifest needs installed: dependencies and peerDependencies (optional
- * peers too, unless `withOptionalPeers` is false).
- */
-function cairnDependencies(manifest, withOptionalPeers = true) {
-  const skipped = new Set(withOptionalPeers ? [] : optionalCairnPeers(manifest));
-  return Object.keys({
-    ...manifest.dependencies,
-    ...manifest.peerDependencies,
-    ...manifest.optionalDependencies,
-  }).filter((name) => name.startsWith('@cairn/') && !skipped.has(name));
-}
-
 /**
  * `names` and every @cairn package they depend on, transitively; unknown (private, missing) names in
  * `missing`. Without `withOptionalPeers`, as a user who installs only the package gets it.
  */
-function closure(names, { withOptionalPeers = true } = {}) {
-  const seen = new Set();
-  const missing = new Set();
-  const queue = [...names];
-  while (queue.length > 0) {
-    const name = queue.shift();
-    if (seen.has(name) || missing.has(name)) continue;
-    const pkg = byName.get(name);
-    if (!pkg) {
-      missing.add(name);
-      continue;
-    }
-    seen.add(name);
-    queue.push(...cairnDependencies(pkg.manifest, withOptionalPeers));
-  }
-  return { names: [...seen], missing: [...missing] };
-}
+const closure = (names, options) => cairnClosure(byName, names, options);
 
 // --- shared services: the @cairn scope's "registry", PostgreSQL ----------------------------------
 
@@ -223,17 +193,24 @@ function firstDifference(actual, expected) {
 }
 
 /**
- * `npm install`s the tarballs of `names` into a new empty ESM project at `project`, the @cairn scope
- * pointing at the 404 registry; returns what went wrong, if anything.
+ * `npm install`s the tarballs of `names` (and the registry packages `extra`) into a new empty
+ * project at `project`, the @cairn scope pointing at the 404 registry: an ESM one (`"type":
+ * "module"`), or with `commonjs` a CommonJS one as `npm init -y` leaves it. Returns what went wrong,
+ * if anything.
  */
-async function installProject(project, names, { tarballs, registryUrl, installEnv }) {
+async function installProject(
+  project,
+  names,
+  { tarballs, registryUrl, installEnv },
+  { commonjs = false, extra = [] } = {},
+) {
   mkdirSync(project, { recursive: true });
   const init = await run('npm', ['init', '-y'], { cwd: project, timeoutMs: 60_000 });
   if (init.code !== 0) return `npm init failed: ${tail(init.stderr)}`;
   const projectManifest = readJson(join(project, 'package.json'));
   writeFileSync(
     join(project, 'package.json'),
-    `${JSON.stringify({ ...projectManifest, private: true, type: 'module' }, null, 2)}\n`,
+    `${JSON.stringify({ ...projectManifest, private: true, ...(commonjs ? {} : { type: 'module' }) }, null, 2)}\n`,
   );
   const install = await run(
     'npm',
@@ -243,6 +220,7 @@ async function installProject(project, names, { tarballs, registryUrl, installEn
       '--no-fund',
       `--@cairn:registry=${registryUrl}`,
       ...names.map((dep) => tarballs.get(dep).file),
+      ...extra,
     ],
     { cwd: project, env: childEnv(installEnv), timeoutMs: INSTALL_TIMEOUT_MS },
   );
@@ -281,6 +259,66 @@ async function checkWithoutOptionalPeers(pkg, context) {
   return [];
 }
 
+/**
+ * Each bin of the package runs (`--help`) in a project where only the package is installed (with
+ * the @cairn packages it depends on, not its optional peers): what a bin imports must be installed
+ * with it.
+ */
+async function checkBins(pkg, packed, context) {
+  const bins = typeof packed.bin === 'string' ? { [packed.name]: packed.bin } : (packed.bin ?? {});
+  if (Object.keys(bins).length === 0) return [];
+  const where = 'its bins, installed alone';
+  const project = join(context.workDir, 'projects', `${pkg.dirName}-bins`);
+  const { names } = closure([packed.name], { withOptionalPeers: false });
+  const installFailure = await installProject(project, names, context);
+  if (installFailure !== undefined) return [`${where}: ${installFailure}`];
+  const problems = [];
+  for (const bin of Object.keys(bins)) {
+    const result = await run(process.execPath, [join('node_modules', '.bin', bin), '--help'], {
+      cwd: project,
+      env: childEnv(),
+      timeoutMs: EXAMPLE_TIMEOUT_MS,
+    });
+    if (result.code !== 0 || !/usage/i.test(result.stdout)) {
+      const error = /Error \[[A-Z_]+\]:.*|^\w*Error:.*$/m.exec(result.stderr)?.[0] ?? tail(result.stderr, 3);
+      problems.push(`${where}: \`${bin} --help\` failed (exit ${result.code}): ${error}`);
+    }
+  }
+  return problems;
+}
+
+/**
+ * All the checked packages together in one CommonJS project (`npm init -y`, no `"type"`): each
+ * entry point require()d, and a consumer of every entry point compiled by TypeScript `module:
+ * nodenext` to CommonJS and run, type-checked with `moduleResolution: bundler`, and bundled with
+ * esbuild and run (check-consumers.mjs).
+ */
+async function checkConsumers(packages, context) {
+  const project = join(context.workDir, 'projects', 'consumers-commonjs');
+  const { names } = closure(packages.map((pkg) => pkg.manifest.name));
+  const installFailure = await installProject(project, names, context, {
+    commonjs: true,
+    extra: TYPESCRIPT_PACKAGES,
+  });
+  if (installFailure !== undefined) return [installFailure];
+  const manifests = names.map((name) =>
+    readJson(join(project, 'node_modules', ...name.split('/'), 'package.json')),
+  );
+  const specifiers = manifests.flatMap(entryPoints);
+  writeFileSync(join(project, 'require-entries.js'), requireScript(specifiers));
+  const required = await run(process.execPath, ['require-entries.js'], {
+    cwd: project,
+    env: childEnv(),
+    timeoutMs: EXAMPLE_TIMEOUT_MS,
+  });
+  const problems = [];
+  if (required.code !== 0) {
+    problems.push(`require() of every entry point failed: ${tail(required.stderr, 3)}`);
+  }
+  problems.push(...(await checkTypescriptConsumers(project, manifests)));
+  return problems;
+}
+
 async function checkPackage(pkg, context) {
   const { tarballs, workDir } = context;
   const name = pkg.manifest.name;
@@ -294,6 +332,9 @@ async function checkPackage(pkg, context) {
   problems.push(...checkTarballFiles(paths, packed));
   problems.push(...findStaleOutputs(paths, pkg.dir));
   problems.push(...checkMetadata(packed, pkg.dirName));
+  problems.push(...checkExports(packed));
+  problems.push(...findBrokenSourceMaps(tarball.unpacked));
+  problems.push(...findTopLevelAwait(tarball.unpacked, packed));
   problems.push(...findUndeclaredImports(tarball.unpacked, packed));
 
   // The README example and what it imports.
@@ -329,6 +370,9 @@ async function checkPackage(pkg, context) {
   if (installFailure !== undefined) return [...problems, installFailure];
   // The types its declarations use resolve for a TypeScript consumer.
   problems.push(...findUntypedImports(join(project, 'node_modules', ...name.split('/'))));
+  // CommonJS: every entry point loads with require() (Node's require(esm)), in the same project.
+  problems.push(...(await checkRequire(project, packed)));
+  problems.push(...(await checkBins(pkg, packed, context)));
   if (code === undefined) return problems;
 
   problems.push(...(await checkWithoutOptionalPeers(pkg, context)));
@@ -465,6 +509,25 @@ try {
         console.log(`FAIL ${label}  ${problems.join('; ')} (${seconds(packageStarted)})`);
       }
     });
+    const consumersStarted = performance.now();
+    let problems;
+    try {
+      problems = await checkConsumers(selected, {
+        tarballs,
+        workDir,
+        registryUrl: registry.url,
+        installEnv,
+      });
+    } catch (error) {
+      problems = [`check crashed: ${error.stack ?? error}`];
+    }
+    const label = '(consumers)'.padEnd(width);
+    const what = 'together: require(), TypeScript nodenext→CommonJS, bundler resolution, esbuild bundle';
+    if (problems.length === 0) console.log(`ok   ${label}  ${what} (${seconds(consumersStarted)})`);
+    else {
+      failures.push('consumers');
+      console.log(`FAIL ${label}  ${what}: ${problems.join('; ')} (${seconds(consumersStarted)})`);
+    }
   }
   if (runVersioning) {
     const versioningStarted = performance.now();
