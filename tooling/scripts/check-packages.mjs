@@ -455,9 +455,11 @@ async function pool(items, limit, task) {
 function nativeFirst(packages) {
   const needsNative = (pkg) =>
     closure([pkg.manifest.name]).names.some((dep) =>
-      Object.keys(byName.get(dep).manifest.dependencies ?? {}).some((name) =>
-        NATIVE.some((native) => native.name === name),
-      ),
+      // better-sqlite3 is an optional dependency of @cairn/store-sqlite: npm still builds it.
+      Object.keys({
+        ...byName.get(dep).manifest.dependencies,
+        ...byName.get(dep).manifest.optionalDependencies,
+      }).some((name) => NATIVE.some((native) => native.name === name)),
     );
   return [...packages].sort((a, b) => Number(needsNative(b)) - Number(needsNative(a)));
 }
