@@ -27,6 +27,7 @@ export {
   type RunNodeScriptOptions,
   runNodeScript,
 } from './processes/run-node-script.js';
+export { chunkString, type ResolvedScriptTurn, type ResolvedToolCall } from './resolve-script-turn.js';
 export {
   MALFORMED_SSE_DATA,
   type RecordedRequest,
@@ -35,6 +36,5 @@ export {
   type ScriptToolCall,
   type ScriptTurn,
 } from './script-turn.js';
-export { chunkString, type ResolvedScriptTurn, type ResolvedToolCall } from './resolve-script-turn.js';
 export { ScriptedModel, type ScriptedModelOptions } from './scripted-model/scripted-model.js';
 export { simulatedDelay } from './simulated-delay.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MALFORMED_SSE_DATA } from '../script-turn.js';
-import { mockServerPerTest } from './mock-server-per-test.js';
 import type { MockProviderProtocol, MockStreamFraming } from './mock-provider-protocol.js';
+import { mockServerPerTest } from './mock-server-per-test.js';
 import { openAIMockProtocol } from './openai-mock-server.js';
 
 const mock = mockServerPerTest();
@@ -80,7 +80,9 @@ describe('startMockProviderServer with a protocol object', () => {
     const server = await mock.start({ provider: toyProtocol, turns: [] });
     const response = await fetch(`${server.origin}/elsewhere`, { method: 'POST' });
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ failure: { status: 404, message: 'mock server: no route /elsewhere' } });
+    expect(await response.json()).toEqual({
+      failure: { status: 404, message: 'mock server: no route /elsewhere' },
+    });
   });
 
   it('takes a built-in protocol as an object the same as by name', async () => {

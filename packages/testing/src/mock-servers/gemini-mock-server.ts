@@ -101,7 +101,11 @@ export const geminiMockProtocol: MockProviderProtocol = {
     const match = ROUTE.exec(path);
     if (method !== 'POST' || match === null) return undefined;
     const stream = match[3] === 'streamGenerateContent';
-    return { stream, framing: query.get('alt') === 'sse' ? 'sse' : 'json-array', model: match[2] ?? 'mock-model' };
+    return {
+      stream,
+      framing: query.get('alt') === 'sse' ? 'sse' : 'json-array',
+      model: match[2] ?? 'mock-model',
+    };
   },
 
   // Never on the wire: Gemini function calls carry no id (adapters synthesise their own).

@@ -75,7 +75,12 @@ function includeUsage(body: unknown): boolean {
 export const openAIMockProtocol: MockProviderProtocol = {
   provider: 'openai',
   baseUrlPath: '/v1',
-  rawFinishReasons: { stop: 'stop', tool_calls: 'tool_calls', length: 'length', content_filter: 'content_filter' },
+  rawFinishReasons: {
+    stop: 'stop',
+    tool_calls: 'tool_calls',
+    length: 'length',
+    content_filter: 'content_filter',
+  },
 
   route(method, path, _query, body) {
     if (method !== 'POST' || path !== '/v1/chat/completions') return undefined;

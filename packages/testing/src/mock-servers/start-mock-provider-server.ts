@@ -11,10 +11,10 @@ import {
   parseBody,
   pause,
   readBodyText,
+  STREAM_CONTENT_TYPES,
   sendJson,
   serializeFrame,
   splitRawSse,
-  STREAM_CONTENT_TYPES,
   writeStreamEvents,
 } from './mock-http.js';
 import type { MockProviderProtocol, MockRoute, MockServerProvider } from './mock-provider-protocol.js';

@@ -88,7 +88,8 @@ export const TOOL_CALL_CASES: ModelAdapterConformanceCase[] = [
         );
         expect(deltas.length, `tool_input_delta events for ${use.toolName}`).toBeGreaterThan(0);
         // An API sending each call whole (Gemini) has one delta to stream.
-        if (protocol.toolArgumentsWhole !== true) expect(deltas.length, 'arguments streamed in pieces').toBeGreaterThan(1);
+        if (protocol.toolArgumentsWhole !== true)
+          expect(deltas.length, 'arguments streamed in pieces').toBeGreaterThan(1);
         expect(
           deltas.every((delta) => delta.index < useIndex),
           'deltas come before tool_use',
