@@ -156,6 +156,51 @@ describe('createModelStream', () => {
     await expect(stream.result).rejects.toMatchObject({ code: 'LLM_UNAVAILABLE' });
   });
 
+  it('fails a stream whose provider sends a second finish, naming both', async () => {
+    const stream = createModelStream(
+      async (sink) => {
+        sink.textDelta('t', 'Done.');
+        sink.finish('stop', 'end_turn');
+        sink.usage({ inputTokens: 3, outputTokens: 2 });
+        sink.finish('length', 'max_tokens');
+      },
+      { provider: 'test' },
+    );
+    const events = await drain(stream);
+    expect(events.map((event) => event.type)).toEqual(['text_delta', 'text', 'usage', 'error', 'finish']);
+    const message = "the response sent a second finish 'max_tokens' after its finish 'end_turn'";
+    expect(events.at(-2)).toMatchObject({ type: 'error', code: 'LLM_BAD_RESPONSE', message });
+    expect(events.at(-1)).toMatchObject({ type: 'finish', reason: 'error' });
+    await expect(stream.result).rejects.toMatchObject({ code: 'LLM_BAD_RESPONSE', message });
+  });
+
+  it.each([
+    ['a text delta', (sink: StreamSink) => sink.textDelta('t2', 'more')],
+    ['a reasoning delta', (sink: StreamSink) => sink.reasoningDelta('r', 'more')],
+    ['tool call call_9 (search)', (sink: StreamSink) => sink.toolCallStart('call_9', 'search')],
+    ['a tool input delta for call_1', (sink: StreamSink) => sink.toolInputDelta('call_1', '}')],
+  ])('fails a stream whose provider sends %s after finish', async (what, afterFinish) => {
+    const stream = createModelStream(
+      async (sink) => {
+        sink.toolCallStart('call_1', 'weather');
+        sink.toolInputDelta('call_1', '{"city":"Oslo"');
+        sink.finish('tool_calls');
+        // Trailing usage and metadata after finish are normal (OpenAI's usage chunk).
+        sink.usage({ inputTokens: 3, outputTokens: 2 });
+        sink.metadata({ test: { late: true } });
+        afterFinish(sink);
+      },
+      { provider: 'test' },
+    );
+    const events = await drain(stream);
+    const message = `the response sent ${what} after its finish 'tool_calls'`;
+    expect(events.at(-2)).toMatchObject({ type: 'error', code: 'LLM_BAD_RESPONSE', message });
+    expect(events.filter((event) => event.type === 'finish')).toEqual([
+      expect.objectContaining({ reason: 'error' }),
+    ]);
+    await expect(stream.result).rejects.toMatchObject({ code: 'LLM_BAD_RESPONSE', message });
+  });
+
   it('ends with finish aborted when the request signal fires mid-stream, even if the SDK lingers', async () => {
     const controller = new AbortController();
     const stream = createModelStream(

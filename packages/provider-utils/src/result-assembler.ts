@@ -114,12 +114,14 @@ class Assembler implements ResultAssembler {
 
   toolCallStart(id: string, toolName: string): void {
     if (this.done) return;
+    this.refuseAfterFinish(`tool call ${id} (${toolName})`);
     if (this.toolCalls.has(id)) throw badResponse(`the response started tool call ${id} twice`);
     this.toolCalls.set(id, { id, toolName, arguments: '', open: true });
   }
 
   toolInputDelta(id: string, delta: string): void {
     if (this.done || delta === '') return;
+    this.refuseAfterFinish(`a tool input delta for ${id}`);
     const call = this.openToolCall(id);
     call.arguments += delta;
     this.emit({ type: 'tool_input_delta', id, toolName: call.toolName, delta });
@@ -147,6 +149,7 @@ class Assembler implements ResultAssembler {
 
   finish(reason: FinishReason, rawReason?: string): void {
     if (this.done) return;
+    this.refuseAfterFinish(`a second finish '${rawReason ?? reason}'`);
     this.finishReason = reason;
     this.rawFinishReason = rawReason;
   }
@@ -192,8 +195,21 @@ class Assembler implements ResultAssembler {
     this.emit({ type: 'finish', reason: error.code === 'LLM_ABORTED' ? 'aborted' : 'error' });
   }
 
+  /**
+   * Content or a second finish after the provider's finish means the adapter misread the stream
+   * (or the API broke its own protocol): fail loudly rather than drop or mis-attribute it. Usage,
+   * metadata and unknown events may still follow a finish (OpenAI's trailing usage chunk).
+   */
+  private refuseAfterFinish(what: string): void {
+    if (this.finishReason === undefined) return;
+    throw badResponse(
+      `the response sent ${what} after its finish '${this.rawFinishReason ?? this.finishReason}'`,
+    );
+  }
+
   private blockDelta(kind: Block['kind'], blockKey: string, delta: string): void {
     if (this.done || delta === '') return;
+    this.refuseAfterFinish(`a ${kind} delta`);
     const key = `${kind}:${blockKey}`;
     const block = this.openBlocks.get(key) ?? this.openBlock(kind, key);
     block.text += delta;

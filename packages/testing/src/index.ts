@@ -1,7 +1,21 @@
 export { cairnErrorThrownBy } from './cairn-error-thrown-by.js';
 export { createGate, type Gate } from './gate.js';
-export type { MockProvider, MockServerProvider } from './mock-servers/mock-provider-protocol.js';
+export { anthropicMockProtocol } from './mock-servers/anthropic-mock-server.js';
+export { geminiMockProtocol } from './mock-servers/gemini-mock-server.js';
+export type {
+  MockAnswerContext,
+  MockErrorInput,
+  MockProvider,
+  MockProviderProtocol,
+  MockRoute,
+  MockServerProvider,
+  MockStreamFrame,
+  MockStreamFraming,
+} from './mock-servers/mock-provider-protocol.js';
+export { openAIMockProtocol } from './mock-servers/openai-mock-server.js';
+export { openAIResponsesMockProtocol } from './mock-servers/openai-responses-mock-server.js';
 export {
+  MOCK_PROVIDER_PROTOCOLS,
   type MockProviderServer,
   type MockProviderServerOptions,
   type MockTurns,
@@ -13,6 +27,7 @@ export {
   type RunNodeScriptOptions,
   runNodeScript,
 } from './processes/run-node-script.js';
+export { chunkString, type ResolvedScriptTurn, type ResolvedToolCall } from './resolve-script-turn.js';
 export {
   MALFORMED_SSE_DATA,
   type RecordedRequest,

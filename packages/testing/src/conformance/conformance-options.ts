@@ -1,5 +1,5 @@
 import type { ModelAdapter } from '@cairn/core';
-import type { MockProvider } from '../mock-servers/mock-provider-protocol.js';
+import type { MockProvider, MockProviderProtocol } from '../mock-servers/mock-provider-protocol.js';
 import type { MockProviderServer } from '../mock-servers/start-mock-provider-server.js';
 import type { ScriptTurn } from '../script-turn.js';
 
@@ -14,8 +14,12 @@ export interface ConformanceAdapterSettings {
 export interface ModelAdapterConformanceOptions {
   /** Names the suite: `ModelAdapter conformance: <name>`. */
   name: string;
-  /** The wire protocol the adapter speaks; the kit starts that mock server for every case. */
-  provider: MockProvider;
+  /**
+   * The wire protocol the adapter speaks: a built-in one by name, or your own
+   * `MockProviderProtocol` for any other API. The kit starts a mock server speaking it for every
+   * case, and takes what a case must know of the API (raw finish reasons, error bodies) from it.
+   */
+  provider: MockProvider | MockProviderProtocol;
   createAdapter: (settings: ConformanceAdapterSettings) => ModelAdapter;
   /** Case names to report as skipped (say why in the suite), e.g. for a deliberately partial adapter. */
   skip?: string[];
@@ -23,7 +27,7 @@ export interface ModelAdapterConformanceOptions {
 
 /** What a case works with: a fresh mock server playing its turns and an adapter pointed at it. */
 export interface ConformanceCaseContext {
-  provider: MockProvider;
+  protocol: MockProviderProtocol;
   server: MockProviderServer;
   adapter: ModelAdapter;
 }

@@ -1,4 +1,7 @@
-import { startMockProviderServer } from '../mock-servers/start-mock-provider-server.js';
+import {
+  MOCK_PROVIDER_PROTOCOLS,
+  startMockProviderServer,
+} from '../mock-servers/start-mock-provider-server.js';
 import type { ModelAdapterConformanceCase, ModelAdapterConformanceOptions } from './conformance-options.js';
 import { CONFORMANCE_API_KEY } from './conformance-requests.js';
 
@@ -10,14 +13,16 @@ export async function runModelAdapterConformanceCase(
   testCase: ModelAdapterConformanceCase,
   options: Pick<ModelAdapterConformanceOptions, 'provider' | 'createAdapter'>,
 ): Promise<void> {
-  const server = await startMockProviderServer({ provider: options.provider, turns: testCase.turns });
+  const protocol =
+    typeof options.provider === 'string' ? MOCK_PROVIDER_PROTOCOLS[options.provider] : options.provider;
+  const server = await startMockProviderServer({ provider: protocol, turns: testCase.turns });
   try {
     const adapter = options.createAdapter({
       baseURL: server.baseURL,
       apiKey: CONFORMANCE_API_KEY,
       maxRetries: testCase.maxRetries ?? 0,
     });
-    await testCase.run({ provider: options.provider, server, adapter });
+    await testCase.run({ protocol, server, adapter });
   } finally {
     await server.close();
   }

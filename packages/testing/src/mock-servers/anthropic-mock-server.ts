@@ -7,7 +7,7 @@ import type {
   MockAnswerContext,
   MockErrorInput,
   MockProviderProtocol,
-  SseFrame,
+  MockStreamFrame,
 } from './mock-provider-protocol.js';
 import { MOCK_SIGNATURE_KINDS, mockSignature } from './mock-signature.js';
 
@@ -56,7 +56,7 @@ const signatureOf = (context: MockAnswerContext) =>
 
 const messageId = (context: MockAnswerContext) => `msg_mock${context.requestIndex}`;
 
-const event = (type: string, payload: Record<string, unknown> = {}): SseFrame => ({
+const event = (type: string, payload: Record<string, unknown> = {}): MockStreamFrame => ({
   event: type,
   data: JSON.stringify({ type, ...payload }),
 });
@@ -64,13 +64,14 @@ const event = (type: string, payload: Record<string, unknown> = {}): SseFrame =>
 export const anthropicMockProtocol: MockProviderProtocol = {
   provider: 'anthropic',
   baseUrlPath: '',
-  sseLineEnding: '\n',
+  rawFinishReasons: STOP_REASONS,
+  reasoningSignature: (turn) => mockSignature(MOCK_SIGNATURE_KINDS.anthropic, turn),
   malformedEvent: 'content_block_delta',
 
   route(method, path, _query, body) {
     if (method !== 'POST' || path !== '/v1/messages') return undefined;
     const record = isRecord(body) ? body : {};
-    return { stream: record.stream === true, sse: true, model: String(record.model ?? 'mock-model') };
+    return { stream: record.stream === true, model: String(record.model ?? 'mock-model') };
   },
 
   toolCallId: (requestIndex, callIndex) => `toolu_mock${requestIndex}_${callIndex}`,
@@ -98,7 +99,7 @@ export const anthropicMockProtocol: MockProviderProtocol = {
 
   streamFrames(context) {
     const { turn } = context;
-    const frames: SseFrame[] = [
+    const frames: MockStreamFrame[] = [
       event('message_start', {
         message: {
           id: messageId(context),

@@ -7,7 +7,7 @@ import type {
   MockAnswerContext,
   MockErrorInput,
   MockProviderProtocol,
-  SseFrame,
+  MockStreamFrame,
 } from './mock-provider-protocol.js';
 import { MOCK_SIGNATURE_KINDS, mockSignature } from './mock-signature.js';
 
@@ -91,13 +91,21 @@ function candidateResponse(
 export const geminiMockProtocol: MockProviderProtocol = {
   provider: 'gemini',
   baseUrlPath: '',
-  sseLineEnding: '\r\n',
+  lineEnding: '\r\n',
+  rawFinishReasons: FINISH_REASONS,
+  // Function calls arrive whole, in the last chunk.
+  toolArgumentsWhole: true,
+  reasoningSignature: (turn) => mockSignature(MOCK_SIGNATURE_KINDS.gemini, turn),
 
   route(method, path, query) {
     const match = ROUTE.exec(path);
     if (method !== 'POST' || match === null) return undefined;
     const stream = match[3] === 'streamGenerateContent';
-    return { stream, sse: query.get('alt') === 'sse', model: match[2] ?? 'mock-model' };
+    return {
+      stream,
+      framing: query.get('alt') === 'sse' ? 'sse' : 'json-array',
+      model: match[2] ?? 'mock-model',
+    };
   },
 
   // Never on the wire: Gemini function calls carry no id (adapters synthesise their own).
@@ -127,7 +135,7 @@ export const geminiMockProtocol: MockProviderProtocol = {
     const calls = functionCallParts(context);
     if (calls.length > 0 || pieces.length === 0) pieces.push(calls.length > 0 ? calls : [{ text: '' }]);
     return pieces.map(
-      (parts, index): SseFrame => ({
+      (parts, index): MockStreamFrame => ({
         data: JSON.stringify(candidateResponse(context, parts, index === pieces.length - 1)),
       }),
     );

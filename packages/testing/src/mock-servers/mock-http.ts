@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { SseFrame } from './mock-provider-protocol.js';
+import type { MockStreamFrame, MockStreamFraming } from './mock-provider-protocol.js';
 
 /** Reads the whole request body as UTF-8 text. */
 export async function readBodyText(request: IncomingMessage): Promise<string> {
@@ -56,7 +56,18 @@ export function sendJson(
   response.end(text);
 }
 
-export function serializeSseFrame(frame: SseFrame, lineEnding: string): string {
+type WrittenFraming = Exclude<MockStreamFraming, 'json-array'>;
+
+export const STREAM_CONTENT_TYPES: Record<WrittenFraming, string> = {
+  sse: 'text/event-stream; charset=utf-8',
+  ndjson: 'application/x-ndjson; charset=utf-8',
+  chunked: 'text/plain; charset=utf-8',
+};
+
+/** One frame as it goes on the wire; `event` is SSE's only (an NDJSON line carries its own type). */
+export function serializeFrame(framing: WrittenFraming, frame: MockStreamFrame, lineEnding: string): string {
+  if (framing === 'ndjson') return `${frame.data}${lineEnding}`;
+  if (framing === 'chunked') return frame.data;
   const event = frame.event === undefined ? '' : `event: ${frame.event}${lineEnding}`;
   return `${event}data: ${frame.data}${lineEnding}${lineEnding}`;
 }
@@ -69,7 +80,8 @@ export function splitRawSse(raw: string): string[] {
   return raw.split(/(?<=\r\n\r\n|\n\n|\r\r)/).filter((event) => event !== '');
 }
 
-export interface SseWriteOptions {
+export interface StreamWriteOptions {
+  contentType: string;
   chunkDelayMs?: number;
   cutAfterEvents?: number;
   malformedAfterEvents?: number;
@@ -89,15 +101,15 @@ const write = (response: ServerResponse, text: string): Promise<void> =>
  * without a terminal event (the client sees a network error mid-stream); a malformed line is
  * followed by a clean end of the body.
  */
-export async function writeSseEvents(
+export async function writeStreamEvents(
   response: ServerResponse,
   events: string[],
   headers: Record<string, string>,
-  options: SseWriteOptions,
+  options: StreamWriteOptions,
 ): Promise<void> {
   response.writeHead(200, {
     ...headers,
-    'content-type': 'text/event-stream; charset=utf-8',
+    'content-type': options.contentType,
     'cache-control': 'no-cache',
   });
   response.flushHeaders();

@@ -1,16 +1,24 @@
 import type { ResolvedScriptTurn } from '../resolve-script-turn.js';
+import type { ScriptFinish } from '../script-turn.js';
 
-/** The providers whose model adapters the conformance kit checks against the mock server. */
+/** The providers whose model adapters the conformance kit checks against the built-in mock servers. */
 export type MockProvider = 'openai' | 'anthropic' | 'gemini';
 
 /**
- * The wire protocols the mock server speaks: the adapters' providers and OpenAI's Responses API
+ * The built-in wire protocols: the adapters' providers and OpenAI's Responses API
  * (`openai-responses`: what Codex CLI speaks).
  */
 export type MockServerProvider = MockProvider | 'openai-responses';
 
-/** One server-sent event before serialisation. */
-export interface SseFrame {
+/**
+ * How a streamed answer is written: `sse` (server-sent events), `ndjson` (one JSON value per
+ * line), `chunked` (each frame's `data` written as is, one HTTP chunk each) or `json-array` (one
+ * JSON array of the frames' parsed `data`, as Gemini answers without `alt=sse`).
+ */
+export type MockStreamFraming = 'sse' | 'ndjson' | 'chunked' | 'json-array';
+
+/** One piece of a streamed answer before framing; `event` is used by SSE only. */
+export interface MockStreamFrame {
   event?: string;
   data: string;
 }
@@ -19,8 +27,8 @@ export interface SseFrame {
 export interface MockRoute {
   /** The client asked for a streamed answer. */
   stream: boolean;
-  /** Stream as SSE; otherwise a streamed answer is one JSON array of the chunks (Gemini without `alt=sse`). */
-  sse: boolean;
+  /** How to write a streamed answer (default `sse`). */
+  framing?: MockStreamFraming;
   /** The model named by the request, echoed in the answer. */
   model: string;
 }
@@ -42,25 +50,46 @@ export interface MockErrorInput {
   retryAfterMs?: number;
 }
 
-/** One provider's wire format; the shared server does the HTTP, faults and timing. */
+/**
+ * One provider's wire format; `startMockProviderServer` does the HTTP, framing, faults and timing.
+ * Implement it to mock your own API (the built-in `openAIMockProtocol`, `anthropicMockProtocol`,
+ * `geminiMockProtocol` and `openAIResponsesMockProtocol` are written against this interface only).
+ */
 export interface MockProviderProtocol {
-  readonly provider: MockServerProvider;
-  /** Appended to the server origin to form the `baseURL` the official SDK takes. */
+  /** The protocol's name: the server's `provider` and the conformance suite's context. */
+  readonly provider: string;
+  /** Appended to the server origin to form the `baseURL` the adapter takes (`''` for none). */
   readonly baseUrlPath: string;
-  /** Line ending of the SSE body (Gemini's servers use CRLF). */
-  readonly sseLineEnding: '\n' | '\r\n';
-  /** The `event:` name put on a malformed line, for protocols that name every event. */
+  /** Line ending of the SSE and NDJSON bodies (default `\n`; Gemini's servers use CRLF). */
+  readonly lineEnding?: '\n' | '\r\n';
+  /** The `event:` name put on a malformed SSE line, for protocols that name every event. */
   readonly malformedEvent?: string;
+  /**
+   * The API's own finish reason for each scripted finish, as its responses carry it: the
+   * conformance kit checks the adapter keeps it as `rawFinishReason`.
+   */
+  readonly rawFinishReasons: Readonly<Record<ScriptFinish, string>>;
+  /**
+   * The API sends each tool call's arguments whole, in one frame (Gemini): the conformance kit
+   * then asks for one `tool_input_delta` per call rather than several.
+   */
+  readonly toolArgumentsWhole?: boolean;
+  /** How the server answers a request, or `undefined` for a 404. */
   route(method: string, path: string, query: URLSearchParams, body: unknown): MockRoute | undefined;
   toolCallId(requestIndex: number, callIndex: number): string;
   /** The non-streaming JSON body. */
   response(context: MockAnswerContext): unknown;
-  /** The streamed answer, every event in order, terminal events included. */
-  streamFrames(context: MockAnswerContext): SseFrame[];
+  /** The streamed answer, every frame in order, terminal frames included. */
+  streamFrames(context: MockAnswerContext): MockStreamFrame[];
   /** The provider's error JSON for a status (and the real context-length message when asked). */
   errorBody(error: MockErrorInput): unknown;
   /** The real API's 400 message when the body breaks one of its rules adapters commonly break. */
-  requestProblem(body: unknown): string | undefined;
+  requestProblem?(body: unknown): string | undefined;
   /** Extra headers the provider sends with every answer (request ids). */
   responseHeaders?(requestIndex: number): Record<string, string>;
+  /**
+   * The opaque reasoning signature an answer to `turn` carries, for APIs whose adapters must send
+   * it back with the conversation: the conformance kit checks a reloaded conversation replays it.
+   */
+  reasoningSignature?(turn: ResolvedScriptTurn): string;
 }

@@ -5,7 +5,7 @@ import type {
   MockAnswerContext,
   MockErrorInput,
   MockProviderProtocol,
-  SseFrame,
+  MockStreamFrame,
 } from './mock-provider-protocol.js';
 import { openAIRequestProblem } from './openai-request-rules.js';
 
@@ -75,12 +75,17 @@ function includeUsage(body: unknown): boolean {
 export const openAIMockProtocol: MockProviderProtocol = {
   provider: 'openai',
   baseUrlPath: '/v1',
-  sseLineEnding: '\n',
+  rawFinishReasons: {
+    stop: 'stop',
+    tool_calls: 'tool_calls',
+    length: 'length',
+    content_filter: 'content_filter',
+  },
 
   route(method, path, _query, body) {
     if (method !== 'POST' || path !== '/v1/chat/completions') return undefined;
     const record = isRecord(body) ? body : {};
-    return { stream: record.stream === true, sse: true, model: String(record.model ?? 'mock-model') };
+    return { stream: record.stream === true, model: String(record.model ?? 'mock-model') };
   },
 
   toolCallId: (requestIndex, callIndex) => `call_mock${requestIndex}_${callIndex}`,
@@ -120,13 +125,13 @@ export const openAIMockProtocol: MockProviderProtocol = {
       // With include_usage every chunk carries `usage: null` until the extra usage chunk.
       ...(withUsage ? { usage: null } : {}),
     };
-    const chunk = (delta: Record<string, unknown>, finishReason: string | null = null): SseFrame => ({
+    const chunk = (delta: Record<string, unknown>, finishReason: string | null = null): MockStreamFrame => ({
       data: JSON.stringify({
         ...base,
         choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
       }),
     });
-    const frames: SseFrame[] = [chunk({ role: 'assistant', content: '', refusal: null })];
+    const frames: MockStreamFrame[] = [chunk({ role: 'assistant', content: '', refusal: null })];
     for (const piece of chunkString(turn.reasoning ?? '', turn.chunkSize)) {
       frames.push(chunk({ reasoning_content: piece }));
     }

@@ -1,7 +1,7 @@
 import type { TokenUsage } from '@cairn/core';
 import { isRecord } from '../is-record.js';
 import { chunkString, type ResolvedScriptTurn, type ResolvedToolCall } from '../resolve-script-turn.js';
-import type { MockAnswerContext, MockProviderProtocol, SseFrame } from './mock-provider-protocol.js';
+import type { MockAnswerContext, MockProviderProtocol, MockStreamFrame } from './mock-provider-protocol.js';
 import { openAIMockProtocol } from './openai-mock-server.js';
 import { openAIResponsesRequestProblem } from './openai-responses-request-rules.js';
 
@@ -166,13 +166,19 @@ function terminalEventType(turn: ResolvedScriptTurn): string {
 export const openAIResponsesMockProtocol: MockProviderProtocol = {
   provider: 'openai-responses',
   baseUrlPath: '/v1',
-  sseLineEnding: '\n',
+  // The response's status, or its incomplete_details.reason when incomplete.
+  rawFinishReasons: {
+    stop: 'completed',
+    tool_calls: 'completed',
+    length: 'max_output_tokens',
+    content_filter: 'content_filter',
+  },
   malformedEvent: 'response.output_text.delta',
 
   route(method, path, _query, body) {
     if (method !== 'POST' || path !== '/v1/responses') return undefined;
     const record = isRecord(body) ? body : {};
-    return { stream: record.stream === true, sse: true, model: String(record.model ?? 'mock-model') };
+    return { stream: record.stream === true, model: String(record.model ?? 'mock-model') };
   },
 
   toolCallId: (requestIndex, callIndex) => `call_mock${requestIndex}_${callIndex}`,
@@ -208,7 +214,7 @@ export const openAIResponsesMockProtocol: MockProviderProtocol = {
     events.push({ type: terminalEventType(context.turn), response: responseObject(context, true, output) });
     // Every event names itself twice (SSE `event:` and `type`) and carries its place in the stream.
     return events.map(
-      (event, sequence): SseFrame => ({
+      (event, sequence): MockStreamFrame => ({
         event: event.type as string,
         data: JSON.stringify({ ...event, sequence_number: sequence }),
       }),

@@ -11,16 +11,18 @@ import {
   parseBody,
   pause,
   readBodyText,
+  STREAM_CONTENT_TYPES,
   sendJson,
-  serializeSseFrame,
+  serializeFrame,
   splitRawSse,
-  writeSseEvents,
+  writeStreamEvents,
 } from './mock-http.js';
 import type { MockProviderProtocol, MockRoute, MockServerProvider } from './mock-provider-protocol.js';
 import { openAIMockProtocol } from './openai-mock-server.js';
 import { openAIResponsesMockProtocol } from './openai-responses-mock-server.js';
 
-const PROTOCOLS: Record<MockServerProvider, MockProviderProtocol> = {
+/** The built-in protocols by name; each is also exported, to wrap or to read. */
+export const MOCK_PROVIDER_PROTOCOLS: Readonly<Record<MockServerProvider, MockProviderProtocol>> = {
   openai: openAIMockProtocol,
   'openai-responses': openAIResponsesMockProtocol,
   anthropic: anthropicMockProtocol,
@@ -31,7 +33,8 @@ const PROTOCOLS: Record<MockServerProvider, MockProviderProtocol> = {
 export type MockTurns = ScriptTurn[] | ((request: RecordedRequest, index: number) => ScriptTurn);
 
 export interface MockProviderServerOptions {
-  provider: MockServerProvider;
+  /** A built-in protocol by name, or your own `MockProviderProtocol` object. */
+  provider: MockServerProvider | MockProviderProtocol;
   turns: MockTurns;
   /**
    * Answer 400, as the real API does, to bodies breaking the rules adapters commonly get wrong
@@ -42,8 +45,9 @@ export interface MockProviderServerOptions {
 }
 
 export interface MockProviderServer {
-  readonly provider: MockServerProvider;
-  /** What the official SDK takes: ends in `/v1` for OpenAI, the bare origin for Anthropic and Gemini. */
+  /** The protocol's name (`MockProviderProtocol.provider`). */
+  readonly provider: string;
+  /** The origin plus the protocol's `baseUrlPath`: `/v1` for OpenAI, the bare origin for Anthropic and Gemini. */
   readonly baseURL: string;
   /** `http://127.0.0.1:<port>`. */
   readonly origin: string;
@@ -68,7 +72,9 @@ function pickTurn(turns: MockTurns, request: RecordedRequest, index: number): Sc
 export async function startMockProviderServer(
   options: MockProviderServerOptions,
 ): Promise<MockProviderServer> {
-  const protocol = PROTOCOLS[options.provider];
+  const protocol =
+    typeof options.provider === 'string' ? MOCK_PROVIDER_PROTOCOLS[options.provider] : options.provider;
+  const lineEnding = protocol.lineEnding ?? '\n';
   const requests: RecordedRequest[] = [];
   let answered = 0;
 
@@ -110,7 +116,7 @@ export async function startMockProviderServer(
       );
       return;
     }
-    const problem = options.validateRequests === false ? undefined : protocol.requestProblem(body);
+    const problem = options.validateRequests === false ? undefined : protocol.requestProblem?.(body);
     if (problem !== undefined) {
       sendJson(response, 400, protocol.errorBody({ status: 400, message: problem }));
       return;
@@ -159,21 +165,29 @@ export async function startMockProviderServer(
       sendJson(response, 200, protocol.response(context), headers);
       return;
     }
-    if (!route.sse) {
+    const framing = route.framing ?? 'sse';
+    if (framing === 'json-array') {
       const chunks = protocol.streamFrames(context).map((frame) => JSON.parse(frame.data) as unknown);
       sendJson(response, 200, chunks, headers);
       return;
     }
-    const lineEnding = turn.rawSse?.includes('\r\n') ? '\r\n' : protocol.sseLineEnding;
+    if (framing !== 'sse' && turn.rawSse !== undefined) {
+      const message = `mock server: a rawSse turn needs an SSE route, not ${framing}`;
+      sendJson(response, 400, protocol.errorBody({ status: 400, message }), headers);
+      return;
+    }
+    const rawLineEnding = turn.rawSse?.includes('\r\n') ? '\r\n' : lineEnding;
     const events =
       turn.rawSse === undefined
-        ? protocol.streamFrames(context).map((frame) => serializeSseFrame(frame, protocol.sseLineEnding))
+        ? protocol.streamFrames(context).map((frame) => serializeFrame(framing, frame, lineEnding))
         : splitRawSse(turn.rawSse);
-    const malformed = serializeSseFrame(
-      { ...(protocol.malformedEvent ? { event: protocol.malformedEvent } : {}), data: MALFORMED_SSE_DATA },
-      lineEnding,
+    const malformed = serializeFrame(
+      framing,
+      { ...definedFields({ event: protocol.malformedEvent }), data: MALFORMED_SSE_DATA },
+      rawLineEnding,
     );
-    await writeSseEvents(response, events, headers, {
+    await writeStreamEvents(response, events, headers, {
+      contentType: STREAM_CONTENT_TYPES[framing],
       ...definedFields({
         chunkDelayMs: turn.chunkDelayMs,
         cutAfterEvents: turn.cutAfterEvents,
@@ -206,7 +220,7 @@ export async function startMockProviderServer(
   const origin = `http://127.0.0.1:${port}`;
 
   return {
-    provider: options.provider,
+    provider: protocol.provider,
     baseURL: origin + protocol.baseUrlPath,
     origin,
     requests,

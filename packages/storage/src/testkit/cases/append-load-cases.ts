@@ -16,17 +16,22 @@ export const appendLoadCases: ConformanceCase[] = [
     async run({ open }) {
       const store = await open();
       const first = await store.append('c1', [userMessage('m1', 'hello')]);
-      assert.deepEqual(first.seqs, [1]);
+      assert.deepEqual(first.seqs, [1], 'the first append gets seq 1');
       const turn = toolTurn('t1', 2);
       const second = await store.append('c1', turn);
-      assert.deepEqual(second.seqs, [2, 3, 4]);
-      assert.deepEqual(second.messages.map(withoutSeq), turn);
+      assert.deepEqual(second.seqs, [2, 3, 4], 'the next append continues at seq 2');
+      assert.deepEqual(second.messages.map(withoutSeq), turn, 'append returns the messages as given');
       assert.deepEqual(
         second.messages.map((message) => message.seq),
         [2, 3, 4],
+        'each returned message carries its seq',
       );
       const loaded = await store.load('c1');
-      assert.deepEqual(loaded, [...first.messages, ...second.messages]);
+      assert.deepEqual(
+        loaded,
+        [...first.messages, ...second.messages],
+        'load returns every message as append returned it',
+      );
     },
   },
   {
@@ -42,6 +47,7 @@ export const appendLoadCases: ConformanceCase[] = [
       assert.deepEqual(
         (await store.load('c1')).map((message) => message.id),
         ['a', 'b', 'c'],
+        "load orders by seq, not by the caller's seq or timestamps",
       );
     },
   },
@@ -49,10 +55,18 @@ export const appendLoadCases: ConformanceCase[] = [
     name: 'load of an unknown conversation is empty; an empty append writes nothing',
     async run({ open }) {
       const store = await open();
-      assert.deepEqual(await store.load('nobody'), []);
-      assert.deepEqual(await store.append('nobody', []), { seqs: [], messages: [] });
-      assert.deepEqual(await store.load('nobody'), []);
-      assert.equal((await store.listConversations()).conversations.length, 0);
+      assert.deepEqual(await store.load('nobody'), [], 'an unknown conversation loads empty');
+      assert.deepEqual(
+        await store.append('nobody', []),
+        { seqs: [], messages: [] },
+        'an empty append returns no seqs and no messages',
+      );
+      assert.deepEqual(await store.load('nobody'), [], 'an empty append writes nothing');
+      assert.equal(
+        (await store.listConversations()).conversations.length,
+        0,
+        'an empty append creates no conversation',
+      );
     },
   },
   {
@@ -63,13 +77,21 @@ export const appendLoadCases: ConformanceCase[] = [
         await store.append('c1', [userMessage(`m${index}`, `#${index}`)]);
       const seqsOf = async (options: Parameters<typeof store.load>[1]) =>
         (await store.load('c1', options)).map((message) => message.seq);
-      assert.deepEqual(await seqsOf({ fromSeq: 4, toSeq: 6 }), [4, 5, 6]);
-      assert.deepEqual(await seqsOf({ fromSeq: 8 }), [8, 9, 10]);
-      assert.deepEqual(await seqsOf({ limit: 2 }), [1, 2]);
-      assert.deepEqual(await seqsOf({ direction: 'backward', limit: 3 }), [10, 9, 8]);
-      assert.deepEqual(await seqsOf({ direction: 'backward', toSeq: 5, limit: 2 }), [5, 4]);
-      assert.deepEqual(await seqsOf({ fromSeq: 11 }), []);
-      assert.deepEqual(await seqsOf({ limit: 0 }), []);
+      assert.deepEqual(await seqsOf({ fromSeq: 4, toSeq: 6 }), [4, 5, 6], 'fromSeq 4, toSeq 6');
+      assert.deepEqual(await seqsOf({ fromSeq: 8 }), [8, 9, 10], 'fromSeq 8 to the end');
+      assert.deepEqual(await seqsOf({ limit: 2 }), [1, 2], 'limit 2 from the start');
+      assert.deepEqual(
+        await seqsOf({ direction: 'backward', limit: 3 }),
+        [10, 9, 8],
+        'backward, limit 3: the newest first',
+      );
+      assert.deepEqual(
+        await seqsOf({ direction: 'backward', toSeq: 5, limit: 2 }),
+        [5, 4],
+        'backward from toSeq 5, limit 2',
+      );
+      assert.deepEqual(await seqsOf({ fromSeq: 11 }), [], 'fromSeq past the end is empty');
+      assert.deepEqual(await seqsOf({ limit: 0 }), [], 'limit 0 is empty');
     },
   },
   {
@@ -89,7 +111,7 @@ export const appendLoadCases: ConformanceCase[] = [
         fromSeq = (page.at(-1)?.seq ?? 0) + 1;
       }
       assertConsecutive(seen, 1);
-      assert.equal(seen.length, 25);
+      assert.equal(seen.length, 25, 'paging visits all 25 messages');
     },
   },
   {
@@ -114,8 +136,13 @@ export const appendLoadCases: ConformanceCase[] = [
       assert.deepEqual(
         (await store.load('c1')).map((message) => message.id),
         ['m1'],
+        'only the message before the refused batch is stored',
       );
-      assert.deepEqual((await store.append('c1', [userMessage('m2', 'next')])).seqs, [2]);
+      assert.deepEqual(
+        (await store.append('c1', [userMessage('m2', 'next')])).seqs,
+        [2],
+        'the next append continues at seq 2: the refused batch used no seq',
+      );
     },
   },
   {
@@ -124,11 +151,16 @@ export const appendLoadCases: ConformanceCase[] = [
       const store = await open();
       await store.append('a', [userMessage('a1', 'in a')]);
       await store.append('b', [userMessage('b1', 'in b'), userMessage('b2', 'in b')]);
-      assert.deepEqual((await store.append('a', [userMessage('a2', 'in a')])).seqs, [2]);
-      assert.equal(await store.deleteConversation('b'), true);
+      assert.deepEqual(
+        (await store.append('a', [userMessage('a2', 'in a')])).seqs,
+        [2],
+        "conversation a's seqs are not moved by b's appends",
+      );
+      assert.equal(await store.deleteConversation('b'), true, 'deleting conversation b reports it existed');
       assert.deepEqual(
         (await store.load('a')).map((message) => message.id),
         ['a1', 'a2'],
+        'conversation a keeps its messages after b is deleted',
       );
     },
   },
@@ -139,7 +171,11 @@ export const appendLoadCases: ConformanceCase[] = [
       const message = { ...userMessage('m1', 'hi'), futureField: { nested: [1, 'two', null] } };
       await store.append('c1', [message]);
       const [loaded] = await store.load('c1');
-      assert.deepEqual((loaded as unknown as typeof message).futureField, message.futureField);
+      assert.deepEqual(
+        (loaded as unknown as typeof message).futureField,
+        message.futureField,
+        'an unknown field survives append and load',
+      );
     },
   },
 ];

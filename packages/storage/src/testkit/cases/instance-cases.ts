@@ -24,14 +24,31 @@ export const instanceCases: ConformanceCase[] = [
       const before = await first.load('c1');
       await first.close();
       const second = await open();
-      assert.deepEqual(await second.load('c1'), before);
+      assert.deepEqual(
+        await second.load('c1'),
+        before,
+        'a reopened store loads what the first instance wrote',
+      );
       assert.deepEqual(
         (await second.append('c1', toolTurn('t', 2), { idempotencyKey: 'k1' })).seqs,
         [2, 3, 4],
+        'a reopened store appends at the next seqs',
       );
-      assert.deepEqual((await second.append('c1', [userMessage('m2', 'next')])).seqs, [5]);
-      assert.equal(Buffer.from(await second.getBlob('notes/n')).toString(), 'kept');
-      assert.equal((await second.listConversations()).conversations[0]?.messageCount, 5);
+      assert.deepEqual(
+        (await second.append('c1', [userMessage('m2', 'next')])).seqs,
+        [5],
+        'the idempotency key is remembered across reopening',
+      );
+      assert.equal(
+        Buffer.from(await second.getBlob('notes/n')).toString(),
+        'kept',
+        'a blob survives reopening',
+      );
+      assert.equal(
+        (await second.listConversations()).conversations[0]?.messageCount,
+        5,
+        'the listing survives reopening',
+      );
     },
   },
   {
@@ -45,7 +62,7 @@ export const instanceCases: ConformanceCase[] = [
       };
       await Promise.all([write(a, 'a'), write(b, 'b'), a.append('c1', toolTurn('turn', 3))]);
       const loaded = await b.load('c1');
-      assert.equal(loaded.length, 204);
+      assert.equal(loaded.length, 204, "both writers' 100 appends and the 4-message turn are all stored");
       assertConsecutive(
         loaded.map((message) => message.seq),
         1,
@@ -55,6 +72,7 @@ export const instanceCases: ConformanceCase[] = [
         assert.deepEqual(
           ids,
           Array.from({ length: 100 }, (_, index) => `${name}-${index}`),
+          "each writer's messages keep its order",
         );
       }
       const turnStart = loaded.findIndex((message) => message.id === 'turn-a');
@@ -63,7 +81,11 @@ export const instanceCases: ConformanceCase[] = [
         ['turn-a', 'turn-t0', 'turn-t1', 'turn-t2'],
         'an atomic batch is never interleaved',
       );
-      assert.equal((await a.listConversations()).conversations[0]?.messageCount, 204);
+      assert.equal(
+        (await a.listConversations()).conversations[0]?.messageCount,
+        204,
+        'the listing counts every raced message',
+      );
     },
   },
   {
@@ -79,7 +101,7 @@ export const instanceCases: ConformanceCase[] = [
         ]);
         assert.equal(results.filter((result) => result.status === 'fulfilled').length, 1, `round ${round}`);
       }
-      assert.equal((await b.load('c1')).length, 11);
+      assert.equal((await b.load('c1')).length, 11, 'the start message and one winner per round');
     },
   },
 ];

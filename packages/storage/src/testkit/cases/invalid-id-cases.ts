@@ -28,7 +28,7 @@ export const invalidIdCases: ConformanceCase[] = [
         await rejectsWithCode(store.load(id), 'INVALID_ID');
         await rejectsWithCode(store.deleteConversation(id), 'INVALID_ID');
       }
-      assert.deepEqual(await listAll(store), []);
+      assert.deepEqual(await listAll(store), [], 'no conversation was created for an unsafe id');
     },
   },
   {
@@ -47,7 +47,7 @@ export const invalidIdCases: ConformanceCase[] = [
         ]),
         'INVALID_ID',
       );
-      assert.deepEqual(await store.load('c1'), []);
+      assert.deepEqual(await store.load('c1'), [], 'nothing was written for the refused message');
     },
   },
 ];

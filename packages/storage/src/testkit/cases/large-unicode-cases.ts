@@ -25,6 +25,7 @@ export const largeUnicodeCases: ConformanceCase[] = [
       assert.deepEqual(
         (await store.load('c1')).map((message) => message.content),
         UNICODE_SAMPLES,
+        'every unicode sample loads back exactly',
       );
     },
   },
@@ -41,8 +42,11 @@ export const largeUnicodeCases: ConformanceCase[] = [
       ]);
       const [user, , tool] = await store.load('c1');
       assert.ok(user?.content === tenMegabytes, 'the 10 MB user message is intact');
-      assert.ok(tool?.fullOutputPath !== undefined);
-      assert.ok(Buffer.from(await store.getBlob(tool.fullOutputPath)).toString('utf8') === tenMegabytes);
+      assert.ok(tool?.fullOutputPath !== undefined, 'the 10 MB tool output is offloaded');
+      assert.ok(
+        Buffer.from(await store.getBlob(tool.fullOutputPath)).toString('utf8') === tenMegabytes,
+        'the 10 MB offloaded output reads back exactly',
+      );
     },
   },
 ];

@@ -37,15 +37,22 @@ export const listingDeleteCases: ConformanceCase[] = [
       await store.append('c1', toolTurn('t', 2));
       const after = new Date().toISOString();
       const { conversations, nextCursor } = await store.listConversations();
-      assert.equal(nextCursor, undefined);
-      assert.equal(conversations.length, 1);
+      assert.equal(nextCursor, undefined, 'one page holds every conversation: no nextCursor');
+      assert.equal(conversations.length, 1, 'one conversation listed');
       const [summary] = conversations;
-      assert.equal(summary?.id, 'c1');
-      assert.equal(summary?.messageCount, 5);
-      assert.equal(summary?.lastSeq, 5);
-      assert.equal(summary?.title, 'Fix the flaky test');
-      assert.ok(summary && summary.createdAt >= before && summary.createdAt <= summary.updatedAt);
-      assert.ok(summary && summary.updatedAt <= after);
+      assert.equal(summary?.id, 'c1', "the listed conversation's id");
+      assert.equal(summary?.messageCount, 5, 'messageCount counts every message');
+      assert.equal(summary?.lastSeq, 5, "lastSeq is the last message's seq");
+      assert.equal(
+        summary?.title,
+        'Fix the flaky test',
+        'the title is the first user message, whitespace collapsed',
+      );
+      assert.ok(
+        summary && summary.createdAt >= before && summary.createdAt <= summary.updatedAt,
+        'createdAt is within the test and no later than updatedAt',
+      );
+      assert.ok(summary && summary.updatedAt <= after, 'updatedAt is no later than the end of the test');
     },
   },
   {
@@ -59,11 +66,15 @@ export const listingDeleteCases: ConformanceCase[] = [
       while (new Date().toISOString() <= latest) await new Promise((resolve) => setImmediate(resolve));
       await store.append('c3', [userMessage('m2', 'again')]);
       const first = await store.listConversations({ limit: 10 });
-      assert.equal(first.conversations[0]?.id, 'c3');
-      assert.ok(first.nextCursor);
+      assert.equal(first.conversations[0]?.id, 'c3', 'the most recently updated conversation comes first');
+      assert.ok(first.nextCursor, 'a first page of a longer listing has a nextCursor');
       const all = await listAll(store, 10);
-      assert.equal(all.length, 23);
-      assert.equal(new Set(all.map((summary) => summary.id)).size, 23);
+      assert.equal(all.length, 23, 'following the cursor lists all 23 conversations');
+      assert.equal(
+        new Set(all.map((summary) => summary.id)).size,
+        23,
+        'the cursor lists each conversation once',
+      );
       for (let index = 1; index < all.length; index++) {
         assert.ok((all[index - 1]?.updatedAt ?? '') >= (all[index]?.updatedAt ?? ''), 'newest first');
       }
@@ -89,16 +100,29 @@ export const listingDeleteCases: ConformanceCase[] = [
       const ref = messages[2]?.fullOutputPath;
       assert.ok(ref, 'the large output was offloaded');
       await store.append('keep', [userMessage('k', 'stays')]);
-      assert.equal(await store.deleteConversation('c1'), true);
-      assert.deepEqual(await store.load('c1'), []);
+      assert.equal(
+        await store.deleteConversation('c1'),
+        true,
+        'deleting an existing conversation returns true',
+      );
+      assert.deepEqual(await store.load('c1'), [], 'a deleted conversation loads empty');
       assert.deepEqual(
         (await listAll(store)).map((summary) => summary.id),
         ['keep'],
+        'a deleted conversation leaves the listing',
       );
       await rejectsWithCode(store.getBlob(ref), 'STORE_NOT_FOUND');
-      assert.equal(await store.deleteConversation('c1'), false);
-      assert.deepEqual((await store.append('c1', [userMessage('again', 'fresh start')])).seqs, [1]);
-      assert.equal((await store.load('keep')).length, 1);
+      assert.equal(
+        await store.deleteConversation('c1'),
+        false,
+        'deleting an absent conversation returns false',
+      );
+      assert.deepEqual(
+        (await store.append('c1', [userMessage('again', 'fresh start')])).seqs,
+        [1],
+        'a deleted conversation starts again at seq 1',
+      );
+      assert.equal((await store.load('keep')).length, 1, 'another conversation is untouched by the delete');
     },
   },
 ];

@@ -22,8 +22,12 @@ export const messageIdCases: ConformanceCase[] = [
         store.append('c1', [userMessage('u1', 'first')], { expectedSeq: 1 }),
         'STORE_CONFLICT',
       );
-      assert.deepEqual(await store.load('c1'), before);
-      assert.deepEqual((await store.append('c1', [userMessage('u2', 'new')])).seqs, [2]);
+      assert.deepEqual(await store.load('c1'), before, 'the conflicting batch wrote nothing');
+      assert.deepEqual(
+        (await store.append('c1', [userMessage('u2', 'new')])).seqs,
+        [2],
+        'the next append continues at seq 2',
+      );
     },
   },
   {
@@ -34,8 +38,12 @@ export const messageIdCases: ConformanceCase[] = [
       const first = await store.append('c1', turn, { idempotencyKey: 'turn-1' });
       await rejectsWithCode(store.append('c1', turn), 'STORE_CONFLICT');
       await rejectsWithCode(store.append('c1', turn, { idempotencyKey: 'turn-2' }), 'STORE_CONFLICT');
-      assert.deepEqual(await store.append('c1', turn, { idempotencyKey: 'turn-1' }), first);
-      assert.deepEqual(ids(await store.load('c1')), ids(turn));
+      assert.deepEqual(
+        await store.append('c1', turn, { idempotencyKey: 'turn-1' }),
+        first,
+        "an exact repeat with the first append's key returns the first result",
+      );
+      assert.deepEqual(ids(await store.load('c1')), ids(turn), 'the repeat wrote no second copy');
     },
   },
   {
@@ -46,8 +54,12 @@ export const messageIdCases: ConformanceCase[] = [
         store.append('c1', [userMessage('u1', 'a'), userMessage('u2', 'b'), userMessage('u1', 'c')]),
         'INVALID_ARGUMENT',
       );
-      assert.deepEqual(await store.load('c1'), []);
-      assert.deepEqual((await store.listConversations()).conversations, []);
+      assert.deepEqual(await store.load('c1'), [], 'a batch holding an id twice writes nothing');
+      assert.deepEqual(
+        (await store.listConversations()).conversations,
+        [],
+        'a batch holding an id twice creates no conversation',
+      );
     },
   },
   {
@@ -55,12 +67,25 @@ export const messageIdCases: ConformanceCase[] = [
     async run({ open }) {
       const store = await open();
       await store.append('c1', [userMessage('u1', 'in c1')]);
-      assert.deepEqual((await store.append('c2', [userMessage('u1', 'in c2')])).seqs, [1]);
-      assert.equal(await store.deleteConversation('c1'), true);
-      assert.deepEqual((await store.append('c1', [userMessage('u1', 'a new c1')])).seqs, [1]);
+      assert.deepEqual(
+        (await store.append('c2', [userMessage('u1', 'in c2')])).seqs,
+        [1],
+        'the same id in another conversation is accepted',
+      );
+      assert.equal(
+        await store.deleteConversation('c1'),
+        true,
+        'deleting the conversation reports it existed',
+      );
+      assert.deepEqual(
+        (await store.append('c1', [userMessage('u1', 'a new c1')])).seqs,
+        [1],
+        "a deleted conversation's ids are free again",
+      );
       assert.deepEqual(
         (await store.load('c1')).map((message) => message.content),
         ['a new c1'],
+        'the new conversation holds only the new message',
       );
     },
   },
@@ -74,7 +99,11 @@ export const messageIdCases: ConformanceCase[] = [
       const second = await open();
       await rejectsWithCode(second.append('c1', [userMessage('u0', 'again')]), 'STORE_CONFLICT');
       await rejectsWithCode(second.append('c1', [userMessage('u49', 'again')]), 'STORE_CONFLICT');
-      assert.deepEqual((await second.append('c1', [userMessage('u50', 'x')])).seqs, [51]);
+      assert.deepEqual(
+        (await second.append('c1', [userMessage('u50', 'x')])).seqs,
+        [51],
+        'a reopened store continues at seq 51',
+      );
     },
   },
   {
@@ -96,7 +125,11 @@ export const messageIdCases: ConformanceCase[] = [
         }
       }
       const loaded = await a.load('c1');
-      assert.deepEqual(ids(loaded), ['start', ...Array.from({ length: 10 }, (_, round) => `r${round}`)]);
+      assert.deepEqual(
+        ids(loaded),
+        ['start', ...Array.from({ length: 10 }, (_, round) => `r${round}`)],
+        'exactly one of the racing appends of each id landed, in round order',
+      );
     },
   },
 ];

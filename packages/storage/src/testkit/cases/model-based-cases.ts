@@ -97,7 +97,11 @@ async function runOperations(store: ConversationStore, run: number, operations: 
       );
       if (replay !== undefined) {
         assert.ok('result' in outcome, 'an idempotent replay succeeds whatever expectedSeq says');
-        assert.deepEqual(outcome.result.seqs, replay.seqs);
+        assert.deepEqual(
+          outcome.result.seqs,
+          replay.seqs,
+          "an idempotent replay returns the first append's seqs",
+        );
         continue;
       }
       if (op.expected === 'stale') {
@@ -109,7 +113,7 @@ async function runOperations(store: ConversationStore, run: number, operations: 
       }
       assert.ok('result' in outcome, `append failed: ${'error' in outcome ? String(outcome.error) : ''}`);
       const seqs = messages.map((_, index) => lastSeq + index + 1);
-      assert.deepEqual(outcome.result.seqs, seqs);
+      assert.deepEqual(outcome.result.seqs, seqs, 'append assigns the seqs the model expects');
       model.messages.push(...messages.map((message, index) => ({ ...message, seq: seqs[index] })));
       if (op.key !== undefined) model.keys.set(op.key, { seqs, ids });
       models.set(op.conversation, model);
@@ -122,12 +126,21 @@ async function runOperations(store: ConversationStore, run: number, operations: 
       assert.deepEqual(
         loaded.map((message) => message.seq),
         modelLoad(models.get(conversation), op),
+        'load returns the seqs the model expects',
       );
       const bySeq = new Map(models.get(conversation)?.messages.map((message) => [message.seq, message]));
       for (const message of loaded)
-        assert.deepEqual(withoutSeq(message), withoutSeq(bySeq.get(message.seq) ?? message));
+        assert.deepEqual(
+          withoutSeq(message),
+          withoutSeq(bySeq.get(message.seq) ?? message),
+          "each loaded message equals the model's message of that seq",
+        );
     } else if (op.kind === 'delete') {
-      assert.equal(await store.deleteConversation(idOf(op.conversation)), models.has(op.conversation));
+      assert.equal(
+        await store.deleteConversation(idOf(op.conversation)),
+        models.has(op.conversation),
+        'deleteConversation returns whether the model had the conversation',
+      );
       models.delete(op.conversation);
     } else {
       const listed = (await listAll(store)).filter((summary) => summary.id.startsWith(`model-${run}-`));
@@ -141,6 +154,7 @@ async function runOperations(store: ConversationStore, run: number, operations: 
           .map(({ id, messageCount, lastSeq }) => ({ id, messageCount, lastSeq }))
           .sort((a, b) => a.id.localeCompare(b.id)),
         expected.sort((a, b) => a.id.localeCompare(b.id)),
+        "the listing's counts and lastSeqs agree with the model",
       );
     }
   }

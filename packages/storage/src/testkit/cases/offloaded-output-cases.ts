@@ -19,7 +19,7 @@ export const offloadedOutputCases: ConformanceCase[] = [
       const first = await store.append('c1', turn, { idempotencyKey: 'turn-1' });
       const stored = await store.load('c1');
       const tool = stored[1];
-      assert.ok(tool?.fullOutputPath !== undefined);
+      assert.ok(tool?.fullOutputPath !== undefined, 'the first append offloads the tool output');
       const replaced = [assistantToolCalls('a1', ['call-1']), toolResult('t1', 'call-1', outputB)];
       const other = (id: string) => toolResult(id, 'call-1', outputB);
       const refusals: [string, () => Promise<unknown>, CairnErrorCode][] = [
@@ -55,9 +55,17 @@ export const offloadedOutputCases: ConformanceCase[] = [
         );
       }
       // A retry with the first append's key returns its result and rewrites nothing.
-      assert.deepEqual(await store.append('c1', replaced, { idempotencyKey: 'turn-1' }), first);
+      assert.deepEqual(
+        await store.append('c1', replaced, { idempotencyKey: 'turn-1' }),
+        first,
+        'the replayed append returns the first result',
+      );
       assert.ok((await readFullToolOutput(store, tool)) === outputA, 'the output is intact after a replay');
-      assert.deepEqual(await store.load('c1'), stored);
+      assert.deepEqual(
+        await store.load('c1'),
+        stored,
+        'the log is unchanged by the refused and replayed appends',
+      );
       for (const id of ['t2', 't3', 't4'])
         await rejectsWithCode(store.getBlob(`tool-results/c1/${id}.txt`), 'STORE_NOT_FOUND');
     },
@@ -72,13 +80,22 @@ export const offloadedOutputCases: ConformanceCase[] = [
       await store.append('c1', [assistantToolCalls('a1', ['call-1']), toolResult('t1', 'call-1', content)]);
       const [, tool] = await store.load('c1');
       assert.ok(tool?.fullOutputPath !== undefined, 'the output was offloaded');
-      assert.ok(tool.content?.startsWith(content.slice(0, TOOL_OUTPUT_PREVIEW_LENGTH - 1)));
+      assert.ok(
+        tool.content?.startsWith(content.slice(0, TOOL_OUTPUT_PREVIEW_LENGTH - 1)),
+        "the preview starts with the output's first characters",
+      );
       const full = await readFullToolOutput(store, tool);
       assert.ok(full === content, 'readFullToolOutput gives back the identical string');
-      assert.ok(decodeBlobText(await store.getBlob(tool.fullOutputPath)) === content);
+      assert.ok(
+        decodeBlobText(await store.getBlob(tool.fullOutputPath)) === content,
+        'the offloaded output reads back exactly, lone surrogates included',
+      );
       // A string given to putBlob comes back the same way.
       await store.putBlob('notes/lone', 'x\udc00y\ud800');
-      assert.ok(decodeBlobText(await store.getBlob('notes/lone')) === 'x\udc00y\ud800');
+      assert.ok(
+        decodeBlobText(await store.getBlob('notes/lone')) === 'x\udc00y\ud800',
+        'a blob with lone surrogates reads back exactly',
+      );
     },
   },
 ];

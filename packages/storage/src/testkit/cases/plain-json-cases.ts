@@ -43,7 +43,11 @@ async function assertEachRefused(
     });
     assert.deepEqual(await store.load('c1'), before.messages, `${label}: the log is unchanged`);
   }
-  assert.deepEqual((await store.append('c1', [userMessage('after', 'next')])).seqs, [2]);
+  assert.deepEqual(
+    (await store.append('c1', [userMessage('after', 'next')])).seqs,
+    [2],
+    'the next append continues at seq 2: the refused messages used no seq',
+  );
 }
 
 class Point {
@@ -119,15 +123,27 @@ export const plainJsonCases: ConformanceCase[] = [
         withResult('m2', nested(MAX_MESSAGE_DEPTH - 1, 'array')),
       ];
       const stored = await store.append('c1', deepest);
-      assert.deepEqual(stored.messages.map(withoutSeq), deepest);
-      assert.deepEqual(await store.load('c1'), stored.messages);
+      assert.deepEqual(
+        stored.messages.map(withoutSeq),
+        deepest,
+        'the deepest accepted message is stored as sent',
+      );
+      assert.deepEqual(
+        await store.load('c1'),
+        stored.messages,
+        'the deepest accepted message loads back equal',
+      );
       for (const tooDeep of [
         withExtra('m3', nested(MAX_MESSAGE_DEPTH, 'object')),
         withResult('m4', nested(MAX_MESSAGE_DEPTH, 'array')),
       ]) {
         await rejectsWithCode(store.append('c1', [tooDeep]), 'INVALID_MESSAGE');
       }
-      assert.deepEqual(await store.load('c1'), stored.messages);
+      assert.deepEqual(
+        await store.load('c1'),
+        stored.messages,
+        'the messages one level too deep wrote nothing',
+      );
     },
   },
   {
@@ -142,10 +158,15 @@ export const plainJsonCases: ConformanceCase[] = [
         withExtra('m4', nullPrototype),
       ] as ConversationMessage[];
       const acknowledged = await store.append('c1', sent);
-      assert.deepEqual(await store.load('c1'), acknowledged.messages);
+      assert.deepEqual(
+        await store.load('c1'),
+        acknowledged.messages,
+        'load returns what append acknowledged',
+      );
       assert.deepEqual(
         acknowledged.messages.map(withoutSeq),
         sent.map((message) => JSON.parse(JSON.stringify(message))),
+        'what append acknowledges is the messages through JSON',
       );
       assert.equal(({} as Loose).polluted, undefined, 'no prototype was polluted');
     },
@@ -164,8 +185,8 @@ export const plainJsonCases: ConformanceCase[] = [
       });
       const acknowledged = await store.append('c1', [message as unknown as ConversationMessage]);
       const loaded = await store.load('c1');
-      assert.deepEqual(loaded, acknowledged.messages);
-      assert.equal(loaded[0]?.content, 'first reading');
+      assert.deepEqual(loaded, acknowledged.messages, 'load returns the value append acknowledged');
+      assert.equal(loaded[0]?.content, 'first reading', 'the content of the one reading, not the second');
     },
   },
 ];

@@ -26,8 +26,8 @@ async function checkAfterCrash(
     crashBatch(writer, n).forEach((expected, index) => {
       const stored = byId.get(expected.id);
       assert.ok(stored, `acknowledged message ${expected.id} is missing`);
-      assert.equal(stored.seq, firstSeq + index);
-      assert.equal(stored.content, expected.content);
+      assert.equal(stored.seq, firstSeq + index, 'an acknowledged message keeps its seq');
+      assert.equal(stored.content, expected.content, 'an acknowledged message keeps its content');
     });
   }
   // The batch in flight at the kill landed whole or not at all.
@@ -49,7 +49,7 @@ export const processCases: ConformanceCase[] = [
     requires: ['processes', 'concurrentInstances'],
     timeoutMs: 300_000,
     async run({ open, location, processes }) {
-      assert.ok(processes);
+      assert.ok(processes, "the harness gives the processes' settings");
       const writers = processes.writers ?? 8;
       const perWriter = processes.appendsPerWriter ?? 1000;
       const handles = Array.from({ length: writers }, (_, index) =>
@@ -67,7 +67,7 @@ export const processCases: ConformanceCase[] = [
       for (const [index, { code, stderr }] of exits.entries())
         assert.equal(code, 0, `writer ${index} failed: ${stderr}`);
       const loaded = await (await open()).load('shared');
-      assert.equal(loaded.length, writers * perWriter);
+      assert.equal(loaded.length, writers * perWriter, "every writer process's every append is stored");
       assertConsecutive(
         loaded.map((message) => message.seq),
         1,
@@ -92,7 +92,7 @@ export const processCases: ConformanceCase[] = [
     requires: ['processes', 'persistent'],
     timeoutMs: 600_000,
     async run({ open, location, processes }) {
-      assert.ok(processes);
+      assert.ok(processes, "the harness gives the processes' settings");
       const trials = processes.crashTrials ?? 50;
       const acked: { n: number; firstSeq: number }[] = [];
       let next = 0;
@@ -134,7 +134,7 @@ export const processCases: ConformanceCase[] = [
         const { seqs } = await store.append('crash', [
           userMessage(`after-${trial}`, 'the conversation still opens'),
         ]);
-        assert.equal(seqs.length, 1);
+        assert.equal(seqs.length, 1, 'the conversation takes appends after the crash');
         await store.close();
       }
       // The listing agrees with the log after all those crashes.
@@ -143,8 +143,16 @@ export const processCases: ConformanceCase[] = [
         (entry) => entry.id === 'crash',
       );
       const loaded = await reopened.load('crash');
-      assert.equal(summary?.messageCount, loaded.length);
-      assert.equal(summary?.lastSeq, loaded.at(-1)?.seq);
+      assert.equal(
+        summary?.messageCount,
+        loaded.length,
+        "the listing's messageCount agrees with the log after the crashes",
+      );
+      assert.equal(
+        summary?.lastSeq,
+        loaded.at(-1)?.seq,
+        "the listing's lastSeq agrees with the log after the crashes",
+      );
     },
   },
 ];

@@ -6,7 +6,6 @@ import {
   toModelMessage,
 } from '@cairn/core';
 import { expect } from 'vitest';
-import { MOCK_SIGNATURE_KINDS, mockSignature } from '../../mock-servers/mock-signature.js';
 import { resolveScriptTurn } from '../../resolve-script-turn.js';
 import type { ModelAdapterConformanceCase } from '../conformance-options.js';
 import { conformanceRequest, SYSTEM_PROMPT, TIME_TOOL, WEATHER_TOOL } from '../conformance-requests.js';
@@ -47,7 +46,7 @@ export const ROUND_TRIP_CASES: ModelAdapterConformanceCase[] = [
     group: 'round trip',
     name: 'a conversation persisted and reloaded converts back to the same request body',
     turns: [RICH_TURN, { text: 'It is 21 °C; the time service failed.' }, { text: 'Same answer.' }],
-    async run({ adapter, server, provider }) {
+    async run({ adapter, server, protocol }) {
       const first = await adapter.generate(conformanceRequest('Weather and time in Paris?'));
       const stored = conversation(first.message);
       await adapter.generate(requestOf(stored));
@@ -59,8 +58,8 @@ export const ROUND_TRIP_CASES: ModelAdapterConformanceCase[] = [
       for (const text of [SYSTEM_PROMPT, 'time service unreachable', 'temperature', WEATHER_TOOL.name]) {
         expect(body, `the request carries ${text}`).toContain(text);
       }
-      if (provider !== 'openai') {
-        const signature = mockSignature(MOCK_SIGNATURE_KINDS[provider], resolveScriptTurn(RICH_TURN, String));
+      if (protocol.reasoningSignature !== undefined) {
+        const signature = protocol.reasoningSignature(resolveScriptTurn(RICH_TURN, String));
         expect(body, 'the reasoning signature is replayed to the same provider').toContain(signature);
       }
     },

@@ -74,11 +74,11 @@ export const STREAM_FAILURE_CASES: ModelAdapterConformanceCase[] = [
         chunkDelayMs: 60,
       },
     ],
-    async run({ adapter, provider, server }) {
+    async run({ adapter, protocol, server }) {
       const controller = new AbortController();
-      // Gemini sends a function call whole, at the end: abort while its text streams instead.
+      // An API sending a call whole, at the end (Gemini): abort while its text streams instead.
       const abortOn = (event: AgentOutput, seen: AgentOutput[]) =>
-        provider === 'gemini'
+        protocol.toolArgumentsWhole === true
           ? event.type === 'text_delta' && seen.filter((e) => e.type === 'text_delta').length === 2
           : event.type === 'tool_input_delta';
       const seen: AgentOutput[] = [];

@@ -1,6 +1,5 @@
 import type { ModelAdapter } from '@cairn/core';
 import { expect } from 'vitest';
-import type { MockProvider } from '../../mock-servers/mock-provider-protocol.js';
 import type { ScriptFinish, ScriptTurn } from '../../script-turn.js';
 import { assertWellFormedStream } from '../assert-well-formed-stream.js';
 import { collectStream } from '../collect-stream.js';
@@ -21,17 +20,6 @@ export const RICH_TURN: ScriptTurn = {
 };
 
 const UNICODE = 'Emoji 👩🏽‍💻🎉, CJK 漢字かな한국어, combining e\u0301 a\u0308 n\u0303, RTL مرحبا.';
-
-/**
- * Each provider's own finish reason for a scripted finish, as its real API sends it: the adapter
- * must keep it (`rawFinishReason`, the `finish` event's `rawReason`) beside the unified one.
- */
-const RAW_FINISH_REASONS: Record<MockProvider, Record<ScriptFinish, string>> = {
-  openai: { stop: 'stop', tool_calls: 'tool_calls', length: 'length', content_filter: 'content_filter' },
-  anthropic: { stop: 'end_turn', tool_calls: 'tool_use', length: 'max_tokens', content_filter: 'refusal' },
-  // Gemini reports STOP for function-call turns too.
-  gemini: { stop: 'STOP', tool_calls: 'STOP', length: 'MAX_TOKENS', content_filter: 'SAFETY' },
-};
 
 const FINISHES: Array<{ turn: ScriptTurn; reason: ScriptFinish }> = [
   { turn: { text: 'Done.' }, reason: 'stop' },
@@ -90,7 +78,8 @@ export const STREAM_SHAPE_CASES: ModelAdapterConformanceCase[] = [
     group: 'stream shape',
     name: 'finish reason is tool_calls exactly when the message has tool calls (stop, length, content_filter)',
     turns: FINISHES.flatMap(({ turn }) => [turn, turn]),
-    async run({ adapter, provider }) {
+    async run({ adapter, protocol }) {
+      // The API's own reason must be kept (`rawFinishReason`, the finish event's `rawReason`).
       for (const { reason } of FINISHES) {
         for (const streaming of [false, true]) {
           const result = await finishOf(adapter, streaming);
@@ -98,7 +87,7 @@ export const STREAM_SHAPE_CASES: ModelAdapterConformanceCase[] = [
           expect(result.finishReason, label).toBe(reason);
           expect((result.message.tool_calls ?? []).length > 0, label).toBe(reason === 'tool_calls');
           expect(result.rawFinishReason, `${label}: the provider's own reason is kept`).toBe(
-            RAW_FINISH_REASONS[provider][reason],
+            protocol.rawFinishReasons[reason],
           );
         }
       }
