@@ -62,6 +62,11 @@ export function checkSiteLinks(pages, fileExists) {
           continue;
         }
         if (target.endsWith('/')) target += 'index.html';
+        // TypeDoc copies a linked Markdown file it does not render as-is: the reader gets raw text.
+        if (target.endsWith('.md')) {
+          broken.push({ page, href, reason: 'a Markdown file the site does not render' });
+          continue;
+        }
         if (!pages.has(target)) {
           if (!fileExists(target)) broken.push({ page, href, reason: 'no such file' });
           continue;

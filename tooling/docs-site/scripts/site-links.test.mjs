@@ -51,6 +51,17 @@ describe('checkSiteLinks', () => {
     ]);
   });
 
+  it('reports a link to a Markdown file, which the site would show as raw text', () => {
+    const result = check({ 'documents/a.html': '<a href="../media/notes.md">notes</a>' }, () => true);
+    expect(result.broken).toEqual([
+      {
+        page: 'documents/a.html',
+        href: '../media/notes.md',
+        reason: 'a Markdown file the site does not render',
+      },
+    ]);
+  });
+
   it('lists external links once each, sorted, and never checks them', () => {
     const result = check({
       'a.html':
