@@ -1,11 +1,14 @@
-import { isToolAllowed, mergeToolPolicies, type Tool, type ToolPolicy } from '@cairn/core';
+import {
+  isToolAllowed,
+  type LayeredToolPolicy,
+  mergeToolPolicies,
+  type Tool,
+  type ToolPolicy,
+} from '@cairn/core';
 import { oneLine } from './one-line.js';
 
 /** A tool as the prompt lists it; a `Tool` from `@cairn/core` fits. */
 export type ToolDescription = Pick<Tool, 'name' | 'description' | 'category'>;
-
-/** The system policy and the agent's own, merged by `mergeToolPolicies` (which only narrows). */
-export type LayeredToolPolicy = { system?: ToolPolicy; agent?: ToolPolicy };
 
 /** One policy, or the layered form. */
 export type ToolPolicyInput = ToolPolicy | LayeredToolPolicy;

@@ -1,6 +1,8 @@
+// Re-exported: it was this package's own type before it moved to core.
+export type { LayeredToolPolicy } from '@cairn/core';
 export type { AgentPersona } from './agent-persona.js';
 export { type CompactionRecord, latestCompaction } from './apply-compaction.js';
-export type { LayeredToolPolicy, ToolDescription, ToolPolicyInput } from './available-tools.js';
+export type { ToolDescription, ToolPolicyInput } from './available-tools.js';
 export {
   type BuildLlmMessagesParams,
   type BuildLlmMessagesResult,

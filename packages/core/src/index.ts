@@ -114,7 +114,11 @@ export {
   TOOL_OUTPUT_PREVIEW_LENGTH,
   TOOL_OUTPUT_THRESHOLD,
 } from './messages/tool-output-limits.js';
-export { type ToolProtocolIssue, toolProtocolIssues } from './messages/tool-protocol.js';
+export {
+  type ProtocolMessage,
+  type ToolProtocolIssue,
+  toolProtocolIssues,
+} from './messages/tool-protocol.js';
 export {
   MAX_TOOL_INPUT_DEPTH,
   nestsDeeperThan,
@@ -145,7 +149,7 @@ export type {
   ModelToolChoice,
   ModelToolDefinition,
 } from './model/model-adapter.js';
-export { type DefinedFields, definedFields } from './objects/defined-fields.js';
+export { type DefinedFields, definedFields, type MaybeUndefinedKeys } from './objects/defined-fields.js';
 export {
   assertStandardSchema,
   type StandardJSONSchemaV1,
@@ -190,6 +194,7 @@ export {
 } from './tools/tool-execution-metadata.js';
 export {
   isToolAllowed,
+  type LayeredToolPolicy,
   mergeToolPolicies,
   type ToolIdentity,
   type ToolPolicy,

@@ -3,6 +3,7 @@ import type {
   CairnError,
   CairnErrorCode,
   FinishReason,
+  LayeredToolPolicy,
   LoopCompressionPipeline,
   ModelAdapter,
   ModelAssistantMessage,
@@ -18,12 +19,6 @@ import type {
 } from '@cairn/core';
 import type { FailState } from './failing-call-tracker.js';
 
-/** A system policy and an agent's own, merged so the agent can only narrow what the system allows. */
-export interface LayeredToolPolicy {
-  system?: ToolPolicy;
-  agent?: ToolPolicy;
-}
-
 /** Where the loop runs: handed to every tool call (`ToolContext`). */
 export interface LoopContext {
   projectRoot?: string;
@@ -33,7 +28,7 @@ export interface LoopContext {
 }
 
 /** What the message callbacks receive: the pushed message, with what a persister needs. */
-interface LoopMessageFields {
+export interface LoopMessageFields {
   /** Stable for this message: a persister can store it idempotently under this id. */
   id: string;
   createdAt: string;
@@ -81,7 +76,7 @@ export interface TurnEndInfo extends TurnInfo {
   toolCalls: number;
 }
 
-type MaybePromise<T> = T | Promise<T>;
+export type MaybePromise<T> = T | Promise<T>;
 
 export interface ChatToolLoopParams extends Partial<FailState> {
   model: ModelAdapter;

@@ -12,7 +12,9 @@ export type {
   ChatToolLoopSuccess,
   LoopAssistantMessage,
   LoopContext,
+  LoopMessageFields,
   LoopToolMessage,
+  MaybePromise,
   TurnEndInfo,
   TurnInfo,
 } from './chat-tool-loop-types.js';

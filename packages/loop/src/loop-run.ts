@@ -3,6 +3,7 @@ import {
   CairnError,
   createMessageIds,
   definedFields,
+  type LayeredToolPolicy,
   type ModelToolDefinition,
   mergeToolPolicies,
   resolveMaxToolResultChars,
@@ -10,7 +11,7 @@ import {
   type ToolHost,
   type ToolPolicy,
 } from '@cairn/core';
-import type { ChatToolLoopParams, LayeredToolPolicy } from './chat-tool-loop-types.js';
+import type { ChatToolLoopParams } from './chat-tool-loop-types.js';
 import { createToolHost } from './create-tool-host.js';
 import { DEFAULT_STUCK_THRESHOLD } from './failing-call-tracker.js';
 

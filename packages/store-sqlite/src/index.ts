@@ -1,7 +1,7 @@
 export type { NodeSqliteDatabase, NodeSqliteStatement } from './node-sqlite-connection.js';
 export type { SqliteDriverChoice } from './open-sqlite-connection.js';
 export { SCHEMA_VERSION } from './schema/migrations.js';
-export type { SqliteDriver } from './sqlite-connection.js';
+export type { SqliteDriver, SqliteValue } from './sqlite-connection.js';
 export { createSqliteConversationStore, SqliteConversationStore } from './sqlite-conversation-store.js';
 export {
   DEFAULT_BUSY_TIMEOUT_MS,
@@ -9,5 +9,6 @@ export {
   DEFAULT_DURABILITY,
   type SqliteConversationStoreOptions,
   type SqliteDurability,
+  type SqliteStoreCommonOptions,
   SYNCHRONOUS_BY_DURABILITY,
 } from './sqlite-store-options.js';

@@ -25,7 +25,8 @@ export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 export const DEFAULT_DRIVER: SqliteDriverChoice = 'auto';
 const DRIVERS: readonly SqliteDriverChoice[] = ['auto', 'better-sqlite3', 'node:sqlite'];
 
-interface CommonOptions {
+/** The options of either form of `SqliteConversationStoreOptions`. */
+export interface SqliteStoreCommonOptions {
   /** Default `turn`. */
   durability?: SqliteDurability;
   /** How long a write waits for another connection's write lock before `STORE_UNAVAILABLE`. Default 5000. */
@@ -34,7 +35,7 @@ interface CommonOptions {
 
 /** Either a database file (created if missing; `:memory:` for a private in-memory one) or an open connection. */
 export type SqliteConversationStoreOptions =
-  | (CommonOptions & {
+  | (SqliteStoreCommonOptions & {
       filename: string;
       database?: undefined;
       /**
@@ -43,7 +44,7 @@ export type SqliteConversationStoreOptions =
        */
       driver?: SqliteDriverChoice;
     })
-  | (CommonOptions & {
+  | (SqliteStoreCommonOptions & {
       /**
        * A connection you own, a better-sqlite3 `Database` or a `node:sqlite` `DatabaseSync`: the
        * store sets its pragmas and migrates it, but `close()` leaves it open.

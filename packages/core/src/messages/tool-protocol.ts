@@ -1,5 +1,5 @@
 /** The fields the tool-call protocol is about; `ModelMessage`, `OpenAIChatMessage` and `ConversationMessage` all have them. */
-interface ProtocolMessage {
+export interface ProtocolMessage {
   role: string;
   tool_calls?: readonly { id: string }[] | undefined;
   tool_call_id?: string | undefined;

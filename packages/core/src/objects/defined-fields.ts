@@ -1,5 +1,5 @@
 /** The keys of `T` whose value may be `undefined` (declared optional or typed `| undefined`). */
-type MaybeUndefinedKeys<T> = {
+export type MaybeUndefinedKeys<T> = {
   [K in keyof T]-?: undefined extends T[K] ? K : object extends Pick<T, K> ? K : never;
 }[keyof T];
 

@@ -47,11 +47,17 @@ function selector(categories: string[] | undefined, tools: string[] | undefined)
   };
 }
 
+/** A system policy and an agent's own, merged by `mergeToolPolicies` so the agent can only narrow. */
+export interface LayeredToolPolicy {
+  system?: ToolPolicy;
+  agent?: ToolPolicy;
+}
+
 /**
  * The effective policy of an agent under the system policy: allow filters intersect, deny lists
  * add up. An agent may narrow what the system allows but never widen it, and cannot lift a deny.
  */
-export function mergeToolPolicies(layers: { system?: ToolPolicy; agent?: ToolPolicy }): ToolPolicy {
+export function mergeToolPolicies(layers: LayeredToolPolicy): ToolPolicy {
   const { system = {}, agent = {} } = layers;
   const allow = selector(
     intersect(system.allow?.categories, agent.allow?.categories),
