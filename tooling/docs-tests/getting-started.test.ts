@@ -11,14 +11,10 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { userShellEnv } from '@cairn/vitest-config/user-shell-env';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const exec = promisify(execFile);
-// check:packages' environment for npm in a temp project: without the npm_*/pnpm_* variables of the
-// script running it (npm_config_local_prefix would send `npm install` back into this repository).
-const { childEnv } = (await import(new URL('../scripts/check-run.mjs', import.meta.url).href)) as {
-  childEnv(extra: Record<string, string>): NodeJS.ProcessEnv;
-};
 interface WorkspacePackage {
   manifest: { name: string };
 }
@@ -34,6 +30,7 @@ const { cairnClosure, readPublicPackages } = (await import(
 };
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const guidePath = join(root, 'docs', 'getting-started.md');
+const STEP_TIMEOUT_MS = 5 * 60_000;
 
 interface Step {
   language: string;
@@ -130,7 +127,7 @@ describe('docs/getting-started.md, typed literally into an empty directory', () 
       server.close();
       await rm(work, { recursive: true, force: true });
     };
-    const env = childEnv({ 'npm_config_@cairn:registry': url });
+    const env = userShellEnv({ 'npm_config_@cairn:registry': url });
     const user = join(work, 'user');
     await mkdir(user);
 
@@ -145,9 +142,12 @@ describe('docs/getting-started.md, typed literally into an empty directory', () 
       // One bash per block; where it ends up (`cd`) is where the next block runs.
       const pwdFile = join(work, 'pwd');
       const script = `set -e\n${step.code}\npwd > ${JSON.stringify(pwdFile)}\n`;
+      // A step that cannot reach the registry fails with npm's own error instead of hanging the test.
       const { stdout, stderr } = await exec('bash', ['-c', script], {
         cwd,
         env,
+        timeout: STEP_TIMEOUT_MS,
+        killSignal: 'SIGKILL',
         maxBuffer: 64 * 1024 * 1024,
       });
       const pwd = (await readFile(pwdFile, 'utf8')).trim();

@@ -8,11 +8,12 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { scaledTimeout } from '@cairn/vitest-config/load';
 import { readReadmeExample } from '@cairn/vitest-config/readme-example';
+import { userShellEnv } from '@cairn/vitest-config/user-shell-env';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
 // As a user's shell has it: pnpm's NODE_PATH would let the project resolve the workspace's better-sqlite3.
-const env = { ...process.env, NODE_PATH: undefined };
+const env = userShellEnv();
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const available = process.getBuiltinModule('node:sqlite') !== undefined;
 const title = available
@@ -42,6 +43,8 @@ describe.skipIf(!available)(title, () => {
     await run('npm', ['install', '--omit=optional', '--no-audit', '--no-fund', ...tarballs], {
       cwd: project,
       env,
+      timeout: scaledTimeout(200_000),
+      killSignal: 'SIGKILL',
     });
   }, scaledTimeout(300_000));
 

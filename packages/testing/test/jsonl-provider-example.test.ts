@@ -3,6 +3,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { userShellEnv } from '@cairn/vitest-config/user-shell-env';
 import { afterAll, describe, expect, it } from 'vitest';
 
 // examples/jsonl-provider, run as a user outside this repository runs it: the @cairn packages it
@@ -14,12 +15,7 @@ const EXAMPLE = join(ROOT, 'examples/jsonl-provider');
 const PACKED = ['@cairn/core', '@cairn/provider-utils', '@cairn/testing'];
 const STEP_TIMEOUT_MS = 6 * 60_000;
 
-// Without the npm_* variables of a package-manager script, which would send npm back to the workspace.
-const env = Object.fromEntries(
-  Object.entries(process.env).filter(
-    ([key]) => !/^(npm|pnpm)_/i.test(key) || /^npm_config_(registry|cache|userconfig)$/i.test(key),
-  ),
-);
+const env = userShellEnv();
 
 function run(command: string, args: string[], cwd: string): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
