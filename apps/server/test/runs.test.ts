@@ -1,4 +1,4 @@
-import type { ConversationMessage, ConversationStore } from '@cairn/core';
+import { type ConversationMessage, type ConversationStore, contentText } from '@cairn/core';
 import { createAgentRuntime, type WorkflowPackage } from '@cairn/runtime';
 import { createMemoryConversationStore } from '@cairn/storage';
 import { ScriptedModel, type ScriptTurn } from '@cairn/testing';
@@ -178,7 +178,7 @@ describe('POST /v1/runs', () => {
     expect(messages.map(({ message }) => message.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     const states = messages
       .filter(({ message }) => message.partType === 'run_state')
-      .map(({ message }) => JSON.parse(message.content ?? '') as RunBody);
+      .map(({ message }) => JSON.parse(contentText(message.content)) as RunBody);
     expect(states.at(-1)).toMatchObject({
       status: 'active',
       currentNodeId: 'publish',
@@ -291,7 +291,10 @@ describe('POST /v1/runs/:id/messages', () => {
       .filter((event) => event.event === 'message')
       .map((event) => JSON.parse(event.data) as ConversationMessage);
     expect(
-      messages.map((message) => [message.role, message.content?.startsWith('{') ? 'state' : message.content]),
+      messages.map((message) => [
+        message.role,
+        contentText(message.content).startsWith('{') ? 'state' : message.content,
+      ]),
     ).toEqual([
       ['user', 'Continue.'],
       ['assistant', 'Now done'],

@@ -2,6 +2,7 @@ import {
   type Compaction,
   type ConversationMessage,
   compactionSummaryText,
+  contentText,
   isIncludedInContext,
   type ModelUserMessage,
 } from '@cairn/core';
@@ -35,7 +36,7 @@ export function latestCompaction(log: readonly ConversationMessage[]): Compactio
  * writes too) keeps the model from taking it for something the user just said.
  */
 export function summaryMessage(record: CompactionRecord): ModelUserMessage {
-  return { role: 'user', content: compactionSummaryText(record.content ?? '') };
+  return { role: 'user', content: compactionSummaryText(contentText(record.content)) };
 }
 
 /** Whether the record's range covers `seq`. */

@@ -1,5 +1,6 @@
 import {
   type ConversationMessage,
+  contentText,
   fullOutputMarker,
   INTERRUPTED_TOOL_RESULT_TEXT,
   isIncludedInContext,
@@ -179,7 +180,10 @@ describe('buildLlmMessagesFromConversation: properties', () => {
         built.messages.forEach((message, index) => {
           const seq = built.sourceSeqs[index];
           // The summary stands for its range (its seq is the range's first); checked elsewhere.
-          if (seq === undefined || message.content === summaryTextOf(latestCompaction(log)?.content ?? ''))
+          if (
+            seq === undefined ||
+            message.content === summaryTextOf(contentText(latestCompaction(log)?.content))
+          )
             return;
           const source = bySeq.get(seq) as ConversationMessage;
           expect(isIncludedInContext(source)).toBe(true);

@@ -1,5 +1,6 @@
 import {
   type ConversationMessage,
+  contentText,
   DEFAULT_MAX_TOOL_RESULT_CHARS,
   type ModelMessage,
   toModelMessage,
@@ -11,7 +12,7 @@ import {
  * so the user can say "continue" and it picks up from there.
  */
 function describeFailure(message: ConversationMessage): string {
-  const reason = message.content?.trim() ?? '';
+  const reason = contentText(message.content).trim();
   const code = message.errorCode === undefined ? '' : ` (${message.errorCode})`;
   return reason === ''
     ? `[The previous request failed${code}]`

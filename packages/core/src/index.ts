@@ -6,6 +6,7 @@ export {
   ErrorEventSchema,
   FinishEventSchema,
   isAgentOutput,
+  PartialObjectEventSchema,
   parseAgentOutput,
   ReasoningDeltaEventSchema,
   ReasoningEventSchema,
@@ -27,6 +28,52 @@ export { type FinishReason, FinishReasonSchema } from './agent-output/finish-rea
 export { addTokenUsage, type TokenUsage, TokenUsageSchema } from './agent-output/token-usage.js';
 export type { HistoryCompressionResult, LoopCompressionPipeline } from './compression/loop-compression.js';
 export { KeyedSerialQueue, type KeyedSerialRunOptions } from './concurrency/keyed-serial-queue.js';
+export {
+  acceptsMediaType,
+  assertSupportedParts,
+  type SupportedParts,
+} from './content/assert-supported-parts.js';
+export { base64ByteLength, base64ToBytes, bytesToBase64 } from './content/base64.js';
+export {
+  type Base64Source,
+  Base64SourceSchema,
+  type BlobSource,
+  BlobSourceSchema,
+  type ContentPart,
+  ContentPartSchema,
+  type FilePart,
+  FilePartSchema,
+  type ImagePart,
+  ImagePartSchema,
+  INLINE_DATA_LIMIT,
+  isMediaPart,
+  type MediaPart,
+  type MessageContent,
+  MessageContentSchema,
+  type OtherPart,
+  OtherPartSchema,
+  type PartSource,
+  PartSourceSchema,
+  type TextPart,
+  TextPartSchema,
+  type UrlSource,
+  UrlSourceSchema,
+} from './content/content-part.js';
+export {
+  contentParts,
+  contentText,
+  hasNonTextParts,
+  isTextPart,
+  partPlaceholder,
+} from './content/content-text.js';
+export {
+  type CreatePartOptions,
+  createContentPart,
+  createFilePart,
+  createImagePart,
+} from './content/create-part.js';
+export { assertMediaBytes, imageSize, sniffMediaType } from './content/media-bytes.js';
+export { mediaPartUrl, toOpenAIUserContent } from './content/to-openai-content.js';
 export {
   CairnError,
   type CairnErrorJSON,
@@ -95,6 +142,8 @@ export {
   OpenAIToolCallSchema,
   type OpenAIToolMessage,
   OpenAIToolMessageSchema,
+  type OpenAIUserContentPart,
+  OpenAIUserContentPartSchema,
   type OpenAIUserMessage,
   OpenAIUserMessageSchema,
 } from './messages/openai-chat-message.js';
@@ -102,7 +151,7 @@ export { MAX_MESSAGE_DEPTH, parseMessageForStorage } from './messages/parse-mess
 export { type ProviderMetadata, ProviderMetadataSchema } from './messages/provider-metadata.js';
 export { type ReasoningPart, ReasoningPartSchema } from './messages/reasoning-part.js';
 export { toModelMessage } from './messages/to-model-message.js';
-export { toOpenAIMessage } from './messages/to-openai-message.js';
+export { toOpenAIChatMessage, toOpenAIMessage } from './messages/to-openai-message.js';
 export {
   DEFAULT_MAX_TOOL_RESULT_CHARS,
   resolveMaxToolResultChars,
@@ -142,6 +191,7 @@ export type {
   JsonSchema,
   ModelAdapter,
   ModelCapabilities,
+  ModelOutputFormat,
   ModelRequest,
   ModelResult,
   ModelSettings,

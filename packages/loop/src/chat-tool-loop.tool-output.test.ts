@@ -1,6 +1,7 @@
 import { buildLlmMessagesFromConversation } from '@cairn/context-builder';
 import {
   type ConversationMessage,
+  contentText,
   DEFAULT_MAX_TOOL_RESULT_CHARS,
   fullOutputMarker,
   type ModelMessage,
@@ -122,7 +123,7 @@ describe('chatToolLoop: what the model reads of a big tool output', () => {
     expect(result.success).toBe(true);
     // The callback gets the whole output, to store.
     expect(handed).toEqual([HUGE]);
-    const content = lastTool(model.requests[1]?.messages ?? [])?.content ?? '';
+    const content = contentText(lastTool(model.requests[1]?.messages ?? [])?.content);
     expect(content.length).toBeLessThanOrEqual(2_000);
     expect(content.startsWith('BEGIN log line')).toBe(true);
     expect(content).toContain(`characters are shown`);

@@ -1,4 +1,4 @@
-import type { ConversationMessage } from '@cairn/core';
+import { type ConversationMessage, contentText } from '@cairn/core';
 
 /**
  * Joins the two display streams of a running agent into one a UI can follow: the live messages
@@ -17,7 +17,8 @@ export class LiveDisplay {
 
   /** A live message (pass as `onLiveDisplayMessage`). */
   readonly live = (message: ConversationMessage): void => {
-    if (message.partType !== 'tool_execution') this.shownLive.set(message.id, message.content);
+    if (message.partType !== 'tool_execution')
+      this.shownLive.set(message.id, contentText(message.content, { placeholders: true }));
     this.show(message);
   };
 

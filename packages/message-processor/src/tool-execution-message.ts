@@ -1,4 +1,10 @@
-import type { ConversationMessage, JsonValue, OpenAIToolCall, ToolExecutionMetadata } from '@cairn/core';
+import {
+  type ConversationMessage,
+  contentText,
+  type JsonValue,
+  type OpenAIToolCall,
+  type ToolExecutionMetadata,
+} from '@cairn/core';
 import { runningToolSummary } from './running-tool-summary.js';
 import type { ToolCallView, ToolProcessorRegistry } from './tool-processors/index.js';
 
@@ -17,7 +23,7 @@ export function executionMessage(
 ): ConversationMessage {
   const finished = result !== undefined && result.interrupted !== true;
   const toolName = call.function.name;
-  const output = finished ? (result.content ?? '') : '';
+  const output = finished ? contentText(result.content, { placeholders: true }) : '';
   const isError = finished && result.isError === true;
   const view: ToolCallView = {
     toolName,

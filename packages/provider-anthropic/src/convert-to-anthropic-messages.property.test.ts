@@ -1,5 +1,5 @@
 import type { ContentBlockParam } from '@anthropic-ai/sdk/resources/messages';
-import type { ModelMessage, ReasoningPart } from '@cairn/core';
+import { contentText, type ModelMessage, type ReasoningPart } from '@cairn/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { INVALID_TOOL_ARGUMENTS_KEY } from './anthropic-tool-input.js';
@@ -65,7 +65,7 @@ const conversationArb = fc
       (message) =>
         message.role === 'tool' ||
         (message.role === 'assistant' && message.tool_calls !== undefined) ||
-        (message.role !== 'system' && (message.content ?? '').trim() !== ''),
+        (message.role !== 'system' && contentText(message.content).trim() !== ''),
     ),
   );
 
@@ -104,8 +104,8 @@ describe('convertToAnthropicMessages properties', () => {
         const { system = [], messages: turns } = convertToAnthropicMessages(messages);
         const texts = (role: string) =>
           messages
-            .filter((message) => message.role === role && (message.content ?? '').trim() !== '')
-            .map((message) => message.content);
+            .filter((message) => message.role === role && contentText(message.content).trim() !== '')
+            .map((message) => contentText(message.content));
         const sent = (role: string) =>
           blocksOf(turns.filter((turn) => turn.role === role)).flatMap((block) =>
             block.type === 'text' ? [block.text] : [],

@@ -10,7 +10,7 @@ import {
   type ModelMessage,
   type ModelToolMessage,
 } from '@cairn/core';
-import { EMPTY_TOOL_ERROR_TEXT } from '@cairn/provider-utils';
+import { EMPTY_TOOL_ERROR_TEXT, textOnlyContent } from '@cairn/provider-utils';
 import { toAnthropicThinkingBlock } from './anthropic-reasoning-metadata.js';
 import { toAnthropicToolInput } from './anthropic-tool-input.js';
 
@@ -56,7 +56,7 @@ export function convertToAnthropicMessages(messages: readonly ModelMessage[]): A
         system.push(...textBlocks(message.content));
         break;
       case 'user':
-        append('user', textBlocks(message.content));
+        append('user', textBlocks(textOnlyContent(message.content, 'anthropic', 'user messages')));
         break;
       case 'assistant':
         append('assistant', assistantBlocks(message));
@@ -104,11 +104,12 @@ function assistantBlocks(message: ModelAssistantMessage): ContentBlockParam[] {
 
 function toolResultBlock(message: ModelToolMessage): ToolResultBlockParam {
   const isError = message.isError === true;
-  const hasContent = message.content.trim() !== '';
+  const content = textOnlyContent(message.content, 'anthropic', 'tool results');
+  const hasContent = content.trim() !== '';
   return {
     type: 'tool_result',
     tool_use_id: message.tool_call_id,
-    ...(hasContent ? { content: message.content } : isError ? { content: EMPTY_TOOL_ERROR_TEXT } : {}),
+    ...(hasContent ? { content } : isError ? { content: EMPTY_TOOL_ERROR_TEXT } : {}),
     ...(isError ? { is_error: true } : {}),
   };
 }

@@ -1,4 +1,4 @@
-import { CairnError, type ModelMessage } from '@cairn/core';
+import { CairnError, contentText, type ModelMessage } from '@cairn/core';
 import { EMPTY_TOOL_ERROR_TEXT } from '@cairn/provider-utils';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -284,7 +284,7 @@ describe('convertToGeminiContents properties', () => {
           results.map((r) => ({
             name: calls.find((c) => c.id === r.tool_call_id)?.function.name,
             response: r.isError
-              ? { error: r.content.trim() === '' ? EMPTY_TOOL_ERROR_TEXT : r.content }
+              ? { error: contentText(r.content).trim() === '' ? EMPTY_TOOL_ERROR_TEXT : r.content }
               : { content: r.content },
           })),
         );

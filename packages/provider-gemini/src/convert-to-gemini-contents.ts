@@ -1,5 +1,5 @@
 import { CairnError, type ModelAssistantMessage, type ModelMessage, type OpenAIToolCall } from '@cairn/core';
-import { EMPTY_TOOL_ERROR_TEXT } from '@cairn/provider-utils';
+import { EMPTY_TOOL_ERROR_TEXT, textOnlyContent } from '@cairn/provider-utils';
 import type { GeminiContent, GeminiPart, GeminiRole, GeminiSystemInstruction } from './gemini-api-types.js';
 import { readThoughtSignature, readToolCallThoughtSignature } from './gemini-provider-metadata.js';
 
@@ -38,9 +38,11 @@ export function convertToGeminiContents(messages: readonly ModelMessage[]): Gemi
       case 'system':
         if (!isBlank(message.content)) system.push({ text: message.content });
         break;
-      case 'user':
-        if (!isBlank(message.content)) append('user', [{ text: message.content }]);
+      case 'user': {
+        const text = textOnlyContent(message.content, 'gemini', 'user messages');
+        if (!isBlank(text)) append('user', [{ text }]);
         break;
+      }
       case 'assistant':
         message.tool_calls?.forEach((call, position) => {
           toolNames.set(call.id, call.function.name);
@@ -57,9 +59,10 @@ export function convertToGeminiContents(messages: readonly ModelMessage[]): Gemi
             { details: { toolCallId: message.tool_call_id } },
           );
         }
+        const content = textOnlyContent(message.content, 'gemini', 'tool results');
         const response = message.isError
-          ? { error: isBlank(message.content) ? EMPTY_TOOL_ERROR_TEXT : message.content }
-          : { content: message.content };
+          ? { error: isBlank(content) ? EMPTY_TOOL_ERROR_TEXT : content }
+          : { content };
         const part: GeminiPart = { functionResponse: { name, response } };
         responsePositions.set(part, callPositions.get(message.tool_call_id) ?? 0);
         append('user', [part]);

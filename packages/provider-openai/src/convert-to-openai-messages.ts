@@ -1,4 +1,5 @@
 import { CairnError, type ModelMessage, type OpenAIToolCall } from '@cairn/core';
+import { textOnlyContent } from '@cairn/provider-utils';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 
 function copyToolCall(call: OpenAIToolCall): OpenAIToolCall {
@@ -19,8 +20,9 @@ export function convertToOpenAIMessages(messages: readonly ModelMessage[]): Chat
   return messages.map((message, index): ChatCompletionMessageParam => {
     switch (message.role) {
       case 'system':
+        return { role: 'system', content: message.content };
       case 'user':
-        return { role: message.role, content: message.content };
+        return { role: 'user', content: textOnlyContent(message.content, 'openai', 'user messages') };
       case 'assistant': {
         const toolCalls = message.tool_calls?.map(copyToolCall) ?? [];
         return toolCalls.length > 0
@@ -29,7 +31,11 @@ export function convertToOpenAIMessages(messages: readonly ModelMessage[]): Chat
       }
       case 'tool':
         if (!message.tool_call_id) throw invalidMessage(index, 'tool_call_id', 'has no tool_call_id');
-        return { role: 'tool', content: message.content, tool_call_id: message.tool_call_id };
+        return {
+          role: 'tool',
+          content: textOnlyContent(message.content, 'openai', 'tool results'),
+          tool_call_id: message.tool_call_id,
+        };
       default: {
         const role: unknown = (message as { role: unknown }).role;
         throw invalidMessage(index, 'role', `has an unknown role ${JSON.stringify(role)}`);

@@ -35,6 +35,7 @@ export {
 export { retryStream } from './retry-stream.js';
 export { parseSse, type SseEvent, SseParser } from './sse-parser.js';
 export type { ReasoningEndInfo, StreamSink, StreamStartInfo, ToolCallEndInfo } from './stream-sink.js';
+export { textOnlyContent } from './text-only-content.js';
 export {
   type AccumulatedToolCall,
   ToolCallAccumulator,

@@ -1,5 +1,10 @@
-import type { ConversationMessage, ConversationStore, ModelToolMessage } from '@cairn/core';
-import { KeyedSerialQueue } from '@cairn/core';
+import {
+  type ConversationMessage,
+  type ConversationStore,
+  contentText,
+  KeyedSerialQueue,
+  type ModelToolMessage,
+} from '@cairn/core';
 import { defineTool } from '@cairn/loop';
 import { createMemoryConversationStore } from '@cairn/storage';
 import { describe, expect, it } from 'vitest';
@@ -25,7 +30,7 @@ const stepChanges = (events: RunEvent[]) =>
 const stateRecords = (log: ConversationMessage[]) =>
   log
     .filter((message) => message.partType === 'run_state')
-    .map((message) => JSON.parse(message.content ?? ''));
+    .map((message) => JSON.parse(contentText(message.content)));
 
 const lastToolMessage = (messages: readonly { role: string }[]) =>
   messages.filter((message): message is ModelToolMessage => message.role === 'tool').at(-1);

@@ -1,4 +1,4 @@
-import { fullOutputMarker, type ModelMessage, TOOL_OUTPUT_PREVIEW_LENGTH } from '@cairn/core';
+import { contentText, fullOutputMarker, type ModelMessage, TOOL_OUTPUT_PREVIEW_LENGTH } from '@cairn/core';
 import { createToolHost, defineTool } from '@cairn/loop';
 import { readFullToolOutput } from '@cairn/storage';
 import { ScriptedModel } from '@cairn/testing';
@@ -81,7 +81,7 @@ describe.each(STORE_BACKENDS)('runtime tool outputs on the $name store', (backen
     let ref = '';
     const model = new ScriptedModel({
       turns: (request, index) => {
-        const sent = lastTool(request.messages)?.content ?? '';
+        const sent = contentText(lastTool(request.messages)?.content);
         if (index === 0) return { toolCalls: [{ id: 'call-1', name: 'read_log', arguments: {} }] };
         if (index === 1) {
           ref = /\[Full output: ([^\]]+)\]/.exec(sent)?.[1] ?? '';

@@ -1,5 +1,5 @@
 import type { AgentRunError, AgentRunOptions } from '@cairn/agent-executor';
-import type { ConversationMessage } from '@cairn/core';
+import { type ConversationMessage, contentText } from '@cairn/core';
 import { LiveDisplay } from '@cairn/message-processor';
 import type { OutputStream } from '../io.js';
 import type { Colors } from '../render/colors.js';
@@ -87,7 +87,10 @@ export class LiveAgentOutput {
 
   private showRunning(message: ConversationMessage): void {
     const { colors, out } = this.options;
-    const summary = fitWidth(flattenLines(message.content ?? ''), (out.columns ?? DEFAULT_COLUMNS) - 2);
+    const summary = fitWidth(
+      flattenLines(contentText(message.content, { placeholders: true })),
+      (out.columns ?? DEFAULT_COLUMNS) - 2,
+    );
     const line = `${colors.cyan('▸')} ${colors.dim(summary)}\n`;
     if (!out.isTTY) {
       out.write(line);

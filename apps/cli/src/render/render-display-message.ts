@@ -1,4 +1,4 @@
-import type { ConversationMessage } from '@cairn/core';
+import { type ConversationMessage, contentText } from '@cairn/core';
 import type { Colors } from './colors.js';
 import { fitWidth, flattenLines } from './fit-width.js';
 import { renderMarkdown } from './markdown-stream.js';
@@ -14,7 +14,7 @@ const DEFAULT_LINE_WIDTH = 100;
  */
 export function renderDisplayMessage(message: ConversationMessage, options: RenderOptions): string {
   if (message.toolExecution !== undefined) return renderToolExecution(message.toolExecution, options);
-  const text = message.content ?? '';
+  const text = contentText(message.content, { placeholders: true });
   const { colors } = options;
   switch (message.role) {
     case 'user':
@@ -60,6 +60,6 @@ function compactionLine(text: string, { colors, width, verbose }: RenderOptions)
 // A result without its call (the display view shows it alone): its first line.
 function toolResultLine(message: ConversationMessage, { colors, width }: RenderOptions): string {
   const mark = message.isError ? colors.red('✗') : colors.green('✓');
-  const line = `${message.toolName ?? 'tool'} result: ${flattenLines(message.content ?? '')}`;
+  const line = `${message.toolName ?? 'tool'} result: ${flattenLines(contentText(message.content, { placeholders: true }))}`;
   return `${mark} ${fitWidth(line, (width ?? DEFAULT_LINE_WIDTH) - 2)}\n`;
 }

@@ -2,9 +2,17 @@ import type { ConversationMessage } from '@cairn/core';
 import { CodeBlock } from './code-block.js';
 import { ToolExecutionCard } from './tool-execution-card.js';
 
+// The page bundles no part of @cairn/core (types only): text parts joined, other parts named.
+function messageText({ content }: ConversationMessage): string {
+  if (typeof content === 'string') return content;
+  return (content ?? [])
+    .map((part) => (part.type === 'text' ? String(part.text) : `[${part.type}]`))
+    .join('\n');
+}
+
 /** One message of the display view, drawn by what it is. */
 export function MessageItem({ message }: { message: ConversationMessage }) {
-  const text = message.content ?? '';
+  const text = messageText(message);
   if (message.partType === 'tool_execution' && message.toolExecution !== undefined) {
     return <ToolExecutionCard execution={message.toolExecution} />;
   }

@@ -1,4 +1,4 @@
-import { type ModelMessage, toolProtocolIssues } from '@cairn/core';
+import { contentText, type ModelMessage, toolProtocolIssues } from '@cairn/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { conversationArbitrary, testTokenizer } from '../../test/conversation-fixtures.js';
@@ -25,7 +25,9 @@ const isSubsequence = (part: string[], whole: string[]) => {
 
 const written = (message: ModelMessage) =>
   message.role === 'user' &&
-  /^\[(Summary of the earlier conversation|\d+ earlier messages were left out)/.test(message.content);
+  /^\[(Summary of the earlier conversation|\d+ earlier messages were left out)/.test(
+    contentText(message.content),
+  );
 
 // Where the part compression must leave alone starts: the recent window, moved back so no
 // assistant message is cut from its results, or the latest request when that is earlier.

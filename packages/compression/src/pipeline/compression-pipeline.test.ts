@@ -1,4 +1,4 @@
-import { CairnError, type ModelMessage, toolProtocolIssues } from '@cairn/core';
+import { CairnError, contentText, type ModelMessage, toolProtocolIssues } from '@cairn/core';
 import { describe, expect, it } from 'vitest';
 import { conversation, testTokenizer, turn } from '../../test/conversation-fixtures.js';
 import { CompressionPipeline } from './compression-pipeline.js';
@@ -156,7 +156,8 @@ describe('CompressionPipeline', () => {
 
 describe('CompressionPipeline.compressNow', () => {
   const isTrimmed = (message: ModelMessage | undefined) =>
-    message?.role === 'tool' && message.content.includes('more characters of this output were left out');
+    message?.role === 'tool' &&
+    contentText(message.content).includes('more characters of this output were left out');
 
   it('summarises everything before the recent window, under the trigger too, after trimming old tool outputs', async () => {
     const messages = conversation(6);

@@ -1,4 +1,4 @@
-import { CairnError, definedFields, type ModelAdapter, type ModelMessage } from '@cairn/core';
+import { CairnError, contentText, definedFields, type ModelAdapter, type ModelMessage } from '@cairn/core';
 
 /** Writes the summary that replaces some messages of a conversation. */
 export interface Summarizer {
@@ -35,12 +35,12 @@ export function transcriptOf(messages: readonly ModelMessage[]): string {
           const calls = (message.tool_calls ?? []).map(
             (call) => `[calls ${call.function.name}(${clip(call.function.arguments)})]`,
           );
-          return `ASSISTANT: ${[clip(message.content ?? ''), ...calls].filter(Boolean).join('\n')}`;
+          return `ASSISTANT: ${[clip(contentText(message.content, { placeholders: true })), ...calls].filter(Boolean).join('\n')}`;
         }
         case 'tool':
-          return `TOOL RESULT${message.isError ? ' (error)' : ''}: ${clip(message.content)}`;
+          return `TOOL RESULT${message.isError ? ' (error)' : ''}: ${clip(contentText(message.content, { placeholders: true }))}`;
         default:
-          return `${message.role.toUpperCase()}: ${clip(message.content)}`;
+          return `${message.role.toUpperCase()}: ${clip(contentText(message.content, { placeholders: true }))}`;
       }
     })
     .join('\n\n');

@@ -1,4 +1,4 @@
-import type { ModelMessage } from '@cairn/core';
+import { contentText, type ModelMessage } from '@cairn/core';
 import type { EstimateProfile } from './estimate-profile.js';
 import { estimateTextTokens } from './estimate-text-tokens.js';
 
@@ -7,7 +7,7 @@ import { estimateTextTokens } from './estimate-text-tokens.js';
  * its reasoning (Cairn's Anthropic and Gemini adapters send it back), plus the profile's framing.
  */
 export function estimateMessageTokens(message: ModelMessage, profile: EstimateProfile): number {
-  let tokens = profile.message + estimateTextTokens(message.content ?? '', profile);
+  let tokens = profile.message + estimateTextTokens(contentText(message.content), profile);
   if (message.role === 'assistant') {
     for (const call of message.tool_calls ?? []) {
       tokens +=

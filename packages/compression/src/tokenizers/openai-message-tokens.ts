@@ -1,4 +1,4 @@
-import type { ModelMessage } from '@cairn/core';
+import { contentText, type ModelMessage } from '@cairn/core';
 
 // OpenAI's chat framing, as in the cookbook's `num_tokens_from_messages` (and gpt-tokenizer's
 // `countChatCompletionTokens`): every message costs 3 tokens plus its role and text; a name costs
@@ -14,7 +14,7 @@ export const OPENAI_REPLY_PRIMING_TOKENS = 3;
  * `name`, but one carried by an OpenAI-shaped message is counted as OpenAI counts it.
  */
 export function countOpenAIMessageTokens(message: ModelMessage, countText: (text: string) => number): number {
-  let tokens = OPENAI_MESSAGE_TOKENS + countText(message.role) + countText(message.content ?? '');
+  let tokens = OPENAI_MESSAGE_TOKENS + countText(message.role) + countText(contentText(message.content));
   const name = 'name' in message && typeof message.name === 'string' ? message.name : undefined;
   if (name !== undefined) tokens += countText(name) + OPENAI_NAME_TOKENS;
   if (message.role === 'assistant') {

@@ -46,6 +46,7 @@ describe('AgentOutput', () => {
       structured: { type: 'create', filePath: 'hello.txt' },
     },
     { type: 'usage', timestamp, usage: { inputTokens: 19024, outputTokens: 10, cacheReadTokens: 0 } },
+    { type: 'partial_object', timestamp, object: { city: 'Par' } },
     { type: 'finish', timestamp, reason: 'tool_calls', rawReason: 'tool_use' },
     {
       type: 'error',

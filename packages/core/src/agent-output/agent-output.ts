@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ContentPartSchema } from '../content/content-part.js';
 import { CairnErrorCodeSchema } from '../errors/cairn-error-code.js';
 import { JsonValueSchema } from '../messages/json-value.js';
 import { ProviderMetadataSchema } from '../messages/provider-metadata.js';
@@ -107,7 +108,13 @@ export const ToolResultEventSchema = z.object({
   ...base,
   toolUseId: z.string(),
   toolName: z.string().optional(),
+  /** The result's text (with a placeholder such as `[image: a.png]` for each part that is not text). */
   output: z.string(),
+  /**
+   * The result as parts when it holds more than text (Claude Code's Read of a PNG returns an image),
+   * in order, text parts included. Bytes are inline (`base64`) here; the store moves them to blobs.
+   */
+  content: z.array(ContentPartSchema).optional(),
   isError: z.boolean(),
   /** Tool-specific structured result (a patch, stdout/stderr, …) when the producer has one. */
   structured: JsonValueSchema.optional(),
@@ -122,6 +129,17 @@ export const UsageEventSchema = z.object({
   type: z.literal('usage'),
   ...base,
   usage: TokenUsageSchema,
+});
+
+/**
+ * Structured output (`ModelRequest.output`) while it streams: the JSON object parsed so far from the
+ * text (an incomplete object, its unfinished strings cut). Each replaces the one before; the text
+ * events carry the exact JSON. Not stored.
+ */
+export const PartialObjectEventSchema = z.object({
+  type: z.literal('partial_object'),
+  ...base,
+  object: JsonValueSchema,
 });
 
 /** The model call ended; exactly once per call, as its last event. */
@@ -242,6 +260,7 @@ export const AgentOutputSchema = z.discriminatedUnion('type', [
   ToolUseEventSchema,
   ToolResultEventSchema,
   UsageEventSchema,
+  PartialObjectEventSchema,
   FinishEventSchema,
   ErrorEventSchema,
   SessionResultEventSchema,

@@ -58,6 +58,12 @@ export const CAIRN_ERROR_CODES = [
   // A schema (a tool's input) is from a library or version Cairn cannot use, or gives no JSON Schema;
   // `details.vendor` names the library.
   'UNSUPPORTED_SCHEMA',
+  // A content part (an image, a PDF, …) the model or the endpoint cannot take: its type, media type
+  // or size. Raised before anything is sent or stored; `details` names the part and what is allowed.
+  'UNSUPPORTED_CONTENT',
+  // The model's structured output is not JSON or does not match the requested schema; `details.issues`
+  // lists why and `details.text` holds what the model wrote.
+  'OUTPUT_INVALID',
 ] as const;
 
 export const CairnErrorCodeSchema = z.enum(CAIRN_ERROR_CODES);

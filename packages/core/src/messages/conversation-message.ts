@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MessageContentSchema } from '../content/content-part.js';
 import { ToolExecutionMetadataSchema } from '../tools/tool-execution-metadata.js';
 import { assertValid, validationIssues } from '../validation/validate.js';
 import { CompactionSchema } from './compaction.js';
@@ -29,8 +30,12 @@ export const ConversationMessageSchema = z
     role: ConversationMessageRoleSchema,
     /** ISO 8601 with a zone (`Z` or an offset). Informational: order is `seq`, never time. */
     createdAt: z.iso.datetime({ offset: true }),
-    /** Text. `null` (or absent) only on assistant messages that carry tool calls or nothing. */
-    content: z.string().nullable().optional(),
+    /**
+     * Text, or an ordered list of parts (text, image, file, …; see `ContentPart`): user and tool
+     * messages may carry any part, system and assistant messages text parts only. `null` (or absent)
+     * only on assistant messages that carry tool calls or nothing.
+     */
+    content: MessageContentSchema.nullable().optional(),
     /** Assistant only: the calls it requested, each answered by one `tool` message. */
     tool_calls: z.array(OpenAIToolCallSchema).optional(),
     /** Assistant only: the model's reasoning blocks, in order, with replay signatures. */

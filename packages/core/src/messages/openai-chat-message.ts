@@ -22,9 +22,26 @@ export const OpenAISystemMessageSchema = z.strictObject({
   content: z.string(),
 });
 
+/** A content part of an OpenAI Chat Completions user message. */
+export const OpenAIUserContentPartSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('text'), text: z.string() }),
+  z.strictObject({
+    type: z.literal('image_url'),
+    /** An `https:` URL or a `data:<media type>;base64,…` URL. */
+    image_url: z.strictObject({ url: z.string().min(1), detail: z.enum(['auto', 'low', 'high']).optional() }),
+  }),
+  z.strictObject({
+    type: z.literal('file'),
+    /** A PDF (or other document) as a `data:` URL, with its file name. */
+    file: z.strictObject({ filename: z.string().min(1).optional(), file_data: z.string().min(1) }),
+  }),
+]);
+
+export type OpenAIUserContentPart = z.infer<typeof OpenAIUserContentPartSchema>;
+
 export const OpenAIUserMessageSchema = z.strictObject({
   role: z.literal('user'),
-  content: z.string(),
+  content: z.union([z.string(), z.array(OpenAIUserContentPartSchema).min(1)]),
 });
 
 /** The assistant message before its cross-field rule; extended by `ModelAssistantMessageSchema`. */

@@ -19,8 +19,11 @@ const ROLE_ONLY_FIELDS = {
 /** Fields a role requires beyond the ones every message has. */
 const REQUIRED_BY_ROLE: Partial<Record<ConversationMessageRole, string[]>> = { tool: ['tool_call_id'] };
 
-/** Roles whose `content` must be a string; an assistant may have `null` or none (tool calls only). */
-const TEXT_ROLES: readonly ConversationMessageRole[] = ['user', 'system', 'tool'];
+/** Roles that must have `content` (text or parts); an assistant may have `null` or none (tool calls only). */
+const CONTENT_ROLES: readonly ConversationMessageRole[] = ['user', 'system', 'tool'];
+
+/** Roles whose parts may only be text: what a user sends and a tool returns may hold images and files. */
+const TEXT_PART_ROLES: readonly ConversationMessageRole[] = ['system', 'assistant'];
 
 // Every stored message passes through this check: the table is walked without allocating.
 const ROLE_ONLY_ENTRIES = Object.entries(ROLE_ONLY_FIELDS);
@@ -47,8 +50,19 @@ export function checkRoleRules(message: RoleRuleSubject, ctx: z.RefinementCtx): 
       ctx.addIssue({ code: 'custom', path: [field], message: `a ${role} message needs ${field}` });
     }
   }
-  if (TEXT_ROLES.includes(role) && typeof message.content !== 'string') {
-    ctx.addIssue({ code: 'custom', path: ['content'], message: `a ${role} message needs string content` });
+  const { content } = message;
+  if (CONTENT_ROLES.includes(role) && typeof content !== 'string' && !Array.isArray(content)) {
+    ctx.addIssue({ code: 'custom', path: ['content'], message: `a ${role} message needs content` });
+  }
+  if (Array.isArray(content) && TEXT_PART_ROLES.includes(role)) {
+    content.forEach((part: { type?: unknown }, index) => {
+      if (part?.type === 'text') return;
+      ctx.addIssue({
+        code: 'custom',
+        path: ['content', index, 'type'],
+        message: `a ${role} message carries text parts only, not ${String(part?.type)}`,
+      });
+    });
   }
   const calls = message.tool_calls;
   if (calls === undefined || calls.length < 2) return;
@@ -80,6 +94,19 @@ export function roleRulesJsonSchema(): JsonSchema[] {
       if: isRole([role]),
       then: { required: fields },
     })),
-    { if: isRole(TEXT_ROLES), then: { required: ['content'], properties: { content: { type: 'string' } } } },
+    {
+      if: isRole(CONTENT_ROLES),
+      then: { required: ['content'], properties: { content: { type: ['string', 'array'] } } },
+    },
+    {
+      if: isRole(TEXT_PART_ROLES),
+      then: {
+        properties: {
+          content: {
+            anyOf: [{ not: { type: 'array' } }, { items: { properties: { type: { const: 'text' } } } }],
+          },
+        },
+      },
+    },
   ];
 }

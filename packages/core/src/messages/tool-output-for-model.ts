@@ -1,3 +1,5 @@
+import type { ContentPart, MessageContent } from '../content/content-part.js';
+import { isTextPart } from '../content/content-text.js';
 import { CairnError } from '../errors/cairn-error.js';
 import { fullOutputMarker, TOOL_OUTPUT_THRESHOLD } from './tool-output-limits.js';
 
@@ -10,7 +12,7 @@ export const DEFAULT_MAX_TOOL_RESULT_CHARS = TOOL_OUTPUT_THRESHOLD;
 
 /** The fields of a tool message that decide what a model reads of it. */
 export interface ToolOutputSource {
-  content?: string | null | undefined;
+  content?: MessageContent | null | undefined;
   /** The store-relative reference of the full output, when the store offloaded it. */
   fullOutputPath?: string | undefined;
 }
@@ -56,12 +58,28 @@ function cutOutput(content: string, maxChars: number): string {
  * characters unless they alone are longer. `INVALID_ARGUMENT` for a bad `maxChars`.
  */
 export function toolOutputForModel(
+  message: ToolOutputSource & { content?: string | null | undefined },
+  maxChars?: number,
+): string;
+/**
+ * A result of parts (a tool that returned an image): its text parts, joined, follow the rule above
+ * as one text part, and its other parts are kept after it, in their order.
+ */
+export function toolOutputForModel(message: ToolOutputSource, maxChars?: number): MessageContent;
+export function toolOutputForModel(
   message: ToolOutputSource,
   maxChars: number = DEFAULT_MAX_TOOL_RESULT_CHARS,
-): string {
+): MessageContent {
+  const { content } = message;
+  if (!Array.isArray(content)) return textForModel(content ?? '', message.fullOutputPath, maxChars);
+  const texts = content.filter(isTextPart).map((part) => part.text);
+  const others: ContentPart[] = content.filter((part) => !isTextPart(part));
+  const text = textForModel(texts.join('\n'), message.fullOutputPath, maxChars);
+  return text === '' ? others : [{ type: 'text', text }, ...others];
+}
+
+function textForModel(content: string, ref: string | undefined, maxChars: number): string {
   const bound = resolveMaxToolResultChars(maxChars);
-  const content = message.content ?? '';
-  const ref = message.fullOutputPath;
   if (ref === undefined) return content.length <= bound ? content : cutOutput(content, bound);
   const marker = fullOutputMarker(ref);
   const referenced = content.includes(marker.trim()) ? content : content + marker;

@@ -27,12 +27,29 @@ export interface ModelSettings {
   seed?: number;
 }
 
+/**
+ * Structured output: the model answers with one JSON value matching `schema` and nothing else.
+ * Adapters use their provider's native mode (OpenAI `json_schema` strict, Gemini `responseSchema`,
+ * Anthropic structured outputs or a forced tool) and return the JSON as the message's text; the
+ * caller parses and validates it (`chatToolLoop`, `runtime.chat({ output })`).
+ */
+export interface ModelOutputFormat {
+  type: 'json';
+  /** JSON Schema of the answer; adapters clean it to what their provider accepts. */
+  schema: JsonSchema;
+  /** A name for the schema (providers that want one get `output` when absent). */
+  name?: string;
+  description?: string;
+}
+
 /** One model call. */
 export interface ModelRequest {
   /** The conversation so far, system prompt first (adapters move it where their provider wants). */
   messages: ModelMessage[];
   tools?: ModelToolDefinition[];
   toolChoice?: ModelToolChoice;
+  /** Ask for structured output instead of prose (see `ModelOutputFormat`). */
+  output?: ModelOutputFormat;
   settings?: ModelSettings;
   /** Provider-specific options, namespaced like `providerMetadata`: `{ anthropic: { thinking } }`. */
   providerOptions?: ProviderMetadata;
@@ -76,6 +93,13 @@ export interface ModelCapabilities {
   parallelToolCalls: boolean;
   /** Produces reasoning blocks. */
   reasoning: boolean;
+  /**
+   * Media types of the content parts the model takes (`image/*` for any image, `application/pdf`);
+   * absent or empty: text only. Adapters refuse other parts with `UNSUPPORTED_CONTENT` before sending.
+   */
+  inputMediaTypes?: readonly string[];
+  /** Takes `ModelRequest.output` (structured output). */
+  structuredOutput?: boolean;
   /** Context window in tokens, when known. */
   contextWindowTokens?: number;
   maxOutputTokens?: number;

@@ -1,4 +1,10 @@
-import { CairnError, type ConversationMessage, definedFields, validationIssues } from '@cairn/core';
+import {
+  CairnError,
+  type ConversationMessage,
+  contentText,
+  definedFields,
+  validationIssues,
+} from '@cairn/core';
 import type { z } from 'zod';
 import {
   type RunState,
@@ -83,7 +89,7 @@ function parseRecord<T>(schema: z.ZodType<T>, message: ConversationMessage, what
     throw corrupt(message, what, `it belongs to run ${message.runId ?? '(none)'}, not ${runId}`);
   let value: unknown;
   try {
-    value = JSON.parse(message.content ?? '');
+    value = JSON.parse(contentText(message.content));
   } catch {
     throw corrupt(message, what, 'its content is not JSON');
   }

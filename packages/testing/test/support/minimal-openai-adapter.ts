@@ -5,6 +5,7 @@ import {
   type ModelMessage,
   type ModelRequest,
   type TokenUsage,
+  toOpenAIChatMessage,
 } from '@cairn/core';
 import {
   classifyError,
@@ -36,17 +37,8 @@ const FINISH_REASONS: Record<string, FinishReason> = {
   content_filter: 'content_filter',
 };
 
-function toWire(message: ModelMessage): ChatCompletionMessageParam {
-  if (message.role === 'assistant') {
-    return {
-      role: 'assistant',
-      content: message.content ?? null,
-      ...(message.tool_calls?.length ? { tool_calls: message.tool_calls } : {}),
-    };
-  }
-  if (message.role === 'tool')
-    return { role: 'tool', tool_call_id: message.tool_call_id, content: message.content };
-  return { role: message.role, content: message.content } as ChatCompletionMessageParam;
+function toWire(message: ModelMessage, index: number): ChatCompletionMessageParam {
+  return toOpenAIChatMessage(message, `message ${index}`) as ChatCompletionMessageParam;
 }
 
 function toUsage(usage: CompletionUsage): TokenUsage {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { TOOL_OUTPUT_PREVIEW_LENGTH, TOOL_OUTPUT_THRESHOLD } from '@cairn/core';
+import { contentText, TOOL_OUTPUT_PREVIEW_LENGTH, TOOL_OUTPUT_THRESHOLD } from '@cairn/core';
 import { rejectsWithCode } from '../assert-store.js';
 import type { ConformanceCase } from '../conformance-case.js';
 import { assistantToolCalls, toolResult } from '../test-messages.js';
@@ -80,11 +80,11 @@ export const blobOffloadCases: ConformanceCase[] = [
         'the full output is under tool-results/<conversation>/<message id>.txt',
       );
       assert.ok(
-        offloaded?.content?.startsWith('€'.repeat(TOOL_OUTPUT_PREVIEW_LENGTH)),
+        contentText(offloaded?.content).startsWith('€'.repeat(TOOL_OUTPUT_PREVIEW_LENGTH)),
         "the preview is the output's first TOOL_OUTPUT_PREVIEW_LENGTH characters",
       );
       assert.ok(
-        offloaded?.content?.includes(`[Full output: ${ref}]`),
+        contentText(offloaded?.content).includes(`[Full output: ${ref}]`),
         "the content names the full output's ref",
       );
       assert.ok(

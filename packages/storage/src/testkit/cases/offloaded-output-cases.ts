@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { type CairnErrorCode, TOOL_OUTPUT_PREVIEW_LENGTH } from '@cairn/core';
+import { type CairnErrorCode, contentText, TOOL_OUTPUT_PREVIEW_LENGTH } from '@cairn/core';
 import { decodeBlobText } from '../../blob/blob-text.js';
 import { readFullToolOutput } from '../../offload/read-full-tool-output.js';
 import { rejectsWithCode } from '../assert-store.js';
@@ -81,7 +81,7 @@ export const offloadedOutputCases: ConformanceCase[] = [
       const [, tool] = await store.load('c1');
       assert.ok(tool?.fullOutputPath !== undefined, 'the output was offloaded');
       assert.ok(
-        tool.content?.startsWith(content.slice(0, TOOL_OUTPUT_PREVIEW_LENGTH - 1)),
+        contentText(tool.content).startsWith(content.slice(0, TOOL_OUTPUT_PREVIEW_LENGTH - 1)),
         "the preview starts with the output's first characters",
       );
       const full = await readFullToolOutput(store, tool);
