@@ -5,6 +5,7 @@ import {
   type ConversationMessage,
   parseMessageForStorage,
 } from '@cairn/core';
+import { hasInlineMedia, offloadContentParts } from '../attachments/offload-parts.js';
 import {
   type BlobWriter,
   needsOffloading,
@@ -46,7 +47,7 @@ function checkAppendOptions(options: AppendOptions): void {
 /**
  * The part of `append` every backend shares: checks the id, the options, every message and that no
  * id appears twice in the batch (one bad message rejects the whole batch, so nothing is written),
- * and offloads large tool outputs through `blobs`. Each message is copied into its plain JSON form
+ * and offloads large tool outputs and the bytes of media parts (`offloadContentParts`) through `blobs`. Each message is copied into its plain JSON form
  * before it is validated, so what was validated is what the backend writes. A `seq` the caller set
  * is dropped: the store assigns it. Pass `collectBlobs().writer` and write the collected blobs only
  * once the append is accepted (after the replay, `expectedSeq` and `assertNewMessageIds` checks), so
@@ -67,9 +68,12 @@ export async function prepareAppend(
   assertDistinctMessageIds(plain);
   const prepared: PreparedMessage[] = [];
   for (const message of plain) {
-    const { seq: _ignored, ...stored } = needsOffloading(message)
-      ? await prepareToolMessageForStorage(blobs, conversationId, message)
+    const withParts = hasInlineMedia(message)
+      ? await offloadContentParts(blobs, conversationId, message)
       : message;
+    const { seq: _ignored, ...stored } = needsOffloading(withParts)
+      ? await prepareToolMessageForStorage(blobs, conversationId, withParts)
+      : withParts;
     prepared.push(stored);
   }
   return prepared;

@@ -21,6 +21,8 @@ export function collectBlobs(): { writer: BlobWriter; blobs: PendingBlob[] } {
     writer: {
       async putBlob(ref, data) {
         assertSafeRef('blob ref', ref);
+        // Content-addressed refs (media parts) repeat when one append holds the same bytes twice.
+        if (blobs.some((blob) => blob.ref === ref)) return;
         blobs.push({ ref, bytes: toBlobBytes(data) });
       },
     },
