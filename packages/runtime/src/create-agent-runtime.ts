@@ -48,9 +48,12 @@ function sessionOf(params: Pick<ChatParams, 'mode' | 'agent'>): SessionFields {
 
 // Checked before anything is written: a bad call must not leave half a turn in the store.
 function checkChatParams(params: ChatParams): SessionFields {
-  if (typeof params.userInput !== 'string' || params.userInput.trim() === '') {
-    throw invalid('userInput must be a non-empty string');
-  }
+  const { userInput } = params;
+  const empty =
+    typeof userInput === 'string'
+      ? userInput.trim() === ''
+      : !Array.isArray(userInput) || userInput.length === 0;
+  if (empty) throw invalid('userInput must be non-empty text or a non-empty list of content parts');
   if (params.extraUserMessages?.some((text) => typeof text !== 'string' || text.trim() === '')) {
     throw invalid('extraUserMessages must be non-empty strings');
   }

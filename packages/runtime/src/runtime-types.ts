@@ -6,6 +6,7 @@ import type {
   ConversationMessage,
   ConversationStore,
   FinishReason,
+  MessageContent,
   ModelAdapter,
   TokenUsage,
   Tool,
@@ -100,7 +101,8 @@ export interface RuntimeAgent extends AgentPersona {
 export interface ChatParams {
   /** The conversation to continue; a new one is created (and returned) when absent. */
   conversationId?: string;
-  userInput: string;
+  /** What the user sends: text, or parts (text, images, files; see `createImagePart`). */
+  userInput: MessageContent;
   /** Default `chat`. */
   mode?: 'chat' | 'agent';
   agent?: RuntimeAgent;

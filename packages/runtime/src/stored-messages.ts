@@ -4,6 +4,7 @@ import {
   type ConversationMode,
   compactStructuredResult,
   type JsonValue,
+  type MessageContent,
 } from '@cairn/core';
 import type { LoopAssistantMessage, LoopToolMessage } from '@cairn/loop';
 
@@ -24,7 +25,7 @@ const withSession = (message: ConversationMessage, session: SessionFields): Conv
 export function storedUserMessage(
   id: string,
   createdAt: string,
-  content: string,
+  content: MessageContent,
   session: SessionFields,
 ): ConversationMessage {
   return withSession({ id, role: 'user', createdAt, content }, session);
