@@ -155,5 +155,16 @@ describe('prepareGeminiRequest', () => {
       { functionResponse: response },
       { inlineData },
     ]);
+    // An alias says no version: the provider option decides, either way.
+    const nested = { gemini: { functionResponseMedia: 'nested' } };
+    expect(
+      prepareGeminiRequest({ messages, providerOptions: nested }, 'gemini-flash-latest').contents.at(-1)
+        ?.parts,
+    ).toEqual([{ functionResponse: { ...response, parts: [{ inlineData }] } }]);
+    const beside = { gemini: { functionResponseMedia: 'beside' } };
+    expect(
+      prepareGeminiRequest({ messages, providerOptions: beside }, 'gemini-3-pro-preview').contents.at(-1)
+        ?.parts,
+    ).toHaveLength(2);
   });
 });

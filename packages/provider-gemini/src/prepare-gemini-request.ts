@@ -34,11 +34,14 @@ export function prepareGeminiRequest(request: ModelRequest, modelId: string): Ge
     urls: true,
     inToolResults: true,
   });
+  const options = readGeminiProviderOptions(request.providerOptions);
   const { systemInstruction, contents } = convertToGeminiContents(request.messages, {
-    nestFunctionResponseMedia: nestsFunctionResponseMedia(modelId),
+    nestFunctionResponseMedia:
+      options.functionResponseMedia === undefined
+        ? nestsFunctionResponseMedia(modelId)
+        : options.functionResponseMedia === 'nested',
   });
   const { tools, toolConfig } = prepareGeminiTools(request.tools, request.toolChoice);
-  const options = readGeminiProviderOptions(request.providerOptions);
   const settings = request.settings ?? {};
   const generationConfig: GeminiGenerationConfig = {};
   if (settings.maxOutputTokens !== undefined) generationConfig.maxOutputTokens = settings.maxOutputTokens;
