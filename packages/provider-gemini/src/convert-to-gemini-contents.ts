@@ -1,6 +1,27 @@
-import { CairnError, type ModelAssistantMessage, type ModelMessage, type OpenAIToolCall } from '@cairn/core';
-import { EMPTY_TOOL_ERROR_TEXT, textOnlyContent } from '@cairn/provider-utils';
-import type { GeminiContent, GeminiPart, GeminiRole, GeminiSystemInstruction } from './gemini-api-types.js';
+import {
+  acceptsMediaType,
+  CairnError,
+  type ContentPart,
+  contentParts,
+  contentText,
+  isMediaPart,
+  isTextPart,
+  type MediaPart,
+  type ModelAssistantMessage,
+  type ModelMessage,
+  type ModelToolMessage,
+  type OpenAIToolCall,
+} from '@cairn/core';
+import { EMPTY_TOOL_ERROR_TEXT } from '@cairn/provider-utils';
+import { convertGeminiMediaPart } from './convert-gemini-media-part.js';
+import type {
+  GeminiBlob,
+  GeminiContent,
+  GeminiPart,
+  GeminiRole,
+  GeminiSystemInstruction,
+} from './gemini-api-types.js';
+import { GEMINI_FUNCTION_RESPONSE_MEDIA_TYPES } from './gemini-input-media.js';
 import { readThoughtSignature, readToolCallThoughtSignature } from './gemini-provider-metadata.js';
 
 export interface GeminiPrompt {
@@ -9,15 +30,29 @@ export interface GeminiPrompt {
   contents: GeminiContent[];
 }
 
+export interface GeminiContentsOptions {
+  /**
+   * Nest the images and documents a tool returns in its `functionResponse.parts` (Gemini 3's
+   * multimodal function responses). Otherwise, and for media a function response cannot hold (a
+   * URL, audio), they follow the turn's function responses as parts of the same `user` turn.
+   */
+  nestFunctionResponseMedia?: boolean;
+}
+
 /**
  * Converts OpenAI-shaped messages to Gemini's request: system messages become the
  * `systemInstruction`, the assistant speaks as `model`, tool calls become `functionCall` parts and
  * tool results `functionResponse` parts of a `user` turn. Consecutive turns of one role are merged
  * (Gemini expects roles to alternate) and blank text is never sent; a failed tool result without
- * content gets a short error text. Thought signatures are replayed from the `gemini` metadata
- * namespace only; reasoning without one (another provider's) is dropped.
+ * content gets a short error text. Images and files become `inlineData` (inline bytes) or
+ * `fileData` (a URL) parts; a tool's media goes where `options` says. Thought signatures are
+ * replayed from the `gemini` metadata namespace only; reasoning without one (another provider's)
+ * is dropped.
  */
-export function convertToGeminiContents(messages: readonly ModelMessage[]): GeminiPrompt {
+export function convertToGeminiContents(
+  messages: readonly ModelMessage[],
+  { nestFunctionResponseMedia = false }: GeminiContentsOptions = {},
+): GeminiPrompt {
   const system: Array<{ text: string }> = [];
   const contents: GeminiContent[] = [];
   // Gemini names a function response by the function's name; the tool message only has the id.
@@ -25,6 +60,8 @@ export function convertToGeminiContents(messages: readonly ModelMessage[]): Gemi
   // Without ids Gemini pairs responses with calls by position: each response's call position.
   const callPositions = new Map<string, number>();
   const responsePositions = new Map<GeminiPart, number>();
+  // Tool media that goes beside the function responses, after the last of them.
+  let toolMedia: GeminiPart[] = [];
 
   const append = (role: GeminiRole, parts: GeminiPart[]): void => {
     if (parts.length === 0) return;
@@ -33,16 +70,29 @@ export function convertToGeminiContents(messages: readonly ModelMessage[]): Gemi
     else contents.push({ role, parts });
   };
 
-  for (const message of messages) {
+  const flushToolMedia = (): void => {
+    append('user', toolMedia);
+    toolMedia = [];
+  };
+
+  messages.forEach((message, index) => {
+    if (message.role !== 'tool') flushToolMedia();
     switch (message.role) {
       case 'system':
         if (!isBlank(message.content)) system.push({ text: message.content });
         break;
-      case 'user': {
-        const text = textOnlyContent(message.content, 'gemini', 'user messages');
-        if (!isBlank(text)) append('user', [{ text }]);
+      case 'user':
+        append(
+          'user',
+          contentParts(message.content).flatMap((part, partIndex) =>
+            isTextPart(part)
+              ? isBlank(part.text)
+                ? []
+                : [{ text: part.text }]
+              : [convertGeminiMediaPart(mediaPart(part, index, partIndex), where(index, partIndex))],
+          ),
+        );
         break;
-      }
       case 'assistant':
         message.tool_calls?.forEach((call, position) => {
           toolNames.set(call.id, call.function.name);
@@ -59,21 +109,63 @@ export function convertToGeminiContents(messages: readonly ModelMessage[]): Gemi
             { details: { toolCallId: message.tool_call_id } },
           );
         }
-        const content = textOnlyContent(message.content, 'gemini', 'tool results');
-        const response = message.isError
-          ? { error: isBlank(content) ? EMPTY_TOOL_ERROR_TEXT : content }
-          : { content };
-        const part: GeminiPart = { functionResponse: { name, response } };
+        const { part, beside } = functionResponse(message, name, index, nestFunctionResponseMedia);
         responsePositions.set(part, callPositions.get(message.tool_call_id) ?? 0);
         append('user', [part]);
+        toolMedia.push(...beside);
         break;
       }
     }
-  }
+  });
+  flushToolMedia();
   for (const content of contents)
     if (content.role === 'user') orderResponses(content.parts, responsePositions);
 
   return system.length > 0 ? { systemInstruction: { parts: system }, contents } : { contents };
+}
+
+/**
+ * A tool result as a `functionResponse` (its text as `content`, or `error` when it failed) and
+ * the media that goes beside it: all of it, or what a nested function response cannot hold.
+ */
+function functionResponse(
+  message: ModelToolMessage,
+  name: string,
+  index: number,
+  nestMedia: boolean,
+): { part: GeminiPart; beside: GeminiPart[] } {
+  const content = contentText(message.content);
+  const response = message.isError
+    ? { error: isBlank(content) ? EMPTY_TOOL_ERROR_TEXT : content }
+    : { content };
+  const nested: Array<{ inlineData: GeminiBlob }> = [];
+  const beside: GeminiPart[] = [];
+  contentParts(message.content).forEach((each, partIndex) => {
+    if (isTextPart(each)) return;
+    const media = convertGeminiMediaPart(mediaPart(each, index, partIndex), where(index, partIndex));
+    const nestable =
+      nestMedia &&
+      media.inlineData !== undefined &&
+      acceptsMediaType(GEMINI_FUNCTION_RESPONSE_MEDIA_TYPES, media.inlineData.mimeType);
+    if (nestable && media.inlineData !== undefined) nested.push({ inlineData: media.inlineData });
+    else beside.push(media);
+  });
+  const part: GeminiPart = {
+    functionResponse: nested.length > 0 ? { name, response, parts: nested } : { name, response },
+  };
+  return { part, beside };
+}
+
+const where = (index: number, partIndex: number) => `Message ${index} part ${partIndex}`;
+
+/** The part as an image or file, or `UNSUPPORTED_CONTENT` for a type Gemini has no field for. */
+function mediaPart(part: ContentPart, index: number, partIndex: number): MediaPart {
+  if (isMediaPart(part)) return part;
+  throw new CairnError(
+    'UNSUPPORTED_CONTENT',
+    `${where(index, partIndex)}: gemini cannot take a ${part.type} part`,
+    { details: { provider: 'gemini', messageIndex: index, partType: part.type } },
+  );
 }
 
 /**

@@ -27,6 +27,7 @@ import {
 import { classifyGeminiError } from './classify-gemini-error.js';
 import type { GeminiAdapterOptions } from './gemini-adapter-options.js';
 import type { GeminiResponse } from './gemini-api-types.js';
+import { GEMINI_INPUT_MEDIA_TYPES } from './gemini-input-media.js';
 import { GeminiResponseReader } from './gemini-response-reader.js';
 import { type GeminiRequest, prepareGeminiRequest } from './prepare-gemini-request.js';
 
@@ -58,6 +59,8 @@ class GeminiAdapter implements ModelAdapter {
     toolCalls: true,
     parallelToolCalls: true,
     reasoning: true,
+    inputMediaTypes: GEMINI_INPUT_MEDIA_TYPES,
+    structuredOutput: true,
   };
   private sdkClient: GoogleGenerativeAI | undefined;
 
@@ -75,7 +78,7 @@ class GeminiAdapter implements ModelAdapter {
   }
 
   async generate(request: ModelRequest): Promise<ModelResult> {
-    const body = prepareGeminiRequest(request);
+    const body = prepareGeminiRequest(request, this.modelId);
     const model = this.model(body);
     const response = await withRetry(async () => {
       const attempt = this.attempt(request);
@@ -96,7 +99,7 @@ class GeminiAdapter implements ModelAdapter {
   stream(request: ModelRequest): ModelStream {
     return createModelStream(
       async (sink, signal) => {
-        const body = prepareGeminiRequest(request);
+        const body = prepareGeminiRequest(request, this.modelId);
         const model = this.model(body);
         const chunks = retryStream(async () => {
           const attempt = this.attempt(request, signal);

@@ -12,8 +12,23 @@ export interface GeminiPart {
   thoughtSignature?: string;
   functionCall?: GeminiFunctionCall;
   functionResponse?: GeminiFunctionResponse;
-  /** Other payloads (inline data, executable code, …) pass through unread. */
+  /** Bytes in the request, base64. */
+  inlineData?: GeminiBlob;
+  /** Bytes Gemini fetches: a Files API URI, a YouTube URL or a public https URL. */
+  fileData?: GeminiFileData;
+  /** Other payloads (executable code, …) pass through unread. */
   [other: string]: unknown;
+}
+
+export interface GeminiBlob {
+  mimeType: string;
+  /** Standard base64. */
+  data: string;
+}
+
+export interface GeminiFileData {
+  mimeType: string;
+  fileUri: string;
 }
 
 export interface GeminiFunctionCall {
@@ -26,6 +41,8 @@ export interface GeminiFunctionCall {
 export interface GeminiFunctionResponse {
   name: string;
   response: Record<string, unknown>;
+  /** Media the function returned (Gemini 3's multimodal function responses): inline only. */
+  parts?: Array<{ inlineData: GeminiBlob }>;
 }
 
 export type GeminiRole = 'user' | 'model';
@@ -67,6 +84,10 @@ export interface GeminiGenerationConfig {
   stopSequences?: string[];
   seed?: number;
   thinkingConfig?: Record<string, unknown>;
+  /** `application/json` for structured output. */
+  responseMimeType?: string;
+  /** The answer's schema, in the OpenAPI 3.0 subset function parameters take. */
+  responseSchema?: Record<string, unknown>;
 }
 
 export interface GeminiUsageMetadata {

@@ -7,6 +7,13 @@ export interface GeminiProviderOptions {
   thinkingConfig?: Record<string, unknown>;
   /** Gemini's `safetySettings`: `[{ category, threshold }]`. */
   safetySettings?: Array<{ category: string; threshold: string }>;
+  /**
+   * Where a tool's images and documents go: `nested` in its `functionResponse` (Gemini 3's
+   * multimodal function responses) or `beside` it in the same turn. Default: `nested` for model
+   * ids starting `gemini-3` or later, `beside` otherwise (an alias such as `gemini-flash-latest`
+   * says no version, so set this for one that points at Gemini 3).
+   */
+  functionResponseMedia?: 'nested' | 'beside';
 }
 
 /** Reads and checks `providerOptions.gemini`; other namespaces are other adapters' business. */
@@ -15,12 +22,12 @@ export function readGeminiProviderOptions(
 ): GeminiProviderOptions {
   const options = providerOptions?.[GEMINI_METADATA_KEY];
   if (options === undefined) return {};
-  const { thinkingConfig, safetySettings, ...unknown } = options;
+  const { thinkingConfig, safetySettings, functionResponseMedia, ...unknown } = options;
   const unknownKey = Object.keys(unknown)[0];
   // A misspelt option would otherwise be ignored without a word.
   if (unknownKey !== undefined) {
     throw invalidOption(
-      `unknown option ${JSON.stringify(unknownKey)} (known: thinkingConfig, safetySettings)`,
+      `unknown option ${JSON.stringify(unknownKey)} (known: thinkingConfig, safetySettings, functionResponseMedia)`,
     );
   }
   const read: GeminiProviderOptions = {};
@@ -33,6 +40,12 @@ export function readGeminiProviderOptions(
       throw invalidOption('safetySettings must be an array of { category, threshold } strings');
     }
     read.safetySettings = safetySettings;
+  }
+  if (functionResponseMedia !== undefined) {
+    if (functionResponseMedia !== 'nested' && functionResponseMedia !== 'beside') {
+      throw invalidOption('functionResponseMedia must be "nested" or "beside"');
+    }
+    read.functionResponseMedia = functionResponseMedia;
   }
   return read;
 }
