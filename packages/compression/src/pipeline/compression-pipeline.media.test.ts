@@ -7,6 +7,7 @@ import {
   toolProtocolIssues,
 } from '@cairn/core';
 import { ScriptedModel } from '@cairn/testing';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createTokenizer } from '../tokenizers/index.js';
 import { CompressionPipeline, removedPartPlaceholder } from './compression-pipeline.js';
@@ -165,5 +166,94 @@ describe('CompressionPipeline with images', () => {
     const sent = JSON.stringify(model.requests[0]);
     expect(sent).not.toContain(BYTES.slice(0, 64));
     expect(sent).toContain('[image: screen-1.png]');
+  });
+
+  it('compressNow turns every image before the latest user turn into its placeholder', async () => {
+    const messages = screenshotConversation(3);
+    const result = await pipelineAt(messages, 0.1).compressNow(messages);
+    expect(result.steps[0]?.step).toBe('drop-old-media');
+    expect(result.messages.filter(hasImage)).toEqual([messages.at(-2)]);
+  });
+});
+
+// Random conversations of screenshots, some returned by tools, at any fill of the budget.
+const mediaConversationArb = fc
+  .array(
+    fc.record({
+      images: fc.array(fc.tuple(fc.integer({ min: 1, max: 4000 }), fc.integer({ min: 1, max: 4000 })), {
+        maxLength: 2,
+      }),
+      toolImage: fc.boolean(),
+    }),
+    { minLength: 1, maxLength: 10 },
+  )
+  .map((turns) => {
+    const messages: ModelMessage[] = [{ role: 'system', content: 'system prompt' }];
+    turns.forEach((shape, index) => {
+      messages.push({
+        role: 'user',
+        content: [
+          { type: 'text', text: `request ${index}` },
+          ...shape.images.map(([width, height], at) => ({
+            ...screenshot(`u${index}-${at}.png`),
+            width,
+            height,
+          })),
+        ],
+      });
+      if (shape.toolImage) {
+        const id = `c${index}`;
+        messages.push(
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id, type: 'function', function: { name: 'Read', arguments: '{}' } }],
+          },
+          { role: 'tool', tool_call_id: id, content: [screenshot(`t${index}.png`)] },
+        );
+      }
+      messages.push({ role: 'assistant', content: `answer ${index}` });
+    });
+    return messages;
+  });
+
+const imageNames = (messages: readonly ModelMessage[]) =>
+  messages.flatMap((message) =>
+    parts(message).flatMap((part) => (part.type === 'image' ? [String(part.fileName)] : [])),
+  );
+
+describe('CompressionPipeline with images: properties', () => {
+  it('never touches the log or the latest turn, keeps tool pairs, and drops the oldest images first', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        mediaConversationArb,
+        fc.double({ min: 0.2, max: 3, noNaN: true }),
+        async (messages, fill) => {
+          const log = structuredClone(messages);
+          const tokenizer = createTokenizer('claude-sonnet-4-5');
+          const pipeline = new CompressionPipeline({
+            tokenizer,
+            tokenBudget: Math.max(1, Math.floor(tokenizer.count(messages) / fill)),
+            minRecentMessages: 0,
+          });
+          const result = await pipeline.compressIfNeeded(messages);
+          const out = result.messages;
+          expect(messages).toEqual(log);
+          expect(toolProtocolIssues(out)).toEqual([]);
+          expect(out[0]).toBe(messages[0]);
+          const lastUser = messages.findLastIndex((message) => message.role === 'user');
+          const latestTurn = messages.slice(lastUser);
+          expect(out.slice(out.length - latestTurn.length)).toEqual(latestTurn);
+          if (result.steps.every((step) => step.step === 'drop-old-media')) {
+            expect(out).toHaveLength(messages.length);
+            const before = imageNames(messages);
+            const after = imageNames(out);
+            // The images left are the newest: a suffix of those there were.
+            expect(after).toEqual(before.slice(before.length - after.length));
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 });

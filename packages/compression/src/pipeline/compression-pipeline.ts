@@ -140,7 +140,8 @@ export class CompressionPipeline {
 
   /**
    * Compresses now, whatever the usage (a user's `/compress`): the trigger and the thrash guard are
-   * ignored, every old tool output over twice the preview length is cut to the preview, and
+   * ignored, every image and file before the latest user turn becomes its placeholder, every old
+   * tool output over twice the preview length is cut to the preview, and
    * everything before the recent window and the latest request is summarised in one summary.
    * Nothing is left out: a summariser
    * failure (or a summary no shorter than what it replaces) leaves the messages as they were,
