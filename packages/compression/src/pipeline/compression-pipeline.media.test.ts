@@ -160,6 +160,26 @@ describe('CompressionPipeline with images', () => {
     for (const message of model.requests[0]?.messages ?? []) expect(typeof message.content).toBe('string');
   });
 
+  it('hands any summariser the turns it summarises with their images already placeholders', async () => {
+    const seen: ModelMessage[][] = [];
+    const capturing: Summarizer = {
+      summarize: async ({ messages }) => {
+        seen.push([...messages]);
+        return 'Screens were reviewed.';
+      },
+    };
+    const messages = screenshotConversation(6);
+    for (const message of messages) {
+      if (message.role === 'assistant') message.content = `${message.content} ${'detail '.repeat(3_000)}`;
+    }
+    await pipelineAt(messages, 0.95, { summarizer: capturing, minRecentMessages: 2 }).compressIfNeeded(
+      messages,
+    );
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.some(hasImage)).toBe(false);
+    expect(JSON.stringify(seen[0])).not.toContain(BYTES.slice(0, 64));
+  });
+
   it("gives the summariser images' placeholders even when it is handed images (no bytes in its request)", async () => {
     const model = new ScriptedModel({ turns: [{ text: 'A screenshot was shown.' }] });
     await createModelSummarizer(model).summarize({ messages: screenshotConversation(2) });
