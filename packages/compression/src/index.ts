@@ -1,5 +1,9 @@
 export { type CompactionRecordInit, createCompactionRecord } from './pipeline/compaction-record.js';
-export { CompressionPipeline, type CompressionPipelineOptions } from './pipeline/compression-pipeline.js';
+export {
+  CompressionPipeline,
+  type CompressionPipelineOptions,
+  removedPartPlaceholder,
+} from './pipeline/compression-pipeline.js';
 export type {
   CompressionResult,
   CompressionStep,

@@ -1,8 +1,11 @@
 import {
   CairnError,
+  type ContentPart,
   compactionSummaryText,
   definedFields,
+  isMediaPart,
   type ModelMessage,
+  partPlaceholder,
   type Tokenizer,
 } from '@cairn/core';
 import { createEstimatingTokenizer } from '../tokenizers/index.js';
@@ -53,14 +56,21 @@ const ratio = (name: string, value: number) => {
   return value;
 };
 
+/** What an image or file left out of the request is sent as: `[image: chart.png — removed from context to save space]`. */
+export function removedPartPlaceholder(part: ContentPart): string {
+  return `${partPlaceholder(part).slice(0, -1)} — removed from context to save space]`;
+}
+
 /**
  * Keeps requests inside the context window. Steps, cheapest first, each stopping as soon as usage
- * is at or under the target: (1) old tool outputs over twice the preview length cut to the
- * preview; (2) the oldest whole turns summarised by the `summarizer` (a failure, or a summary no
- * shorter than what it would replace, leaves them as they were and is reported); (3) the oldest
- * whole turns left out. The
- * system prompt, the recent window and the latest user request are never touched, and an assistant
- * message always stays or leaves with its results. `compressNow` compresses whatever the usage.
+ * is at or under the target: (1) the bytes of old images and files (before the latest user turn)
+ * left out, oldest first, each replaced by a text placeholder; (2) old tool outputs over twice the
+ * preview length cut to the preview; (3) the oldest whole turns summarised by the `summarizer` (a
+ * failure, or a summary no shorter than what it would replace, leaves them as they were and is
+ * reported); (4) the oldest whole turns left out. The system prompt and the latest user request
+ * (with its images) are never touched, nor is the recent window beyond step 1, and an assistant
+ * message always stays or leaves with its results. Only the request changes: the messages given
+ * (the log's) are never modified. `compressNow` compresses whatever the usage.
  */
 export class CompressionPipeline {
   readonly budget: number;
@@ -130,7 +140,8 @@ export class CompressionPipeline {
 
   /**
    * Compresses now, whatever the usage (a user's `/compress`): the trigger and the thrash guard are
-   * ignored, every old tool output over twice the preview length is cut to the preview, and
+   * ignored, every image and file before the latest user turn becomes its placeholder, every old
+   * tool output over twice the preview length is cut to the preview, and
    * everything before the recent window and the latest request is summarised in one summary.
    * Nothing is left out: a summariser
    * failure (or a summary no shorter than what it replaces) leaves the messages as they were,
@@ -208,6 +219,7 @@ export class CompressionPipeline {
     const target = this.targetUsage * this.budget;
     // Forced, trimming and summarising go as far as they can (a target of 0 tokens).
     const stepTarget = force ? 0 : target;
+    if (work.tokens > stepTarget) this.dropOldMedia(work, limit, stepTarget);
     if (work.tokens > stepTarget) this.trimToolOutputs(work, stepTarget);
     if (work.tokens > stepTarget && this.summarizer !== undefined) {
       const failure = await this.summarizeTurns(work, stepTarget, this.summarizer, signal);
@@ -250,15 +262,51 @@ export class CompressionPipeline {
   }
 
   /**
-   * Step 1: old tool outputs over twice the preview length are cut to the preview, oldest first.
-   * A shorter one is left whole: cutting it would save less than the preview it keeps.
+   * Step 1: images and files before the latest user turn (and before a running loop's messages)
+   * give way to a text placeholder, oldest first, so the newest are kept longest. They are the
+   * costliest parts of an old turn and the cheapest to lose: the text around them stays, and the
+   * recent window keeps its messages. Unknown part types are left as they are.
+   */
+  private dropOldMedia(work: Work, limit: number, target: number): void {
+    const tokensBefore = work.tokens;
+    const end = protectedStart(work.messages, 0, limit, work.floor);
+    let changed = 0;
+    for (let index = work.floor; index < end && work.tokens > target; index++) {
+      const original = work.messages[index] as ModelMessage;
+      let message = original;
+      for (let at = 0; Array.isArray(message.content) && at < message.content.length; at++) {
+        if (work.tokens <= target) break;
+        const part = message.content[at] as ContentPart;
+        if (!isMediaPart(part)) continue;
+        const content = message.content.with(at, { type: 'text', text: removedPartPlaceholder(part) });
+        const next = { ...message, content } as ModelMessage;
+        work.tokens += this.tokensOf(next) - this.tokensOf(message);
+        message = next;
+      }
+      if (message === original) continue;
+      work.messages[index] = message;
+      changed++;
+    }
+    if (changed > 0)
+      work.steps.push({ step: 'drop-old-media', messages: changed, tokensBefore, tokensAfter: work.tokens });
+  }
+
+  /**
+   * Step 2: old tool outputs over twice the preview length are cut to the preview, oldest first.
+   * A shorter one is left whole: cutting it would save less than the preview it keeps. An output of
+   * parts (a tool that returned an image) is left to step 1.
    */
   private trimToolOutputs(work: Work, target: number): void {
     const tokensBefore = work.tokens;
     let trimmed = 0;
     for (let index = work.floor; index < work.protectedFrom && work.tokens > target; index++) {
       const message = work.messages[index] as ModelMessage;
-      if (message.role !== 'tool' || message.content.length <= this.previewLength * 2) continue;
+      if (
+        message.role !== 'tool' ||
+        typeof message.content !== 'string' ||
+        message.content.length <= this.previewLength * 2
+      )
+        continue;
       const removed = message.content.length - this.previewLength;
       const cut: ModelMessage = {
         ...message,
@@ -297,7 +345,7 @@ export class CompressionPipeline {
   }
 
   /**
-   * Step 2: the oldest whole turns replaced by one summary message. Returns why, when the summary
+   * Step 3: the oldest whole turns replaced by one summary message. Returns why, when the summary
    * could not be used (the history is then as it was).
    */
   private async summarizeTurns(
@@ -350,7 +398,7 @@ export class CompressionPipeline {
     return undefined;
   }
 
-  /** Step 3: the oldest whole turns left out, with a note saying so. */
+  /** Step 4: the oldest whole turns left out, with a note saying so. */
   private dropTurns(work: Work, target: number): void {
     const tokensBefore = work.tokens;
     const note = (count: number): ModelMessage => ({

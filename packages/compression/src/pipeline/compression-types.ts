@@ -9,7 +9,7 @@ export interface ContextUsage {
   usagePercent: number;
 }
 
-export type CompressionStepName = 'trim-tool-outputs' | 'summarize' | 'drop-turns';
+export type CompressionStepName = 'drop-old-media' | 'trim-tool-outputs' | 'summarize' | 'drop-turns';
 
 /** What one step did. */
 export interface CompressionStep {

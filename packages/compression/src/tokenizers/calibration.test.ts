@@ -37,6 +37,28 @@ describe('calibration', () => {
     expect(tokenizer.scale).toBeCloseTo((1.5 * estimate([b]) + 0.5 * estimate([c])) / estimate([b, c]));
   });
 
+  it('scales an image like text: a later image costs its estimate times the learned scale', () => {
+    const tokenizer = newTokenizer();
+    tokenizer.calibrate([a], 1_000);
+    tokenizer.calibrate([a, b], 1_000 + 1.25 * estimate([b]));
+    const screenshot: ModelMessage = {
+      role: 'user',
+      content: [
+        {
+          type: 'image',
+          mediaType: 'image/png',
+          source: { type: 'url', url: 'https://x.test/s.png' },
+          width: 1200,
+          height: 900,
+        },
+      ],
+    };
+    expect(estimate([screenshot])).toBe(profile.message + 1440);
+    expect(tokenizer.count([a, b, screenshot])).toBe(
+      Math.round(1_000 + 1.25 * estimate([b]) + 1.25 * estimate([screenshot])),
+    );
+  });
+
   it('clamps the scale to [0.5, 2]', () => {
     const growing = newTokenizer();
     growing.calibrate([a], 1_000);

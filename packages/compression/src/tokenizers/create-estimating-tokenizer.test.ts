@@ -5,6 +5,7 @@ import { createEstimatingTokenizer } from './create-estimating-tokenizer.js';
 import { estimateMessageTokens } from './estimate-message-tokens.js';
 import { ESTIMATE_FAMILIES, ESTIMATE_PROFILES } from './estimate-profile.js';
 import { estimateTextTokens } from './estimate-text-tokens.js';
+import { anthropicImageTokens, geminiImageTokens, PDF_PAGE_TOKENS } from './media-part-tokens.js';
 import { messageArb } from './test-support.js';
 
 const familyArb = fc.constantFrom(...ESTIMATE_FAMILIES);
@@ -41,6 +42,41 @@ describe('createEstimatingTokenizer', () => {
     expect(createEstimatingTokenizer({ family: 'gemini' }).count([assistant])).toBe(
       expected + profile.request,
     );
+  });
+
+  it("counts an image and a PDF by the family's provider rules, on top of the text", () => {
+    const text = 'What is in these?';
+    const withMedia: ModelMessage = {
+      role: 'user',
+      content: [
+        { type: 'text', text },
+        {
+          type: 'image',
+          mediaType: 'image/png',
+          source: { type: 'url', url: 'https://x.test/a.png' },
+          width: 1000,
+          height: 500,
+        },
+        {
+          type: 'file',
+          mediaType: 'application/pdf',
+          source: { type: 'blob', sha256: 'b'.repeat(64), size: 90_000 },
+        },
+      ],
+    };
+    const textOnly: ModelMessage = { role: 'user', content: text };
+    const expected = {
+      anthropic: anthropicImageTokens(1000, 500),
+      generic: anthropicImageTokens(1000, 500),
+      gemini: geminiImageTokens(1000, 500),
+    };
+    for (const family of ESTIMATE_FAMILIES) {
+      const profile = ESTIMATE_PROFILES[family];
+      const pdf = 2 * PDF_PAGE_TOKENS[profile.media];
+      expect(estimateMessageTokens(withMedia, profile) - estimateMessageTokens(textOnly, profile)).toBe(
+        expected[family] + pdf,
+      );
+    }
   });
 
   it('never throws and never returns a negative or non-integer count, for any messages', () => {

@@ -4,6 +4,7 @@ import * as cl100k from 'gpt-tokenizer/encoding/cl100k_base';
 import * as o200k from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { createOpenAITokenizer } from './create-openai-tokenizer.js';
+import { openAIImageTokens } from './media-part-tokens.js';
 
 const ENCODINGS = { o200k_base: o200k, cl100k_base: cl100k } as const;
 
@@ -100,6 +101,34 @@ describe('createOpenAITokenizer', () => {
       3 + text('assistant') + (text('read_file') + text(args) + 3) + (text('list_dir') + text('{}') + 3);
     const tool = 3 + text('tool') + text('export {};');
     expect(tokenizer.count(messages)).toBe(assistant + tool + 3);
+  });
+
+  it("counts each text part exactly and each image by OpenAI's tile rule", () => {
+    const tokenizer = createOpenAITokenizer({ encoding: 'o200k_base' });
+    const text = (value: string) => o200k.countTokens(value);
+    const message: ModelMessage = {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'Compare these two screenshots.' },
+        {
+          type: 'image',
+          mediaType: 'image/png',
+          source: { type: 'url', url: 'https://x.test/a.png' },
+          width: 1024,
+          height: 1024,
+        },
+        {
+          type: 'image',
+          mediaType: 'image/png',
+          source: { type: 'url', url: 'https://x.test/b.png' },
+          width: 2048,
+          height: 4096,
+        },
+      ],
+    };
+    expect(tokenizer.count([message])).toBe(
+      3 + text('user') + text('Compare these two screenshots.') + 765 + openAIImageTokens(2048, 4096) + 3,
+    );
   });
 
   it('rejects options without a model or a known encoding', () => {

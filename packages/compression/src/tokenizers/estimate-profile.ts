@@ -1,4 +1,5 @@
 import { assertOneOf } from './assert-one-of.js';
+import type { MediaTokenRules } from './media-part-tokens.js';
 
 /** Whose tokenizer an estimate imitates. */
 export type EstimateFamily = 'anthropic' | 'gemini' | 'generic';
@@ -33,6 +34,8 @@ export interface EstimateProfile {
   readonly toolCall: number;
   /** Framing of the request as a whole (priming the reply). */
   readonly request: number;
+  /** Whose published rules price images and documents (`estimateMediaPartTokens`). */
+  readonly media: MediaTokenRules;
 }
 
 /** Letter runs up to this length are one token; BPE vocabularies hold most words whole. */
@@ -53,6 +56,8 @@ export const LONG_WORD_LETTERS = 8;
 //   every digit its own token, and is a little denser on CJK.
 // Framing: Anthropic renders each tool call with tags around every parameter and each turn with
 // role markers; Gemini wraps turns in start/end-of-turn markers and each functionCall in a part.
+// Images and documents: by the provider's published rules (`media-part-tokens.ts`); `generic`
+// uses Anthropic's, the costliest per image of the three, so an unknown model's budget is not overrun.
 // Ids are not counted in any family: the API assigns them and they are not rendered to the model.
 export const ESTIMATE_PROFILES: Readonly<Record<EstimateFamily, EstimateProfile>> = {
   generic: {
@@ -68,6 +73,7 @@ export const ESTIMATE_PROFILES: Readonly<Record<EstimateFamily, EstimateProfile>
     message: 4,
     toolCall: 3,
     request: 3,
+    media: 'anthropic',
   },
   anthropic: {
     word: 1.08,
@@ -82,6 +88,7 @@ export const ESTIMATE_PROFILES: Readonly<Record<EstimateFamily, EstimateProfile>
     message: 5,
     toolCall: 8,
     request: 3,
+    media: 'anthropic',
   },
   gemini: {
     word: 0.95,
@@ -96,6 +103,7 @@ export const ESTIMATE_PROFILES: Readonly<Record<EstimateFamily, EstimateProfile>
     message: 5,
     toolCall: 5,
     request: 3,
+    media: 'gemini',
   },
 };
 

@@ -22,5 +22,26 @@ export {
   LONG_WORD_LETTERS,
 } from './estimate-profile.js';
 export { estimateTextTokens } from './estimate-text-tokens.js';
+export {
+  ANTHROPIC_MAX_EDGE,
+  ANTHROPIC_MAX_IMAGE_TOKENS,
+  ANTHROPIC_PIXELS_PER_TOKEN,
+  anthropicImageTokens,
+  estimateMediaPartTokens,
+  GEMINI_IMAGE_TOKENS,
+  geminiImageTokens,
+  IMAGE_PIXELS_PER_BYTE,
+  MEDIA_TOKEN_RULES,
+  type MediaTokenRules,
+  mediaPartByteSize,
+  OPENAI_BASE_IMAGE_TOKENS,
+  OPENAI_TILE_TOKENS,
+  openAIImageTokens,
+  PDF_BYTES_PER_PAGE,
+  PDF_PAGE_TOKENS,
+  pdfPageCount,
+  TEXT_BYTES_PER_TOKEN,
+  UNKNOWN_IMAGE_SIDE,
+} from './media-part-tokens.js';
 export { OPENAI_ENCODINGS, type OpenAIEncodingName, openAIEncodingForModel } from './openai-encoding.js';
 export { countOpenAIMessageTokens } from './openai-message-tokens.js';
