@@ -125,6 +125,10 @@ describe('convertToOpenAIMessages (content parts)', () => {
     ]);
   });
 
+  it('sends an empty parts list as empty text (OpenAI refuses an empty array)', () => {
+    expect(convertToOpenAIMessages([{ role: 'user', content: [] }])).toEqual([{ role: 'user', content: '' }]);
+  });
+
   it('keeps tool results text and moves their media into one user message after the run of results', () => {
     const calls = [
       { ...call, id: 'c1' },

@@ -58,8 +58,13 @@ export function convertToOpenAIMessages(messages: readonly ModelMessage[]): Chat
       case 'user':
         converted.push({
           role: 'user',
+          // OpenAI refuses an empty parts array; no parts is no text.
           content:
-            typeof message.content === 'string' ? message.content : userContent(message.content, index),
+            typeof message.content === 'string'
+              ? message.content
+              : message.content.length === 0
+                ? ''
+                : userContent(message.content, index),
         });
         return;
       case 'assistant': {

@@ -19,7 +19,7 @@ import {
 } from '@cairn/provider-utils';
 import OpenAI from 'openai';
 import type { OpenAIAdapterOptions, OpenAIMaxTokensParameter } from './openai-adapter-options.js';
-import { defaultOpenAIInputMediaTypes } from './openai-input-media-types.js';
+import { resolveOpenAIInputMediaTypes } from './openai-input-media-types.js';
 import { buildOpenAIRequestBody, type OpenAIRequestBody } from './openai-request-body.js';
 import { parseOpenAIChunks } from './parse-openai-chunks.js';
 import { readOpenAIChunks } from './read-openai-chunks.js';
@@ -61,7 +61,7 @@ class OpenAIAdapter implements ModelAdapter {
       parallelToolCalls: true,
       // Chat Completions returns no reasoning text; compatible servers' `reasoning_content` is read.
       reasoning: false,
-      inputMediaTypes: [...(options.inputMediaTypes ?? defaultOpenAIInputMediaTypes(options.model))],
+      inputMediaTypes: resolveOpenAIInputMediaTypes(options.model, options.inputMediaTypes),
       structuredOutput: true,
     };
   }

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { defaultOpenAIInputMediaTypes, OPENAI_VISION_MEDIA_TYPES } from './openai-input-media-types.js';
+import {
+  defaultOpenAIInputMediaTypes,
+  OPENAI_VISION_MEDIA_TYPES,
+  resolveOpenAIInputMediaTypes,
+} from './openai-input-media-types.js';
 
 describe('defaultOpenAIInputMediaTypes', () => {
   it('gives images and PDFs to OpenAI vision models, routed or not', () => {
@@ -38,6 +42,22 @@ describe('defaultOpenAIInputMediaTypes', () => {
       'gpt-50x',
     ]) {
       expect(defaultOpenAIInputMediaTypes(model), model).toEqual([]);
+    }
+  });
+});
+
+describe('resolveOpenAIInputMediaTypes', () => {
+  it('takes the option over the default, and refuses an entry that is not a media type', () => {
+    expect(resolveOpenAIInputMediaTypes('gpt-4o', undefined)).toEqual(OPENAI_VISION_MEDIA_TYPES);
+    expect(resolveOpenAIInputMediaTypes('gpt-4o', [])).toEqual([]);
+    expect(resolveOpenAIInputMediaTypes('llava', ['image/*', 'application/pdf'])).toEqual([
+      'image/*',
+      'application/pdf',
+    ]);
+    for (const entry of ['png', 'image/', 'Image/PNG', '*/*', '']) {
+      expect(() => resolveOpenAIInputMediaTypes('llava', [entry]), entry).toThrow(
+        expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
+      );
     }
   });
 });

@@ -1,3 +1,5 @@
+import { CairnError } from '@cairn/core';
+
 /** The image types OpenAI's vision models take (a GIF only when not animated). */
 export const OPENAI_IMAGE_MEDIA_TYPES: readonly string[] = [
   'image/png',
@@ -22,4 +24,27 @@ const TEXT_ONLY_MODEL = /^(?:.*\/)?(?:o1-mini|o1-preview|o3-mini)|audio|realtime
 export function defaultOpenAIInputMediaTypes(modelId: string): readonly string[] {
   const id = modelId.toLowerCase();
   return VISION_MODEL.test(id) && !TEXT_ONLY_MODEL.test(id) ? OPENAI_VISION_MEDIA_TYPES : [];
+}
+
+const MEDIA_TYPE_PATTERN = /^[a-z]+\/(?:\*|[a-z0-9][a-z0-9!#$&^_.+-]*)$/;
+
+/**
+ * The adapter's `inputMediaTypes`: the option when given (each a lower-case `type/subtype` or
+ * `type/*`, else `INVALID_ARGUMENT` when the adapter is created, so a typo such as `png` does not
+ * silently refuse every image), otherwise the model's default.
+ */
+export function resolveOpenAIInputMediaTypes(
+  modelId: string,
+  option: readonly string[] | undefined,
+): readonly string[] {
+  if (option === undefined) return defaultOpenAIInputMediaTypes(modelId);
+  const invalid = option.find((entry) => typeof entry !== 'string' || !MEDIA_TYPE_PATTERN.test(entry));
+  if (invalid !== undefined) {
+    throw new CairnError(
+      'INVALID_ARGUMENT',
+      `openai: inputMediaTypes entry ${JSON.stringify(invalid)} is not a media type (image/png, image/*, application/pdf)`,
+      { details: { provider: 'openai', path: 'inputMediaTypes' } },
+    );
+  }
+  return [...option];
 }
