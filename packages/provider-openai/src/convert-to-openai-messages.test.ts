@@ -281,14 +281,22 @@ describe('convertToOpenAIMessages (properties)', () => {
 
 const mediaPart: fc.Arbitrary<ContentPart> = fc
   .oneof(
-    fc.record({
-      type: fc.constant('image' as const),
-      mediaType: fc.constantFrom('image/png', 'image/jpeg', 'image/gif', 'image/webp'),
-      source: fc.oneof(
-        fc.base64String({ minLength: 4, maxLength: 16 }).map((data) => ({ type: 'base64' as const, data })),
-        fc.webUrl({ validSchemes: ['https'] }).map((url) => ({ type: 'url' as const, url })),
-      ),
-    }),
+    fc
+      .record({
+        // The first bytes of each type: the mock decodes images as OpenAI does.
+        image: fc.constantFrom(
+          { mediaType: 'image/png', data: 'iVBORw0KGgo=' },
+          { mediaType: 'image/jpeg', data: '/9j/4AAQ' },
+          { mediaType: 'image/gif', data: 'R0lGODlhAQ==' },
+          { mediaType: 'image/webp', data: 'UklGRhoAAABXRUJQ' },
+        ),
+        url: fc.option(fc.webUrl({ validSchemes: ['https'] }), { nil: undefined }),
+      })
+      .map(({ image: { mediaType, data }, url }) => ({
+        type: 'image' as const,
+        mediaType,
+        source: url === undefined ? { type: 'base64' as const, data } : { type: 'url' as const, url },
+      })),
     fc.record({
       type: fc.constant('file' as const),
       mediaType: fc.constant('application/pdf'),

@@ -2,7 +2,8 @@ import { isRecord } from '../is-record.js';
 
 // The content-part rules of Chat Completions messages, with the API's own 400 messages: parts of
 // any kind only in `user` messages (text parts elsewhere), images as an https URL or a base64
-// data URL of a type the vision models take, files as a base64 data URL with a file name.
+// data URL of a type the vision models take whose bytes are that image type, files as a base64
+// data URL of a PDF with a file name (Chat Completions takes no other file type).
 
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
 const DATA_URL = /^data:([a-z]+\/[a-z0-9][a-z0-9!#$&^_.+-]*);base64,(.*)$/s;
@@ -10,6 +11,16 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const USER_PART_TYPES = "'text', 'image_url', 'input_audio', 'refusal', 'audio', and 'file'";
 
 const isBase64 = (data: string) => data.length > 0 && data.length % 4 === 0 && BASE64.test(data);
+
+// The first bytes of each image type: OpenAI decodes the image and refuses what is not one.
+const MAGIC: Readonly<Record<string, (bytes: Buffer) => boolean>> = {
+  'image/png': (bytes) =>
+    bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
+  'image/jpeg': (bytes) => bytes.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff])),
+  'image/gif': (bytes) => ['GIF87a', 'GIF89a'].includes(bytes.subarray(0, 6).toString('latin1')),
+  'image/webp': (bytes) =>
+    bytes.subarray(0, 4).toString('latin1') === 'RIFF' && bytes.subarray(8, 12).toString('latin1') === 'WEBP',
+};
 
 function imageUrlProblem(url: unknown, path: string): string | undefined {
   if (typeof url !== 'string' || url === '') return `Missing required parameter: '${path}'.`;
@@ -28,6 +39,9 @@ function imageUrlProblem(url: unknown, path: string): string | undefined {
   if (!isBase64(base64)) {
     return `Invalid '${path}'. Expected a base64-encoded data URL with an image MIME type ${example}, but got value starting with '${base64.slice(0, 16)}'.`;
   }
+  if (MAGIC[mediaType]?.(Buffer.from(base64, 'base64')) !== true) {
+    return 'You uploaded an unsupported image. Please make sure your image is valid.';
+  }
   return undefined;
 }
 
@@ -36,9 +50,11 @@ function fileProblem(file: unknown, path: string): string | undefined {
   if (typeof file.file_id === 'string' && file.file_data === undefined) return undefined;
   if (typeof file.file_data !== 'string') return `Missing required parameter: '${path}.file_data'.`;
   const data = DATA_URL.exec(file.file_data);
+  const expected = `Invalid '${path}.file_data'. Expected a base64-encoded data URL with an application/pdf MIME type (e.g. 'data:application/pdf;base64,SGVsbG8sIFdvcmxkIQ==')`;
   if (data === null || !isBase64(data[2] ?? '')) {
-    return `Invalid '${path}.file_data'. Expected a base64-encoded data URL with a MIME type (e.g. 'data:application/pdf;base64,SGVsbG8sIFdvcmxkIQ=='), but got value starting with '${file.file_data.slice(0, 16)}'.`;
+    return `${expected}, but got value starting with '${file.file_data.slice(0, 16)}'.`;
   }
+  if (data[1] !== 'application/pdf') return `${expected}, but got unsupported MIME type '${data[1]}'.`;
   if (typeof file.filename !== 'string' || file.filename === '') {
     return `Missing required parameter: '${path}.filename'.`;
   }

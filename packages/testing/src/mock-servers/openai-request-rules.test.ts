@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openAIRequestProblem } from './openai-request-rules.js';
 
-const png = 'data:image/png;base64,iVBORw0KGgo=';
+const png = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUg==';
 const pdf = 'data:application/pdf;base64,JVBERi0xLjQK';
 const user = (...content: unknown[]) => ({ role: 'user', content });
 const problem = (...messages: unknown[]) => openAIRequestProblem({ model: 'm', messages });
