@@ -29,7 +29,8 @@ interface ToolMedia {
 }
 
 /**
- * The messages as the Chat Completions API takes them: exactly core's `toOpenAIMessage` shape.
+ * The messages as the Chat Completions API takes them: core's `toOpenAIMessage` shape, but for
+ * tool results with media (below).
  * Reasoning, `providerMetadata` and `isError` are dropped — Chat Completions has no field for them,
  * and compatible servers (DeepSeek, for one) reject reasoning sent back. An assistant message with
  * tool calls and no text gets `content: null`, never `''`. User parts become `image_url` and `file`
