@@ -19,4 +19,11 @@ export interface OpenAIAdapterOptions extends ModelAdapterOptions {
    * server, since that is the field every OpenAI-compatible server understands.
    */
   maxTokensParameter?: OpenAIMaxTokensParameter;
+  /**
+   * Media types of the image and file parts the model takes (`image/*` for any image,
+   * `application/pdf`); `[]` for text only. Default: images and PDFs for OpenAI's vision models
+   * (GPT-4o, GPT-4.1, GPT-5, o1, o3, o4 families), text only for any other model id — declare what
+   * a compatible server's model takes (`['image/png', 'image/jpeg']` for a vision model on Ollama).
+   */
+  inputMediaTypes?: readonly string[];
 }

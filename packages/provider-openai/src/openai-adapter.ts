@@ -1,4 +1,5 @@
 import {
+  assertSupportedParts,
   CairnError,
   type ModelAdapter,
   type ModelCapabilities,
@@ -18,6 +19,7 @@ import {
 } from '@cairn/provider-utils';
 import OpenAI from 'openai';
 import type { OpenAIAdapterOptions, OpenAIMaxTokensParameter } from './openai-adapter-options.js';
+import { resolveOpenAIInputMediaTypes } from './openai-input-media-types.js';
 import { buildOpenAIRequestBody, type OpenAIRequestBody } from './openai-request-body.js';
 import { parseOpenAIChunks } from './parse-openai-chunks.js';
 import { readOpenAIChunks } from './read-openai-chunks.js';
@@ -41,13 +43,7 @@ export function createOpenAIAdapter(options: OpenAIAdapterOptions): ModelAdapter
 class OpenAIAdapter implements ModelAdapter {
   readonly provider = PROVIDER;
   readonly modelId: string;
-  readonly capabilities: ModelCapabilities = {
-    streaming: true,
-    toolCalls: true,
-    parallelToolCalls: true,
-    // Chat Completions returns no reasoning text; compatible servers' `reasoning_content` is read.
-    reasoning: false,
-  };
+  readonly capabilities: ModelCapabilities;
   private readonly options: OpenAIAdapterOptions;
   private readonly maxRetries: number;
   private readonly maxTokensParameter: OpenAIMaxTokensParameter;
@@ -59,6 +55,15 @@ class OpenAIAdapter implements ModelAdapter {
     this.maxRetries = resolveModelAdapterOptions(PROVIDER, options).maxRetries;
     const baseURL = options.baseURL ?? process.env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL;
     this.maxTokensParameter = options.maxTokensParameter ?? defaultMaxTokensParameter(baseURL);
+    this.capabilities = {
+      streaming: true,
+      toolCalls: true,
+      parallelToolCalls: true,
+      // Chat Completions returns no reasoning text; compatible servers' `reasoning_content` is read.
+      reasoning: false,
+      inputMediaTypes: resolveOpenAIInputMediaTypes(options.model, options.inputMediaTypes),
+      structuredOutput: true,
+    };
   }
 
   /** Created by the first request: the SDK refuses to exist without a key, which only a call needs. */
@@ -104,7 +109,13 @@ class OpenAIAdapter implements ModelAdapter {
     );
   }
 
+  /** Refuses parts the model cannot take before anything is sent (`UNSUPPORTED_CONTENT`). */
   private body(request: ModelRequest): OpenAIRequestBody {
+    assertSupportedParts(request.messages, {
+      provider: PROVIDER,
+      modelId: this.modelId,
+      mediaTypes: this.capabilities.inputMediaTypes ?? [],
+    });
     return buildOpenAIRequestBody(request, this.modelId, this.maxTokensParameter);
   }
 

@@ -2,6 +2,7 @@ import type { ModelRequest } from '@cairn/core';
 import type { ChatCompletionCreateParamsBase } from 'openai/resources/chat/completions';
 import { convertToOpenAIMessages } from './convert-to-openai-messages.js';
 import type { OpenAIMaxTokensParameter } from './openai-adapter-options.js';
+import { prepareOpenAIResponseFormat } from './prepare-openai-response-format.js';
 import { prepareOpenAITools } from './prepare-openai-tools.js';
 
 /** The request body without `stream`: the same for `generate` and `stream`. */
@@ -10,7 +11,7 @@ export type OpenAIRequestBody = Omit<ChatCompletionCreateParamsBase, 'stream' | 
 /**
  * The Chat Completions body of a request. `providerOptions.openai` is merged in as extra body
  * fields (`reasoning_effort`, `parallel_tool_calls`, a compatible server's own fields) and may
- * override the mapped settings, but never the model or the messages.
+ * override the mapped settings and `response_format`, but never the model or the messages.
  */
 export function buildOpenAIRequestBody(
   request: ModelRequest,
@@ -27,6 +28,7 @@ export function buildOpenAIRequestBody(
   return {
     ...settings,
     ...prepareOpenAITools(request.tools, request.toolChoice),
+    ...prepareOpenAIResponseFormat(request.output),
     ...request.providerOptions?.openai,
     model,
     messages: convertToOpenAIMessages(request.messages),
