@@ -106,6 +106,14 @@ export interface ChatToolLoopParams extends Partial<FailState> {
   maxToolResultChars?: number;
   /** Compresses the history before this loop's messages when a request gets too big. */
   compressionPipeline?: LoopCompressionPipeline;
+  /**
+   * Turns the messages of each model call's request into what the adapter is sent, after the
+   * history is compressed; `messages` itself is left as it is. The runtime reads stored parts'
+   * bytes back here (`resolveContentParts` of `@cairn/storage`), so only the parts still in the
+   * request are read and the bytes never stay in the history. A `CairnError` it throws ends the
+   * loop with that error.
+   */
+  prepareMessages?(messages: ModelMessage[]): MaybePromise<ModelMessage[]>;
   /** Stream the model's answers (default: when the adapter can). */
   stream?: boolean;
   toolChoice?: ModelToolChoice;

@@ -11,6 +11,7 @@ import { type ChatToolLoopResult, chatToolLoop, type FailState } from '@cairn/lo
 import { createConversationWriter } from './conversation-writer.js';
 import type { RuntimeEventListener } from './runtime-types.js';
 import { storedAssistantMessage, storedErrorMessage, storedToolMessage } from './stored-messages.js';
+import { storedPartsReader } from './stored-parts-reader.js';
 import {
   buildTurnContext,
   compressTurnContext,
@@ -107,6 +108,8 @@ export async function runTurn(env: TurnEnvironment, request: TurnRequest): Promi
         compressionPipeline: pipeline,
         signal: request.signal,
       }),
+      // After compression, before each call: the bytes of the images and files still in the request.
+      prepareMessages: storedPartsReader(store, conversationId),
       generateId: env.generateId,
       now: env.now,
       onEvent: writer.emit,
