@@ -218,6 +218,14 @@ describe('chatToolLoop with output', () => {
     }
   });
 
+  it('has no object without output', async () => {
+    const result = await chatToolLoop({ model: model([{ text: '{}' }]), messages: question() });
+    expect(result.success).toBe(true);
+    if (!result.success) return;
+    expectTypeOf(result.object).toEqualTypeOf<undefined>();
+    expect(result).not.toHaveProperty('object');
+  });
+
   it('refuses a bad output option or retry count before calling the model', async () => {
     const scripted = model([{ text: '{}' }]);
     await expect(
