@@ -1,7 +1,16 @@
-import type { AgentOutput } from '@cairn/core';
+import type { AgentOutput, ModelAdapter } from '@cairn/core';
+import { createAnthropicAdapter } from '@cairn/provider-anthropic';
+import { createGeminiAdapter } from '@cairn/provider-gemini';
+import { createOpenAIAdapter } from '@cairn/provider-openai';
 import { createMemoryConversationStore } from '@cairn/storage';
-import { ScriptedModel, type ScriptTurn } from '@cairn/testing';
-import { describe, expect, expectTypeOf, it } from 'vitest';
+import {
+  type MockProvider,
+  type MockProviderServer,
+  ScriptedModel,
+  type ScriptTurn,
+  startMockProviderServer,
+} from '@cairn/testing';
+import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { createAgentRuntime, type RuntimeEvent } from '../src/index.js';
 import { weatherTool } from './weather-tool.js';
@@ -116,3 +125,55 @@ describe('runtime chat with output', () => {
     expect(model.requests[0]?.messages[0]?.content).toContain('answer with one JSON value that matches');
   });
 });
+
+// The adapters do not take `ModelRequest.output` yet (`capabilities.structuredOutput` unset): the
+// instruction path, through each real adapter and its provider's wire protocol, streaming.
+let server: MockProviderServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const adapters: Record<MockProvider, (baseURL: string) => ModelAdapter> = {
+  openai: (baseURL) => createOpenAIAdapter({ model: 'gpt-test', baseURL, apiKey: 'sk-test' }),
+  anthropic: (baseURL) => createAnthropicAdapter({ model: 'claude-test', baseURL, apiKey: 'sk-test' }),
+  gemini: (baseURL) => createGeminiAdapter({ model: 'gemini-test', baseURL, apiKey: 'sk-test' }),
+};
+
+describe.each(Object.keys(adapters) as MockProvider[])(
+  'runtime chat with output on the %s adapter',
+  (provider) => {
+    it('calls a tool, then returns the object, with partial objects on the way', async () => {
+      server = await startMockProviderServer({
+        provider,
+        turns: [
+          { toolCalls: [{ name: 'get_weather', arguments: { city: 'Oslo' } }] },
+          { text: JSON.stringify(OSLO), chunkSize: 6 },
+        ],
+      });
+      const model = adapters[provider](server.baseURL);
+      expect(model.capabilities.structuredOutput).not.toBe(true);
+      const runtime = createAgentRuntime({
+        store: createMemoryConversationStore(),
+        model,
+        tools: [weatherTool],
+        settings: { compression: false },
+      });
+      const partials: unknown[] = [];
+      const result = await runtime.chat({
+        userInput: 'Weather in Oslo?',
+        output: Weather,
+        onEvent: (event) => {
+          if (event.type === 'partial_object') partials.push(event.object);
+        },
+      });
+      expect(result.error).toBeUndefined();
+      expect(result.object).toEqual(OSLO);
+      expect(partials.at(-1)).toEqual(OSLO);
+      expect(server.requests).toHaveLength(2);
+      for (const request of server.requests) {
+        expect(JSON.stringify(request.body)).toContain('answer with one JSON value that matches');
+      }
+    });
+  },
+);
