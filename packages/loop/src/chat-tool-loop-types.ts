@@ -18,6 +18,7 @@ import type {
   ToolPolicy,
 } from '@cairn/core';
 import type { FailState } from './failing-call-tracker.js';
+import type { StructuredOutput } from './structured-output.js';
 
 /** Where the loop runs: handed to every tool call (`ToolContext`). */
 export interface LoopContext {
@@ -66,6 +67,12 @@ export interface LoopToolMessage extends LoopMessageFields {
   interrupted?: boolean;
 }
 
+/** A user message the loop itself pushed: why the last answer was refused (`output`). */
+export interface LoopUserMessage extends LoopMessageFields {
+  role: 'user';
+  content: string;
+}
+
 export interface TurnInfo {
   turn: number;
 }
@@ -78,7 +85,8 @@ export interface TurnEndInfo extends TurnInfo {
 
 export type MaybePromise<T> = T | Promise<T>;
 
-export interface ChatToolLoopParams extends Partial<FailState> {
+/** `OUTPUT`: the type `output` validates to (`never` without `output`). */
+export interface ChatToolLoopParams<OUTPUT = never> extends Partial<FailState> {
   model: ModelAdapter;
   /** The tools the model may call; none when absent. */
   tools?: ToolHost;
@@ -106,6 +114,29 @@ export interface ChatToolLoopParams extends Partial<FailState> {
   maxToolResultChars?: number;
   /** Compresses the history before this loop's messages when a request gets too big. */
   compressionPipeline?: LoopCompressionPipeline;
+  /**
+   * Turns the messages of each model call's request into what the adapter is sent, after the
+   * history is compressed; `messages` itself is left as it is. The runtime reads stored parts'
+   * bytes back here (`resolveContentParts` of `@cairn/storage`), so only the parts still in the
+   * request are read and the bytes never stay in the history. A `CairnError` it throws ends the
+   * loop with that error.
+   */
+  prepareMessages?(messages: ModelMessage[]): MaybePromise<ModelMessage[]>;
+  /**
+   * Structured output: the answer (the model's message without calls) must be one JSON value that
+   * `output` validates (any Standard Schema); the result's `object` is the validated value. Every
+   * model call asks for it — natively (`ModelRequest.output`) when the adapter's
+   * `capabilities.structuredOutput` is true, otherwise by the schema at the end of the system
+   * prompt — and tools may still be called first. While it streams, `partial_object` events
+   * carry the JSON parsed so far.
+   */
+  output?: StructuredOutput<OUTPUT>;
+  /**
+   * Answers that do not validate after which the model is told why (a user message, handed to
+   * `onUserMessage`) and asked again; then the loop ends with `OUTPUT_INVALID`. Default 1
+   * (`DEFAULT_OUTPUT_RETRIES`); 0 for none.
+   */
+  outputRetries?: number;
   /** Stream the model's answers (default: when the adapter can). */
   stream?: boolean;
   toolChoice?: ModelToolChoice;
@@ -120,6 +151,8 @@ export interface ChatToolLoopParams extends Partial<FailState> {
    * model then reads it in this turn exactly as later turns built from the store will.
    */
   onToolMessage?(message: LoopToolMessage): MaybePromise<void> | MaybePromise<ToolOutputSource | undefined>;
+  /** After the loop pushes a user message of its own (an invalid answer's feedback); awaited. */
+  onUserMessage?(message: LoopUserMessage): MaybePromise<void>;
   /** Every `AgentOutput` event: the model's stream, each tool result, and the loop's own errors. */
   onEvent?(event: AgentOutput): void;
   onTurnStart?(info: TurnInfo): MaybePromise<void>;
@@ -153,17 +186,24 @@ export interface ChatToolLoopOutcome extends FailState {
   finishReason: FinishReason;
 }
 
-/** The model answered without calls. */
-export interface ChatToolLoopSuccess extends ChatToolLoopOutcome {
+/** `object`: the validated answer when `output` was given; nothing otherwise. */
+export type OutputObject<OUTPUT> = [OUTPUT] extends [never] ? { object?: undefined } : { object: OUTPUT };
+
+/** The model answered without calls (and the answer validated, with `output`). */
+export type ChatToolLoopSuccess<OUTPUT = never> = ChatToolLoopOutcome & {
   success: true;
   error?: undefined;
-}
+} & OutputObject<OUTPUT>;
 
-/** The loop stopped: `maxTurns`, a stuck call, an abort, a model failure or a callback's `CairnError`. */
+/**
+ * The loop stopped: `maxTurns`, a stuck call, an abort, a model failure, a callback's `CairnError`,
+ * or (with `output`) an answer that still did not validate (`OUTPUT_INVALID`).
+ */
 export interface ChatToolLoopFailure extends ChatToolLoopOutcome {
   success: false;
   error: CairnError;
+  object?: undefined;
 }
 
-/** Narrow on `success`: a failure always carries its `error`. */
-export type ChatToolLoopResult = ChatToolLoopSuccess | ChatToolLoopFailure;
+/** Narrow on `success`: a failure always carries its `error`, a success with `output` its `object`. */
+export type ChatToolLoopResult<OUTPUT = never> = ChatToolLoopSuccess<OUTPUT> | ChatToolLoopFailure;

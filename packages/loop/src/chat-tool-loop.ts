@@ -8,14 +8,44 @@ import { CallbackFailure, type LoopRun, startLoopRun } from './loop-run.js';
 import { type LoopState, NO_USAGE, newLoopState } from './loop-state.js';
 import { keepInterruptedAnswer, pushModelAnswer } from './push-assistant-message.js';
 import { answerRemainingCalls, runTurnCalls } from './run-turn-calls.js';
+import { checkOutput, outputFeedback, outputInvalidError } from './structured-output.js';
 
 export { DEFAULT_MAX_TURNS, DEFAULT_TOOL_CONCURRENCY } from './loop-run.js';
 
 const aborted = (): LoopEnd => ({ error: new CairnError('LLM_ABORTED', 'the loop was aborted') });
 
+/**
+ * The answer with `output`: its validated value kept, or, while retries are left (and turns), the
+ * model told what was wrong — a user message, pushed and handed to `onUserMessage` — and asked
+ * again; then `OUTPUT_INVALID`.
+ */
+async function checkAnswer(run: LoopRun, state: LoopState): Promise<LoopEnd | undefined> {
+  const { output } = run;
+  if (output === undefined) return {};
+  const text = state.last?.content ?? '';
+  const checked = await checkOutput(output, text);
+  if (checked.success) {
+    state.output = { value: checked.value };
+    return {};
+  }
+  if (state.outputRetriesLeft === 0 || state.turn >= run.maxTurns) {
+    return { error: outputInvalidError(checked.issues, text, output.retries - state.outputRetriesLeft + 1) };
+  }
+  state.outputRetriesLeft--;
+  const content = outputFeedback(checked.issues);
+  run.params.messages.push({ role: 'user', content });
+  await run.params.onUserMessage?.({
+    id: run.generateId(),
+    createdAt: run.now().toISOString(),
+    turn: state.turn,
+    role: 'user',
+    content,
+  });
+  return undefined;
+}
+
 /** How a turn that ran its calls ends the loop, if it does: `undefined` goes on to the next turn. */
-function turnEnd(run: LoopRun, toolCalls: number, stuck: CairnError | undefined): LoopEnd | undefined {
-  if (toolCalls === 0) return {};
+function turnEnd(run: LoopRun, stuck: CairnError | undefined): LoopEnd | undefined {
   if (run.params.signal?.aborted) return aborted();
   if (stuck !== undefined) return { error: stuck };
   return undefined;
@@ -47,12 +77,16 @@ async function playTurn(run: LoopRun, state: LoopState): Promise<LoopEnd | undef
     finishReason: result.finishReason,
     toolCalls: calls.length,
   });
-  return turnEnd(run, calls.length, stuck);
+  return calls.length === 0 ? await checkAnswer(run, state) : turnEnd(run, stuck);
 }
 
 // A callback (a persister, onEvent) or a custom tool host failed: the log is completed first.
 // A CairnError (a store that is down) is the loop's result; anything else is a bug, rethrown.
-async function endAfterThrow(run: LoopRun, state: LoopState, thrown: unknown): Promise<ChatToolLoopResult> {
+async function endAfterThrow(
+  run: LoopRun,
+  state: LoopState,
+  thrown: unknown,
+): Promise<ChatToolLoopResult<unknown>> {
   const error = thrown instanceof CallbackFailure ? thrown.failure : thrown;
   run.tooling.abort(error);
   await answerRemainingCalls(run, state, error instanceof Error ? error.message : String(error));
@@ -71,11 +105,23 @@ async function endAfterThrow(run: LoopRun, state: LoopState, thrown: unknown): P
  * calls. It stops on `maxTurns` (`LOOP_MAX_TURNS`), on the same failing call repeating
  * (`LOOP_STUCK`), on abort (`LLM_ABORTED`) or on a model failure the adapter could not retry;
  * it never throws for these, and never leaves a tool call without a result in `messages`.
- * Each message pushed is handed to the callbacks, awaited, with a stable id.
+ * Each message pushed is handed to the callbacks, awaited, with a stable id. With `output`, the
+ * answer must be JSON that the schema validates: the result's `object` is the value, typed.
  */
-export async function chatToolLoop(params: ChatToolLoopParams): Promise<ChatToolLoopResult> {
+export async function chatToolLoop<OUTPUT = never>(
+  params: ChatToolLoopParams<OUTPUT>,
+): Promise<ChatToolLoopResult<OUTPUT>> {
+  // The validated value is `output`'s: what the schema gives is OUTPUT.
+  return (await runLoop(params as ChatToolLoopParams<unknown>)) as ChatToolLoopResult<OUTPUT>;
+}
+
+async function runLoop(params: ChatToolLoopParams<unknown>): Promise<ChatToolLoopResult<unknown>> {
   const run = startLoopRun(params);
-  const state = newLoopState(params.messages.length, new FailingCallTracker(params));
+  const state = newLoopState(
+    params.messages.length,
+    new FailingCallTracker(params),
+    run.output?.retries ?? 0,
+  );
   const { signal } = params;
   // Running tools stop on the caller's abort too; the loop aborts them itself when it gives up.
   const stopTools = () => run.tooling.abort(signal?.reason);

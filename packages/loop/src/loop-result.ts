@@ -33,7 +33,7 @@ export function reportLoopError(run: LoopRun, error: CairnError): void {
   });
 }
 
-export function loopResult(run: LoopRun, state: LoopState, error?: CairnError): ChatToolLoopResult {
+export function loopResult(run: LoopRun, state: LoopState, error?: CairnError): ChatToolLoopResult<unknown> {
   const outcome = {
     ...definedFields({ message: state.last }),
     text: state.last?.content ?? '',
@@ -43,12 +43,17 @@ export function loopResult(run: LoopRun, state: LoopState, error?: CairnError): 
     finishReason: loopFinishReason(state, error),
   };
   return error === undefined
-    ? { success: true, ...outcome, ...state.tracker.current }
+    ? {
+        success: true,
+        ...outcome,
+        ...(state.output === undefined ? {} : { object: state.output.value }),
+        ...state.tracker.current,
+      }
     : { success: false, ...outcome, error, ...state.tracker.current };
 }
 
 /** Reports the end's error (unless the model did) and builds the result. */
-export function finishLoop(run: LoopRun, state: LoopState, end: LoopEnd): ChatToolLoopResult {
+export function finishLoop(run: LoopRun, state: LoopState, end: LoopEnd): ChatToolLoopResult<unknown> {
   if (end.error !== undefined && !end.reportedByModel) reportLoopError(run, end.error);
   return loopResult(run, state, end.error);
 }

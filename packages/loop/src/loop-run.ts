@@ -14,6 +14,7 @@ import {
 import type { ChatToolLoopParams } from './chat-tool-loop-types.js';
 import { createToolHost } from './create-tool-host.js';
 import { DEFAULT_STUCK_THRESHOLD } from './failing-call-tracker.js';
+import { DEFAULT_OUTPUT_RETRIES, type LoopOutput, resolveLoopOutput } from './structured-output.js';
 
 export const DEFAULT_MAX_TURNS = 20;
 export const DEFAULT_TOOL_CONCURRENCY = 8;
@@ -29,7 +30,7 @@ export class CallbackFailure extends Error {
 
 /** What one loop runs with: its parameters checked and resolved, fixed for the whole loop. */
 export interface LoopRun {
-  params: ChatToolLoopParams;
+  params: ChatToolLoopParams<unknown>;
   maxTurns: number;
   concurrency: number;
   stuckThreshold: number;
@@ -38,6 +39,8 @@ export interface LoopRun {
   /** What the model is shown: the host's tools the policy lets it see. */
   tools: ModelToolDefinition[];
   streaming: boolean;
+  /** Structured output, when asked for. */
+  output: LoopOutput | undefined;
   generateId: () => string;
   now: () => Date;
   /** The tools' signal: the caller's abort, or the loop's own when it gives up mid-turn. */
@@ -60,8 +63,13 @@ function resolvePolicy(policy: ToolPolicy | LayeredToolPolicy | undefined): Tool
     : (policy as ToolPolicy);
 }
 
-/** Checks and resolves the parameters; throws `INVALID_ARGUMENT` for a bad limit. */
-export function startLoopRun(params: ChatToolLoopParams): LoopRun {
+function nonNegativeInteger(name: string, value: number): number {
+  if (Number.isInteger(value) && value >= 0) return value;
+  throw new CairnError('INVALID_ARGUMENT', `${name} must be a non-negative integer, got ${value}`);
+}
+
+/** Checks and resolves the parameters; throws `INVALID_ARGUMENT` for a bad limit, `UNSUPPORTED_SCHEMA` for a bad `output`. */
+export function startLoopRun(params: ChatToolLoopParams<unknown>): LoopRun {
   const maxTurns = positiveInteger('maxTurns', params.maxTurns ?? DEFAULT_MAX_TURNS);
   const concurrency = positiveInteger('toolConcurrency', params.toolConcurrency ?? DEFAULT_TOOL_CONCURRENCY);
   const stuckThreshold = positiveInteger(
@@ -82,6 +90,14 @@ export function startLoopRun(params: ChatToolLoopParams): LoopRun {
     host,
     tools: host.getVisibleTools(policy === undefined ? {} : { policy }),
     streaming: params.stream ?? params.model.capabilities.streaming,
+    output:
+      params.output === undefined
+        ? undefined
+        : resolveLoopOutput(
+            params.output,
+            params.model,
+            nonNegativeInteger('outputRetries', params.outputRetries ?? DEFAULT_OUTPUT_RETRIES),
+          ),
     generateId: params.generateId ?? createMessageIds(),
     now: params.now ?? (() => new Date()),
     tooling,

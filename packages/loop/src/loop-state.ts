@@ -26,9 +26,19 @@ export interface LoopState {
   /** The model's stream already told `onEvent` about its failure. */
   modelReportedError: boolean;
   tracker: FailingCallTracker;
+  /** Invalid structured answers the model may still be asked again after. */
+  outputRetriesLeft: number;
+  /** The validated structured answer, once there is one. */
+  output: { value: unknown } | undefined;
+  /** The JSON text of the last `partial_object` event of the current call: only a change is sent. */
+  partialSent: string | undefined;
 }
 
-export function newLoopState(loopStartIndex: number, tracker: FailingCallTracker): LoopState {
+export function newLoopState(
+  loopStartIndex: number,
+  tracker: FailingCallTracker,
+  outputRetries = 0,
+): LoopState {
   return {
     loopStartIndex,
     turn: 0,
@@ -41,5 +51,8 @@ export function newLoopState(loopStartIndex: number, tracker: FailingCallTracker
     streamed: new StreamedText(),
     modelReportedError: false,
     tracker,
+    outputRetriesLeft: outputRetries,
+    output: undefined,
+    partialSent: undefined,
   };
 }

@@ -16,7 +16,7 @@ import { createTurnEnvironment } from './turn-environment.js';
 /** What an application calls. */
 export interface AgentRuntime {
   /** One chat turn, every message stored as it happens; a failure is stored and returned, not thrown. */
-  chat(params: ChatParams): Promise<ChatResult>;
+  chat<OUTPUT = never>(params: ChatParams<OUTPUT>): Promise<ChatResult<OUTPUT>>;
   /**
    * Compresses a stored conversation now, whatever its usage (a `/compress` command): everything
    * before the recent window and the latest request is summarised, and the summary stored as a
@@ -47,7 +47,7 @@ function sessionOf(params: Pick<ChatParams, 'mode' | 'agent'>): SessionFields {
 }
 
 // Checked before anything is written: a bad call must not leave half a turn in the store.
-function checkChatParams(params: ChatParams): SessionFields {
+function checkChatParams(params: ChatParams<unknown>): SessionFields {
   const { userInput } = params;
   const empty =
     typeof userInput === 'string'
@@ -76,7 +76,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
 
   return {
     runs,
-    async chat(params) {
+    async chat<OUTPUT>(params: ChatParams<OUTPUT>): Promise<ChatResult<OUTPUT>> {
       const session = checkChatParams(params);
       const conversationId = params.conversationId ?? env.generateId();
       assertSafeId('conversationId', conversationId);
@@ -107,12 +107,17 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
             dataContext: params.dataContext,
             signal: params.signal,
             onEvent: params.onEvent,
+            output: params.output,
+            outputRetries: params.outputRetries,
           }),
         });
         const message = turn.errorMessage ?? turn.lastAssistant;
+        const object = turn.loop?.success === true && 'object' in turn.loop ? turn.loop.object : undefined;
         return {
           conversationId,
           success: turn.error === undefined,
+          // The loop validated it with `params.output`: it is an OUTPUT.
+          ...(object === undefined ? {} : { object: object as OUTPUT }),
           ...definedFields({ message, error: turn.error }),
           text: turn.loop?.text ?? '',
           usage: turn.loop?.usage ?? { turns: [], total: NO_USAGE },

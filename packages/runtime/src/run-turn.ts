@@ -7,10 +7,16 @@ import {
   type Tool,
   toCairnError,
 } from '@cairn/core';
-import { type ChatToolLoopResult, chatToolLoop, type FailState } from '@cairn/loop';
+import { type ChatToolLoopResult, chatToolLoop, type FailState, type StructuredOutput } from '@cairn/loop';
 import { createConversationWriter } from './conversation-writer.js';
 import type { RuntimeEventListener } from './runtime-types.js';
-import { storedAssistantMessage, storedErrorMessage, storedToolMessage } from './stored-messages.js';
+import {
+  storedAssistantMessage,
+  storedErrorMessage,
+  storedToolMessage,
+  storedUserMessage,
+} from './stored-messages.js';
+import { storedPartsReader } from './stored-parts-reader.js';
 import {
   buildTurnContext,
   compressTurnContext,
@@ -35,10 +41,13 @@ export interface TurnRequest extends TurnContextRequest {
   extraTools?: readonly Tool[];
   /** The failing-call state the loop starts from (a run keeps it between turns). */
   failState?: Partial<FailState>;
+  /** Structured output of the answer (`chat({ output })`). */
+  output?: StructuredOutput<unknown>;
+  outputRetries?: number;
 }
 
 export interface TurnResult {
-  loop?: ChatToolLoopResult;
+  loop?: ChatToolLoopResult<unknown>;
   /** The stored error message when the turn failed. */
   errorMessage?: ConversationMessage;
   error?: CairnError;
@@ -106,7 +115,11 @@ export async function runTurn(env: TurnEnvironment, request: TurnRequest): Promi
         approve: env.approve,
         compressionPipeline: pipeline,
         signal: request.signal,
+        output: request.output,
+        outputRetries: request.outputRetries,
       }),
+      // After compression, before each call: the bytes of the images and files still in the request.
+      prepareMessages: storedPartsReader(store, conversationId),
       generateId: env.generateId,
       now: env.now,
       onEvent: writer.emit,
@@ -123,6 +136,10 @@ export async function runTurn(env: TurnEnvironment, request: TurnRequest): Promi
       onAssistantMessage: async (message) => {
         await persist([storedAssistantMessage(message, session)]);
       },
+      // Why an answer was refused (structured output): the model reads it, so the log keeps it.
+      onUserMessage: async (message) => {
+        await persist([storedUserMessage(message.id, message.createdAt, message.content, session)]);
+      },
       // The message as stored (a big output offloaded): the loop sends it as the next turn will.
       onToolMessage: async (message) => (await persist([storedToolMessage(message, session)]))[0],
     });
@@ -134,13 +151,14 @@ export async function runTurn(env: TurnEnvironment, request: TurnRequest): Promi
     return await failed(error);
   }
 
-  async function failed(error: CairnError, loop?: ChatToolLoopResult): Promise<TurnResult> {
+  async function failed(error: CairnError, loop?: ChatToolLoopResult<unknown>): Promise<TurnResult> {
     logger?.warn({ conversationId, code: error.code }, 'turn failed');
     const errorMessage = storedErrorMessage(env.generateId(), env.now().toISOString(), error, session);
     // After an answer cut off mid-stream, that answer tells the model it was cut off (see the context
     // builder); a note of its own would make two assistant messages in a row, which servers whose chat
-    // templates want the roles to alternate refuse. The user still sees it.
-    if (loop?.message?.interrupted) errorMessage.includeInContext = false;
+    // templates want the roles to alternate refuse. The user still sees it. The same after an answer
+    // that did not validate: the model reads that answer, and the next turn's question follows it.
+    if (loop?.message?.interrupted || error.code === 'OUTPUT_INVALID') errorMessage.includeInContext = false;
     try {
       await persist([errorMessage]);
     } catch (storeError) {

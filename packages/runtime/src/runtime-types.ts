@@ -14,7 +14,7 @@ import type {
   ToolHost,
   ToolPolicy,
 } from '@cairn/core';
-import type { ToolRegistry } from '@cairn/loop';
+import type { StructuredOutput, ToolRegistry } from '@cairn/loop';
 import type { WorkflowPackage } from './runs/workflow-definition.js';
 
 /** A pino-compatible logger (only these methods are used); never given secrets or message text. */
@@ -98,7 +98,8 @@ export interface RuntimeAgent extends AgentPersona {
   toolPolicy?: ToolPolicy;
 }
 
-export interface ChatParams {
+/** `OUTPUT`: what `output` validates the answer to (`never` without `output`). */
+export interface ChatParams<OUTPUT = never> {
   /** The conversation to continue; a new one is created (and returned) when absent. */
   conversationId?: string;
   /** What the user sends: text, or parts (text, images, files; see `createImagePart`). */
@@ -114,11 +115,24 @@ export interface ChatParams {
   onEvent?: RuntimeEventListener;
   /** Another model for this turn (the conversation moves to it; see provider portability). */
   model?: ModelAdapter;
+  /**
+   * Structured output: the answer must be one JSON value this schema (any Standard Schema: zod 4,
+   * valibot, arktype; or `{ schema, jsonSchema?, name?, description? }`) validates; `object` is the
+   * validated value. Tools may still be called first. See the README's "Structured output".
+   */
+  output?: StructuredOutput<OUTPUT>;
+  /**
+   * Answers that do not validate after which the model is told why (a user message, stored) and
+   * asked again; then the turn fails with `OUTPUT_INVALID`. Default 1; 0 for none.
+   */
+  outputRetries?: number;
 }
 
-export interface ChatResult {
+export interface ChatResult<OUTPUT = never> {
   conversationId: string;
   success: boolean;
+  /** With `output`, on success: the answer, parsed and validated (the stored answer's text is its JSON). */
+  object?: OUTPUT;
   /** The last assistant message stored (the answer, or the error message on failure). */
   message?: ConversationMessage;
   /**
