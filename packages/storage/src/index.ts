@@ -10,7 +10,7 @@ export {
 } from './append/prepare-append.js';
 export { attachmentRef } from './attachments/attachment-ref.js';
 export { hasInlineMedia, offloadContentParts } from './attachments/offload-parts.js';
-export { readPartBytes, resolveContentParts } from './attachments/resolve-content-parts.js';
+export { type BlobReader, readPartBytes, resolveContentParts } from './attachments/resolve-content-parts.js';
 export { normalizeBlobRange, sliceBlob, toBlobBytes } from './blob/blob-bytes.js';
 export { decodeBlobText, encodeBlobText } from './blob/blob-text.js';
 export { appendConversationMessage, loadConversationMessages } from './conversation-messages.js';

@@ -9,7 +9,8 @@ import {
 } from '@cairn/core';
 import { attachmentRef } from './attachment-ref.js';
 
-type BlobReader = Pick<ConversationStore, 'getBlob'>;
+/** The blob half of a store that reading parts back needs. */
+export type BlobReader = Pick<ConversationStore, 'getBlob'>;
 
 /**
  * The bytes of a media part: inline ones decoded, stored ones read from the store. A stored blob
