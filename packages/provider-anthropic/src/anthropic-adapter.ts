@@ -21,6 +21,7 @@ import { rethrowAuthError } from './anthropic-auth-error.js';
 import { buildAnthropicRequest } from './build-anthropic-request.js';
 import { readAnthropicMessage } from './read-anthropic-message.js';
 import { readAnthropicStream, throwErrorEvents } from './read-anthropic-stream.js';
+import { ANTHROPIC_INPUT_MEDIA_TYPES } from './to-anthropic-content-blocks.js';
 
 const PROVIDER = 'anthropic';
 const SDK_DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
@@ -56,6 +57,8 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): ModelA
     toolCalls: true,
     parallelToolCalls: true,
     reasoning: true,
+    inputMediaTypes: ANTHROPIC_INPUT_MEDIA_TYPES,
+    structuredOutput: true,
   };
 
   return {

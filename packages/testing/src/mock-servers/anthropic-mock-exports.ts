@@ -10,3 +10,4 @@ export {
   type AnthropicPromptCacheOptions,
   createAnthropicPromptCache,
 } from './anthropic-prompt-cache.js';
+export { anthropicRequestProblem } from './anthropic-request-rules.js';
