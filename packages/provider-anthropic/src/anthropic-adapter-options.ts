@@ -3,6 +3,7 @@ import {
   type ModelAdapterOptions,
   resolveModelAdapterOptions,
 } from '@cairn/provider-utils';
+import { type AnthropicStructuredOutputMode, parseStructuredOutputMode } from './anthropic-output-tool.js';
 import { type AnthropicPromptCachingOption, parsePromptCaching } from './anthropic-prompt-caching.js';
 
 export interface AnthropicAdapterOptions extends ModelAdapterOptions {
@@ -14,6 +15,12 @@ export interface AnthropicAdapterOptions extends ModelAdapterOptions {
    * `providerOptions.anthropic.promptCaching` overrides it.
    */
   promptCaching?: AnthropicPromptCachingOption;
+  /**
+   * How `request.output` is asked for: `native` (default) sends `output_config.format`; `tool`
+   * forces a tool whose input schema is the output schema, for models without structured outputs.
+   * Either way the answer is the message's text.
+   */
+  structuredOutput?: AnthropicStructuredOutputMode;
 }
 
 export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
@@ -28,5 +35,6 @@ export function resolveAnthropicAdapterOptions(options: AnthropicAdapterOptions)
   const maxOutputTokens = options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
   assertIntegerOption('maxOutputTokens', maxOutputTokens, 1);
   const promptCaching = parsePromptCaching(options.promptCaching, 'promptCaching') ?? {};
+  parseStructuredOutputMode(options.structuredOutput, 'structuredOutput');
   return { ...resolved, maxOutputTokens, promptCaching };
 }

@@ -13,6 +13,7 @@ import {
 } from '@cairn/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAnthropicAdapter } from './anthropic-adapter.js';
+import type { AnthropicAdapterOptions } from './anthropic-adapter-options.js';
 
 // Images, documents, structured output and prompt caching through the real SDK client against the
 // loopback Messages API, whose request rules check the wire shape.
@@ -23,7 +24,11 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function setup(turns: ScriptTurn[], promptCache = false) {
+async function setup(
+  turns: ScriptTurn[],
+  promptCache = false,
+  options: Partial<AnthropicAdapterOptions> = {},
+) {
   server = await startMockProviderServer({
     provider: promptCache ? createAnthropicMockProtocol({ promptCache: true }) : 'anthropic',
     turns,
@@ -32,6 +37,7 @@ async function setup(turns: ScriptTurn[], promptCache = false) {
     model: 'claude-test',
     baseURL: server.baseURL,
     apiKey: 'sk-test',
+    ...options,
   });
   return { adapter, server };
 }
@@ -165,6 +171,61 @@ describe('createAnthropicAdapter structured output', () => {
       },
     });
     expect(adapter.capabilities.structuredOutput).toBe(true);
+  });
+});
+
+describe('createAnthropicAdapter structured output as a forced tool', () => {
+  const output = {
+    type: 'json' as const,
+    name: 'city',
+    schema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+  };
+  const json = '{"name":"Paris"}';
+  const request: ModelRequest = { messages: [{ role: 'user', content: 'Capital of France?' }], output };
+
+  it("forces the output tool and returns its input as the answer's text, streamed as text deltas", async () => {
+    const { adapter, server } = await setup([{ text: json }, { text: json, chunkSize: 4 }], false, {
+      structuredOutput: 'tool',
+    });
+    const result = await adapter.generate(request);
+    expect(result.message.content).toBe(json);
+    expect(result.message.tool_calls ?? []).toEqual([]);
+    expect(result).toMatchObject({ finishReason: 'stop', rawFinishReason: 'tool_use' });
+    const events: AgentOutput[] = [];
+    const stream = adapter.stream(request);
+    for await (const event of stream) events.push(event);
+    const deltas = events.flatMap((event) => (event.type === 'text_delta' ? [event.delta] : []));
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(JSON.parse(deltas.join(''))).toEqual({ name: 'Paris' });
+    expect(events.some((event) => event.type === 'tool_use' || event.type === 'tool_input_delta')).toBe(
+      false,
+    );
+    expect((await stream.result).finishReason).toBe('stop');
+    const body = server.requests[0]?.body as Record<string, unknown>;
+    expect(body.output_config).toBeUndefined();
+    expect(body.tool_choice).toEqual({ type: 'tool', name: 'city' });
+    expect(body.tools).toEqual([
+      {
+        name: 'city',
+        description: 'Give your final answer as this tool’s input.',
+        input_schema: output.schema,
+        cache_control: { type: 'ephemeral' },
+      },
+    ]);
+  });
+
+  it("lets the model call the request's tools first, and is chosen per request", async () => {
+    const { adapter, server } = await setup([
+      { toolCalls: [{ name: 'lookup', arguments: { q: 'France' } }] },
+    ]);
+    const result = await adapter.generate({
+      ...request,
+      tools: [{ name: 'lookup', description: 'Looks up', inputSchema: { type: 'object' } }],
+      providerOptions: { anthropic: { structuredOutput: 'tool' } },
+    });
+    expect(result.finishReason).toBe('tool_calls');
+    expect(result.message.tool_calls?.[0]?.function.name).toBe('lookup');
+    expect(server.requests[0]?.body).toMatchObject({ tool_choice: { type: 'any' } });
   });
 });
 

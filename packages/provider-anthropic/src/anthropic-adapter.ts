@@ -18,7 +18,7 @@ import {
 } from '@cairn/provider-utils';
 import { type AnthropicAdapterOptions, resolveAnthropicAdapterOptions } from './anthropic-adapter-options.js';
 import { rethrowAuthError } from './anthropic-auth-error.js';
-import { buildAnthropicRequest } from './build-anthropic-request.js';
+import { buildAnthropicRequest, structuredOutputTool } from './build-anthropic-request.js';
 import { readAnthropicMessage } from './read-anthropic-message.js';
 import { readAnthropicStream, throwErrorEvents } from './read-anthropic-stream.js';
 import { ANTHROPIC_INPUT_MEDIA_TYPES } from './to-anthropic-content-blocks.js';
@@ -80,7 +80,7 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): ModelA
           retryOptions(request.signal),
         );
         const assembler = createResultAssembler();
-        readAnthropicMessage(message, assembler);
+        readAnthropicMessage(message, assembler, structuredOutputTool(request, resolved));
         return assembler.complete();
       } catch (error) {
         throw classifyError(error, {
@@ -103,7 +103,7 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): ModelA
               .catch(rethrowAuthError);
             return throwErrorEvents(Stream.rawEvents(response));
           }, retryOptions(signal));
-          await readAnthropicStream(events, sink);
+          await readAnthropicStream(events, sink, structuredOutputTool(request, resolved));
         },
         { provider: PROVIDER, ...(request.signal ? { signal: request.signal } : {}) },
       );

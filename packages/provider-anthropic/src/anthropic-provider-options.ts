@@ -1,5 +1,6 @@
 import type { ThinkingConfigParam } from '@anthropic-ai/sdk/resources/messages';
-import { CairnError, type ModelRequest } from '@cairn/core';
+import { CairnError, definedFields, type ModelRequest } from '@cairn/core';
+import { type AnthropicStructuredOutputMode, parseStructuredOutputMode } from './anthropic-output-tool.js';
 import { type AnthropicPromptCachingOption, parsePromptCaching } from './anthropic-prompt-caching.js';
 
 /** What a request may set under `providerOptions.anthropic`. */
@@ -8,6 +9,8 @@ export interface AnthropicProviderOptions {
   thinking?: ThinkingConfigParam;
   /** Prompt caching for this request, over the adapter's `promptCaching` (`false`: none). */
   promptCaching?: AnthropicPromptCachingOption;
+  /** How `request.output` is asked for, over the adapter's `structuredOutput`. */
+  structuredOutput?: AnthropicStructuredOutputMode;
 }
 
 /** The request's `providerOptions.anthropic`, checked; other providers' namespaces are ignored. */
@@ -15,7 +18,11 @@ export function parseAnthropicProviderOptions(request: ModelRequest): AnthropicP
   const options = request.providerOptions?.anthropic;
   if (options === undefined) return {};
   const promptCaching = parsePromptCaching(options.promptCaching, 'providerOptions.anthropic.promptCaching');
-  const caching = promptCaching === undefined ? {} : { promptCaching };
+  const structuredOutput = parseStructuredOutputMode(
+    options.structuredOutput,
+    'providerOptions.anthropic.structuredOutput',
+  );
+  const caching = definedFields({ promptCaching, structuredOutput });
   const { thinking } = options;
   if (thinking === undefined) return caching;
   if (

@@ -3,6 +3,11 @@ import type { ModelRequest } from '@cairn/core';
 import { assertSupportedParts, definedFields } from '@cairn/core';
 import { anthropicOutputConfig } from './anthropic-output-config.js';
 import {
+  type AnthropicStructuredOutputMode,
+  addOutputTool,
+  outputToolName,
+} from './anthropic-output-tool.js';
+import {
   type AnthropicPromptCachingOption,
   mergePromptCaching,
   placeCacheBreakpoints,
@@ -18,6 +23,22 @@ export interface AnthropicRequestDefaults {
   maxOutputTokens: number;
   /** Default: no breakpoints (the adapter passes its resolved `promptCaching`, `{}` by default). */
   promptCaching?: AnthropicPromptCachingOption;
+  /** Default `native`. */
+  structuredOutput?: AnthropicStructuredOutputMode;
+}
+
+/**
+ * The name of the forced tool that carries a structured answer, when the request asks for
+ * structured output in `tool` mode; the readers turn that tool's input into the answer's text.
+ */
+export function structuredOutputTool(
+  request: ModelRequest,
+  defaults: AnthropicRequestDefaults,
+): string | undefined {
+  if (request.output === undefined) return undefined;
+  const mode =
+    parseAnthropicProviderOptions(request).structuredOutput ?? defaults.structuredOutput ?? 'native';
+  return mode === 'tool' ? outputToolName(request.output) : undefined;
 }
 
 /**
@@ -37,13 +58,17 @@ export function buildAnthropicRequest(
     inToolResults: true,
   });
   const { thinking, promptCaching } = parseAnthropicProviderOptions(request);
+  const converted = convertToAnthropicMessages(request.messages);
+  const tools = prepareAnthropicTools(request.tools, request.toolChoice);
+  // Structured output asked for with a forced tool rather than output_config.
+  const toolOutput = structuredOutputTool(request, defaults) === undefined ? undefined : request.output;
+  const thinkingOn = thinking !== undefined && thinking.type !== 'disabled';
   const prompt = placeCacheBreakpoints(
-    {
-      ...convertToAnthropicMessages(request.messages),
-      ...prepareAnthropicTools(request.tools, request.toolChoice),
-    },
+    { ...converted, ...(toolOutput === undefined ? tools : addOutputTool(toolOutput, tools, thinkingOn)) },
     mergePromptCaching(defaults.promptCaching ?? false, promptCaching),
   );
+  const outputConfig =
+    toolOutput === undefined ? anthropicOutputConfig(request.output, prompt.messages) : undefined;
   const stopSequences = request.settings?.stopSequences;
   return {
     model: defaults.model,
@@ -53,6 +78,6 @@ export function buildAnthropicRequest(
     messages: prompt.messages,
     ...definedFields({ tools: prompt.tools, tool_choice: prompt.tool_choice }),
     ...(stopSequences === undefined || stopSequences.length === 0 ? {} : { stop_sequences: stopSequences }),
-    ...definedFields({ thinking, output_config: anthropicOutputConfig(request.output, prompt.messages) }),
+    ...definedFields({ thinking, output_config: outputConfig }),
   };
 }

@@ -1,6 +1,6 @@
 import type { TokenUsage } from '@cairn/core';
 import { isRecord } from '../is-record.js';
-import { argumentsValue, chunkString } from '../resolve-script-turn.js';
+import { argumentsValue, chunkString, type ResolvedScriptTurn } from '../resolve-script-turn.js';
 import type { ScriptFinish } from '../script-turn.js';
 import { type AnthropicPromptCacheOptions, createAnthropicPromptCache } from './anthropic-prompt-cache.js';
 import { anthropicRequestProblem } from './anthropic-request-rules.js';
@@ -62,6 +62,20 @@ const event = (type: string, payload: Record<string, unknown> = {}): MockStreamF
   data: JSON.stringify({ type, ...payload }),
 });
 
+/**
+ * The API always answers a forced `tool_choice: { type: 'tool' }` with that tool's call: a scripted
+ * text-only turn (the JSON of a structured answer) becomes the forced tool's input.
+ */
+function forcedToolTurn(context: MockAnswerContext): ResolvedScriptTurn {
+  const { turn, body } = context;
+  const choice = isRecord(body) ? body.tool_choice : undefined;
+  if (!isRecord(choice) || choice.type !== 'tool' || typeof choice.name !== 'string') return turn;
+  if (turn.toolCalls.length > 0 || turn.text === undefined) return turn;
+  const { text, ...rest } = turn;
+  const id = `toolu_mock${context.requestIndex}_0`;
+  return { ...rest, toolCalls: [{ id, name: choice.name, arguments: text }], finish: 'tool_calls' };
+}
+
 /** Options of `createAnthropicMockProtocol`. */
 export interface AnthropicMockOptions {
   /**
@@ -106,7 +120,7 @@ function anthropicProtocol(
     toolCallId: (requestIndex, callIndex) => `toolu_mock${requestIndex}_${callIndex}`,
 
     response(context) {
-      const { turn } = context;
+      const turn = forcedToolTurn(context);
       const content: Record<string, unknown>[] = [];
       if (turn.reasoning)
         content.push({ type: 'thinking', thinking: turn.reasoning, signature: signatureOf(context) });
@@ -127,7 +141,7 @@ function anthropicProtocol(
     },
 
     streamFrames(context) {
-      const { turn } = context;
+      const turn = forcedToolTurn(context);
       const frames: MockStreamFrame[] = [
         event('message_start', {
           message: {
