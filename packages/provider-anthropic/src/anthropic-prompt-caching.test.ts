@@ -1,4 +1,5 @@
 import type { ContentBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { mergePromptCaching, parsePromptCaching, placeCacheBreakpoints } from './anthropic-prompt-caching.js';
 import type { AnthropicTurn } from './convert-to-anthropic-messages.js';
@@ -89,6 +90,73 @@ describe('prompt caching options', () => {
     expect(() => parsePromptCaching({ system: 'yes' }, 'promptCaching')).toThrow(/system must be a boolean/);
     expect(() => parsePromptCaching({ breakpoints: 2 }, 'promptCaching')).toThrow(
       /unknown keys: breakpoints/,
+    );
+  });
+});
+
+describe('placeCacheBreakpoints properties', () => {
+  const turnsArb = fc.array(
+    fc.record({
+      role: fc.constantFrom<AnthropicTurn['role']>('user', 'assistant'),
+      content: fc.array(fc.string({ minLength: 1 }).map(text), { minLength: 0, maxLength: 3 }),
+    }),
+    { maxLength: 8 },
+  );
+  const namesArb = fc.array(fc.stringMatching(/^[a-z]{1,6}$/), { maxLength: 3 });
+  const cachingArb = fc.record(
+    {
+      tools: fc.boolean(),
+      system: fc.boolean(),
+      messages: fc.integer({ min: 0, max: 4 }),
+      ttl: fc.constantFrom<'5m' | '1h'>('5m', '1h'),
+    },
+    { requiredKeys: [] },
+  );
+
+  it('places at most four, each on the last tool, the last system block or the end of a user turn', () => {
+    fc.assert(
+      fc.property(turnsArb, namesArb, namesArb, cachingArb, (messages, toolNames, systemTexts, caching) => {
+        const input = {
+          tools: toolNames.map((name) => ({ name, input_schema: { type: 'object' as const } })),
+          system: systemTexts.map((value) => ({ type: 'text' as const, text: value })),
+          messages,
+        };
+        const result = placeCacheBreakpoints(input, caching);
+        const at = (blocks: readonly object[]) =>
+          blocks.flatMap((block, index) => ('cache_control' in block ? [index] : []));
+        const toolMarks = at(result.tools);
+        const systemMarks = at(result.system);
+        const messageMarks = result.messages.flatMap((turn, index) =>
+          at(turn.content).map((block) => ({ turn: index, block })),
+        );
+        expect(toolMarks.length + systemMarks.length + messageMarks.length).toBeLessThanOrEqual(4);
+        expect(toolMarks).toEqual(
+          caching.tools !== false && input.tools.length > 0 ? [input.tools.length - 1] : [],
+        );
+        expect(systemMarks).toEqual(
+          caching.system !== false && input.system.length > 0 ? [input.system.length - 1] : [],
+        );
+        for (const mark of messageMarks) {
+          const turn = result.messages[mark.turn];
+          expect(turn?.role).toBe('user');
+          expect(mark.block).toBe((turn?.content.length ?? 0) - 1);
+        }
+        // The newest user turns are marked first, as many as asked and the budget allows.
+        const userTurns = messages.flatMap((turn, index) =>
+          turn.role === 'user' && turn.content.length > 0 ? [index] : [],
+        );
+        const budget = 4 - toolMarks.length - systemMarks.length;
+        const expected = userTurns.slice(
+          userTurns.length - Math.min(budget, caching.messages ?? 2, userTurns.length),
+        );
+        expect(messageMarks.map((mark) => mark.turn)).toEqual(
+          Math.min(budget, caching.messages ?? 2) === 0 ? [] : expected,
+        );
+        expect(JSON.stringify(result).replaceAll(/,"cache_control":\{[^}]*\}/g, '')).toBe(
+          JSON.stringify(input),
+        );
+      }),
+      { numRuns: 200 },
     );
   });
 });

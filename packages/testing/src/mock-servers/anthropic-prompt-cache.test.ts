@@ -106,3 +106,27 @@ describe('createAnthropicPromptCache', () => {
     expect(changed.cache_read_input_tokens).toBeLessThan(total(first));
   });
 });
+
+describe('createAnthropicPromptCache token counts', () => {
+  it('counts an image by its pixels, also inside a tool result', () => {
+    const png = Buffer.alloc(33);
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(png, 0);
+    png.writeUInt32BE(13, 8);
+    png.write('IHDR', 12, 'latin1');
+    png.writeUInt32BE(1500, 16);
+    png.writeUInt32BE(1000, 20);
+    const image = {
+      type: 'image',
+      source: { type: 'base64', media_type: 'image/png', data: png.toString('base64') },
+    };
+    const serve = (content: unknown[]) =>
+      total(
+        createAnthropicPromptCache().serve({ model: 'claude-test', messages: [{ role: 'user', content }] }),
+      );
+    // 1500 × 1000 / 750 = 2000 tokens.
+    expect(serve([image])).toBe(2000);
+    const inResult = serve([{ type: 'tool_result', tool_use_id: 't', content: [image] }]);
+    expect(inResult).toBeGreaterThan(2000);
+    expect(inResult).toBeLessThan(2020);
+  });
+});

@@ -35,7 +35,7 @@ const TTL_MS = { '5m': 5 * 60 * 1000, '1h': 60 * 60 * 1000 } as const;
 const IMAGE_URL_TOKENS = 1600;
 
 // Text is counted at 4 characters a token; an image at (width × height) / 750, as Anthropic
-// documents; a PDF by its bytes.
+// documents (inside a tool result too); a PDF by its base64 text.
 function blockTokens(block: Block): number {
   const source = isRecord(block.source) ? block.source : undefined;
   if (block.type === 'image' && source !== undefined) {
@@ -44,6 +44,11 @@ function blockTokens(block: Block): number {
     return size === undefined ? IMAGE_URL_TOKENS : Math.ceil((size.width * size.height) / 750);
   }
   const { cache_control: _ignored, ...rest } = block;
+  if (block.type === 'tool_result' && Array.isArray(block.content)) {
+    const { content, ...head } = rest;
+    const inner = (content as unknown[]).filter(isRecord).reduce((sum, part) => sum + blockTokens(part), 0);
+    return Math.ceil(JSON.stringify(head).length / 4) + inner;
+  }
   return Math.max(1, Math.ceil(JSON.stringify(rest).length / 4));
 }
 
