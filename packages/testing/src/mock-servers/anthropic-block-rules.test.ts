@@ -46,6 +46,10 @@ describe('anthropicRequestProblem: images and documents', () => {
     expect(problem([user(image(''))])).toContain('Field required');
     expect(problem([user(image(png(1, 1), 'image/jpeg'))])).toContain('appears to be a image/png');
     expect(problem([user(image(png(8001, 10)))])).toContain('8000 pixels');
+    expect(problem([user(...Array.from({ length: 20 }, () => image(png(2001, 10))))])).toBeUndefined();
+    expect(problem([user(...Array.from({ length: 21 }, () => image(png(2001, 10))))])).toContain(
+      '2000 pixels',
+    );
     expect(problem([user(image(png(10, 10, 5 * 1024 * 1024)))])).toContain('5 MB');
     expect(problem([user(...Array.from({ length: 101 }, () => image(png(1, 1))))])).toContain(
       'Too many images',

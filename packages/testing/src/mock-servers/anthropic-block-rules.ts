@@ -7,6 +7,9 @@ type Block = Record<string, unknown>;
 const IMAGE_TYPES: ReadonlySet<string> = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
 const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 const MAX_IMAGE_SIDE = 8000;
+// With more than 20 images in a request, each may be at most 2000 px a side.
+const MANY_IMAGES = 20;
+const MAX_IMAGE_SIDE_WHEN_MANY = 2000;
 const MAX_IMAGES = 100;
 const MAX_CACHE_BREAKPOINTS = 4;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -19,7 +22,7 @@ function base64Problem(path: string, data: unknown): string | undefined {
   return undefined;
 }
 
-function imageProblem(path: string, source: unknown): string | undefined {
+function imageProblem(path: string, source: unknown, maxSide: number): string | undefined {
   if (!isRecord(source)) return `${path}.source: Field required`;
   if (source.type === 'url') {
     return typeof source.url === 'string' && /^https?:\/\//.test(source.url)
@@ -42,8 +45,8 @@ function imageProblem(path: string, source: unknown): string | undefined {
     return `${path}.source.base64.data: The image was specified using the ${mediaType} media type, but the image appears to be a ${sniffed ?? 'unknown'} image`;
   }
   const size = imageSize(bytes);
-  if (size !== undefined && Math.max(size.width, size.height) > MAX_IMAGE_SIDE) {
-    return `${path}.source.base64.data: At least one of the image dimensions exceed max allowed size: ${MAX_IMAGE_SIDE} pixels`;
+  if (size !== undefined && Math.max(size.width, size.height) > maxSide) {
+    return `${path}.source.base64.data: At least one of the image dimensions exceed max allowed size${maxSide === MAX_IMAGE_SIDE ? '' : ' for many-image requests'}: ${maxSide} pixels`;
   }
   return undefined;
 }
@@ -74,8 +77,8 @@ function documentProblem(path: string, source: unknown): string | undefined {
   }
 }
 
-function mediaBlockProblem(path: string, block: Block): string | undefined {
-  if (block.type === 'image') return imageProblem(path, block.source);
+function mediaBlockProblem(path: string, block: Block, maxSide: number): string | undefined {
+  if (block.type === 'image') return imageProblem(path, block.source, maxSide);
   if (block.type === 'document') return documentProblem(path, block.source);
   return undefined;
 }
@@ -182,8 +185,8 @@ function findOpenObject(schema: unknown, path: string): string | undefined {
 
 /**
  * The documented rules for images, documents, cache breakpoints and structured output: image
- * media types, base64 that decodes and matches its media type, at most 5 MB and 8000 px a side, at
- * most 100 images; documents as PDF (base64 or URL) or plain text; images and documents only in
+ * media types, base64 that decodes and matches its media type, at most 5 MB and 8000 px a side
+ * (2000 px when the request has more than 20 images), at most 100 images; documents as PDF (base64 or URL) or plain text; images and documents only in
  * user turns and tool results; at most four `cache_control` breakpoints, `ephemeral`, with `1h`
  * ones before `5m` ones; `output_config.format` a `json_schema` whose objects all set
  * `additionalProperties: false`, without a prefill; no thinking with a forced tool choice.
@@ -191,12 +194,13 @@ function findOpenObject(schema: unknown, path: string): string | undefined {
 export function anthropicBlockProblem(body: Record<string, unknown>): string | undefined {
   const misplaced = messagePartProblem(body);
   if (misplaced !== undefined) return misplaced;
-  let images = 0;
+  const blocks = promptBlocks(body);
+  const images = blocks.filter(({ block }) => block.type === 'image').length;
+  const maxSide = images > MANY_IMAGES ? MAX_IMAGE_SIDE_WHEN_MANY : MAX_IMAGE_SIDE;
   let breakpoints = 0;
   let seenShortTtl = false;
-  for (const { path, block } of promptBlocks(body)) {
-    if (block.type === 'image') images += 1;
-    const media = mediaBlockProblem(path, block);
+  for (const { path, block } of blocks) {
+    const media = mediaBlockProblem(path, block, maxSide);
     if (media !== undefined) return media;
     if (block.cache_control === undefined || block.cache_control === null) continue;
     const cache = cacheControlProblem(path, block.cache_control);
