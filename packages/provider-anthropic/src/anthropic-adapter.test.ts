@@ -43,7 +43,7 @@ async function rejection(promise: Promise<unknown>): Promise<CairnError> {
 const hello: ModelRequest = { messages: [{ role: 'user', content: 'Hello' }] };
 
 describe('createAnthropicAdapter', () => {
-  it('sends the converted conversation, tools and settings to POST /v1/messages', async () => {
+  it('sends the converted conversation, tools, settings and cache breakpoints to POST /v1/messages', async () => {
     const { adapter, server } = await setup([{ text: 'Rome: 24°C' }], {
       headers: { 'x-team': 'cairn' },
       maxOutputTokens: 1000,
@@ -88,12 +88,16 @@ describe('createAnthropicAdapter', () => {
       'x-request': 'r1',
     });
     expect(request?.headers['x-stainless-retry-count']).toBe('0');
+    const ephemeral = { type: 'ephemeral' };
     expect(request?.body).toEqual({
       model: 'claude-test',
       max_tokens: 1000,
-      system: [{ type: 'text', text: 'Be brief.' }],
+      system: [{ type: 'text', text: 'Be brief.', cache_control: ephemeral }],
       messages: [
-        { role: 'user', content: [{ type: 'text', text: 'Weather in Paris and Oslo?' }] },
+        {
+          role: 'user',
+          content: [{ type: 'text', text: 'Weather in Paris and Oslo?', cache_control: ephemeral }],
+        },
         {
           role: 'assistant',
           content: [
@@ -106,12 +110,17 @@ describe('createAnthropicAdapter', () => {
           content: [
             { type: 'tool_result', tool_use_id: 'toolu_1', content: '18°C' },
             { type: 'tool_result', tool_use_id: 'toolu_2', content: 'unknown city', is_error: true },
-            { type: 'text', text: 'And Rome?' },
+            { type: 'text', text: 'And Rome?', cache_control: ephemeral },
           ],
         },
       ],
       tools: [
-        { name: 'get_weather', description: 'Weather', input_schema: { type: 'object', properties: {} } },
+        {
+          name: 'get_weather',
+          description: 'Weather',
+          input_schema: { type: 'object', properties: {} },
+          cache_control: ephemeral,
+        },
       ],
       tool_choice: { type: 'auto' },
       stop_sequences: ['###'],

@@ -18,9 +18,10 @@ import {
 } from '@cairn/provider-utils';
 import { type AnthropicAdapterOptions, resolveAnthropicAdapterOptions } from './anthropic-adapter-options.js';
 import { rethrowAuthError } from './anthropic-auth-error.js';
-import { buildAnthropicRequest } from './build-anthropic-request.js';
+import { buildAnthropicRequest, structuredOutputTool } from './build-anthropic-request.js';
 import { readAnthropicMessage } from './read-anthropic-message.js';
 import { readAnthropicStream, throwErrorEvents } from './read-anthropic-stream.js';
+import { ANTHROPIC_INPUT_MEDIA_TYPES } from './to-anthropic-content-blocks.js';
 
 const PROVIDER = 'anthropic';
 const SDK_DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
@@ -56,6 +57,8 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): ModelA
     toolCalls: true,
     parallelToolCalls: true,
     reasoning: true,
+    inputMediaTypes: ANTHROPIC_INPUT_MEDIA_TYPES,
+    structuredOutput: true,
   };
 
   return {
@@ -77,7 +80,7 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): ModelA
           retryOptions(request.signal),
         );
         const assembler = createResultAssembler();
-        readAnthropicMessage(message, assembler);
+        readAnthropicMessage(message, assembler, structuredOutputTool(request, resolved));
         return assembler.complete();
       } catch (error) {
         throw classifyError(error, {
@@ -100,7 +103,7 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): ModelA
               .catch(rethrowAuthError);
             return throwErrorEvents(Stream.rawEvents(response));
           }, retryOptions(signal));
-          await readAnthropicStream(events, sink);
+          await readAnthropicStream(events, sink, structuredOutputTool(request, resolved));
         },
         { provider: PROVIDER, ...(request.signal ? { signal: request.signal } : {}) },
       );

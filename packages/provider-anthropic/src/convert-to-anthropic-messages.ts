@@ -6,13 +6,16 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages';
 import {
   CairnError,
+  contentText,
+  hasNonTextParts,
   type ModelAssistantMessage,
   type ModelMessage,
   type ModelToolMessage,
 } from '@cairn/core';
-import { EMPTY_TOOL_ERROR_TEXT, textOnlyContent } from '@cairn/provider-utils';
+import { EMPTY_TOOL_ERROR_TEXT } from '@cairn/provider-utils';
 import { toAnthropicThinkingBlock } from './anthropic-reasoning-metadata.js';
 import { toAnthropicToolInput } from './anthropic-tool-input.js';
+import { toAnthropicContentBlocks } from './to-anthropic-content-blocks.js';
 
 /** One turn of an Anthropic conversation; `system` is a separate request field. */
 export interface AnthropicTurn {
@@ -33,7 +36,8 @@ export const LEADING_USER_TEXT = '(continued)';
 /**
  * Converts OpenAI-shaped messages to an Anthropic Messages request: system messages move to
  * `system`; tool results become `tool_result` blocks (with `is_error`) of a `user` turn; blank
- * text is never sent; consecutive turns of one role (several tool results, a user message after
+ * text is never sent; images and documents of user messages and tool results become `image` /
+ * `document` blocks (`toAnthropicContentBlocks`); consecutive turns of one role (several tool results, a user message after
  * them) merge into one turn, with the tool results first; reasoning is replayed as `thinking` /
  * `redacted_thinking` only when it carries Anthropic's signature or data; a conversation ending
  * with an assistant turn (a prefill) has the trailing whitespace of that turn's last text block
@@ -56,7 +60,7 @@ export function convertToAnthropicMessages(messages: readonly ModelMessage[]): A
         system.push(...textBlocks(message.content));
         break;
       case 'user':
-        append('user', textBlocks(textOnlyContent(message.content, 'anthropic', 'user messages')));
+        append('user', toAnthropicContentBlocks(message.content, 'user message'));
         break;
       case 'assistant':
         append('assistant', assistantBlocks(message));
@@ -102,10 +106,13 @@ function assistantBlocks(message: ModelAssistantMessage): ContentBlockParam[] {
   return blocks;
 }
 
+// Text-only results stay one string (as before parts existed); images and documents make a block list.
 function toolResultBlock(message: ModelToolMessage): ToolResultBlockParam {
   const isError = message.isError === true;
-  const content = textOnlyContent(message.content, 'anthropic', 'tool results');
-  const hasContent = content.trim() !== '';
+  const content = hasNonTextParts(message.content)
+    ? toAnthropicContentBlocks(message.content, `tool result ${message.tool_call_id}`)
+    : contentText(message.content);
+  const hasContent = typeof content === 'string' ? content.trim() !== '' : content.length > 0;
   return {
     type: 'tool_result',
     tool_use_id: message.tool_call_id,

@@ -21,3 +21,12 @@ export function mapAnthropicFinishReason(stopReason: string | null | undefined):
   const finishReason = Object.hasOwn(FINISH_REASONS, stopReason) ? FINISH_REASONS[stopReason] : undefined;
   return { finishReason: finishReason ?? 'other', rawFinishReason: stopReason };
 }
+
+/** `tool_calls` becomes `stop` when the only tool called was the structured-output tool: that call is the answer. */
+export function outputAnswered(
+  finishReason: FinishReason,
+  outputTool: string | undefined,
+  otherToolCalls: boolean,
+): FinishReason {
+  return finishReason === 'tool_calls' && outputTool !== undefined && !otherToolCalls ? 'stop' : finishReason;
+}

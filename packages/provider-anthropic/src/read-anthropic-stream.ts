@@ -9,7 +9,7 @@ import {
 } from '@cairn/provider-utils';
 import { redactedThinkingEndInfo, thinkingEndInfo } from './anthropic-reasoning-metadata.js';
 import { toolArgumentsFromInput, toolArgumentsFromJson } from './anthropic-tool-input.js';
-import { mapAnthropicFinishReason } from './map-anthropic-finish-reason.js';
+import { mapAnthropicFinishReason, outputAnswered } from './map-anthropic-finish-reason.js';
 
 /** One server-sent event as the SDK's raw event stream gives it. */
 export interface AnthropicSseEvent {
@@ -22,6 +22,8 @@ type OpenBlock =
   | { type: 'thinking'; signature: string }
   | { type: 'redacted_thinking'; data: string }
   | { type: 'tool_use'; id: string; json: string; input: unknown }
+  // The structured-output tool's call: its input is the answer's text.
+  | { type: 'output'; json: string; input: unknown }
   // Server-tool blocks and types newer than this adapter: not part of a Cairn message.
   | { type: 'other' };
 
@@ -29,14 +31,17 @@ type OpenBlock =
  * Reads a Messages API event stream (`message_start`, `content_block_start|delta|stop`,
  * `message_delta`, `message_stop`) into `sink`. An `error` event is thrown as the SDK would
  * throw it (classified by `error.type`: `overloaded_error` → unavailable, …); data that is not
- * JSON throws `LLM_BAD_RESPONSE` with the raw text. Returns at `message_stop` or the end.
+ * JSON throws `LLM_BAD_RESPONSE` with the raw text. Returns at `message_stop` or the end. A
+ * `tool_use` of `outputTool` (structured output as a forced tool) streams its input as text.
  */
 export async function readAnthropicStream(
   events: AsyncIterable<AnthropicSseEvent>,
   sink: StreamSink,
+  outputTool?: string,
 ): Promise<void> {
   const blocks = new Map<number, OpenBlock>();
   let usage: AnthropicUsage = {};
+  let otherToolCalls = false;
   for await (const sse of events) {
     if (sse.event === 'ping' || sse.data === '') continue;
     const event = parseEvent(sse.data);
@@ -47,9 +52,12 @@ export async function readAnthropicStream(
         usage = event.message.usage;
         sink.usage(convertAnthropicUsage(usage));
         break;
-      case 'content_block_start':
-        blocks.set(event.index, startBlock(event.index, event.content_block, sink));
+      case 'content_block_start': {
+        const block = startBlock(event.index, event.content_block, sink, outputTool);
+        if (block.type === 'tool_use') otherToolCalls = true;
+        blocks.set(event.index, block);
         break;
+      }
       case 'content_block_delta':
         applyDelta(event.index, blocks.get(event.index), event.delta, sink);
         break;
@@ -62,7 +70,7 @@ export async function readAnthropicStream(
         sink.usage(convertAnthropicUsage(usage));
         if (event.delta.stop_reason) {
           const { finishReason, rawFinishReason } = mapAnthropicFinishReason(event.delta.stop_reason);
-          sink.finish(finishReason, rawFinishReason);
+          sink.finish(outputAnswered(finishReason, outputTool, otherToolCalls), rawFinishReason);
         }
         break;
       }
@@ -119,6 +127,7 @@ function startBlock(
   index: number,
   block: Extract<RawMessageStreamEvent, { type: 'content_block_start' }>['content_block'],
   sink: StreamSink,
+  outputTool: string | undefined,
 ): OpenBlock {
   const key = String(index);
   switch (block.type) {
@@ -131,6 +140,7 @@ function startBlock(
     case 'redacted_thinking':
       return { type: 'redacted_thinking', data: block.data };
     case 'tool_use':
+      if (block.name === outputTool) return { type: 'output', json: '', input: block.input };
       sink.toolCallStart(block.id, block.name);
       return { type: 'tool_use', id: block.id, json: '', input: block.input };
     default:
@@ -160,6 +170,11 @@ function applyDelta(
       if (block?.type === 'thinking') block.signature = delta.signature;
       break;
     case 'input_json_delta':
+      if (block?.type === 'output') {
+        block.json += delta.partial_json;
+        if (delta.partial_json !== '') sink.textDelta(key, delta.partial_json);
+        break;
+      }
       if (block?.type !== 'tool_use') throw outOfPlace('input_json_delta', index);
       block.json += delta.partial_json;
       sink.toolInputDelta(block.id, delta.partial_json);
@@ -181,6 +196,11 @@ function endBlock(index: number, block: OpenBlock | undefined, sink: StreamSink)
       break;
     case 'redacted_thinking':
       sink.reasoningEnd(key, redactedThinkingEndInfo(block.data));
+      break;
+    case 'output':
+      // An input given whole in content_block_start (no deltas) is the whole answer.
+      if (block.json === '') sink.textDelta(key, JSON.stringify(block.input ?? {}));
+      sink.textEnd(key);
       break;
     case 'tool_use':
       sink.toolCallEnd(block.id, {

@@ -125,6 +125,8 @@ beforeAll(async () => {
     model: 'claude-opus-4-8',
     baseURL: server.baseURL,
     apiKey: 'sk-test',
+    // The replayed turns are compared whole; cache breakpoints are tested on their own.
+    promptCaching: false,
   });
   const messages: ModelMessage[] = [
     {

@@ -1,6 +1,6 @@
 export { cairnErrorThrownBy } from './cairn-error-thrown-by.js';
 export { createGate, type Gate } from './gate.js';
-export { anthropicMockProtocol } from './mock-servers/anthropic-mock-server.js';
+export * from './mock-servers/anthropic-mock-exports.js';
 export { geminiMockProtocol } from './mock-servers/gemini-mock-server.js';
 export type {
   MockAnswerContext,

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import Anthropic, { type APIError } from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
 import type { ScriptTurn } from '../script-turn.js';
+import { createAnthropicMockProtocol } from './anthropic-mock-server.js';
 import { mockServerPerTest } from './mock-server-per-test.js';
 import type { MockTurns } from './start-mock-provider-server.js';
 
@@ -188,5 +189,39 @@ describe('Anthropic mock server through the official SDK', () => {
         input: { content: 'Hello, world!\nThis file was written by the mock model.\n' },
       });
     }
+  });
+});
+
+describe('Anthropic mock server: forced tools and the prompt cache', () => {
+  it('answers a forced tool_choice with that tool, its input the scripted text', async () => {
+    const client = await clientFor([{ text: '{"name":"Paris"}' }]);
+    const message = await client.messages.create({
+      ...request,
+      tools: [{ name: 'city', input_schema: { type: 'object' } }],
+      tool_choice: { type: 'tool', name: 'city' },
+    });
+    expect(message.stop_reason).toBe('tool_use');
+    expect(message.content).toEqual([
+      { type: 'tool_use', id: 'toolu_mock0_0', name: 'city', input: { name: 'Paris' } },
+    ]);
+  });
+
+  it('reports usage from its prompt cache when created with promptCache', async () => {
+    const server = await mock.start({
+      provider: createAnthropicMockProtocol({ promptCache: true }),
+      turns: [{}, {}],
+    });
+    const client = new Anthropic({ baseURL: server.baseURL, apiKey: 'sk-ant-mock', maxRetries: 0 });
+    const cached = {
+      ...request,
+      system: [
+        { type: 'text' as const, text: 'rules '.repeat(1000), cache_control: { type: 'ephemeral' as const } },
+      ],
+    };
+    const first = await client.messages.create(cached);
+    const second = await client.messages.stream(cached).finalMessage();
+    expect(first.usage.cache_creation_input_tokens).toBeGreaterThan(1024);
+    expect(second.usage.cache_read_input_tokens).toBe(first.usage.cache_creation_input_tokens);
+    expect(second.usage.cache_creation_input_tokens).toBe(0);
   });
 });

@@ -1,4 +1,5 @@
 import { isRecord } from '../is-record.js';
+import { anthropicBlockProblem } from './anthropic-block-rules.js';
 
 type Block = Record<string, unknown>;
 
@@ -16,7 +17,8 @@ const idsOf = (blocks: Block[], type: string, key: string): string[] =>
 /**
  * The request rules api.anthropic.com enforces that adapters get wrong in practice: no system
  * role in `messages`, no empty text blocks or empty messages, and every `tool_use` answered by a
- * `tool_result` in the very next message (and no `tool_result` without its `tool_use`). Returns
+ * `tool_result` in the very next message (and no `tool_result` without its `tool_use`), and the
+ * rules for images, documents, cache breakpoints and structured output (`anthropicBlockProblem`). Returns
  * the API's error message, or `undefined` when the body passes.
  */
 export function anthropicRequestProblem(body: unknown): string | undefined {
@@ -59,5 +61,5 @@ export function anthropicRequestProblem(body: unknown): string | undefined {
   if (lastCalls.length > 0) {
     return `messages.${messages.length - 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${lastCalls.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`;
   }
-  return undefined;
+  return anthropicBlockProblem(body);
 }
