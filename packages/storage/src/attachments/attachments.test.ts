@@ -32,7 +32,7 @@ describe('media parts in a store', () => {
     ]);
     const [stored] = messages;
     expect(JSON.stringify(stored).length).toBeLessThan(10_000);
-    const [, first, second] = stored?.content as [
+    const [, first, second] = (stored as ConversationMessage).content as [
       unknown,
       { source: { type: string; sha256: string } },
       unknown,
@@ -46,14 +46,18 @@ describe('media parts in a store', () => {
     const [resolved] = await resolveContentParts(store, 'c1', [
       toModelMessage(loaded as ConversationMessage),
     ]);
-    expect((resolved?.content as { source: unknown }[])[1]?.source).toEqual(image.source);
+    expect(((resolved as { content: unknown }).content as { source: unknown }[])[1]?.source).toEqual(
+      image.source,
+    );
   });
 
   it('keeps small parts inline and refuses bytes that are not what the part says', async () => {
     const store = createMemoryConversationStore();
     const small = createImagePart(png(100));
     const [stored] = (await store.append('c1', [user('u1', [small])])).messages;
-    expect((stored?.content as { source: unknown }[])[0]?.source).toEqual(small.source);
+    expect(((stored as ConversationMessage).content as { source: unknown }[])[0]?.source).toEqual(
+      small.source,
+    );
     const lying = { ...createFilePart(png(8000), { mediaType: 'image/png' }), mediaType: 'application/pdf' };
     await expect(store.append('c1', [user('u2', [lying])])).rejects.toMatchObject({
       code: 'INVALID_MESSAGE',
@@ -65,9 +69,9 @@ describe('media parts in a store', () => {
     const store = createMemoryConversationStore();
     const image = createImagePart(png(10_000), { fileName: 'gone.png' });
     const [stored] = (await store.append('c1', [user('u1', [image])])).messages;
-    const part = (stored?.content as Parameters<typeof readPartBytes>[2][])[0] as Parameters<
-      typeof readPartBytes
-    >[2];
+    const part = (
+      (stored as ConversationMessage).content as Parameters<typeof readPartBytes>[2][]
+    )[0] as Parameters<typeof readPartBytes>[2];
     await expect(readPartBytes(store, 'other', part)).rejects.toMatchObject({
       code: 'STORE_NOT_FOUND',
       message: expect.stringContaining('gone.png'),
