@@ -309,7 +309,12 @@ export class FsConversationStore implements ConversationStore {
       const existed =
         (await this.#exists(this.layout.logFile(conversationId))) ||
         (await this.#exists(this.layout.legacyFile(conversationId)));
-      // Renaming first makes the delete atomic for readers; the lock file moves with the directory.
+      // The blobs go first, while the lock is held: the rename below moves the lock file away, and
+      // an append waiting for it would write blobs of a new conversation that a later rm removed.
+      for (const dir of this.layout.conversationBlobDirs(conversationId)) {
+        await rm(dir, { recursive: true, force: true });
+      }
+      // Renaming makes the delete of the log atomic for readers; the lock file moves with the directory.
       const trash = join(
         this.layout.conversationsDir,
         `.deleted-${conversationId}-${randomBytes(6).toString('hex')}`,
@@ -317,9 +322,6 @@ export class FsConversationStore implements ConversationStore {
       await rename(this.layout.conversationDir(conversationId), trash);
       this.#locks.forget(this.layout.lockFile(conversationId));
       await rm(trash, { recursive: true, force: true });
-      for (const dir of this.layout.conversationBlobDirs(conversationId)) {
-        await rm(dir, { recursive: true, force: true });
-      }
       return existed;
     });
   }
