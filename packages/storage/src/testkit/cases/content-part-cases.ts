@@ -219,7 +219,7 @@ export const contentPartCases: ConformanceCase[] = [
     },
   },
   {
-    name: 'media parts: deleting a conversation removes its attachment blobs, not another conversation’s',
+    name: 'media parts: deleting a conversation removes its attachments, not another conversation’s',
     timeoutMs: 60_000,
     async run({ open }) {
       const store = await open();
