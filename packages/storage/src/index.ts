@@ -8,11 +8,12 @@ export {
   prepareAppend,
   replayIdempotentAppend,
 } from './append/prepare-append.js';
-export { attachmentRef } from './attachments/attachment-ref.js';
+export { attachmentRef, isAttachmentRef } from './attachments/attachment-ref.js';
 export { hasInlineMedia, offloadContentParts } from './attachments/offload-parts.js';
 export { type BlobReader, readPartBytes, resolveContentParts } from './attachments/resolve-content-parts.js';
 export { normalizeBlobRange, sliceBlob, toBlobBytes } from './blob/blob-bytes.js';
 export { decodeBlobText, encodeBlobText } from './blob/blob-text.js';
+export { blobPrefixEnd, conversationBlobPrefixes } from './blob/conversation-blob-prefixes.js';
 export { appendConversationMessage, loadConversationMessages } from './conversation-messages.js';
 export { deriveConversationTitle } from './list/conversation-title.js';
 export {

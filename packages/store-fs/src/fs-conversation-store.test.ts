@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   appendFileSync,
   closeSync,
@@ -5,14 +6,17 @@ import {
   lstatSync,
   openSync,
   readFileSync,
+  statSync,
   truncateSync,
+  unlinkSync,
   writeFileSync,
   writeSync,
 } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CairnError, type ConversationMessage } from '@cairn/core';
+import { CairnError, type ConversationMessage, createImagePart, type MediaPart } from '@cairn/core';
+import { readPartBytes } from '@cairn/storage';
 import { rejectsWithCode, toolTurn, userMessage } from '@cairn/storage/testkit';
 import { createGate } from '@cairn/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -64,6 +68,35 @@ describe('layout', () => {
     expect(lines[0]).toMatch(/,"crc":"[0-9a-f]{8}"\}$/);
     const blob = join(rootDir, 'projects', 'default', 'state', 'logs', 'tool-results', 'c1', 'big.txt');
     expect(readFileSync(blob, 'utf8')).toBe('z'.repeat(60_000));
+  });
+
+  it("keeps a part's bytes in state/logs/attachments/<conversation>/<sha256>, written once, and a 5 MB image's log under 10 KB", async () => {
+    const store = openStore();
+    const bytes = Buffer.alloc(5 * 1024 * 1024, 7);
+    bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    const image = createImagePart(bytes, { fileName: 'shot.png' });
+    await store.append('c1', [
+      { id: 'u1', role: 'user', content: [image], createdAt: new Date().toISOString() },
+    ]);
+    expect(statSync(logFile('c1')).size).toBeLessThan(10_000);
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const blob = join(rootDir, 'projects', 'default', 'state', 'logs', 'attachments', 'c1', sha256);
+    expect(readFileSync(blob).equals(bytes)).toBe(true);
+    // Written once: the next append of the same bytes leaves the file (its inode) as it was.
+    const { ino } = statSync(blob);
+    await store.append('c1', [
+      { id: 'u2', role: 'user', content: [image], createdAt: new Date().toISOString() },
+    ]);
+    expect(statSync(blob).ino).toBe(ino);
+    // A blob removed by hand: the conversation loads, its bytes are STORE_NOT_FOUND naming the part.
+    unlinkSync(blob);
+    const [loaded] = await openStore().load('c1');
+    const part = ((loaded as ConversationMessage).content as MediaPart[])[0] as MediaPart;
+    await expect(readPartBytes(store, 'c1', part)).rejects.toMatchObject({
+      code: 'STORE_NOT_FOUND',
+      message: expect.stringContaining('shot.png'),
+    });
+    await store.close();
   });
 
   it('refuses an unsafe projectId and a bad durability', () => {

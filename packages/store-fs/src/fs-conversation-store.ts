@@ -25,6 +25,7 @@ import {
   collectBlobs,
   normalizeBlobRange,
   normalizeLoadOptions,
+  type PendingBlob,
   type PreparedMessage,
   paginateSummaries,
   prepareAppend,
@@ -155,11 +156,12 @@ export class FsConversationStore implements ConversationStore {
     options: AppendOptions = {},
   ): Promise<AppendResult> {
     this.#assertOpen();
-    assertSafeId('conversationId', conversationId);
+    // Checked, copied and its media bytes hashed before the lock: a 20 MB image holds up no other
+    // writer. Its blobs are only collected here, and written under the lock once it is accepted.
+    const offloads = collectBlobs();
+    const prepared = await prepareAppend(offloads.writer, conversationId, messages, options);
     return this.#exclusive(conversationId, async (log, continued) => {
       this.#assertOpen();
-      const offloads = collectBlobs();
-      const prepared = await prepareAppend(offloads.writer, conversationId, messages, options);
       // Holding the lock since our last look means the cached state is still the file's.
       const existing = continued ? (log.cached ?? (await log.refresh())) : await log.refresh();
       const { idempotencyKey, expectedSeq } = options;
@@ -174,7 +176,7 @@ export class FsConversationStore implements ConversationStore {
       // Accepted: the outputs are written now, under the lock, so a delete cannot remove them
       // before the messages land, and a lock another process may have taken over writes nothing.
       if (!this.#locks.isFresh(log.lockFile)) throw lockLapsed(conversationId);
-      for (const { ref, bytes } of offloads.blobs) await this.putBlob(ref, bytes);
+      for (const blob of offloads.blobs) await this.#writePendingBlob(blob);
       const state = existing ?? (await log.create());
       const stored = assignSeqs(prepared, state.lastSeq);
       const at = new Date().toISOString();
@@ -307,7 +309,12 @@ export class FsConversationStore implements ConversationStore {
       const existed =
         (await this.#exists(this.layout.logFile(conversationId))) ||
         (await this.#exists(this.layout.legacyFile(conversationId)));
-      // Renaming first makes the delete atomic for readers; the lock file moves with the directory.
+      // The blobs go first, while the lock is held: the rename below moves the lock file away, and
+      // an append waiting for it would write blobs of a new conversation that a later rm removed.
+      for (const dir of this.layout.conversationBlobDirs(conversationId)) {
+        await rm(dir, { recursive: true, force: true });
+      }
+      // Renaming makes the delete of the log atomic for readers; the lock file moves with the directory.
       const trash = join(
         this.layout.conversationsDir,
         `.deleted-${conversationId}-${randomBytes(6).toString('hex')}`,
@@ -315,9 +322,21 @@ export class FsConversationStore implements ConversationStore {
       await rename(this.layout.conversationDir(conversationId), trash);
       this.#locks.forget(this.layout.lockFile(conversationId));
       await rm(trash, { recursive: true, force: true });
-      await rm(this.layout.toolResultsDir(conversationId), { recursive: true, force: true });
       return existed;
     });
+  }
+
+  // A media part's blob already there holds its bytes (its name is their hash): an image sent again
+  // is not written again. One of another size (a damaged file) is replaced by the right bytes.
+  async #writePendingBlob({ ref, bytes, contentAddressed }: PendingBlob): Promise<void> {
+    if (contentAddressed) {
+      const stats = await stat(this.layout.blobFile(ref)).catch((error: unknown) => {
+        if (isMissing(error)) return undefined;
+        throw error;
+      });
+      if (stats?.size === bytes.length) return;
+    }
+    await this.putBlob(ref, bytes);
   }
 
   async putBlob(ref: string, data: string | Uint8Array): Promise<void> {

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { assertSafeId, assertSafeRef } from '@cairn/core';
+import { conversationBlobPrefixes } from '@cairn/storage';
 
 /**
  * Where everything lives (the seed's layout, JSONL instead of a rewritten JSON array):
@@ -12,6 +13,7 @@ import { assertSafeId, assertSafeRef } from '@cairn/core';
  *   …/<conversationId>/lock.want, lock.wait.*   a waiter's marker and the waiters' tickets (fair-lock.ts)
  *   <rootDir>/projects/<projectId>/state/logs/<ref>                              blobs, e.g.
  *   <rootDir>/projects/<projectId>/state/logs/tool-results/<conversationId>/<messageId>.txt
+ *   <rootDir>/projects/<projectId>/state/logs/attachments/<conversationId>/<sha256>  a part's bytes
  *
  * Every id and ref is checked before it is joined into a path.
  */
@@ -56,8 +58,10 @@ export class FsLayout {
     return join(this.blobsDir, ...ref.split('/'));
   }
 
-  toolResultsDir(conversationId: string): string {
-    assertSafeId('conversationId', conversationId);
-    return join(this.blobsDir, 'tool-results', conversationId);
+  /** The directories of a conversation's blobs: its tool outputs and its attachments. */
+  conversationBlobDirs(conversationId: string): string[] {
+    return conversationBlobPrefixes(conversationId).map((prefix) =>
+      join(this.blobsDir, ...prefix.slice(0, -1).split('/')),
+    );
   }
 }

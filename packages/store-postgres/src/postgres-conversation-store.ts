@@ -20,7 +20,7 @@ import {
 } from '@cairn/storage';
 import type { Pool } from 'pg';
 import { appendBatch } from './append/append-batch.js';
-import { deleteToolOutputs, selectBlob, upsertBlob } from './blob/blob-queries.js';
+import { deleteConversationBlobs, selectBlob, upsertBlob } from './blob/blob-queries.js';
 import { toStoreError } from './errors/to-store-error.js';
 import { normalizeListWindow, selectConversations } from './list/select-conversations.js';
 import { selectMessages } from './load/select-messages.js';
@@ -126,7 +126,7 @@ export class PostgresConversationStore implements ConversationStore {
         await client.query(`DELETE FROM ${this.#tables.messageIds} WHERE conversation_id = $1`, [
           conversationId,
         ]);
-        await deleteToolOutputs(client, this.#tables, conversationId);
+        await deleteConversationBlobs(client, this.#tables, conversationId);
         const deleted = await client.query(`DELETE FROM ${this.#tables.conversations} WHERE id = $1`, [
           conversationId,
         ]);

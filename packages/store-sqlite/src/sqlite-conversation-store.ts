@@ -16,7 +16,9 @@ import {
   assertExpectedSeq,
   assertNewMessageIds,
   assignSeqs,
+  blobPrefixEnd,
   collectBlobs,
+  conversationBlobPrefixes,
   deriveConversationTitle,
   encodeListCursor,
   normalizeBlobRange,
@@ -215,7 +217,9 @@ export class SqliteConversationStore implements ConversationStore {
     }
     if (prepared.length === 0) return { seqs: [], messages: [] };
     assertSeqFits(conversationId, lastSeq + prepared.length);
-    for (const { ref, bytes } of blobs) {
+    for (const { ref, bytes, contentAddressed } of blobs) {
+      // A media part's blob already there holds its bytes (its name is their hash): not written again.
+      if (contentAddressed && statements.blobSize.get(ref) === bytes.length) continue;
       statements.putBlob.run(ref, asBuffer(bytes));
     }
     const now = new Date().toISOString();
@@ -278,11 +282,13 @@ export class SqliteConversationStore implements ConversationStore {
   }
 
   // Idempotency keys go with the conversation row (ON DELETE CASCADE), its messages by their key
-  // range, their ids by the conversation's number; offloaded outputs live under `tool-results/<id>/` (see toolOutputRef): '0' is the
-  // character after '/'.
+  // range, their ids by the conversation's number, its blobs (tool outputs, attachments) by the ref
+  // range of each of `conversationBlobPrefixes`.
   #deleteLocked(conversationId: string): boolean {
     const statements = this.#statements;
-    statements.deleteBlobsUnder.run(`tool-results/${conversationId}/`, `tool-results/${conversationId}0`);
+    for (const prefix of conversationBlobPrefixes(conversationId)) {
+      statements.deleteBlobsUnder.run(prefix, blobPrefixEnd(prefix));
+    }
     const num = statements.deleteConversation.get(conversationId);
     if (num === undefined) return false;
     statements.deleteMessages.run(num, num);

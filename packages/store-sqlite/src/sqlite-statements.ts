@@ -36,6 +36,7 @@ export interface SqliteStatements {
   deleteMessageIds: Statement<[number]>;
   deleteBlobsUnder: Statement<[string, string]>;
   putBlob: Statement<[string, Uint8Array]>;
+  blobSize: Statement<[string], number>;
   getBlob: Statement<[number, number, string], Uint8Array | null>;
 }
 
@@ -112,6 +113,8 @@ export function prepareStatements(db: SqliteConnection): SqliteStatements {
     putBlob: db.prepare<[string, Uint8Array]>(
       'INSERT INTO cairn_blobs (ref, data) VALUES (?, ?) ON CONFLICT (ref) DO UPDATE SET data = excluded.data',
     ),
+    // length() of a BLOB is its byte count, read without the bytes.
+    blobSize: db.preparePluck<[string], number>('SELECT length(data) FROM cairn_blobs WHERE ref = ?'),
     // substr() on a BLOB counts bytes (1-based): only the asked-for range crosses into JavaScript.
     getBlob: db.preparePluck<[number, number, string], Uint8Array | null>(
       'SELECT substr(data, ?, ?) FROM cairn_blobs WHERE ref = ?',

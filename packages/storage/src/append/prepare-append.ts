@@ -49,7 +49,8 @@ function checkAppendOptions(options: AppendOptions): void {
  * id appears twice in the batch (one bad message rejects the whole batch, so nothing is written),
  * and offloads large tool outputs and the bytes of media parts (`offloadContentParts`) through `blobs`. Each message is copied into its plain JSON form
  * before it is validated, so what was validated is what the backend writes. A `seq` the caller set
- * is dropped: the store assigns it. Pass `collectBlobs().writer` and write the collected blobs only
+ * is dropped: the store assigns it. Call it before taking the store's lock (it hashes media bytes,
+ * which takes a while for a 20 MB image). Pass `collectBlobs().writer` and write the collected blobs only
  * once the append is accepted (after the replay, `expectedSeq` and `assertNewMessageIds` checks), so
  * a refused append changes no stored output.
  */

@@ -9,7 +9,6 @@ import {
   type ConversationPage,
   type ConversationStore,
   definedFields,
-  KeyedSerialQueue,
   type LoadOptions,
   type StoreCapabilities,
 } from '@cairn/core';
@@ -22,6 +21,7 @@ import {
   replayIdempotentAppend,
 } from '../append/prepare-append.js';
 import { sliceBlob, toBlobBytes } from '../blob/blob-bytes.js';
+import { conversationBlobPrefixes } from '../blob/conversation-blob-prefixes.js';
 import { deriveConversationTitle } from '../list/conversation-title.js';
 import { paginateSummaries } from '../list/list-cursor.js';
 import { normalizeLoadOptions, selectRange } from '../load/normalize-load-options.js';
@@ -48,8 +48,6 @@ export class MemoryConversationStore implements ConversationStore {
   readonly capabilities: StoreCapabilities = { persistent: false, concurrentInstances: false };
   readonly #conversations = new Map<string, MemoryConversation>();
   readonly #blobs = new Map<string, Uint8Array>();
-  // Appends to one conversation run one after another, as they would under a lock.
-  readonly #queue = new KeyedSerialQueue();
   #closed = false;
 
   #assertOpen(): void {
@@ -62,13 +60,13 @@ export class MemoryConversationStore implements ConversationStore {
     options: AppendOptions = {},
   ): Promise<AppendResult> {
     this.#assertOpen();
-    // Inside the queue, like the persistent stores under their lock: a delete cannot remove the
-    // blobs of an append that has not landed yet.
-    return this.#queue.run(conversationId, async () => {
-      const offloads = collectBlobs();
-      const prepared = await prepareAppend(offloads.writer, conversationId, messages, options);
-      return this.#appendPrepared(conversationId, prepared, offloads.blobs, options);
-    });
+    // Prepared (checked, media bytes hashed) first, as the persistent stores do before their lock:
+    // a 20 MB image holds up no other append. Its blobs are only collected; the checks and the
+    // write are one synchronous step, so no other call interleaves (the lock of this store).
+    const offloads = collectBlobs();
+    const prepared = await prepareAppend(offloads.writer, conversationId, messages, options);
+    this.#assertOpen();
+    return this.#appendPrepared(conversationId, prepared, offloads.blobs, options);
   }
 
   #appendPrepared(
@@ -90,7 +88,10 @@ export class MemoryConversationStore implements ConversationStore {
     assertNewMessageIds(conversationId, prepared, (id) => existing?.ids.get(id));
     if (prepared.length === 0) return { seqs: [], messages: [] };
     // Accepted: only now do its offloaded outputs become visible.
-    for (const { ref, bytes } of blobs) this.#blobs.set(ref, bytes);
+    for (const { ref, bytes, contentAddressed } of blobs) {
+      if (contentAddressed && this.#blobs.get(ref)?.length === bytes.length) continue;
+      this.#blobs.set(ref, bytes);
+    }
     const added = assignSeqs(structuredClone(prepared), lastSeq);
     const now = new Date().toISOString();
     const conversation: MemoryConversation = existing ?? {
@@ -135,8 +136,10 @@ export class MemoryConversationStore implements ConversationStore {
   async deleteConversation(conversationId: string): Promise<boolean> {
     this.#assertOpen();
     assertSafeId('conversationId', conversationId);
-    const prefix = `tool-results/${conversationId}/`;
-    for (const ref of this.#blobs.keys()) if (ref.startsWith(prefix)) this.#blobs.delete(ref);
+    const prefixes = conversationBlobPrefixes(conversationId);
+    for (const ref of this.#blobs.keys()) {
+      if (prefixes.some((prefix) => ref.startsWith(prefix))) this.#blobs.delete(ref);
+    }
     return this.#conversations.delete(conversationId);
   }
 

@@ -1,4 +1,5 @@
 import { assertSafeRef } from '@cairn/core';
+import { isAttachmentRef } from '../attachments/attachment-ref.js';
 import { toBlobBytes } from '../blob/blob-bytes.js';
 import type { BlobWriter } from './prepare-tool-message-for-storage.js';
 
@@ -6,6 +7,12 @@ import type { BlobWriter } from './prepare-tool-message-for-storage.js';
 export interface PendingBlob {
   ref: string;
   bytes: Uint8Array;
+  /**
+   * The ref is the SHA-256 of the bytes (a media part's, `attachmentRef`): when a blob of that ref
+   * and size is already stored, the backend skips the write (an image sent again is not written
+   * again); it never replaces the stored one with other bytes.
+   */
+  contentAddressed: boolean;
 }
 
 /**
@@ -23,7 +30,7 @@ export function collectBlobs(): { writer: BlobWriter; blobs: PendingBlob[] } {
         assertSafeRef('blob ref', ref);
         // Content-addressed refs (media parts) repeat when one append holds the same bytes twice.
         if (blobs.some((blob) => blob.ref === ref)) return;
-        blobs.push({ ref, bytes: toBlobBytes(data) });
+        blobs.push({ ref, bytes: toBlobBytes(data), contentAddressed: isAttachmentRef(ref) });
       },
     },
   };

@@ -1,5 +1,6 @@
 import { appendLoadCases } from './cases/append-load-cases.js';
 import { blobOffloadCases } from './cases/blob-offload-cases.js';
+import { contentPartCases } from './cases/content-part-cases.js';
 import { idempotencyConflictCases } from './cases/idempotency-conflict-cases.js';
 import { instanceCases } from './cases/instance-cases.js';
 import { invalidIdCases } from './cases/invalid-id-cases.js';
@@ -20,6 +21,7 @@ export const CONFORMANCE_GROUPS: Readonly<Record<string, readonly ConformanceCas
   'idempotency and conflicts': idempotencyConflictCases,
   'message ids': messageIdCases,
   'offloaded outputs': offloadedOutputCases,
+  'media parts': contentPartCases,
   'invalid ids': invalidIdCases,
   'instances and persistence': instanceCases,
   'unicode and size': largeUnicodeCases,

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { JsonValue } from '@cairn/core';
 
@@ -28,6 +28,11 @@ export interface WorkerHandle {
   exited: Promise<{ code: number | null; stderr: string }>;
   /** Resolves once `count` acks have arrived (or the process exited). */
   waitForAcks(count: number): Promise<void>;
+}
+
+/** A factory module as the workers import it. */
+export function moduleHref(module: string | URL): string {
+  return typeof module === 'string' ? module : module.href;
 }
 
 const workerPath = fileURLToPath(new URL('./append-worker.js', import.meta.url));
@@ -82,4 +87,21 @@ export function startWorker(args: AppendWorkerArgs): WorkerHandle {
         wake();
       }),
   };
+}
+
+/**
+ * Runs an append worker to its end while this process waits, its event loop blocked: whatever this
+ * process holds (a lock, a transaction) stays held meanwhile. Returns the exit status (null when
+ * killed at `timeoutMs`), the acks and stderr.
+ */
+export function runWorkerSync(
+  args: AppendWorkerArgs,
+  timeoutMs: number,
+): { status: number | null; acks: string[]; stderr: string } {
+  const result = spawnSync(process.execPath, [workerPath, JSON.stringify(args)], {
+    encoding: 'utf8',
+    timeout: timeoutMs,
+  });
+  const acks = result.stdout.split('\n').filter((line) => line.startsWith('ok '));
+  return { status: result.status, acks, stderr: result.stderr };
 }

@@ -9,7 +9,7 @@ import {
   replayIdempotentAppend,
 } from '@cairn/storage';
 import type { PoolClient } from 'pg';
-import { upsertBlob } from '../blob/blob-queries.js';
+import { writePendingBlob } from '../blob/blob-queries.js';
 import { selectMessages } from '../load/select-messages.js';
 import { conversationLockName, type SchemaTables } from '../schema/schema-tables.js';
 import { lockTransaction } from '../sql/in-transaction.js';
@@ -88,7 +88,7 @@ export async function appendBatch(
   const taken = new Map(rows.map((row) => [row.message_id, Number(row.seq)]));
   assertNewMessageIds(conversationId, prepared, (id) => taken.get(storedText(id)));
   if (prepared.length === 0) return { seqs: [], messages: [] };
-  for (const { ref, bytes } of blobs) await upsertBlob(client, tables, ref, bytes);
+  for (const blob of blobs) await writePendingBlob(client, tables, blob);
 
   const texts = assignSeqs(prepared, lastSeq).map(serialize);
   const title = deriveConversationTitle(prepared);

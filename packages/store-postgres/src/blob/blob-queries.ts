@@ -1,4 +1,5 @@
 import { CairnError } from '@cairn/core';
+import { blobPrefixEnd, conversationBlobPrefixes, type PendingBlob } from '@cairn/storage';
 import type { SchemaTables } from '../schema/schema-tables.js';
 import type { Queryable } from '../sql/queryable.js';
 
@@ -40,18 +41,39 @@ export async function selectBlob(
 }
 
 /**
- * Deletes a conversation's offloaded tool outputs: the refs under `tool-results/<id>/` (where
- * `toolOutputRef` puts them). Refs compare byte-wise (`COLLATE "C"`) and `0` is the byte after `/`, so
- * those are exactly the refs in [`tool-results/<id>/`, `tool-results/<id>0`): an index range scan, and
- * no LIKE pattern in which `_` (allowed in ids) would be a wildcard.
+ * Writes a blob an append collected, under the conversation's lock. A media part's blob already
+ * there (same ref and size) holds its bytes, its name being their hash: it is not sent again.
  */
-export async function deleteToolOutputs(
+export async function writePendingBlob(
+  db: Queryable,
+  tables: SchemaTables,
+  { ref, bytes, contentAddressed }: PendingBlob,
+): Promise<void> {
+  if (contentAddressed) {
+    const { rows } = await db.query<{ size: number }>(
+      `SELECT octet_length(data) AS size FROM ${tables.blobs} WHERE ref = $1`,
+      [ref],
+    );
+    if (rows[0]?.size === bytes.length) return;
+  }
+  await upsertBlob(db, tables, ref, bytes);
+}
+
+/**
+ * Deletes a conversation's blobs: the refs under each of `conversationBlobPrefixes` (offloaded tool
+ * outputs, media parts' bytes). Refs compare byte-wise (`COLLATE "C"`), so each prefix's refs are
+ * exactly those in [`prefix`, `blobPrefixEnd(prefix)`): an index range scan, and no LIKE pattern in
+ * which `_` (allowed in ids) would be a wildcard.
+ */
+export async function deleteConversationBlobs(
   db: Queryable,
   tables: SchemaTables,
   conversationId: string,
 ): Promise<void> {
-  await db.query(`DELETE FROM ${tables.blobs} WHERE ref >= $1 AND ref < $2`, [
-    `tool-results/${conversationId}/`,
-    `tool-results/${conversationId}0`,
-  ]);
+  for (const prefix of conversationBlobPrefixes(conversationId)) {
+    await db.query(`DELETE FROM ${tables.blobs} WHERE ref >= $1 AND ref < $2`, [
+      prefix,
+      blobPrefixEnd(prefix),
+    ]);
+  }
 }

@@ -2,12 +2,8 @@ import assert from 'node:assert/strict';
 import type { ConversationMessage, ConversationStore } from '@cairn/core';
 import { assertConsecutive } from '../assert-store.js';
 import type { ConformanceCase } from '../conformance-case.js';
-import { startWorker } from '../process-harness.js';
+import { moduleHref, startWorker } from '../process-harness.js';
 import { crashBatch, userMessage } from '../test-messages.js';
-
-function moduleHref(module: string | URL): string {
-  return typeof module === 'string' ? module : module.href;
-}
 
 /** Every acknowledged batch is present, intact, at its acknowledged seqs; no batch is partial. */
 async function checkAfterCrash(
