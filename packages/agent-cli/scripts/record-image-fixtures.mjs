@@ -7,15 +7,21 @@
 //   node scripts/record-image-fixtures.mjs [claude-code|gemini-cli ...]
 //
 // Needs @cairn/testing built (`pnpm --filter @cairn/testing build`).
+import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
 import {
+  agentCliIsolation,
+  agentCliOfflineEnvironment,
   agentCliScenarios,
   agentClis,
+  isolatedCommand,
+  resolveAgentCli,
   runAgentCliScenario,
   scrubMachinePaths,
+  startAgentCliStandIn,
 } from '@cairn/testing/agent-clis';
 
 const packageDirectory = fileURLToPath(new URL('..', import.meta.url));
@@ -81,6 +87,78 @@ const readImage = {
     ][turn],
 };
 
+const describeImage = {
+  name: 'describe-image',
+  description: 'the user sends an image with the prompt; the model answers',
+  turn: ({ turn }) => [{ text: 'Two flat halves split by a noisy line.' }][turn],
+};
+
+// Claude Code given the image in its input (\`--input-format stream-json\`), echoing it
+// (\`--replay-user-messages\`): the run the harness cannot make, as its CLI gets no stdin.
+const INPUT_ARGS = [
+  '-p',
+  '--input-format',
+  'stream-json',
+  '--output-format',
+  'stream-json',
+  '--verbose',
+  '--replay-user-messages',
+];
+
+async function recordClaudeCodeInputImage() {
+  const cli = agentClis['claude-code'];
+  const root = await mkdtemp('/tmp/cairn-agent-cli-');
+  const cwd = join(root, 'work');
+  const home = join(root, 'home');
+  await mkdir(cwd, { recursive: true });
+  await mkdir(home, { recursive: true });
+  const standIn = await startAgentCliStandIn({
+    wire: cli.wire,
+    dialect: cli.dialect,
+    cwd,
+    scenarios: { ...agentCliScenarios, [describeImage.name]: describeImage },
+  });
+  try {
+    await cli.writeSettings(home, { prompt: '', permissions: [] }, standIn.baseURL);
+    const env = agentCliOfflineEnvironment({ home, origin: standIn.origin });
+    const resolved = resolveAgentCli(cli, import.meta.url);
+    const args = [...resolved.args, ...INPUT_ARGS];
+    const isolation = agentCliIsolation();
+    const spawned =
+      isolation.kind === 'network-namespace'
+        ? isolatedCommand(resolved.command, args, { socketPath: standIn.socketPath, port: standIn.port })
+        : { command: resolved.command, args };
+    const child = spawn(spawned.command, spawned.args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const stdout = [];
+    child.stdout.on('data', (chunk) => stdout.push(chunk));
+    child.stderr.resume();
+    const prompt = {
+      type: 'user',
+      message: {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'What is in this screenshot? [scenario:describe-image]' },
+          {
+            type: 'image',
+            source: { type: 'base64', media_type: 'image/png', data: screenshotPng().toString('base64') },
+          },
+        ],
+      },
+    };
+    child.stdin.end(`${JSON.stringify(prompt)}\n`);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    clearTimeout(timer);
+    const file = 'claude-code-input-image.jsonl';
+    const scrub = (text) => scrubMachinePaths(text, root, { workspace: workspaceDirectory });
+    await writeFile(join(fixturesDirectory, file), scrub(Buffer.concat(stdout).toString('utf8')));
+    console.log(`claude-code (image input): exit ${code}`);
+    return `| \`${file}\` | \`${cli.packageName}@${resolved.version}\` | \`${JSON.stringify(INPUT_ARGS)}\`, stdin: one \`user\` line with the prompt and the PNG as an \`image\` block | ${code} | ${isolation.kind} |`;
+  } finally {
+    await standIn.close();
+  }
+}
+
 const PLANS = {
   'claude-code': { permissions: ['Read'] },
   'gemini-cli': { permissions: ['read_file'] },
@@ -119,6 +197,8 @@ for (const [name, plan] of Object.entries(PLANS)) {
     `| \`${file}\` | \`${agentClis[name].packageName}@${result.version}\` | \`${JSON.stringify(args)}\` | ${result.code ?? result.signal} | ${result.isolation.kind} |`,
   );
 }
+if (only.length === 0 || only.includes('claude-code'))
+  rows.set('claude-code-input-image.jsonl', await recordClaudeCodeInputImage());
 await writeFile(
   readmePath,
   `# Real agent-CLI fixtures: reading an image
@@ -139,6 +219,8 @@ ${[...rows.keys()]
 - Claude Code prints the Read's result as a \`tool_result\` whose \`content\` is one \`image\` block
   (\`source: {type: 'base64', media_type, data}\`); the line's \`tool_use_result\` repeats the bytes
   (\`file.base64\`) with \`originalSize\` and \`dimensions\`.
+- Given an image in its stream-json input, Claude Code echoes the \`user\` line (\`isReplay: true\`) with
+  the \`text\` and \`image\` blocks as sent.
 - Gemini CLI sends the image to the model as \`inlineData\` but prints only the tool's display text
   (\`"output":"Read image file: shot.png"\`): its stream-json carries no bytes.
 `,

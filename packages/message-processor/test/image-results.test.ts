@@ -146,28 +146,23 @@ describe("Claude Code's Read of a PNG, through the processor and a real store", 
     expect(text?.toolExecution).not.toHaveProperty('content');
   });
 
-  it('stores a user message with an image (stream-json input) as parts', async () => {
-    const line = JSON.stringify({
-      type: 'user',
-      message: {
-        role: 'user',
-        content: [
-          { type: 'text', text: 'What is in this screenshot?' },
-          { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG_BASE64 } },
-        ],
-      },
-    });
-    const { log } = process(events([line]));
-    expect(log).toHaveLength(1);
+  it('stores the real user message with an image (stream-json input) as parts', async () => {
+    const input = readFileSync(
+      new URL('../../agent-cli/fixtures/real-image/claude-code-input-image.jsonl', import.meta.url),
+      'utf8',
+    ).split('\n');
+    const { log } = process(events(input));
     const store = createMemoryConversationStore();
     await store.append('user-image', log);
-    const [stored] = await store.load('user-image');
-    expect(stored).toMatchObject({
+    const stored = await store.load('user-image');
+    expect(stored.map((message) => message.role)).toEqual(['user', 'assistant']);
+    expect(stored[0]).toMatchObject({
       role: 'user',
       content: [
-        { type: 'text', text: 'What is in this screenshot?' },
+        { type: 'text', text: 'What is in this screenshot? [scenario:describe-image]' },
         { type: 'image', source: { type: 'blob', size: PNG_BYTES.length }, width: 800, height: 600 },
       ],
     });
+    expect(JSON.stringify(stored)).not.toContain(PNG_BASE64.slice(0, 100));
   });
 });

@@ -29,6 +29,14 @@ const READ_IMAGE = readFileSync(
   .split('\n')
   .filter((line) => line !== '');
 
+// The real Claude Code given that PNG with its prompt (`--input-format stream-json --replay-user-messages`).
+const INPUT_IMAGE = readFileSync(
+  new URL('../../fixtures/real-image/claude-code-input-image.jsonl', import.meta.url),
+  'utf8',
+)
+  .split('\n')
+  .filter((line) => line !== '');
+
 /** The first bytes of a PNG of `width`×`height`: what the media-type check and `imageSize` read. */
 function pngBytes(width: number, height: number, extra = 0): Uint8Array {
   const bytes = new Uint8Array(33 + extra);
@@ -164,30 +172,34 @@ describe('Claude Code image blocks', () => {
     });
   });
 
-  it('make a user line with an image (stream-json input) one user message with parts', () => {
-    const line = JSON.stringify({
-      type: 'user',
-      message: { role: 'user', content: [{ type: 'text', text: 'What is this?' }, image(PNG)] },
-      session_id: 's',
-    });
-    const events = convert([line]);
-    expect(events).toEqual([
+  it('make the real user line with an image (stream-json input, replayed) one user message with parts', () => {
+    const events = convert(INPUT_IMAGE);
+    expect(events.every(isAgentOutput)).toBe(true);
+    const line = JSON.parse(INPUT_IMAGE.find((text) => text.includes('"isReplay"')) ?? '{}');
+    const data = line.message.content[1].source.data as string;
+    const users = ofType(events, 'user_message');
+    expect(users).toEqual([
       {
         type: 'user_message',
-        timestamp: NOW.toISOString(),
-        text: 'What is this?\n[image]',
+        timestamp: line.timestamp,
+        text: 'What is in this screenshot? [scenario:describe-image]\n[image]',
         content: [
-          { type: 'text', text: 'What is this?' },
+          { type: 'text', text: 'What is in this screenshot? [scenario:describe-image]' },
           {
             type: 'image',
             mediaType: 'image/png',
-            source: { type: 'base64', data: PNG },
-            width: 640,
-            height: 480,
+            source: { type: 'base64', data },
+            width: 800,
+            height: 600,
           },
         ],
       },
     ]);
+    // The replay flag is kept, as any field the conversion does not map.
+    expect(ofType(events, 'unknown').map((event) => event.raw)).toContainEqual({
+      type: 'user',
+      fields: { isReplay: true },
+    });
   });
 });
 
