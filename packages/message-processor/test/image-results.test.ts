@@ -165,4 +165,24 @@ describe("Claude Code's Read of a PNG, through the processor and a real store", 
     });
     expect(JSON.stringify(stored)).not.toContain(PNG_BASE64.slice(0, 100));
   });
+  it('stores a conversation with a 5 MB image read by the tool in under 10 KB of JSON', async () => {
+    // The real line, with a 5 MB PNG in place of the small one (the header says 800×600 still).
+    const bytes = new Uint8Array(5 * 1024 * 1024);
+    bytes.set(PNG_BYTES.subarray(0, 33));
+    const big = Buffer.from(bytes).toString('base64');
+    const lines = READ_IMAGE.map((line) => line.split(PNG_BASE64).join(big));
+    const { log } = process(events(lines));
+    const store = createMemoryConversationStore();
+    for (const message of log) await store.append('big-image', [message]);
+    const stored = await store.load('big-image');
+    expect(JSON.stringify(stored).length).toBeLessThan(10_000);
+    const tool = stored.find((message) => message.role === 'tool');
+    expect(tool?.content).toEqual([
+      expect.objectContaining({ source: expect.objectContaining({ type: 'blob', size: bytes.length }) }),
+    ]);
+    const [part] = tool?.content as [ImagePart];
+    // Compared as one buffer: an element-wise deep equality of 5 MB takes a minute.
+    const read = await readPartBytes(store, 'big-image', part);
+    expect(Buffer.from(read).equals(bytes)).toBe(true);
+  });
 });
