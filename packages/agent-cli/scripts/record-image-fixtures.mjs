@@ -1,14 +1,15 @@
 #!/usr/bin/env node
-// Records fixtures/real-image/<cli>-read-image.jsonl: the real Claude Code and Gemini CLI reading a PNG
-// in their workspace (the stand-in of the vendor API scripts the read), offline like
-// record-real-fixtures.mjs, whose harness this uses, and writes fixtures/real-image/README.md. The
-// PNG is made here, deterministically.
+// Records fixtures/real-image/*.jsonl: the real Claude Code and Gemini CLI reading a PNG in their
+// workspace, Claude Code reading a PDF, and Claude Code given the PNG in its stream-json input (the
+// stand-in of the vendor API scripts the turns), offline like record-real-fixtures.mjs, whose harness
+// this uses; and writes fixtures/real-image/README.md. The PNG and the PDF are made here, the same
+// bytes every time.
 //
-//   node scripts/record-image-fixtures.mjs [claude-code|gemini-cli ...]
+//   pnpm --filter @cairn/agent-cli fixtures:record-images
 //
 // Needs @cairn/testing built (`pnpm --filter @cairn/testing build`).
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
@@ -153,72 +154,126 @@ async function recordClaudeCodeInputImage() {
     const scrub = (text) => scrubMachinePaths(text, root, { workspace: workspaceDirectory });
     await writeFile(join(fixturesDirectory, file), scrub(Buffer.concat(stdout).toString('utf8')));
     console.log(`claude-code (image input): exit ${code}`);
-    return `| \`${file}\` | \`${cli.packageName}@${resolved.version}\` | \`${JSON.stringify(INPUT_ARGS)}\`, stdin: one \`user\` line with the prompt and the PNG as an \`image\` block | ${code} | ${isolation.kind} |`;
+    return [
+      `\`${file}\``,
+      `\`${cli.packageName}@${resolved.version}\``,
+      `\`${JSON.stringify(INPUT_ARGS)}\`, stdin: one \`user\` line with the prompt and the PNG as an \`image\` block`,
+      String(code),
+      isolation.kind,
+    ];
   } finally {
     await standIn.close();
   }
 }
 
-const PLANS = {
-  'claude-code': { permissions: ['Read'] },
-  'gemini-cli': { permissions: ['read_file'] },
+// A one-page PDF saying "Hello, Cairn".
+const REPORT_PDF = `%PDF-1.4
+1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj
+2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj
+3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 200 100]/Contents 4 0 R/Resources<</Font<</F1 5 0 R>>>>>>endobj
+4 0 obj<</Length 44>>stream
+BT /F1 18 Tf 20 40 Td (Hello, Cairn) Tj ET
+endstream endobj
+5 0 obj<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>endobj
+trailer<</Root 1 0 R>>
+%%EOF
+`;
+
+const readPdf = {
+  name: 'read-pdf',
+  description: 'the model reads a PDF in the workspace, then answers',
+  turn: ({ turn }) =>
+    [
+      { text: 'Reading the report.', actions: [{ kind: 'read', path: 'report.pdf' }] },
+      { text: 'The report says Hello, Cairn.' },
+    ][turn],
 };
 
-const only = process.argv.slice(2);
-const readmePath = join(fixturesDirectory, 'README.md');
-const rows = new Map();
-try {
-  for (const line of (await readFile(readmePath, 'utf8')).split('\n'))
-    if (line.startsWith('| `')) rows.set(line.slice(3, line.indexOf('`', 3)), line);
-} catch {
-  // No README yet.
+// Each recording: the CLI, the file put in its workspace, the scenario and its prompt.
+const PLANS = [
+  {
+    cli: 'claude-code',
+    fixture: 'read-image',
+    permissions: ['Read'],
+    file: ['shot.png', screenshotPng()],
+    scenario: readImage,
+    prompt: 'Look at shot.png. [scenario:read-image]',
+  },
+  {
+    cli: 'gemini-cli',
+    fixture: 'read-image',
+    permissions: ['read_file'],
+    file: ['shot.png', screenshotPng()],
+    scenario: readImage,
+    prompt: 'Look at shot.png. [scenario:read-image]',
+  },
+  {
+    cli: 'claude-code',
+    fixture: 'read-pdf',
+    permissions: ['Read'],
+    file: ['report.pdf', REPORT_PDF],
+    scenario: readPdf,
+    prompt: 'Read report.pdf. [scenario:read-pdf]',
+  },
+];
+
+// A Markdown table with its columns padded, as the formatter (Biome) writes it.
+function markdownTable(header, body) {
+  const widths = header.map((_, column) => Math.max(...[header, ...body].map((row) => row[column].length)));
+  const line = (cells) => `| ${cells.map((cell, column) => cell.padEnd(widths[column])).join(' | ')} |`;
+  return [line(header), line(widths.map((width) => '-'.repeat(width))), ...body.map(line)].join('\n');
 }
-for (const [name, plan] of Object.entries(PLANS)) {
-  if (only.length > 0 && !only.includes(name)) continue;
+
+const rows = new Map();
+for (const plan of PLANS) {
+  const name = plan.cli;
   const root = await mkdtemp('/tmp/cairn-agent-cli-');
   await mkdir(join(root, 'work'), { recursive: true });
-  await writeFile(join(root, 'work', 'shot.png'), screenshotPng());
-  const prompt = 'Look at shot.png. [scenario:read-image]';
+  await writeFile(join(root, 'work', plan.file[0]), plan.file[1]);
   const result = await runAgentCliScenario({
     cli: agentClis[name],
     callerUrl: import.meta.url,
     root,
-    scenarios: { ...agentCliScenarios, [readImage.name]: readImage },
-    run: { scenario: readImage.name, prompt, permissions: plan.permissions },
+    scenarios: { ...agentCliScenarios, [plan.scenario.name]: plan.scenario },
+    run: { scenario: plan.scenario.name, prompt: plan.prompt, permissions: plan.permissions },
   });
-  console.log(`${name}: exit ${result.code ?? result.signal}, ${result.stdout.length} bytes`);
+  console.log(`${name}/${plan.fixture}: exit ${result.code ?? result.signal}, ${result.stdout.length} bytes`);
   if (result.timedOut) throw new Error(`${name} timed out\n${result.stderr}`);
   const scrub = (text) => scrubMachinePaths(text, root, { workspace: workspaceDirectory });
-  const file = `${name}-read-image.jsonl`;
+  const file = `${name}-${plan.fixture}.jsonl`;
   await writeFile(join(fixturesDirectory, file), scrub(result.stdout.toString('utf8')));
-  const args = agentClis[name].args({ prompt, permissions: plan.permissions }).map(scrub);
-  rows.set(
-    file,
-    `| \`${file}\` | \`${agentClis[name].packageName}@${result.version}\` | \`${JSON.stringify(args)}\` | ${result.code ?? result.signal} | ${result.isolation.kind} |`,
-  );
+  const args = agentClis[name].args({ prompt: plan.prompt, permissions: plan.permissions }).map(scrub);
+  rows.set(file, [
+    `\`${file}\``,
+    `\`${agentClis[name].packageName}@${result.version}\``,
+    `\`${JSON.stringify(args)}\``,
+    String(result.code ?? result.signal),
+    result.isolation.kind,
+  ]);
 }
-if (only.length === 0 || only.includes('claude-code'))
-  rows.set('claude-code-input-image.jsonl', await recordClaudeCodeInputImage());
+rows.set('claude-code-input-image.jsonl', await recordClaudeCodeInputImage());
 await writeFile(
-  readmePath,
-  `# Real agent-CLI fixtures: reading an image
+  join(fixturesDirectory, 'README.md'),
+  `# Real agent-CLI fixtures: reading an image or a PDF
 
 Generated by \`node scripts/record-image-fixtures.mjs\`; do not edit by hand. Each \`.jsonl\` is the
 unmodified stdout of a real CLI from the npm registry, run offline against the scripted stand-in of its
-vendor API (\`@cairn/testing/agent-clis\`, scenario \`read-image\`: turn 0 reads \`shot.png\`, turn 1
-answers), with the run's temporary directory written as \`/tmp/cairn-agent-cli-XXXXXX\` (the same
+vendor API (\`@cairn/testing/agent-clis\`; scenario \`read-image\`: turn 0 reads \`shot.png\`, turn 1
+answers; \`read-pdf\` the same with \`report.pdf\`, a one-page PDF of ${REPORT_PDF.length} bytes),
+with the run's temporary directory written as \`/tmp/cairn-agent-cli-XXXXXX\` (the same
 substitution as \`fixtures/real\`). \`shot.png\` is an 800×600 PNG the script makes (${screenshotPng().length} bytes).
 
-| file | CLI | arguments | exit | isolation |
-| ---- | --- | --------- | ---- | --------- |
-${[...rows.keys()]
-  .sort()
-  .map((key) => rows.get(key))
-  .join('\n')}
+${markdownTable(
+  ['file', 'CLI', 'arguments', 'exit', 'isolation'],
+  [...rows.keys()].sort().map((key) => rows.get(key)),
+)}
 
 - Claude Code prints the Read's result as a \`tool_result\` whose \`content\` is one \`image\` block
   (\`source: {type: 'base64', media_type, data}\`); the line's \`tool_use_result\` repeats the bytes
   (\`file.base64\`) with \`originalSize\` and \`dimensions\`.
+- A Read of a PDF prints the result's content as text (\`PDF file read: <path> (<n> bytes)\`) with the bytes
+  in \`tool_use_result.file.base64\` (\`type: 'pdf'\`, \`filePath\`, \`originalSize\`); the model gets them as a
+  \`document\` block beside the \`tool_result\`, which stream-json does not print.
 - Given an image in its stream-json input, Claude Code echoes the \`user\` line (\`isReplay: true\`) with
   the \`text\` and \`image\` blocks as sent.
 - Gemini CLI sends the image to the model as \`inlineData\` but prints only the tool's display text

@@ -180,9 +180,27 @@ describe("Claude Code's Read of a PNG, through the processor and a real store", 
     expect(tool?.content).toEqual([
       expect.objectContaining({ source: expect.objectContaining({ type: 'blob', size: bytes.length }) }),
     ]);
-    const [part] = tool?.content as [ImagePart];
+    const [part] = (tool?.content ?? []) as [ImagePart];
     // Compared as one buffer: an element-wise deep equality of 5 MB takes a minute.
     const read = await readPartBytes(store, 'big-image', part);
     expect(Buffer.from(read).equals(bytes)).toBe(true);
+  });
+  it('shows the real Read of a PDF as "Read report.pdf → PDF", the PDF a part of the stored result', async () => {
+    const lines = readFileSync(
+      new URL('../../agent-cli/fixtures/real-image/claude-code-read-pdf.jsonl', import.meta.url),
+      'utf8',
+    ).split('\n');
+    const { log } = process(events(lines));
+    const store = createMemoryConversationStore();
+    for (const message of log) await store.append('read-pdf', [message]);
+    const stored = await store.load('read-pdf');
+    const tool = stored.find((message) => message.role === 'tool');
+    // 389 bytes: under INLINE_DATA_LIMIT, so the store keeps them inline.
+    expect(tool?.content).toEqual([
+      { type: 'text', text: expect.stringMatching(/^PDF file read: /) },
+      expect.objectContaining({ type: 'file', mediaType: 'application/pdf', fileName: 'report.pdf' }),
+    ]);
+    const execution = toDisplayMessages(stored).find((message) => message.partType === 'tool_execution');
+    expect(execution?.content).toBe('Read report.pdf → PDF');
   });
 });

@@ -29,6 +29,14 @@ const READ_IMAGE = readFileSync(
   .split('\n')
   .filter((line) => line !== '');
 
+// The real Claude Code reading a one-page PDF.
+const READ_PDF = readFileSync(
+  new URL('../../fixtures/real-image/claude-code-read-pdf.jsonl', import.meta.url),
+  'utf8',
+)
+  .split('\n')
+  .filter((line) => line !== '');
+
 // The real Claude Code given that PNG with its prompt (`--input-format stream-json --replay-user-messages`).
 const INPUT_IMAGE = readFileSync(
   new URL('../../fixtures/real-image/claude-code-input-image.jsonl', import.meta.url),
@@ -97,6 +105,46 @@ describe('Claude Code image blocks', () => {
     expect(ofType(events, 'unknown').filter((event) => JSON.stringify(event.raw).includes('image'))).toEqual(
       [],
     );
+  });
+
+  it("keep the real Read of a PDF as its text and a file part, from the line's tool_use_result", () => {
+    const events = convert(READ_PDF);
+    expect(events.every(isAgentOutput)).toBe(true);
+    const line = JSON.parse(READ_PDF.find((text) => text.includes('"tool_result"')) ?? '{}');
+    const text = line.message.content[0].content as string;
+    const [result] = ofType(events, 'tool_result');
+    expect(text).toMatch(/^PDF file read: .*report\.pdf \(389 bytes\)$/);
+    expect(result).toMatchObject({
+      toolName: 'Read',
+      output: `${text}\n[file: report.pdf]`,
+      content: [
+        { type: 'text', text },
+        {
+          type: 'file',
+          mediaType: 'application/pdf',
+          source: { type: 'base64', data: line.tool_use_result.file.base64 },
+          fileName: 'report.pdf',
+        },
+      ],
+      structured: { type: 'pdf', file: { filePath: line.tool_use_result.file.filePath, originalSize: 389 } },
+    });
+    expect(result?.structured).not.toHaveProperty('file.base64');
+  });
+
+  it('keep a Read result whose PDF bytes are not a PDF as text, with the bytes in structured', () => {
+    const notPdf = bytesToBase64(new TextEncoder().encode('<html>not a pdf</html>'));
+    const [result] = ofType(
+      convert([
+        toolUse,
+        resultLine('PDF file read: a.pdf (22 bytes)', {
+          tool_use_result: { type: 'pdf', file: { filePath: '/w/a.pdf', base64: notPdf } },
+        }),
+      ]),
+      'tool_result',
+    );
+    expect(result).not.toHaveProperty('content');
+    expect(result?.output).toBe('PDF file read: a.pdf (22 bytes)');
+    expect(result?.structured).toEqual({ type: 'pdf', file: { filePath: '/w/a.pdf', base64: notPdf } });
   });
 
   it('keep text and images in their order, the output showing each image as a placeholder', () => {

@@ -60,14 +60,37 @@ function imagePart(block: JsonObject): ImagePart | undefined {
   return part;
 }
 
+// A file part of checked bytes (a document block's, a Read's PDF), named when a name is known.
+function filePart(
+  mediaType: string,
+  source: Base64Source,
+  fileName: string | undefined,
+): FilePart | undefined {
+  const part: FilePart = { type: 'file', mediaType, source };
+  if (fileName !== undefined && fileName !== '') part.fileName = fileName;
+  if (validationIssues(FilePartSchema, part).length > 0) return undefined;
+  return matchingBytes(mediaType, source) === undefined ? undefined : part;
+}
+
 function documentPart(block: JsonObject): FilePart | undefined {
   const found = base64SourceOf(block);
-  if (found === undefined) return undefined;
-  const part: FilePart = { type: 'file', mediaType: found.mediaType, source: found.source };
-  const title = stringField(block, 'title');
-  if (title !== undefined && title !== '') part.fileName = title;
-  if (validationIssues(FilePartSchema, part).length > 0) return undefined;
-  return matchingBytes(part.mediaType, found.source) === undefined ? undefined : part;
+  return found === undefined
+    ? undefined
+    : filePart(found.mediaType, found.source, stringField(block, 'title'));
+}
+
+/**
+ * The PDF a Read returned, from the line's `tool_use_result` (`{ type: 'pdf', file: { filePath,
+ * base64 } }`): Claude Code 2.1.197 prints the result's content as text ("PDF file read: …") and
+ * sends the bytes to the model as a `document` block beside it, which stream-json does not print.
+ */
+export function claudeCodeReadPdfPart(structured: JsonValue | undefined): FilePart | undefined {
+  if (!isJsonObject(structured) || structured.type !== 'pdf' || !isJsonObject(structured.file))
+    return undefined;
+  const { base64, filePath } = structured.file;
+  if (typeof base64 !== 'string') return undefined;
+  const fileName = typeof filePath === 'string' ? filePath.split(/[\\/]/).at(-1) : undefined;
+  return filePart('application/pdf', { type: 'base64', data: base64 }, fileName);
 }
 
 function partOf(block: JsonValue): ContentPart | undefined {

@@ -1,5 +1,5 @@
 import { type AgentOutput, type ContentPart, contentText, type JsonValue } from '@cairn/core';
-import { claudeCodeContentParts } from './claude-code-content-parts.js';
+import { claudeCodeContentParts, claudeCodeReadPdfPart } from './claude-code-content-parts.js';
 import {
   type ClaudeCodeEventContext,
   eventOf,
@@ -40,7 +40,8 @@ function structuredOf(structured: JsonObject, parts: ContentPart[]): JsonObject 
 /**
  * The events of one result block: its `tool_result` and, when some of its content blocks are no
  * part, an `unknown` event keeping them (`raw: { type: 'tool_result', tool_use_id, content }`).
- * Image and document blocks become `content` parts, the text `output` shows them as placeholders.
+ * Image and document blocks become `content` parts, and so does the PDF of a Read (`claudeCodeReadPdfPart`);
+ * the text `output` shows them as placeholders.
  * `structured` is the line's `tool_use_result` when it is an object (a patch, stdout/stderr);
  * failed tools report a plain string there, which only repeats the output.
  */
@@ -56,12 +57,18 @@ export function claudeCodeToolResult(
   const { parts, hasMedia, unmapped } =
     blocks.length === 0 ? { parts: [], hasMedia: false, unmapped: [] } : claudeCodeContentParts(blocks);
   const structured = line.tool_use_result;
+  const pdf = claudeCodeReadPdfPart(structured);
+  if (pdf !== undefined) {
+    // The PDF the model was sent follows the result's text, as it did in the request.
+    if (typeof content === 'string' && content !== '') parts.push({ type: 'text', text: content });
+    parts.push(pdf);
+  }
   // Built field by field, in the order of `{ type, ...context, toolUseId, toolName?, output, content?, isError, structured? }`.
   const event = eventOf('tool_result', context);
   event.toolUseId = block.tool_use_id;
   if (toolName !== undefined) event.toolName = toolName;
-  if (typeof content === 'string') event.output = content;
-  else if (hasMedia) {
+  if (typeof content === 'string' && pdf === undefined) event.output = content;
+  else if (hasMedia || pdf !== undefined) {
     event.output = contentText(parts, { placeholders: true });
     event.content = parts;
   } else event.output = outputTextOf(blocks);
