@@ -357,4 +357,48 @@ describe('Claude Code content blocks of any shape (property)', () => {
       { numRuns: 300 },
     );
   });
+  it("in a Read's tool_use_result of any shape: never throw, valid events, a real PDF kept once as a part", () => {
+    const validPdf = fc.constant(PDF);
+    const file = fc.record(
+      {
+        filePath: fc.oneof(anyField, fc.constantFrom('/w/r.pdf', 'C:\\w\\r.pdf', '')),
+        base64: fc.oneof(validPdf, anyField),
+      },
+      { requiredKeys: [] },
+    );
+    const toolUseResult = fc.oneof(
+      anyField,
+      fc.record({ type: fc.constantFrom('pdf', 'image', 'text'), file: fc.oneof(file, anyField) }),
+    );
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          blocks.map((tagged) => tagged.map((item) => item.block)),
+        ),
+        toolUseResult,
+        (content, structured) => {
+          const events = convert([
+            toolUse,
+            resultLine(content as JsonValue, { tool_use_result: structured as JsonValue }),
+          ]);
+          expect(events.every(isAgentOutput)).toBe(true);
+          expect(ofType(events, 'error')).toEqual([]);
+          const [result] = ofType(events, 'tool_result');
+          const given = structured as { type?: unknown; file?: { base64?: unknown } };
+          const pdfs = (result?.content ?? []).filter(
+            (part) =>
+              part.type === 'file' &&
+              part.mediaType === 'application/pdf' &&
+              (part.source as { data?: unknown }).data === PDF,
+          );
+          if (given?.type === 'pdf' && given.file?.base64 === PDF) {
+            expect(pdfs.length).toBeGreaterThanOrEqual(1);
+            expect(result?.structured).not.toHaveProperty('file.base64');
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
 });
