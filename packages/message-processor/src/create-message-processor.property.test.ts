@@ -25,6 +25,29 @@ const deep = fc.integer({ min: 1, max: 12_000 }).map((depth) => {
   return value;
 });
 const jsonValue = fc.oneof({ weight: 9, arbitrary: fc.jsonValue() }, { weight: 1, arbitrary: deep });
+// Parts a result or a user message may carry: text, images (sized or not), a PDF, a part type
+// this version does not know.
+const part = fc.oneof(
+  fc.string().map((text) => ({ type: 'text' as const, text })),
+  fc.record(
+    {
+      type: fc.constant('image' as const),
+      mediaType: fc.constantFrom('image/png', 'image/jpeg'),
+      source: fc.constant({ type: 'base64' as const, data: 'iVBORw0KGgo=' }),
+      width: fc.integer({ min: 1, max: 4000 }),
+      height: fc.integer({ min: 1, max: 4000 }),
+    },
+    { requiredKeys: ['type', 'mediaType', 'source'] },
+  ),
+  fc.constant({
+    type: 'file' as const,
+    mediaType: 'application/pdf',
+    source: { type: 'blob' as const, sha256: 'a'.repeat(64), size: 10 },
+    fileName: 'r.pdf',
+  }),
+  fc.constant({ type: 'audio', format: 'wav' }),
+);
+const parts = fc.array(part, { minLength: 1, maxLength: 4 });
 const toolName = fc.constantFrom('Edit', 'Write', 'Read', 'Bash', 'glob', 'run_shell_command', 'mystery', '');
 
 const event: fc.Arbitrary<AgentOutput> = fc
@@ -51,12 +74,16 @@ const event: fc.Arbitrary<AgentOutput> = fc
           toolUseId: callId,
           toolName,
           output: fc.string(),
+          content: parts,
           isError: fc.boolean(),
           structured: jsonValue,
         },
         { requiredKeys: ['type', 'toolUseId', 'output', 'isError'] },
       ),
-      fc.record({ type: fc.constant('user_message' as const), text: fc.string() }),
+      fc.record(
+        { type: fc.constant('user_message' as const), text: fc.string(), content: parts },
+        { requiredKeys: ['type', 'text'] },
+      ),
       fc.record({
         type: fc.constant('error' as const),
         code: fc.constantFrom('AGENT_FAILED' as const, 'LLM_BAD_RESPONSE' as const),
@@ -122,7 +149,19 @@ describe('createMessageProcessor (properties)', () => {
           }
         });
         const results = events.filter((item) => item.type === 'tool_result');
-        expect(log.filter((m) => m.role === 'tool' && !m.interrupted)).toHaveLength(results.length);
+        const toolMessages = log.filter((m) => m.role === 'tool' && !m.interrupted);
+        expect(toolMessages).toHaveLength(results.length);
+        // A result's parts are its message's content, as they came.
+        for (const [index, result] of results.entries())
+          expect(toolMessages[index]?.content).toEqual(result.content ?? result.output);
+        // An execution exposes parts only as a result of its call had them.
+        for (const message of view.messages) {
+          const execution = message.toolExecution;
+          if (execution?.content === undefined) continue;
+          expect(execution.content.some((p) => p.type !== 'text')).toBe(true);
+          const answers = toolMessages.filter((m) => m.tool_call_id === execution.toolUseId);
+          expect(answers.map((m) => m.content)).toContainEqual(execution.content);
+        }
         // Merged, nothing is left unshown: every call becomes exactly one tool_execution.
         if (merge) {
           const calls = log.flatMap((m) => m.tool_calls ?? []).length;

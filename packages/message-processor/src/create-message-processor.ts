@@ -229,7 +229,8 @@ export function createMessageProcessor(options: MessageProcessorOptions): Messag
       role: 'tool',
       createdAt: event.timestamp,
       tool_call_id: event.toolUseId,
-      content: event.output,
+      // Parts when the result holds an image or a file: the store moves their bytes to blobs.
+      content: event.content ?? event.output,
       isError: event.isError,
       partType: 'tool_result',
     });
@@ -262,7 +263,7 @@ export function createMessageProcessor(options: MessageProcessorOptions): Messag
       id: generateId(),
       role: 'user',
       createdAt: event.timestamp,
-      content: event.text,
+      content: event.content ?? event.text,
     });
     // A sub-agent's prompt sits between the Task call and its result, like its other messages.
     if (event.parentToolUseId !== undefined) message.includeInContext = false;

@@ -1,10 +1,12 @@
 import {
   type ConversationMessage,
   contentText,
+  hasNonTextParts,
   type JsonValue,
   type OpenAIToolCall,
   type ToolExecutionMetadata,
 } from '@cairn/core';
+import { mediaSummary } from './media-summary.js';
 import { runningToolSummary } from './running-tool-summary.js';
 import type { ToolCallView, ToolProcessorRegistry } from './tool-processors/index.js';
 
@@ -35,11 +37,18 @@ export function executionMessage(
   };
   if (finished && result.structuredResult !== undefined) view.structured = result.structuredResult;
   if (cwd !== undefined) view.cwd = cwd;
-  const { summary, details } = registry.describe(view);
+  const described = registry.describe(view);
+  const { details } = described;
+  // A result with an image (Claude Code's Read of a PNG): the summary says what came back, and the
+  // parts go with the execution, so a view can show the image.
+  const parts = finished && Array.isArray(result.content) ? result.content : undefined;
+  const media = parts === undefined || isError ? undefined : mediaSummary(parts);
+  const summary = media === undefined ? described.summary : `${described.summary} → ${media}`;
   const durationMs = result?.duration ?? 0;
   const toolExecution: ToolExecutionMetadata = finished
     ? { toolName, toolUseId: call.id, input, output, isError, durationMs, summary }
     : { toolName, toolUseId: call.id, input, status: 'unfinished', output, isError, durationMs, summary };
+  if (parts !== undefined && hasNonTextParts(parts)) toolExecution.content = parts;
   if (details !== undefined) toolExecution.details = details;
   // Where the display message sits in the log: at its result, or at its call when there is none;
   // its time is that message's too (when the tool ran, not when the model started its message).

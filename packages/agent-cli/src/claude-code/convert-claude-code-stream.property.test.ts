@@ -17,13 +17,17 @@ const realCli = (name: string): string[] =>
     .split('\n')
     .filter((line) => line !== '');
 
-// The recordings of the real CLI bring its retry, task, interruption and API-error lines.
+// The recordings of the real CLI bring its retry, task, interruption and API-error lines, and an image.
 const REAL_LINES = [
   ...lines('stream.jsonl'),
   ...lines('stream-partial-messages.jsonl'),
   ...realCli('apierr'),
   ...realCli('taskcreate-agent'),
   ...realCli('sigint-sleep'),
+  // The Read of a PNG: a tool result with an image block.
+  ...readFileSync(new URL('../../fixtures/real-image/claude-code-read-image.jsonl', import.meta.url), 'utf8')
+    .split('\n')
+    .filter((line) => line !== ''),
 ];
 
 async function collect(events: AsyncIterable<AgentOutput>): Promise<AgentOutput[]> {

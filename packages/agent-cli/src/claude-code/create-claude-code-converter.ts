@@ -1,7 +1,14 @@
-import { type AgentOutput, type AgentOutputOf, definedFields, type JsonValue } from '@cairn/core';
+import {
+  type AgentOutput,
+  type AgentOutputOf,
+  contentText,
+  definedFields,
+  type JsonValue,
+} from '@cairn/core';
 import { jsonValueText } from '@cairn/provider-utils';
 import { claudeCodeApiErrorEvent, isClaudeCodeApiError } from './claude-code-api-error.js';
 import { ClaudeCodeBlockIds } from './claude-code-block-ids.js';
+import { claudeCodeContentParts } from './claude-code-content-parts.js';
 import {
   type ClaudeCodeEventContext,
   type EventBase,
@@ -57,6 +64,30 @@ function subagentMetadata(line: JsonObject): {
 } {
   const subagentType = stringField(line, 'subagent_type');
   return subagentType === undefined ? {} : { providerMetadata: { 'claude-code': { subagentType } } };
+}
+
+// A user line with an image or a document (stream-json input, `--input-format stream-json`) and no tool result.
+function hasMediaInput(content: JsonValue[]): boolean {
+  let media = false;
+  for (const block of content) {
+    if (!isJsonObject(block)) continue;
+    if (block.type === 'tool_result') return false;
+    if (block.type === 'image' || block.type === 'document') media = true;
+  }
+  return media;
+}
+
+// Such a line as one user message whose parts are its blocks, in order; none when no block is a part
+// (the blocks are then converted one by one). Blocks that are no part are kept as `unknown`.
+function userMediaEvents(content: JsonValue[], context: ClaudeCodeEventContext): AgentOutput[] {
+  const { parts, hasMedia, unmapped } = claudeCodeContentParts(content);
+  if (!hasMedia) return [];
+  const event = eventOf('user_message', context) as AgentOutputOf<'user_message'>;
+  event.text = contentText(parts, { placeholders: true });
+  event.content = parts;
+  const events: AgentOutput[] = [event];
+  for (const block of unmapped) events.push(unknownClaudeCodeEvent(block, context));
+  return events;
 }
 
 const OPEN_BRACE = 0x7b;
@@ -174,9 +205,14 @@ class ClaudeCodeLineConverter implements ClaudeCodeConverter {
       return events;
     }
     if (!Array.isArray(content)) return [unknownClaudeCodeEvent(line, context)];
-    const events: AgentOutput[] = [];
-    for (let index = 0; index < content.length; index++) {
-      events.push(this.userBlockEvent(content[index] as JsonValue, line, context));
+    const events: AgentOutput[] =
+      context.parentToolUseId === undefined && hasMediaInput(content)
+        ? userMediaEvents(content, context)
+        : [];
+    if (events.length === 0) {
+      for (let index = 0; index < content.length; index++) {
+        this.addUserBlockEvents(events, content[index] as JsonValue, line, context);
+      }
     }
     addUnmappedClaudeCodeFields(events, line, USER_FIELDS, context);
     return events;
@@ -202,9 +238,15 @@ class ClaudeCodeLineConverter implements ClaudeCodeConverter {
     return event;
   }
 
-  private userBlockEvent(block: JsonValue, line: JsonObject, context: ClaudeCodeEventContext): AgentOutput {
+  private addUserBlockEvents(
+    events: AgentOutput[],
+    block: JsonValue,
+    line: JsonObject,
+    context: ClaudeCodeEventContext,
+  ): void {
     if (isJsonObject(block) && block.type === 'text' && typeof block.text === 'string') {
-      return this.userTextEvent(block.text, line, context);
+      events.push(this.userTextEvent(block.text, line, context));
+      return;
     }
     if (isJsonObject(block) && block.type === 'tool_result') {
       const toolUseId = stringField(block, 'tool_use_id');
@@ -212,9 +254,12 @@ class ClaudeCodeLineConverter implements ClaudeCodeConverter {
       // A call has one result: forgetting it keeps the map as small as the calls in flight.
       if (toolUseId !== undefined) this.toolNames.delete(toolUseId);
       const result = claudeCodeToolResult(block, line, toolName, context);
-      if (result !== undefined) return result;
+      if (result !== undefined) {
+        for (const event of result) events.push(event);
+        return;
+      }
     }
-    return unknownClaudeCodeEvent(block, context);
+    events.push(unknownClaudeCodeEvent(block, context));
   }
 
   private systemEvents(line: JsonObject, context: ClaudeCodeEventContext): AgentOutput[] {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { isAgentOutput } from '@cairn/core';
 import { describe, expect, it } from 'vitest';
 import { ofType, realStreams, recordedLine, STAND_IN_400_ERROR } from '../../test/real-stream-events.js';
@@ -118,5 +119,25 @@ describe('Gemini CLI stopped by SIGINT (real sigint-sleep)', () => {
     const events = convert(real('sigint-sleep'));
     expect(events.every(isAgentOutput)).toBe(true);
     expect(ofType(events, 'session_result')).toEqual([]);
+  });
+});
+
+describe('Gemini CLI reading an image (real read-image, fixtures/real-image)', () => {
+  // 0.61.0 sends the image to the model as `inlineData` but prints only its display text on
+  // stream-json (`output: resultDisplay` when that is a string): no bytes reach the converter.
+  const events = convert(
+    readFileSync(new URL('../../fixtures/real-image/gemini-cli-read-image.jsonl', import.meta.url), 'utf8'),
+  );
+
+  it('keeps the result as the text the CLI printed, with no parts', () => {
+    expect(events.every(isAgentOutput)).toBe(true);
+    const [result] = ofType(events, 'tool_result');
+    expect(result).toMatchObject({
+      toolName: 'read_file',
+      output: 'Read image file: shot.png',
+      isError: false,
+    });
+    expect(result).not.toHaveProperty('content');
+    expect(ofType(events, 'unknown')).toEqual([]);
   });
 });

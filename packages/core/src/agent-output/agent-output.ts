@@ -37,7 +37,13 @@ export const SessionStartEventSchema = z.object({
 export const UserMessageEventSchema = z.object({
   type: z.literal('user_message'),
   ...base,
+  /** The input's text (with a placeholder such as `[image]` for each part that is not text). */
   text: z.string(),
+  /**
+   * The input as parts when it holds more than text (a user message with an image, given to Claude
+   * Code as stream-json input), in order, text parts included. Bytes are inline; the store moves them.
+   */
+  content: z.array(ContentPartSchema).optional(),
 });
 
 /** A piece of text block `id`. Deltas of one block arrive in order; the block ends with a `text` event. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ContentPartSchema } from '../content/content-part.js';
 import { JsonValueSchema } from '../messages/json-value.js';
 
 /** A file change, from the tool's input or its structured result. */
@@ -47,8 +48,14 @@ export const ToolExecutionMetadataSchema = z.object({
    * unfinished) execution with the same message id replaces it. Absent means completed.
    */
   status: z.enum(['completed', 'running', 'unfinished']).optional(),
-  /** The tool's textual output (or error message). */
+  /** The tool's textual output (or error message), a placeholder such as `[image]` for each media part. */
   output: z.string(),
+  /**
+   * The result's parts when it holds more than text (an image a Read returned), in order, so a view
+   * can show them: `blob` sources once the log is stored (the store serves their bytes), `base64`
+   * while live.
+   */
+  content: z.array(ContentPartSchema).optional(),
   isError: z.boolean(),
   durationMs: z.number().nonnegative(),
   /** One line for the UI: "Updated src/a.ts", "Ran `ls -la`", "Read failed: …". */
