@@ -6,6 +6,7 @@ import {
   CairnError,
   type ContentPart,
   createAttachmentPart,
+  definedFields,
   type FilePart,
   type ImagePart,
   type MessageContent,
@@ -30,6 +31,7 @@ export const DEFAULT_ATTACHMENT_LIMITS: AttachmentLimits = {
 
 const MAX_TEXT = 100_000;
 const MAX_PARTS = 20;
+const MAX_FILE_NAME = 255;
 
 const MessageTextSchema = z
   .string()
@@ -46,7 +48,7 @@ const uploadSchema = <T extends 'image' | 'file'>(type: T) =>
       .max(255)
       .openapi({ example: type === 'image' ? 'image/png' : 'application/pdf' }),
     source: Base64SourceSchema,
-    fileName: z.string().min(1).max(255).optional(),
+    fileName: z.string().min(1).max(MAX_FILE_NAME).optional(),
   });
 
 /** A part of a posted message: text, or an image or file with its bytes inline as base64. */
@@ -118,7 +120,7 @@ function checkedParts(uploads: readonly Upload[], limits: AttachmentLimits): (Im
       fileName: upload.fileName,
       maxBytes: limits.maxBytes,
       allowedMediaTypes: limits.mediaTypes,
-      ...(upload.mediaType === undefined ? {} : { mediaType: upload.mediaType }),
+      ...definedFields({ mediaType: upload.mediaType }),
     }),
   );
 }
@@ -143,11 +145,17 @@ async function fromForm(c: Context<ServerEnv>, limits: AttachmentLimits): Promis
   for (const [index, file] of files.entries()) {
     if (typeof file === 'string')
       throw new CairnError('INVALID_ARGUMENT', `body.file[${index}]: must be a file`);
+    if (file.name.length > MAX_FILE_NAME) {
+      throw new CairnError(
+        'INVALID_ARGUMENT',
+        `body.file[${index}]: the file name is over ${MAX_FILE_NAME} characters`,
+      );
+    }
     const mediaType = declaredType(file.type);
     uploads.push({
       bytes: new Uint8Array(await file.arrayBuffer()),
       fileName: file.name === '' ? `attachment-${index + 1}` : file.name,
-      ...(mediaType === undefined ? {} : { mediaType }),
+      ...definedFields({ mediaType }),
     });
   }
   const hasText = text !== null && text.trim() !== '';
