@@ -196,6 +196,98 @@ describe.skipIf(skipReason !== undefined)(
       expect(pageErrors).toEqual([]);
     });
 
+    it('sends pasted, dropped and picked files with a message, shows images inline and files as links', async () => {
+      server = await startBrowserTestServer({ apiToken: API_TOKEN });
+      const { page, pageErrors } = await openPage();
+      await signIn(page, server.baseURL);
+      await page.getByRole('button', { name: 'New conversation' }).click();
+      await page.getByRole('heading', { name: 'New conversation' }).waitFor();
+      const box = page.getByLabel('Message', { exact: true });
+      await box.fill('What do these show?');
+      // A screenshot pasted: a 240×160 PNG of noise drawn in the page (large enough to be stored as a blob).
+      await page.evaluate(`(async () => {
+        const canvas = document.createElement('canvas');
+        canvas.width = 240;
+        canvas.height = 160;
+        const context = canvas.getContext('2d');
+        const pixels = context.createImageData(240, 160);
+        for (let at = 0; at < pixels.data.length; at++) pixels.data[at] = at % 4 === 3 ? 255 : (at * 7919) % 251;
+        context.putImageData(pixels, 0, 0);
+        const blob = await new Promise((resolve) => canvas.toBlob(resolve, 'image/png'));
+        const pasted = new DataTransfer();
+        pasted.items.add(new File([blob], 'image.png', { type: 'image/png' }));
+        document.querySelector('textarea').dispatchEvent(
+          new ClipboardEvent('paste', { clipboardData: pasted, bubbles: true, cancelable: true }),
+        );
+        // A PDF dropped on the send box.
+        const dropped = new DataTransfer();
+        dropped.items.add(new File(['%PDF-1.4\\n%%EOF\\n'], 'report.pdf', { type: 'application/pdf' }));
+        document.querySelector('form.composer').dispatchEvent(
+          new DragEvent('drop', { dataTransfer: dropped, bubbles: true, cancelable: true }),
+        );
+      })()`);
+      // A CSV from the file picker.
+      await page.getByLabel('Attach files').setInputFiles({
+        name: 'data.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from('a,b\n1,2\n'),
+      });
+      const pending = page.getByRole('list', { name: 'Attachments' }).getByRole('listitem');
+      expect(await pending.allTextContents()).toEqual([
+        expect.stringMatching(/^pasted-.*\.png×$/),
+        'report.pdf×',
+        'data.csv×',
+      ]);
+      await page.getByRole('button', { name: 'Send', exact: true }).click();
+
+      const reply = page.getByRole('article', { name: 'Assistant reply' });
+      await reply.filter({ hasText: /^Received pasted-.*\.png, report\.pdf, data\.csv\.$/ }).waitFor();
+      const sent = page.getByRole('article', { name: 'Your message' });
+      const image = sent.getByRole('img');
+      const shownImage = async () => {
+        await image.waitFor();
+        await page.waitForFunction(() => {
+          const { document } = globalThis as unknown as {
+            document: { querySelector(selector: string): { naturalWidth: number } | null };
+          };
+          return document.querySelector('.attachment-image img')?.naturalWidth === 240;
+        });
+        expect(await image.getAttribute('src')).toMatch(/^blob:/);
+        await sent.getByRole('link', { name: /report\.pdf/ }).waitFor();
+        await sent.getByRole('link', { name: /data\.csv/ }).waitFor();
+      };
+      await shownImage();
+      expect(await sent.locator('figcaption').textContent()).toMatch(/^pasted-.*\.png \(\d+ KB\)$/);
+
+      // Stored as parts, the image's bytes as a blob; a reload shows it again from the attachments route.
+      const conversationId = decodeURIComponent(new URL(page.url()).hash.slice(1));
+      const [user] = await server.store.load(conversationId, { limit: 1 });
+      const parts = user?.content as Array<{ type: string; source?: { type: string } }>;
+      expect(parts.map((part) => [part.type, part.source?.type])).toEqual([
+        ['text', undefined],
+        ['image', 'blob'],
+        ['file', 'base64'],
+        ['file', 'base64'],
+      ]);
+      const fetched = page.waitForResponse((response) => response.url().includes('/attachments/'));
+      await page.reload();
+      const attachment = await fetched;
+      expect(attachment.status()).toBe(200);
+      expect(attachment.headers()['content-type']).toBe('image/png');
+      await shownImage();
+
+      // A file the server refuses: its reason on the page, nothing stored.
+      await page.getByLabel('Attach files').setInputFiles({
+        name: 'evil.svg',
+        mimeType: 'image/svg+xml',
+        buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+      });
+      await page.getByRole('button', { name: 'Send', exact: true }).click();
+      await page.getByRole('alert').filter({ hasText: 'evil.svg: the SVG holds script' }).waitFor();
+      expect(await server.store.load(conversationId)).toHaveLength(2);
+      expect(pageErrors).toEqual([]);
+    });
+
     it('aborts a slow turn with the Abort button', async () => {
       server = await startBrowserTestServer({ apiToken: API_TOKEN });
       const { page, pageErrors } = await openPage();

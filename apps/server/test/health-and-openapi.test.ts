@@ -43,6 +43,7 @@ describe('GET /openapi.json', () => {
       '/v1/conversations',
       '/v1/conversations/{id}',
       '/v1/conversations/{id}/abort',
+      '/v1/conversations/{id}/attachments/{sha256}',
       '/v1/conversations/{id}/events',
       '/v1/conversations/{id}/messages',
       '/v1/runs',

@@ -65,11 +65,9 @@ describe('limits and validation', () => {
   });
 
   it('answers 413 to a body over the limit', async () => {
+    // A message post may also carry attachments (their own limit, see attachments.test.ts).
     server = await startTestServer({ bodyLimitBytes: 1024 });
-    const response = await server.request(
-      '/v1/conversations/c1/messages',
-      json({ content: 'x'.repeat(2000) }),
-    );
+    const response = await server.request('/v1/conversations', json({ id: 'x'.repeat(2000) }));
     expect(response.status).toBe(413);
     expect(await errorCode(response)).toBe('PAYLOAD_TOO_LARGE');
   });

@@ -33,6 +33,13 @@ export {
   assertSupportedParts,
   type SupportedParts,
 } from './content/assert-supported-parts.js';
+export {
+  ATTACHMENT_MAX_BYTES,
+  ATTACHMENT_MEDIA_TYPES,
+  type AttachmentOptions,
+  createAttachmentPart,
+  mediaTypeFromFileName,
+} from './content/attachment.js';
 export { base64ByteLength, base64ToBytes, bytesToBase64 } from './content/base64.js';
 export {
   type Base64Source,

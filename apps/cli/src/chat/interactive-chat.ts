@@ -1,8 +1,10 @@
 import { createInterface } from 'node:readline/promises';
 import { describeModel, type ResolvedModel } from '@cairn/connect';
-import { CairnError } from '@cairn/core';
+import { CairnError, type FilePart, type ImagePart, isMediaPart, type MessageContent } from '@cairn/core';
+import { lineWithAttachments } from '../attachments/message-with-attachments.js';
 import { formatCliError } from '../cli-error.js';
 import type { CliIO } from '../io.js';
+import { attachmentLabel } from '../render/attachment-label.js';
 import type { Colors } from '../render/colors.js';
 import { formatCount, formatStoredTime } from '../render/format-numbers.js';
 import { markdownEnabled } from '../render/markdown-enabled.js';
@@ -30,6 +32,8 @@ export interface InteractiveChatOptions {
   initialInput?: string;
   /** Aborted when the process must end (SIGTERM, SIGHUP, a closed stdout): the turn is stored, the chat ends. */
   signal?: AbortSignal;
+  /** `--attach` files, sent with the first message. */
+  attachments?: readonly (ImagePart | FilePart)[];
 }
 
 /**
@@ -221,7 +225,15 @@ export async function runInteractiveChat(
     }
   };
 
-  const runTurn = async (userInput: string) => {
+  // `--attach` files go with the first message; `@path` tokens attach files to any message.
+  let pending = options.attachments ?? [];
+  const runTurn = async (line: string) => {
+    const userInput: MessageContent = await lineWithAttachments(line, io.cwd, pending);
+    pending = [];
+    if (typeof userInput !== 'string') {
+      for (const part of userInput)
+        if (isMediaPart(part)) say(colors.dim(`  attached ${attachmentLabel(part)}`));
+    }
     const controller = new AbortController();
     running = controller;
     try {

@@ -1,5 +1,5 @@
 import type { ResolvedModel } from '@cairn/connect';
-import { type AgentOutput, definedFields } from '@cairn/core';
+import { type AgentOutput, definedFields, type MessageContent } from '@cairn/core';
 import type { ChatResult, RuntimeEvent } from '@cairn/runtime';
 import type { OutputStream } from '../io.js';
 import type { Colors } from '../render/colors.js';
@@ -10,7 +10,8 @@ import type { CliSession } from '../session/open-session.js';
 
 export interface ChatTurnOptions {
   conversationId: string;
-  userInput: string;
+  /** Text, or text and attached images and files. */
+  userInput: MessageContent;
   /** The model for this turn (default: the session's). */
   model?: ResolvedModel;
   signal?: AbortSignal;

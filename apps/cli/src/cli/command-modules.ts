@@ -1,4 +1,6 @@
 // Everything the actions run, loaded on demand by the program (see `load` in program.ts).
+export { lineWithAttachments, withParts } from '../attachments/message-with-attachments.js';
+export { readAttachment } from '../attachments/read-attachment.js';
 export { conversationToContinue } from '../chat/conversation-to-continue.js';
 export { runInteractiveChat } from '../chat/interactive-chat.js';
 export { runAgentCommand } from '../commands/agent-command.js';

@@ -20,6 +20,8 @@ closed, as for any tool whose pipe closed (each after storing the turn so far).
     'cairn chat',
     'cairn chat what does this project do',
     'cairn chat --continue',
+    'cairn chat --attach screenshot.png what is wrong here?   # or @screenshot.png in a message',
+    'cairn -p "Summarise this" --attach report.pdf',
     'cairn chat --resume chat-20261122-1530-a1b2c3',
     'cairn -p "what does src/index.ts export?" --json | jq -c .type',
   ]),

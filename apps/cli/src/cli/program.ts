@@ -22,6 +22,7 @@ interface ChatFlags extends GlobalFlags {
   json?: boolean;
   continue?: boolean;
   resume?: string;
+  attach?: string[];
 }
 
 /**
@@ -72,6 +73,11 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
     .option('--json', 'with -p: print every AgentOutput event as a JSON line')
     .addOption(new Option('-c, --continue', 'continue the most recent conversation').conflicts('resume'))
     .option(
+      '--attach <file>',
+      'attach an image, PDF or text file to the first message (repeatable; also @path in a message)',
+      (path: string, paths: string[] = []) => [...paths, path],
+    )
+    .option(
       '-r, --resume <id>',
       'continue a stored conversation',
       safeId('conversation id', 'cairn conversations list'),
@@ -103,13 +109,16 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
           throw cliFailure('INVALID_ARGUMENT', '-p needs a prompt', 'cairn -p "What does this project do?"');
         }
         const { io: cio, colors } = context;
+        // Read and checked before a model is resolved or the store opened: a bad file sends nothing.
+        const attachments: Awaited<ReturnType<typeof m.readAttachment>>[] = [];
+        for (const path of flags.attach ?? []) attachments.push(await m.readAttachment(path, cio.cwd));
         let conversationId: string | undefined;
         return m.withSession(
           context,
           async (session) => {
             if (flags.print !== undefined) {
               return m.runPrintCommand(session, cio, {
-                prompt: flags.print,
+                prompt: m.withParts(flags.print, attachments),
                 colors,
                 errColors: context.errColors,
                 signal: context.signal,
@@ -118,6 +127,7 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
             }
             return m.runInteractiveChat(session, cio, {
               colors,
+              attachments,
               signal: context.signal,
               ...definedFields({ initialInput: firstMessage, conversationId }),
             });

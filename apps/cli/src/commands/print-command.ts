@@ -1,4 +1,4 @@
-import { type CairnError, definedFields } from '@cairn/core';
+import { type CairnError, definedFields, type MessageContent } from '@cairn/core';
 import { newChatId } from '../chat/chat-ids.js';
 import { runChatTurn } from '../chat/run-chat-turn.js';
 import { cliFailure, exitCodeFor, formatCliError } from '../cli-error.js';
@@ -8,7 +8,8 @@ import type { Colors } from '../render/colors.js';
 import type { CliSession } from '../session/open-session.js';
 
 export interface PrintCommandOptions {
-  prompt: string;
+  /** The prompt, with any `--attach` files as parts after its text. */
+  prompt: MessageContent;
   conversationId?: string;
   json?: boolean;
   colors: Colors;

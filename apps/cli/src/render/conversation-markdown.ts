@@ -1,4 +1,5 @@
-import { type ConversationMessage, contentText, type ToolExecutionMetadata } from '@cairn/core';
+import type { ConversationMessage, ToolExecutionMetadata } from '@cairn/core';
+import { contentWithLabels } from './attachment-label.js';
 import { commandOutputText, executionOutcome, exitCodeText } from './tool-execution-outcome.js';
 
 const OUTCOME_MARKS = { ok: '✓', error: '✗', unfinished: '…' } as const;
@@ -34,7 +35,7 @@ function speakerOf(message: ConversationMessage): string {
 
 function messageMarkdown(message: ConversationMessage): string {
   if (message.toolExecution !== undefined) return toolExecutionMarkdown(message.toolExecution);
-  const text = contentText(message.content, { placeholders: true }).trim();
+  const text = contentWithLabels(message.content).trim();
   if (text === '') return '';
   switch (message.role) {
     case 'system':

@@ -1,4 +1,5 @@
-import { type ConversationMessage, contentText } from '@cairn/core';
+import type { ConversationMessage } from '@cairn/core';
+import { contentWithLabels } from './attachment-label.js';
 import type { Colors } from './colors.js';
 import { fitWidth, flattenLines } from './fit-width.js';
 import { renderMarkdown } from './markdown-stream.js';
@@ -14,7 +15,8 @@ const DEFAULT_LINE_WIDTH = 100;
  */
 export function renderDisplayMessage(message: ConversationMessage, options: RenderOptions): string {
   if (message.toolExecution !== undefined) return renderToolExecution(message.toolExecution, options);
-  const text = contentText(message.content, { placeholders: true });
+  // Images and files show as one line each: `[image: shot.png 1280×720, 310 KB]`.
+  const text = contentWithLabels(message.content);
   const { colors } = options;
   switch (message.role) {
     case 'user':
@@ -60,6 +62,6 @@ function compactionLine(text: string, { colors, width, verbose }: RenderOptions)
 // A result without its call (the display view shows it alone): its first line.
 function toolResultLine(message: ConversationMessage, { colors, width }: RenderOptions): string {
   const mark = message.isError ? colors.red('✗') : colors.green('✓');
-  const line = `${message.toolName ?? 'tool'} result: ${flattenLines(contentText(message.content, { placeholders: true }))}`;
+  const line = `${message.toolName ?? 'tool'} result: ${flattenLines(contentWithLabels(message.content))}`;
   return `${mark} ${fitWidth(line, (width ?? DEFAULT_LINE_WIDTH) - 2)}\n`;
 }

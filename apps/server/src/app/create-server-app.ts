@@ -8,6 +8,7 @@ import { requestId } from 'hono/request-id';
 import type { ConversationEventBus } from '../events/conversation-events.js';
 import type { ConversationTurnLock } from '../turn-lock/turn-lock.js';
 import type { AgentSessionsOptions } from './agent-sessions/agent-session-options.js';
+import { type AttachmentLimits, DEFAULT_ATTACHMENT_LIMITS } from './attachments/message-content.js';
 import { apiError } from './http/api-error.js';
 import { withCommonErrorResponses } from './http/common-error-responses.js';
 import { bearerAuth } from './middleware/bearer-auth.js';
@@ -19,6 +20,7 @@ import { requestLog } from './middleware/request-log.js';
 import { validationHook } from './middleware/validation-hook.js';
 import type { RouteDeps } from './route-deps.js';
 import { registerAgentSessionRoutes } from './routes/agent-session-routes.js';
+import { registerAttachmentRoutes } from './routes/attachment-routes.js';
 import { registerConversationRoutes } from './routes/conversation-routes.js';
 import { registerEventRoutes } from './routes/event-routes.js';
 import { registerHealthRoutes } from './routes/health-routes.js';
@@ -41,6 +43,13 @@ export interface ServerAppOptions {
   apiToken?: string;
   /** Default 1 MiB; a larger body is answered 413. */
   bodyLimitBytes?: number;
+  /**
+   * Largest total of one message's attachments, in bytes: default 20 MiB, then 413. A message post
+   * may be this much larger than `bodyLimitBytes` (a third more for base64 in JSON).
+   */
+  attachmentLimitBytes?: number;
+  /** Media types an attachment may have; default `ATTACHMENT_MEDIA_TYPES` of `@cairn/core`, else 415. */
+  attachmentMediaTypes?: readonly string[];
   /** Turns running or queued in this instance at most; default 64, then 429 with `Retry-After`. */
   maxConcurrentTurns?: number;
   /** pino or compatible; gets ids and codes only, never bodies or tokens. */
@@ -107,12 +116,30 @@ export function createServerApp(options: ServerAppOptions): ServerAppHandle {
     const limit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
     app.use('/v1/*', rateLimit(limit, { keyByToken: apiToken !== undefined }));
   }
-  app.use(
-    '/v1/*',
-    bodyLimit({
-      maxSize: options.bodyLimitBytes ?? 1024 * 1024,
-      onError: (c) => apiError(c, 413, 'PAYLOAD_TOO_LARGE', 'request body too large'),
-    }),
+  const attachments: AttachmentLimits = {
+    maxBytes: options.attachmentLimitBytes ?? DEFAULT_ATTACHMENT_LIMITS.maxBytes,
+    mediaTypes: options.attachmentMediaTypes ?? DEFAULT_ATTACHMENT_LIMITS.mediaTypes,
+  };
+  const bodyLimitBytes = options.bodyLimitBytes ?? 1024 * 1024;
+  const tooLarge = bodyLimit({
+    maxSize: bodyLimitBytes,
+    onError: (c) => apiError(c, 413, 'PAYLOAD_TOO_LARGE', 'request body too large'),
+  });
+  // A message may carry attachments: their limit on top, with room for base64 (4 bytes per 3).
+  const messageTooLarge = bodyLimit({
+    maxSize: bodyLimitBytes + Math.ceil((attachments.maxBytes * 4) / 3),
+    onError: (c) =>
+      apiError(
+        c,
+        413,
+        'PAYLOAD_TOO_LARGE',
+        `request body too large (attachments: ${attachments.maxBytes} bytes at most)`,
+      ),
+  });
+  app.use('/v1/*', (c, next) =>
+    c.req.method === 'POST' && /^\/v1\/conversations\/[^/]+\/messages$/.test(c.req.path)
+      ? messageTooLarge(c, next)
+      : tooLarge(c, next),
   );
   app.onError(handleErrors(logger));
   app.notFound(notFoundHandler);
@@ -125,6 +152,7 @@ export function createServerApp(options: ServerAppOptions): ServerAppHandle {
     logger,
     registry,
     shutdown: shutdown.signal,
+    attachments,
     // Optional fields are left out when absent, never set to undefined.
     ...definedFields({
       streamLimits: options.streamLimits,
@@ -139,6 +167,7 @@ export function createServerApp(options: ServerAppOptions): ServerAppHandle {
   registerConversationRoutes(app, deps);
   registerMessageRoutes(app, deps);
   registerTurnRoutes(app, deps);
+  registerAttachmentRoutes(app, deps);
   registerRunRoutes(app, deps);
   registerAgentSessionRoutes(app, deps);
   registerEventRoutes(app, deps);

@@ -3,6 +3,7 @@ import type { AgentRuntime, WorkflowPackage } from '@cairn/runtime';
 import type { ConversationEventBus } from '../events/conversation-events.js';
 import type { ConversationTurnLock } from '../turn-lock/turn-lock.js';
 import type { AgentSessionsOptions } from './agent-sessions/agent-session-options.js';
+import type { AttachmentLimits } from './attachments/message-content.js';
 import type { ServerLogger } from './server-env.js';
 import type { ServerMetrics } from './server-metrics.js';
 import type { SseStreamLimits } from './streams/sse-writer.js';
@@ -18,6 +19,8 @@ export interface RouteDeps {
   events: ConversationEventBus;
   turnLock: ConversationTurnLock;
   logger: ServerLogger;
+  /** What a posted message's attachments may be. */
+  attachments: AttachmentLimits;
   /** The turns running or queued in this instance, under its cap. */
   registry: TurnRegistry;
   /** Aborted once shutdown began: live streams end, `/readyz` fails, running turns go on. */

@@ -51,6 +51,10 @@ export function serverProgram(version: string, run: (flags: ServerFlags) => Prom
       'turns at once before 429 (env CAIRN_MAX_CONCURRENT_TURNS, default 64)',
     )
     .option('--body-limit <bytes>', 'largest request body (env CAIRN_BODY_LIMIT, default 1048576)')
+    .option(
+      '--attachment-limit <bytes>',
+      "largest total of a message's attachments (env CAIRN_ATTACHMENT_LIMIT, default 20971520)",
+    )
     .option('--rate-limit <rps[:burst]|off>', 'requests per second per token (env CAIRN_RATE_LIMIT)')
     .option(
       '--cors-origin <origin...>',

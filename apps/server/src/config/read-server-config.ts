@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { defaultDataDir } from '@cairn/connect';
-import { CairnError } from '@cairn/core';
+import { ATTACHMENT_MAX_BYTES, CairnError } from '@cairn/core';
 import { isLoopbackHost } from './loopback-host.js';
 import { type ServerConfig, ServerConfigSchema } from './server-config.js';
 
@@ -20,6 +20,7 @@ export interface ServerFlags {
   gracePeriod?: string;
   maxConcurrentTurns?: string;
   bodyLimit?: string;
+  attachmentLimit?: string;
   corsOrigin?: string[];
   rateLimit?: string;
   agentSessions?: boolean;
@@ -48,6 +49,7 @@ const SOURCES: Record<keyof ServerConfig, string> = {
   gracePeriodMs: '--grace-period / CAIRN_GRACE_PERIOD',
   maxConcurrentTurns: '--max-concurrent-turns / CAIRN_MAX_CONCURRENT_TURNS',
   bodyLimitBytes: '--body-limit / CAIRN_BODY_LIMIT',
+  attachmentLimitBytes: '--attachment-limit / CAIRN_ATTACHMENT_LIMIT',
   corsOrigins: '--cors-origin / CAIRN_CORS_ORIGINS',
   rateLimit: '--rate-limit / CAIRN_RATE_LIMIT',
   agentSessions: '--agent-sessions / CAIRN_AGENT_SESSIONS',
@@ -124,6 +126,8 @@ export function readServerConfig(
     gracePeriodMs: secondsToMs(flagOrEnv(flags.gracePeriod, env.CAIRN_GRACE_PERIOD)) ?? 30_000,
     maxConcurrentTurns,
     bodyLimitBytes: flagOrEnv(flags.bodyLimit, env.CAIRN_BODY_LIMIT) ?? 1024 * 1024,
+    attachmentLimitBytes:
+      flagOrEnv(flags.attachmentLimit, env.CAIRN_ATTACHMENT_LIMIT) ?? ATTACHMENT_MAX_BYTES,
     corsOrigins: list(flags.corsOrigin, env.CAIRN_CORS_ORIGINS),
     rateLimit: parseRateLimit(flagOrEnv(flags.rateLimit, env.CAIRN_RATE_LIMIT)),
     agentSessions: flags.agentSessions === true || envBoolean(env.CAIRN_AGENT_SESSIONS),

@@ -37,6 +37,8 @@ export const ServerConfigSchema = z
     gracePeriodMs: z.number().int().min(0),
     maxConcurrentTurns: positiveInt,
     bodyLimitBytes: positiveInt,
+    /** Largest total of a message's attachments, in bytes (a larger upload is answered 413). */
+    attachmentLimitBytes: positiveInt,
     corsOrigins: z.array(z.string().min(1)),
     /** Undefined = the app's default limit. */
     rateLimit: RateLimitSchema.optional(),

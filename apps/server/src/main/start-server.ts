@@ -61,6 +61,7 @@ export async function startServer(
       workflows,
       ...definedFields({ apiToken: config.apiToken }),
       bodyLimitBytes: config.bodyLimitBytes,
+      attachmentLimitBytes: config.attachmentLimitBytes,
       maxConcurrentTurns: turnCap(config),
       ...definedFields({ rateLimit: config.rateLimit }),
       ...(config.corsOrigins.length === 0 ? {} : { cors: { origins: config.corsOrigins } }),

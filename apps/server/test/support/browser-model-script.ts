@@ -17,14 +17,23 @@ export const PLAIN_PROMPT_PREFIX = 'Say ';
 
 export const plainReply = (prompt: string) => `Heard ${prompt.slice(PLAIN_PROMPT_PREFIX.length)}.`;
 
+/** The reply to a message with attachments: their names, in order. */
+export const attachmentsReply = (names: readonly string[]) => `Received ${names.join(', ')}.`;
+
 /**
- * The mock model: a plain prompt gets its plain reply; the edit prompt gets two tool calls (an edit with a diff, a command with
+ * The mock model: a message with attachments gets `attachmentsReply`; a plain prompt gets its plain reply; the edit prompt gets two tool calls (an edit with a diff, a command with
  * output), then a reply streamed in small, slow chunks; the slow prompt gets an answer only after
  * a minute (it is aborted long before).
  */
 export function browserModelTurn(request: ModelRequest): ScriptTurn {
   const last = request.messages.at(-1);
   if (last?.role === 'tool') return { text: BROWSER_SCRIPT.finalReply, chunkSize: 5, chunkDelayMs: 60 };
+  if (Array.isArray(last?.content)) {
+    const names = last.content.flatMap((part) =>
+      'fileName' in part && typeof part.fileName === 'string' ? [part.fileName] : [],
+    );
+    return { text: attachmentsReply(names) };
+  }
   const prompt = typeof last?.content === 'string' ? last.content : '';
   if (prompt.startsWith(PLAIN_PROMPT_PREFIX)) return { text: plainReply(prompt) };
   if (prompt === BROWSER_SCRIPT.slowPrompt) return { text: 'This reply comes too late.', delayMs: 60_000 };

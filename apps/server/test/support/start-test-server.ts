@@ -13,7 +13,7 @@ import { serveApp } from './serve-app.js';
 export interface TestServerOptions
   extends Pick<
     ServerAppOptions,
-    'apiToken' | 'bodyLimitBytes' | 'maxConcurrentTurns' | 'logger' | 'rateLimit'
+    'apiToken' | 'bodyLimitBytes' | 'attachmentLimitBytes' | 'maxConcurrentTurns' | 'logger' | 'rateLimit'
   > {
   /** The model's replies, one per model call. */
   turns?: ScriptTurn[];

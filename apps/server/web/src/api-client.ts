@@ -105,15 +105,28 @@ export async function loadDisplayMessages(id: string, signal?: AbortSignal): Pro
   }
 }
 
-/** Posts a user message and reports the turn as it runs; resolves after `done` (or when the stream breaks). */
+// Text alone goes as JSON; with files, as multipart/form-data (the text field, then the files in order).
+function messageBody(content: string, files: readonly File[]): RequestInit {
+  if (files.length === 0) return postJson({ content }, { accept: 'text/event-stream' });
+  const form = new FormData();
+  if (content.trim() !== '') form.append('content', content);
+  for (const file of files) form.append('file', file, file.name);
+  return { method: 'POST', headers: { accept: 'text/event-stream' }, body: form };
+}
+
+/**
+ * Posts a user message (its text and any attached files) and reports the turn as it runs; resolves
+ * after `done` (or when the stream breaks). A refused attachment is an `ApiRequestError` (413, 415, 400).
+ */
 export async function sendMessage(
   id: string,
   content: string,
+  files: readonly File[],
   onEvent: (event: TurnEvent) => void,
   signal?: AbortSignal,
 ): Promise<void> {
   const response = await request(`${conversationPath(id)}/messages`, {
-    ...postJson({ content }, { accept: 'text/event-stream' }),
+    ...messageBody(content, files),
     ...definedFields({ signal }),
   });
   if (response.body === null) return;
@@ -126,6 +139,15 @@ export async function sendMessage(
       return;
     }
   }
+}
+
+/** The bytes of a stored image or file part, fetched with the token (an `<img src>` could not send it). */
+export async function fetchAttachment(id: string, sha256: string, signal?: AbortSignal): Promise<Blob> {
+  return (
+    await request(`${conversationPath(id)}/attachments/${encodeURIComponent(sha256)}`, {
+      ...definedFields({ signal }),
+    })
+  ).blob();
 }
 
 /** What a conversation's live feed reports. */

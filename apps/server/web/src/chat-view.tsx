@@ -26,11 +26,11 @@ export function ChatView({ conversationId, title, ...hooks }: ChatViewProps) {
           {state.error}
         </p>
       )}
-      <MessageList state={state} />
+      <MessageList state={state} conversationId={conversationId} />
       <Composer
         turnRunning={state.turnRunning}
         disabled={state.loading}
-        onSend={(text) => void session.send(text)}
+        onSend={(text, files) => void session.send(text, files)}
         onAbort={() => void session.abort()}
       />
     </section>

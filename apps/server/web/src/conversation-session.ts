@@ -25,6 +25,8 @@ export interface ConversationViewState {
   runningTools: readonly RunningTool[];
   /** The message being sent, until the server has stored it. */
   sentText: string | undefined;
+  /** The names of the files sent with it. */
+  sentFiles: readonly string[];
   turnRunning: boolean;
   error: string | undefined;
   /** The conversation was deleted while open (and has not been created again). */
@@ -45,6 +47,7 @@ const INITIAL_STATE: ConversationViewState = {
   draft: '',
   runningTools: [],
   sentText: undefined,
+  sentFiles: [],
   turnRunning: false,
   error: undefined,
   deleted: false,
@@ -100,12 +103,13 @@ export class ConversationSession {
     this.listeners.clear();
   }
 
-  async send(content: string): Promise<void> {
+  async send(content: string, files: readonly File[] = []): Promise<void> {
     if (this.state.turnRunning || this.closed) return;
     this.stopFeed();
     this.update({
       turnRunning: true,
       sentText: content,
+      sentFiles: files.map((file) => file.name),
       draft: '',
       runningTools: [],
       error: undefined,
@@ -115,6 +119,7 @@ export class ConversationSession {
       await sendMessage(
         this.conversationId,
         content,
+        files,
         (event) => this.onTurnEvent(event),
         this.lifetime.signal,
       );
@@ -122,7 +127,7 @@ export class ConversationSession {
       this.fail(error);
     }
     if (this.closed) return;
-    this.update({ turnRunning: false, sentText: undefined, draft: '', runningTools: [] });
+    this.update({ turnRunning: false, sentText: undefined, sentFiles: [], draft: '', runningTools: [] });
     if (this.display.needsReload) await this.reload();
     this.startFeed();
     this.hooks.onTurnEnd();
@@ -162,7 +167,7 @@ export class ConversationSession {
     const finished = new Set(shown.map((display) => display.toolExecution?.toolUseId));
     this.update({
       messages: this.display.messages(),
-      ...(message.role === 'user' ? { sentText: undefined } : {}),
+      ...(message.role === 'user' ? { sentText: undefined, sentFiles: [] } : {}),
       // The stored assistant message holds the text streamed so far.
       ...(message.role === 'assistant' ? { draft: '' } : {}),
       runningTools: this.state.runningTools.filter((tool) => !finished.has(tool.id)),

@@ -1,8 +1,10 @@
 import type { ConversationMessage } from '@cairn/core';
+import type { ComponentChildren } from 'preact';
 import { CodeBlock } from './code-block.js';
+import { MessageParts } from './message-parts.js';
 import { ToolExecutionCard } from './tool-execution-card.js';
 
-// The page bundles no part of @cairn/core (types only): text parts joined, other parts named.
+// Text alone, for the bubbles that show text only (thinking, errors, summaries, tool output).
 function messageText({ content }: ConversationMessage): string {
   if (typeof content === 'string') return content;
   return (content ?? [])
@@ -11,7 +13,13 @@ function messageText({ content }: ConversationMessage): string {
 }
 
 /** One message of the display view, drawn by what it is. */
-export function MessageItem({ message }: { message: ConversationMessage }) {
+export function MessageItem({
+  message,
+  conversationId,
+}: {
+  message: ConversationMessage;
+  conversationId: string;
+}) {
   const text = messageText(message);
   if (message.partType === 'tool_execution' && message.toolExecution !== undefined) {
     return <ToolExecutionCard execution={message.toolExecution} />;
@@ -25,7 +33,13 @@ export function MessageItem({ message }: { message: ConversationMessage }) {
     );
   }
   if (message.partType === 'error') return <ErrorMessage text={text} code={message.errorCode} />;
-  if (message.role === 'user') return <UserMessage text={text} />;
+  if (message.role === 'user') {
+    return (
+      <UserMessage>
+        <MessageParts conversationId={conversationId} content={message.content} />
+      </UserMessage>
+    );
+  }
   if (message.role === 'system') {
     return (
       <article class="message system" aria-label="Summary of earlier messages">
@@ -36,7 +50,11 @@ export function MessageItem({ message }: { message: ConversationMessage }) {
   if (message.role === 'tool') {
     return (
       <article class="message tool" aria-label="Tool result">
-        <CodeBlock label="Tool output">{text}</CodeBlock>
+        {typeof message.content === 'string' ? (
+          <CodeBlock label="Tool output">{text}</CodeBlock>
+        ) : (
+          <MessageParts conversationId={conversationId} content={message.content} />
+        )}
       </article>
     );
   }
@@ -48,10 +66,16 @@ export function MessageItem({ message }: { message: ConversationMessage }) {
   );
 }
 
-export function UserMessage({ text, pending = false }: { text: string; pending?: boolean }) {
+export function UserMessage({
+  children,
+  pending = false,
+}: {
+  children: ComponentChildren;
+  pending?: boolean;
+}) {
   return (
     <article class={`message user${pending ? ' pending' : ''}`} aria-label="Your message">
-      <div class="bubble">{text}</div>
+      <div class="bubble">{children}</div>
     </article>
   );
 }

@@ -7,7 +7,13 @@ import { RunningToolCard } from './tool-execution-card.js';
 const FOLLOW_MARGIN_PX = 80;
 
 /** The conversation: stored messages, then what the running turn has not stored yet. */
-export function MessageList({ state }: { state: ConversationViewState }) {
+export function MessageList({
+  state,
+  conversationId,
+}: {
+  state: ConversationViewState;
+  conversationId: string;
+}) {
   const list = useRef<HTMLDivElement>(null);
   const following = useRef(true);
   useLayoutEffect(() => {
@@ -32,9 +38,18 @@ export function MessageList({ state }: { state: ConversationViewState }) {
           </p>
         )}
         {state.messages.map((message) => (
-          <MessageItem key={message.id} message={message} />
+          <MessageItem key={message.id} message={message} conversationId={conversationId} />
         ))}
-        {state.sentText !== undefined && <UserMessage text={state.sentText} pending />}
+        {state.sentText !== undefined && (
+          <UserMessage pending>
+            {state.sentText}
+            {state.sentFiles.map((name, index) => (
+              <span key={index} class="attachment-file">
+                📎 {name}
+              </span>
+            ))}
+          </UserMessage>
+        )}
         {state.draft !== '' && <StreamingReply text={state.draft} />}
         {state.runningTools.map((tool) => (
           <RunningToolCard key={tool.id} toolName={tool.toolName} />

@@ -13,7 +13,12 @@ export function handleErrors(logger: ServerLogger) {
       return apiError(c, 400, 'INVALID_ARGUMENT', error.message);
     }
     if (error instanceof HTTPException && error.status === 415) {
-      return apiError(c, 415, 'UNSUPPORTED_MEDIA_TYPE', 'send the body as application/json');
+      return apiError(
+        c,
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+        `send the body as ${c.req.path.endsWith('/messages') ? 'application/json or multipart/form-data' : 'application/json'}`,
+      );
     }
     const shown = toPublicError(error);
     // A retryable outage (store or lock connections busy) says when to come back.

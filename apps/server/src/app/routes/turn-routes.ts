@@ -1,6 +1,13 @@
 import { definedFields, TokenUsageSchema } from '@cairn/core';
 import type { RuntimeEventListener } from '@cairn/runtime';
 import { createRoute, z } from '@hono/zod-openapi';
+import {
+  type AttachmentLimits,
+  type PostMessageBody,
+  PostMessageBodySchema,
+  PostMessageFormSchema,
+  readMessageContent,
+} from '../attachments/message-content.js';
 import { errorResponse, isOutage, publicTurnError } from '../http/api-error.js';
 import {
   AgentOutputSchema,
@@ -13,16 +20,6 @@ import type { ServerApp } from '../server-env.js';
 import { tooManyTurns, wantsEventStream } from '../turns/registered-turn.js';
 import { runConversationTurn } from '../turns/run-conversation-turn.js';
 import { streamTurn } from '../turns/turn-event-stream.js';
-
-const PostMessageBodySchema = z
-  .object({
-    content: z
-      .string()
-      .min(1)
-      .max(100_000)
-      .refine((text) => text.trim() !== '', 'must not be blank'),
-  })
-  .openapi('PostMessageRequest');
 
 const TurnResultSchema = z
   .object({
@@ -46,10 +43,20 @@ const postMessageRoute = createRoute({
   method: 'post',
   path: '/v1/conversations/{id}/messages',
   summary: 'Send a user message and run the turn',
-  description: 'The first message creates the conversation. Turns of one conversation run one at a time.',
+  description:
+    'The first message creates the conversation. Turns of one conversation run one at a time. ' +
+    'Attachments (images, PDFs, text files) come as base64 parts in JSON or as `file` fields of a ' +
+    '`multipart/form-data` body; each is checked before the turn starts, so a refused one stores nothing. ' +
+    'Stored bytes are served by `GET /v1/conversations/{id}/attachments/{sha256}`.',
   request: {
     params: ConversationParamsSchema,
-    body: { required: true, content: { 'application/json': { schema: PostMessageBodySchema } } },
+    // Not `required`: the JSON validator would then refuse a multipart body (read by the handler).
+    body: {
+      content: {
+        'application/json': { schema: PostMessageBodySchema },
+        'multipart/form-data': { schema: PostMessageFormSchema },
+      },
+    },
   },
   responses: {
     200: {
@@ -59,8 +66,13 @@ const postMessageRoute = createRoute({
         'text/event-stream': { schema: z.string().openapi({ description: TURN_EVENTS_DESCRIPTION }) },
       },
     },
-    400: errorResponse('Invalid id or body'),
-    413: errorResponse('Body too large'),
+    400: errorResponse(
+      'Invalid id or body; an attachment that is empty, not what its media type says, or an SVG with script',
+    ),
+    413: errorResponse('Body, or the attachments in total, over the size limit'),
+    415: errorResponse(
+      'An attachment of a media type not allowed (`UNSUPPORTED_CONTENT`), or a body neither JSON nor multipart',
+    ),
     429: errorResponse('Too many turns running on this instance; retry after `Retry-After` seconds'),
   },
 });
@@ -82,7 +94,7 @@ const abortRoute = createRoute({
 export type TurnRouteDeps = Pick<
   RouteDeps,
   'runtime' | 'turnLock' | 'events' | 'logger' | 'registry' | 'streamLimits'
->;
+> & { attachments: AttachmentLimits };
 
 /**
  * Running a turn (as JSON or as an event stream) and aborting it. A turn also ends aborted if its
@@ -94,7 +106,11 @@ export function registerTurnRoutes(app: ServerApp, deps: TurnRouteDeps): void {
   app.openAPIRegistry.register('AgentOutput', AgentOutputSchema);
   app.openapi(postMessageRoute, async (c) => {
     const { id } = c.req.valid('param');
-    const { content } = c.req.valid('json');
+    // Validated when the body is JSON, `{}` otherwise (the form is read by readMessageContent).
+    const json = c.req.valid('json' as never) as PostMessageBody | Record<string, never>;
+    const read = await readMessageContent(c, json, deps.attachments);
+    if ('refused' in read) return read.refused as never;
+    const { content } = read;
     const controller = registry.begin(id);
     if (controller === undefined) return tooManyTurns(c);
     const run = (onEvent?: RuntimeEventListener) =>

@@ -1,4 +1,4 @@
-import { CairnError, type ConversationMessage } from '@cairn/core';
+import { CairnError, type ConversationMessage, type MessageContent } from '@cairn/core';
 import type { AgentRuntime, ChatResult, RuntimeEventListener } from '@cairn/runtime';
 import type { ConversationEventBus } from '../../events/conversation-events.js';
 import type { ConversationTurnLock } from '../../turn-lock/turn-lock.js';
@@ -14,7 +14,7 @@ export interface TurnDependencies {
 
 export interface ConversationTurn {
   conversationId: string;
-  content: string;
+  content: MessageContent;
   signal: AbortSignal;
   onEvent?: RuntimeEventListener;
 }
