@@ -26,6 +26,8 @@ describe('the guides in docs/ run and print what they say', () => {
 
   it('adding-an-agent-cli', () => expectGuideRuns('adding-an-agent-cli'));
 
+  it('images-files-and-structured-output', () => expectGuideRuns('images-files-and-structured-output'));
+
   it('running-the-server-on-several-instances', () =>
     expectGuideRuns('running-the-server-on-several-instances', { DATABASE_URL: inject('databaseUrl') }));
 });

@@ -126,13 +126,20 @@ describe('runtime chat with output', () => {
   });
 });
 
-// The adapters do not take `ModelRequest.output` yet (`capabilities.structuredOutput` unset): the
-// instruction path, through each real adapter and its provider's wire protocol, streaming.
+// The native path through each real adapter and its provider's wire protocol, streaming: every
+// adapter takes `ModelRequest.output` (OpenAI `json_schema`, Anthropic `output_config`, Gemini
+// `responseSchema`), and its mock refuses a request that gets the shape wrong.
 let server: MockProviderServer | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
 });
+
+const NATIVE_OUTPUT: Record<MockProvider, string> = {
+  openai: '"response_format":{"type":"json_schema"',
+  anthropic: '"output_config":{"format":{"type":"json_schema"',
+  gemini: '"responseMimeType":"application/json"',
+};
 
 const adapters: Record<MockProvider, (baseURL: string) => ModelAdapter> = {
   openai: (baseURL) => createOpenAIAdapter({ model: 'gpt-test', baseURL, apiKey: 'sk-test' }),
@@ -152,7 +159,7 @@ describe.each(Object.keys(adapters) as MockProvider[])(
         ],
       });
       const model = adapters[provider](server.baseURL);
-      expect(model.capabilities.structuredOutput).not.toBe(true);
+      expect(model.capabilities.structuredOutput).toBe(true);
       const runtime = createAgentRuntime({
         store: createMemoryConversationStore(),
         model,
@@ -172,7 +179,9 @@ describe.each(Object.keys(adapters) as MockProvider[])(
       expect(partials.at(-1)).toEqual(OSLO);
       expect(server.requests).toHaveLength(2);
       for (const request of server.requests) {
-        expect(JSON.stringify(request.body)).toContain('answer with one JSON value that matches');
+        const body = JSON.stringify(request.body);
+        expect(body).toContain(NATIVE_OUTPUT[provider]);
+        expect(body).not.toContain('answer with one JSON value that matches');
       }
     });
   },
