@@ -19,6 +19,11 @@ export interface ProviderConnection {
   model: string;
   apiKey: string;
   baseURL?: string;
+  /**
+   * OpenAI-speaking providers: the media types of the parts the model takes (a local vision model
+   * behind an OpenAI-compatible server, say); absent, the adapter's own default for the model.
+   */
+  inputMediaTypes?: readonly string[];
 }
 
 /**
@@ -30,7 +35,7 @@ export async function createProviderAdapter(
   provider: ProviderName,
   connection: ProviderConnection,
 ): Promise<ModelAdapter> {
-  const { model, apiKey, baseURL } = connection;
+  const { model, apiKey, baseURL, inputMediaTypes } = connection;
   switch (provider) {
     case 'openai':
     case 'openai-compatible': {
@@ -39,7 +44,12 @@ export async function createProviderAdapter(
         `the ${provider} provider`,
         () => import('@cairn/provider-openai'),
       );
-      return createOpenAIAdapter({ model, apiKey, baseURL: baseURL ?? OPENAI_API_URL });
+      return createOpenAIAdapter({
+        model,
+        apiKey,
+        baseURL: baseURL ?? OPENAI_API_URL,
+        ...definedFields({ inputMediaTypes }),
+      });
     }
     case 'anthropic': {
       const { createAnthropicAdapter } = await importOptionalPackage(

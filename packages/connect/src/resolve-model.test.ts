@@ -149,6 +149,15 @@ describe('resolveModel: from the environment', () => {
     });
   });
 
+  it('gives an OpenAI-compatible server the media types CAIRN_INPUT_MEDIA_TYPES lists (text only without it)', async () => {
+    server = await startModelsServer({ body: modelList('llava') });
+    const env = { ...NO_LOCAL, OPENAI_BASE_URL: server.baseURL };
+    await resolve({}, env);
+    expect(resolved?.adapter.capabilities.inputMediaTypes ?? []).toEqual([]);
+    await resolve({}, { ...env, CAIRN_INPUT_MEDIA_TYPES: ' image/* , application/pdf,' });
+    expect(resolved?.adapter.capabilities.inputMediaTypes).toEqual(['image/*', 'application/pdf']);
+  });
+
   it('prefers --base-url to the keys in the environment', async () => {
     server = await startModelsServer({ body: modelList('mistral') });
     await expect(resolve({ baseURL: server.baseURL }, { ANTHROPIC_API_KEY: 'a' })).resolves.toMatchObject({

@@ -31,6 +31,18 @@ const DEFAULT_PROBE_TIMEOUT_MS = 300;
 // Local servers take any key, but the OpenAI SDK insists on one.
 const NO_KEY = 'no-key';
 
+/**
+ * `CAIRN_INPUT_MEDIA_TYPES` (comma-separated, `image/*` for any image): what an OpenAI-speaking
+ * model takes besides text, for servers whose models the adapter cannot know (Ollama, vLLM).
+ */
+function inputMediaTypesIn(env: NodeJS.ProcessEnv): { inputMediaTypes?: string[] } {
+  const listed = nonBlank(env.CAIRN_INPUT_MEDIA_TYPES)
+    ?.split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  return listed === undefined ? {} : { inputMediaTypes: listed };
+}
+
 /** Everything one resolution works with. */
 interface Resolution {
   settings: ModelSettings;
@@ -79,7 +91,7 @@ async function compatibleServer(
       details: { fix: howToSet([names.model]) },
     });
   }
-  const connection = { model, apiKey: apiKey ?? NO_KEY, baseURL: configured.url };
+  const connection = { model, apiKey: apiKey ?? NO_KEY, baseURL: configured.url, ...inputMediaTypesIn(env) };
   return connected({ provider: 'openai-compatible', source, ...connection });
 }
 
@@ -97,7 +109,8 @@ async function keyedProvider(
   const baseURL =
     configured?.url ?? (provider === 'anthropic' ? nonBlank(env.ANTHROPIC_BASE_URL) : undefined);
   const model = nonBlank(settings.model) ?? DEFAULT_MODEL_IDS[provider];
-  return connected({ provider, source, model, apiKey, ...definedFields({ baseURL }) });
+  const media = provider === 'openai' ? inputMediaTypesIn(env) : {};
+  return connected({ provider, source, model, apiKey, ...definedFields({ baseURL }), ...media });
 }
 
 /** Where the explicit provider came from: the settings say, else it was given by its setting name. */
@@ -136,7 +149,7 @@ async function localServer(
   if (!probe.reachable || probe.status !== 200) return undefined;
   const model = nonBlank(settings.model) ?? probe.modelIds[0];
   if (model === undefined) return undefined;
-  const connection = { model, apiKey: NO_KEY, baseURL };
+  const connection = { model, apiKey: NO_KEY, baseURL, ...inputMediaTypesIn(env) };
   return connected({ provider: 'openai-compatible', source: `local server at ${baseURL}`, ...connection });
 }
 
