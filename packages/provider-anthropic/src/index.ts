@@ -1,5 +1,6 @@
 export { createAnthropicAdapter } from './anthropic-adapter.js';
 export { type AnthropicAdapterOptions, DEFAULT_MAX_OUTPUT_TOKENS } from './anthropic-adapter-options.js';
+export type { AnthropicStructuredOutputMode } from './anthropic-output-tool.js';
 export {
   type AnthropicPromptCaching,
   type AnthropicPromptCachingOption,
