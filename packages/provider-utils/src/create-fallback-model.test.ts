@@ -1,4 +1,10 @@
-import { type AgentOutput, CairnError, type ModelAdapter, type ModelCapabilities } from '@cairn/core';
+import {
+  type AgentOutput,
+  CairnError,
+  type ModelAdapter,
+  type ModelCapabilities,
+  type ModelResult,
+} from '@cairn/core';
 import { describe, expect, it } from 'vitest';
 import {
   answeredBy,
@@ -66,11 +72,14 @@ async function collect(model: ModelAdapter) {
   const stream = model.stream(request);
   const events: AgentOutput[] = [];
   for await (const event of stream) events.push(event);
-  const result = await stream.result.then(
-    (value) => ({ value }),
-    (error: unknown) => ({ error: error as CairnError }),
-  );
-  return { events, ...result };
+  let value: ModelResult | undefined;
+  let error: CairnError | undefined;
+  try {
+    value = await stream.result;
+  } catch (thrown) {
+    error = thrown as CairnError;
+  }
+  return { events, value, error };
 }
 
 describe('createFallbackModel', () => {

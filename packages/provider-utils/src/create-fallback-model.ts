@@ -9,6 +9,7 @@ import {
   type ModelRequest,
   type ModelResult,
   type ModelStream,
+  type ProviderMetadata,
   toCairnError,
 } from '@cairn/core';
 
@@ -60,9 +61,9 @@ const OUTPUT_EVENTS: ReadonlySet<AgentOutput['type']> = new Set([
 
 /** The model recorded as having answered `message`, if a fallback model (or the runtime) recorded it. */
 export function answeredBy(message: {
-  providerMetadata?: Record<string, unknown>;
+  providerMetadata?: ProviderMetadata | undefined;
 }): AnsweringModel | undefined {
-  const cairn = message.providerMetadata?.cairn as Record<string, unknown> | undefined;
+  const cairn = message.providerMetadata?.cairn;
   const provider = cairn?.provider;
   const model = cairn?.model;
   return typeof provider === 'string' && typeof model === 'string' ? { provider, model } : undefined;
