@@ -183,6 +183,29 @@ describe('createFallbackModel', () => {
     expect(backup.calls).toEqual([]);
   });
 
+  it('ends the call, without switching, when the consumer stops reading early', async () => {
+    let seen: AbortSignal | undefined;
+    const slow: ModelAdapter = {
+      ...fakeModel('acme', []).model,
+      stream: (request) =>
+        createModelStream(
+          async (sink, signal) => {
+            seen = request.signal;
+            sink.textDelta('0', 'first words');
+            await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+            throw new CairnError('LLM_UNAVAILABLE', 'would have switched');
+          },
+          { provider: 'acme', ...(request.signal === undefined ? {} : { signal: request.signal }) },
+        ),
+    };
+    const backup = fakeModel('backup', [{ text: 'never' }]);
+    const stream = createFallbackModel([slow, backup.model]).stream(request);
+    for await (const event of stream) if (event.type === 'text_delta') break;
+    await expect(stream.result).rejects.toMatchObject({ code: 'LLM_ABORTED' });
+    expect(seen?.aborted).toBe(true);
+    expect(backup.calls).toEqual([]);
+  });
+
   it('starts every call at the first model again', async () => {
     const primary = fakeModel('acme', [{ error: unavailable() }, { text: 'back again' }]);
     const backup = fakeModel('backup', [{ text: 'stand-in' }]);

@@ -232,7 +232,14 @@ export function createFallbackModel(
       throw exhausted(attempts);
     },
 
-    stream(request) {
+    stream(outer) {
+      // A consumer that stops iterating early ends the call, as `createModelStream` does.
+      const stopByConsumer = new AbortController();
+      const signal =
+        outer.signal === undefined
+          ? stopByConsumer.signal
+          : AbortSignal.any([outer.signal, stopByConsumer.signal]);
+      const request: ModelRequest = { ...outer, signal };
       const events: AgentOutput[] = [];
       let ended = false;
       let wake: (() => void) | undefined;
@@ -284,16 +291,21 @@ export function createFallbackModel(
         result,
         async *[Symbol.asyncIterator]() {
           let next = 0;
-          while (true) {
-            if (next < events.length) {
-              yield events[next++] as AgentOutput;
-              continue;
+          try {
+            while (true) {
+              if (next < events.length) {
+                yield events[next++] as AgentOutput;
+                continue;
+              }
+              if (ended) return;
+              await new Promise<void>((resolve) => {
+                wake = resolve;
+              });
+              wake = undefined;
             }
-            if (ended) return;
-            await new Promise<void>((resolve) => {
-              wake = resolve;
-            });
-            wake = undefined;
+          } finally {
+            if (!ended)
+              stopByConsumer.abort(new CairnError('LLM_ABORTED', 'the stream was not read to its end'));
           }
         },
       } satisfies ModelStream;
