@@ -78,6 +78,8 @@ describe.each(Object.keys(adapters) as MockProvider[])('context overflow with th
     expect(log.at(-1)).toMatchObject({
       role: 'assistant',
       content: 'Here is the answer, after the compaction.',
+      // The model that wrote it, recorded by the loop for a plain adapter too.
+      providerMetadata: { cairn: { provider } },
     });
     expect(log.some((message) => message.partType === 'error')).toBe(false);
     expect(events.filter((event) => event.event === 'compression_applied')).toEqual([
