@@ -5,9 +5,11 @@ import {
   type ModelRequest,
   type ModelResult,
 } from '@cairn/core';
+import { modelFallbackOf } from '@cairn/provider-utils';
 import { CallbackFailure, type LoopRun } from './loop-run.js';
 import type { LoopState } from './loop-state.js';
 import { parsePartialJson } from './parse-partial-json.js';
+import { keepInterruptedAnswer } from './push-assistant-message.js';
 import { StreamedText } from './streamed-text.js';
 import { outputJsonText, withOutputInstruction } from './structured-output.js';
 
@@ -47,6 +49,7 @@ function emitPartialObject(
 export async function callModel(run: LoopRun, state: LoopState): Promise<ModelResult> {
   const { params, tools, output } = run;
   state.modelReportedError = false;
+  state.answering = undefined;
   state.streamed = new StreamedText();
   state.partialSent = undefined;
   const request: ModelRequest = {
@@ -66,6 +69,15 @@ export async function callModel(run: LoopRun, state: LoopState): Promise<ModelRe
   const stream = params.model.stream(request);
   for await (const event of stream) {
     if (event.type === 'error') state.modelReportedError = true;
+    const fallback = modelFallbackOf(event);
+    if (fallback !== undefined) {
+      // A fallback model switched: what streamed so far was the failed model's answer, cut off. It
+      // is kept as such, and the next model's answer starts afresh.
+      await keepInterruptedAnswer(run, state, 'error');
+      state.answering = fallback.to;
+      state.streamed = new StreamedText();
+      state.partialSent = undefined;
+    }
     state.streamed.add(event);
     run.emit(event);
     if (output !== undefined && event.type === 'text_delta') emitPartialObject(run, state, event);

@@ -42,11 +42,19 @@ export type LoopAssistantMessage = ModelAssistantMessage &
   LoopMessageFields & {
     usage: TokenUsage;
     finishReason: FinishReason;
+    /** The model id the provider reported for this answer (`ModelResult.modelId`). */
     modelId?: string;
+    /**
+     * The message's own replay data, plus `cairn: { provider, model }`: the model that answered
+     * (with `createFallbackModel`, the one of the chain that did), for the log. The `messages` the
+     * loop sends keep only the model's own data.
+     */
+    providerMetadata?: ProviderMetadata;
     /**
      * The answer was cut off while it streamed, by an abort (`finishReason` `aborted`) or a failed
      * stream (`error`): `content` is the text shown until then (no usage, no tool calls). Kept so
-     * the log holds what the user saw.
+     * the log holds what the user saw. A fallback model switching after a cut-off stream gives one
+     * too, before the next model's answer in the same turn.
      */
     interrupted?: true;
   };

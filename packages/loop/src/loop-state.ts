@@ -1,4 +1,5 @@
 import type { FinishReason, OpenAIToolCall, TokenUsage } from '@cairn/core';
+import type { AnsweringModel } from '@cairn/provider-utils';
 import type { LoopAssistantMessage } from './chat-tool-loop-types.js';
 import type { FailingCallTracker } from './failing-call-tracker.js';
 import { StreamedText } from './streamed-text.js';
@@ -23,6 +24,11 @@ export interface LoopState {
   unanswered: OpenAIToolCall[];
   /** What the current model call has streamed: kept if the call fails (or is aborted) mid-answer. */
   streamed: StreamedText;
+  /**
+   * The model the current call's stream comes from, once a fallback model switched (a
+   * `model_fallback` status event); until then the loop's model.
+   */
+  answering: AnsweringModel | undefined;
   /** The model's stream already told `onEvent` about its failure. */
   modelReportedError: boolean;
   tracker: FailingCallTracker;
@@ -49,6 +55,7 @@ export function newLoopState(
     finishReason: 'stop',
     unanswered: [],
     streamed: new StreamedText(),
+    answering: undefined,
     modelReportedError: false,
     tracker,
     outputRetriesLeft: outputRetries,

@@ -5,7 +5,9 @@ import {
   type ModelAssistantMessage,
   type ModelResult,
   type OpenAIToolCall,
+  type ProviderMetadata,
 } from '@cairn/core';
+import { type AnsweringModel, answeredBy } from '@cairn/provider-utils';
 import type { LoopRun } from './loop-run.js';
 import { type LoopState, NO_USAGE } from './loop-state.js';
 
@@ -27,6 +29,21 @@ function withUniqueCallIds(message: ModelAssistantMessage): ModelAssistantMessag
     return { ...call, id };
   });
   return renamed ? { ...message, tool_calls: unique } : message;
+}
+
+// Which model answered, for the log (`providerMetadata.cairn`): the one a fallback model names, else
+// the loop's. Only the message handed to the callbacks gets it: the request keeps the model's own.
+function withAnsweringModel(
+  metadata: ProviderMetadata | undefined,
+  answering: AnsweringModel,
+): ProviderMetadata {
+  return { ...metadata, cairn: { ...metadata?.cairn, ...answering } };
+}
+
+function loopModel(run: LoopRun, state: LoopState, modelId?: string): AnsweringModel {
+  return (
+    state.answering ?? { provider: run.params.model.provider, model: modelId ?? run.params.model.modelId }
+  );
 }
 
 /** Pushes the model's answer and hands it to `onAssistantMessage`; returns its calls, all unanswered. */
@@ -51,6 +68,10 @@ export async function pushModelAnswer(
     usage: result.usage,
     finishReason: result.finishReason,
     ...definedFields({ modelId: result.modelId }),
+    providerMetadata: withAnsweringModel(
+      assistant.providerMetadata,
+      answeredBy(assistant) ?? loopModel(run, state, result.modelId),
+    ),
   };
   await run.params.onAssistantMessage?.(state.last);
   return calls;
@@ -75,6 +96,7 @@ export async function keepInterruptedAnswer(
     usage: NO_USAGE,
     finishReason,
     interrupted: true,
+    providerMetadata: withAnsweringModel(undefined, loopModel(run, state)),
   };
   await run.params.onAssistantMessage?.(state.last);
 }

@@ -15,6 +15,17 @@ export {
   mergeAnthropicUsage,
 } from './convert-anthropic-usage.js';
 export { convertLines, type LineConverter } from './convert-lines.js';
+export {
+  type AnsweringModel,
+  answeredBy,
+  createFallbackModel,
+  DEFAULT_FALLBACK_CODES,
+  type FallbackModelOptions,
+  fallbackCapabilities,
+  MODEL_FALLBACK_STATUS,
+  type ModelFallbackInfo,
+  modelFallbackOf,
+} from './create-fallback-model.js';
 export { createModelStream, type ModelStreamOptions, type ModelStreamRun } from './create-model-stream.js';
 export { EMPTY_TOOL_ERROR_TEXT } from './empty-tool-error-text.js';
 export { jsonValueText } from './json-value-text.js';

@@ -37,6 +37,7 @@ export type {
   AgentRuntimeOptions,
   ChatParams,
   ChatResult,
+  CompressionTrigger,
   CompressParams,
   CompressResult,
   RuntimeAgent,

@@ -7,7 +7,14 @@ import {
   type Tool,
   toCairnError,
 } from '@cairn/core';
-import { type ChatToolLoopResult, chatToolLoop, type FailState, type StructuredOutput } from '@cairn/loop';
+import {
+  type ChatToolLoopResult,
+  chatToolLoop,
+  DEFAULT_MAX_TURNS,
+  type FailState,
+  type StructuredOutput,
+} from '@cairn/loop';
+import { afterRetry } from './after-retry.js';
 import { createConversationWriter } from './conversation-writer.js';
 import type { RuntimeEventListener } from './runtime-types.js';
 import {
@@ -97,58 +104,106 @@ export async function runTurn(env: TurnEnvironment, request: TurnRequest): Promi
     // Each model call's reported input tokens calibrate the estimate (Anthropic, Gemini): the request
     // is the loop's message list as the call starts.
     const calibrated = calibratedTokenizerOf(pipeline);
-    let sent: ModelMessage[] | undefined;
-    const loop = await chatToolLoop({
-      model,
-      tools: host,
-      ...request.failState,
-      messages,
-      context: {
-        conversationId,
-        ...definedFields({ projectRoot: env.projectRoot, runId: session.runId, agentId: session.agentId }),
-      },
-      policy: turnToolPolicy(env, agent),
-      ...definedFields({
-        maxTurns: env.maxTurns,
-        toolConcurrency: env.toolConcurrency,
-        maxToolResultChars: env.maxToolResultChars,
-        approve: env.approve,
-        compressionPipeline: pipeline,
-        signal: request.signal,
-        output: request.output,
-        outputRetries: request.outputRetries,
-      }),
-      // After compression, before each call: the bytes of the images and files still in the request.
-      prepareMessages: storedPartsReader(store, conversationId),
-      generateId: env.generateId,
-      now: env.now,
-      onEvent: writer.emit,
-      ...(calibrated === undefined
-        ? {}
-        : {
-            onTurnStart: () => {
-              sent = messages.slice();
-            },
-            onTurnEnd: ({ usage }) => {
-              if (sent !== undefined && usage.inputTokens > 0) calibrated.calibrate(sent, usage.inputTokens);
-            },
-          }),
-      onAssistantMessage: async (message) => {
-        await persist([storedAssistantMessage(message, session)]);
-      },
-      // Why an answer was refused (structured output): the model reads it, so the log keeps it.
-      onUserMessage: async (message) => {
-        await persist([storedUserMessage(message.id, message.createdAt, message.content, session)]);
-      },
-      // The message as stored (a big output offloaded): the loop sends it as the next turn will.
-      onToolMessage: async (message) => (await persist([storedToolMessage(message, session)]))[0],
-    });
+    const maxTurns = env.maxTurns ?? DEFAULT_MAX_TURNS;
+    const runLoop = (
+      loopMessages: ModelMessage[],
+      failState: Partial<FailState> | undefined,
+      turns: number,
+    ) => {
+      let sent: ModelMessage[] | undefined;
+      return chatToolLoop({
+        model,
+        tools: host,
+        ...failState,
+        messages: loopMessages,
+        context: {
+          conversationId,
+          ...definedFields({ projectRoot: env.projectRoot, runId: session.runId, agentId: session.agentId }),
+        },
+        policy: turnToolPolicy(env, agent),
+        maxTurns: turns,
+        ...definedFields({
+          toolConcurrency: env.toolConcurrency,
+          maxToolResultChars: env.maxToolResultChars,
+          approve: env.approve,
+          compressionPipeline: pipeline,
+          signal: request.signal,
+          output: request.output,
+          outputRetries: request.outputRetries,
+        }),
+        // After compression, before each call: the bytes of the images and files still in the request.
+        prepareMessages: storedPartsReader(store, conversationId),
+        generateId: env.generateId,
+        now: env.now,
+        onEvent: writer.emit,
+        ...(calibrated === undefined
+          ? {}
+          : {
+              onTurnStart: () => {
+                sent = loopMessages.slice();
+              },
+              onTurnEnd: ({ usage }) => {
+                if (sent !== undefined && usage.inputTokens > 0)
+                  calibrated.calibrate(sent, usage.inputTokens);
+              },
+            }),
+        onAssistantMessage: async (message) => {
+          await persist([storedAssistantMessage(message, session)]);
+        },
+        // Why an answer was refused (structured output): the model reads it, so the log keeps it.
+        onUserMessage: async (message) => {
+          await persist([storedUserMessage(message.id, message.createdAt, message.content, session)]);
+        },
+        // The message as stored (a big output offloaded): the loop sends it as the next turn will.
+        onToolMessage: async (message) => (await persist([storedToolMessage(message, session)]))[0],
+      });
+    };
+    let loop = await runLoop(messages, request.failState, maxTurns);
+    if (!loop.success && loop.error.code === 'LLM_CONTEXT_OVERFLOW' && pipeline !== undefined) {
+      // The model refused the request as too long (the estimate was off, or its window is smaller
+      // than it says): everything so far is stored, so the request is built again from the store,
+      // compressed whatever the estimate says, and the call tried once more. A second overflow fails.
+      const compacted = await compactAfterOverflow(pipeline);
+      if (compacted !== undefined) {
+        const failState = {
+          lastFailFingerprint: loop.lastFailFingerprint,
+          consecutiveFailCount: loop.consecutiveFailCount,
+        };
+        const retried = await runLoop(compacted, failState, Math.max(1, maxTurns - loop.turns + 1));
+        loop = afterRetry(loop, retried);
+      }
+    }
     if (loop.success) return { loop, ...definedFields({ lastAssistant }) };
     return await failed(loop.error, loop);
   } catch (error) {
     // A CairnError (a store down, a bad message) is the turn's result; anything else is a bug.
     if (!CairnError.is(error)) throw error;
     return await failed(error);
+  }
+
+  // The turn's request, from the store, compressed now (the compaction record stored and reported);
+  // undefined when there was nothing to compress or the summary failed: the overflow stands.
+  async function compactAfterOverflow(pipeline: CompressionPipeline): Promise<ModelMessage[] | undefined> {
+    if (request.signal?.aborted) return undefined;
+    const context = buildTurnContext(env, request, {
+      history: await store.load(conversationId),
+      host,
+      pipeline,
+    });
+    const { result } = await compressTurnContext(env, writer, {
+      conversationId,
+      pipeline,
+      context,
+      session,
+      force: true,
+      trigger: 'context_overflow',
+      ...definedFields({ signal: request.signal }),
+    });
+    if (result.compressed === false) {
+      logger?.warn({ conversationId, reason: result.reason }, 'context overflow: nothing to compress');
+      return undefined;
+    }
+    return result.messages;
   }
 
   async function failed(error: CairnError, loop?: ChatToolLoopResult<unknown>): Promise<TurnResult> {

@@ -25,6 +25,12 @@ export interface RuntimeLogger {
   error(fields: object, message?: string): void;
 }
 
+/**
+ * Why the runtime compressed although the estimate was under the trigger: `context_overflow`, the
+ * model refused the request as too long, so it was compressed and the call tried once more.
+ */
+export type CompressionTrigger = 'context_overflow';
+
 /** What the runtime adds to the `AgentOutput` stream. */
 export type RuntimeEvent =
   | { type: 'runtime'; event: 'message_persisted'; conversationId: string; message: ConversationMessage }
@@ -36,6 +42,8 @@ export type RuntimeEvent =
       tokensBefore: number;
       tokensAfter: number;
       steps: string[];
+      /** Set when something other than the estimate made it compress (see `CompressionTrigger`). */
+      trigger?: CompressionTrigger;
     };
 
 export type RuntimeEventListener = (event: AgentOutput | RuntimeEvent) => void;

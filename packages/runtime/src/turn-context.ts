@@ -8,7 +8,7 @@ import { type ConversationMessage, definedFields, type ModelAdapter, type ModelM
 import type { ToolRegistry } from '@cairn/loop';
 import type { ConversationWriter } from './conversation-writer.js';
 import { messagesForProvider } from './messages-for-provider.js';
-import type { RuntimeAgent } from './runtime-types.js';
+import type { CompressionTrigger, RuntimeAgent } from './runtime-types.js';
 import type { SessionFields } from './stored-messages.js';
 import type { TurnEnvironment } from './turn-environment.js';
 
@@ -93,6 +93,8 @@ export interface TurnContextCompression {
   session: SessionFields;
   /** Compress now, whatever the usage (`runtime.compress`); otherwise only over the trigger. */
   force?: boolean;
+  /** Why it compresses when not over the trigger, for the `compression_applied` event. */
+  trigger?: CompressionTrigger;
   signal?: AbortSignal;
 }
 
@@ -110,7 +112,7 @@ export interface CompressedTurnContext {
 export async function compressTurnContext(
   env: Pick<TurnEnvironment, 'generateId' | 'now' | 'logger'>,
   writer: ConversationWriter,
-  { conversationId, pipeline, context, session, force = false, signal }: TurnContextCompression,
+  { conversationId, pipeline, context, session, force = false, trigger, signal }: TurnContextCompression,
 ): Promise<CompressedTurnContext> {
   const options = signal === undefined ? {} : { signal };
   const result = force
@@ -127,6 +129,7 @@ export async function compressTurnContext(
     tokensBefore,
     tokensAfter,
     steps: result.steps.map((step) => step.step),
+    ...definedFields({ trigger }),
   });
   env.logger?.info({ conversationId, tokensBefore, tokensAfter }, 'context compressed');
   const records = result.summaries.flatMap((summary) => {
