@@ -10,7 +10,7 @@ import { type MockProviderServer, type MockTurns, startMockProviderServer } from
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGeminiAdapter } from '../src/index.js';
 
-// Images, files and structured output through the real @google/generative-ai SDK against the
+// Images, files and structured output through the real @google/genai SDK against the
 // Gemini mock server, which refuses what the API refuses (see its request rules).
 
 let server: MockProviderServer | undefined;
@@ -181,9 +181,10 @@ describe('Gemini adapter: structured output and usage', () => {
     for (const request of server?.requests ?? []) {
       expect(request.body).toHaveProperty('generationConfig', {
         responseMimeType: 'application/json',
+        // The SDK writes schema types as the API's Type enum.
         responseSchema: {
-          type: 'object',
-          properties: { city: { type: 'string' }, population: { type: 'integer' } },
+          type: 'OBJECT',
+          properties: { city: { type: 'STRING' }, population: { type: 'INTEGER' } },
           propertyOrdering: ['city', 'population'],
           required: ['city', 'population'],
         },
