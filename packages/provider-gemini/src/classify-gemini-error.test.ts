@@ -61,7 +61,10 @@ describe('classifyGeminiError', () => {
       status: 503,
       message: `got status: UNAVAILABLE. ${JSON.stringify({ error: { code: 503, message: 'overloaded', status: 'UNAVAILABLE' } })}`,
     });
-    expect(classifyGeminiError(inStream)).toMatchObject({ code: 'LLM_UNAVAILABLE', message: 'gemini: overloaded' });
+    expect(classifyGeminiError(inStream)).toMatchObject({
+      code: 'LLM_UNAVAILABLE',
+      message: 'gemini: overloaded',
+    });
     const html = new ApiError({ status: 502, message: '<html>Bad gateway</html>' });
     expect(classifyGeminiError(html)).toMatchObject({ code: 'LLM_UNAVAILABLE', retryable: true });
   });

@@ -47,7 +47,8 @@ export function classifyGeminiError(
     });
   }
   const apiError = signal?.aborted === true ? undefined : readApiError(error);
-  if (apiError === undefined) return classifyError(error, { provider: PROVIDER, ...definedFields({ signal }) });
+  if (apiError === undefined)
+    return classifyError(error, { provider: PROVIDER, ...definedFields({ signal }) });
   const classified = classifyHttpError({
     status: apiError.status,
     provider: PROVIDER,

@@ -87,7 +87,8 @@ class GeminiAdapter implements ModelAdapter {
   private clientOptions(): GoogleGenAIOptions {
     const { vertexai = false, project, location, googleAuthOptions, baseURL, apiVersion } = this.options;
     // Vertex AI with a project authenticates with Google credentials; without one, with a key.
-    const usesKey = !vertexai || (project === undefined && location === undefined && googleAuthOptions === undefined);
+    const usesKey =
+      !vertexai || (project === undefined && location === undefined && googleAuthOptions === undefined);
     const apiKey = usesKey ? requireApiKey(PROVIDER, this.options.apiKey, API_KEY_ENV) : this.options.apiKey;
     return {
       vertexai,
@@ -152,7 +153,11 @@ class GeminiAdapter implements ModelAdapter {
       automaticFunctionCalling: { disable: true },
       automaticContinuation: false,
     };
-    return { model: this.modelId, contents: contents as GenerateContentParameters['contents'], config: sdkConfig };
+    return {
+      model: this.modelId,
+      contents: contents as GenerateContentParameters['contents'],
+      config: sdkConfig,
+    };
   }
 
   /**

@@ -31,7 +31,11 @@ export function createGeminiStreamTail(baseFetch: typeof fetch = fetch): GeminiS
         },
       }),
     );
-    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+    return new Response(body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   };
   return {
     fetch: tailFetch,
