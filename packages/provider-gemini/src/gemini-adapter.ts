@@ -1,5 +1,5 @@
 import {
-  type CairnError,
+  CairnError,
   definedFields,
   type ModelAdapter,
   type ModelCapabilities,
@@ -72,6 +72,7 @@ class GeminiAdapter implements ModelAdapter {
   constructor(options: GeminiAdapterOptions) {
     this.options = resolveModelAdapterOptions(PROVIDER, options);
     this.modelId = options.model;
+    assertBackendOptions(options);
   }
 
   /** Created by the first request, the one thing that needs the key. */
@@ -192,6 +193,34 @@ class GeminiAdapter implements ModelAdapter {
       provider: PROVIDER,
       ...definedFields({ signal }),
     };
+  }
+}
+
+/**
+ * The backend settings that cannot go together, refused when the adapter is created rather than
+ * by the SDK on the first call: project and location are Vertex AI's, and a Vertex AI call
+ * authenticates either with a key (express mode) or with Google credentials for a project.
+ */
+function assertBackendOptions({
+  vertexai,
+  project,
+  location,
+  googleAuthOptions,
+  apiKey,
+}: GeminiAdapterOptions): void {
+  const vertexOnly = { project, location, googleAuthOptions };
+  const given = Object.keys(definedFields(vertexOnly));
+  if (vertexai !== true && given.length > 0) {
+    throw new CairnError('INVALID_ARGUMENT', `${PROVIDER}: ${given.join(', ')} need vertexai: true`, {
+      details: { provider: PROVIDER },
+    });
+  }
+  if (vertexai === true && apiKey !== undefined && given.length > 0) {
+    throw new CairnError(
+      'INVALID_ARGUMENT',
+      `${PROVIDER}: on Vertex AI, apiKey (express mode) and ${given.join(', ')} (Google credentials) exclude each other`,
+      { details: { provider: PROVIDER } },
+    );
   }
 }
 
