@@ -244,7 +244,7 @@ describe('Gemini mock server through the official SDK', () => {
       code: 400,
       status: 'INVALID_ARGUMENT',
       message: expect.stringMatching(
-        /^Function call is missing a thought_signature in functionCall parts\..*`default_api:get_weather` , position 2\./,
+        /^Function call is missing a thought_signature in functionCall parts\..*`default_api:get_weather`, position 2\./,
       ),
     });
     // Signed, or on an earlier model, the same history is answered.

@@ -34,7 +34,7 @@ describe('geminiThoughtSignatureProblem', () => {
   it('refuses an unsigned first function call of a step in the current turn on Gemini 3, with Google’s text', () => {
     const contents = [user('Weather?'), model(call('get_weather')), responses('get_weather')];
     expect(geminiThoughtSignatureProblem(contents, 'gemini-3-pro-preview')).toBe(
-      'Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call `default_api:get_weather` , position 2. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.',
+      'Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call `default_api:get_weather`, position 2. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.',
     );
     // Earlier models take it.
     expect(geminiThoughtSignatureProblem(contents, 'gemini-2.5-flash')).toBeUndefined();
@@ -45,7 +45,7 @@ describe('geminiThoughtSignatureProblem', () => {
     expect(geminiThoughtSignatureProblem(parallel, 'gemini-3-flash')).toBeUndefined();
     const secondStepUnsigned = [...parallel, model(call('c')), responses('c')];
     expect(geminiThoughtSignatureProblem(secondStepUnsigned, 'gemini-3-flash')).toMatch(
-      /`default_api:c` , position 4\./,
+      /`default_api:c`, position 4\./,
     );
     const firstUnsignedSecondSigned = [user('x'), model(call('a'), call('b', SIG)), responses('a', 'b')];
     expect(geminiThoughtSignatureProblem(firstUnsignedSecondSigned, 'gemini-3-flash')).toMatch(MISSING);

@@ -56,7 +56,7 @@ export function geminiThoughtSignatureProblem(
     if (first === undefined || first.thoughtSignature !== undefined) continue;
     const name = isRecord(first.functionCall) ? String(first.functionCall.name) : '';
     // Google's wording, as the API returns it; the position counts contents from 1.
-    return `Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call \`default_api:${name}\` , position ${index + 1}. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.`;
+    return `Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call \`default_api:${name}\`, position ${index + 1}. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.`;
   }
   return undefined;
 }
