@@ -20,7 +20,6 @@ import {
 import {
   type GenerateContentConfig,
   type GenerateContentParameters,
-  type GenerateContentResponse,
   GoogleGenAI,
   type GoogleGenAIOptions,
 } from '@google/genai';

@@ -18,7 +18,7 @@ const ask = { messages: [{ role: 'user' as const, content: 'Hi' }] };
 /** A Google auth client as `googleAuthOptions.authClient` takes it, with a fixed access token. */
 const authClient = {
   getRequestHeaders: async () => new Headers({ authorization: 'Bearer ya29.test-token' }),
-} as unknown as NonNullable<GeminiAdapterOptions['googleAuthOptions']>['authClient'];
+} as unknown as NonNullable<NonNullable<GeminiAdapterOptions['googleAuthOptions']>['authClient']>;
 
 async function drain(stream: AsyncIterable<AgentOutput>): Promise<void> {
   for await (const _ of stream) {
