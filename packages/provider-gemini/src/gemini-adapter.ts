@@ -140,7 +140,8 @@ class GeminiAdapter implements ModelAdapter {
   /**
    * The SDK's parameters for one attempt. The body is copied, as the SDK rewrites tool schemas in
    * place. Its automatic function calling and stream continuation are off: the loop runs tools,
-   * and a cut stream is this adapter's to report (the SDK would resume it behind the caller's back).
+   * and a stream that stops early is this adapter's to report (given a `continuationToken`, the SDK
+   * would re-request it behind the caller's back, the usage of both requests summed).
    */
   private parameters(
     { contents, generationConfig, ...request }: GeminiRequest,
