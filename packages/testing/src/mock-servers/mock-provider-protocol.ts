@@ -87,7 +87,7 @@ export interface MockProviderProtocol {
    * The real API's 400 message when the body breaks one of its rules adapters commonly break.
    * `route` is the request's route, for rules that depend on the model (Gemini 3's signatures).
    */
-  requestProblem?(body: unknown, route: MockRoute): string | undefined;
+  requestProblem?(body: unknown, route?: MockRoute): string | undefined;
   /** Extra headers the provider sends with every answer (request ids). */
   responseHeaders?(requestIndex: number): Record<string, string>;
   /**
