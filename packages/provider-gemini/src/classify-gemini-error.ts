@@ -1,46 +1,63 @@
 import { CairnError, definedFields } from '@cairn/core';
-import { classifyError } from '@cairn/provider-utils';
+import { classifyError, classifyHttpError } from '@cairn/provider-utils';
 
 export interface GeminiErrorContext {
   /** The caller's signal: an abort it asked for is `LLM_ABORTED`. */
   signal?: AbortSignal;
   /** The adapter's own `timeoutMs` timer fired. */
   timedOut?: boolean;
+  /** The stream event the SDK could not parse, as it came (see `createGeminiStreamTail`). */
+  malformedData?: string;
 }
 
 const PROVIDER = 'gemini';
 const RETRY_INFO_TYPE = 'type.googleapis.com/google.rpc.RetryInfo';
-// @google/generative-ai replaces a failed body read (a connection cut mid-stream) with this
-// message, dropping the network error it came from.
-const STREAM_READ_FAILURE = /Error reading from the stream/;
+
+/** Google's error JSON: `{ error: { code, message, status, details } }`. */
+interface GoogleErrorBody {
+  code?: unknown;
+  message?: unknown;
+  status?: unknown;
+  details?: unknown;
+}
 
 /**
- * `classifyError` plus what only the Gemini SDK needs: its fetch error carries no response
- * headers, so a 429's delay comes from the body's `RetryInfo` detail (`retryDelay: "37s"`); a cut
- * stream surfaces as a generic SDK error; and the SDK's own abort cannot tell the adapter's timeout
- * from the caller's abort.
+ * `classifyError` plus what only `@google/genai` needs: its `ApiError` carries the HTTP status and,
+ * as its message, the error JSON (after `got status: …` for an error inside a stream) — no headers,
+ * so a 429's delay comes from the body's `RetryInfo` detail (`retryDelay: "37s"`); a malformed
+ * stream line is a bare SyntaxError; and an abort cannot tell the adapter's timeout from the
+ * caller's.
  */
 export function classifyGeminiError(
   error: unknown,
-  { signal, timedOut }: GeminiErrorContext = {},
+  { signal, timedOut, malformedData }: GeminiErrorContext = {},
 ): CairnError {
   if (CairnError.is(error)) return error;
-  const details = { provider: PROVIDER };
   if (timedOut === true && signal?.aborted !== true) {
     return new CairnError('LLM_TIMEOUT', `${PROVIDER}: the response took longer than the timeout`, {
       cause: error,
-      details,
+      details: { provider: PROVIDER },
     });
   }
-  if (signal?.aborted !== true && error instanceof Error && STREAM_READ_FAILURE.test(error.message)) {
-    return new CairnError('LLM_UNAVAILABLE', `${PROVIDER}: ${error.message}`, { cause: error, details });
+  // The SDK parses each chunk with `Response.json()`: its SyntaxError is a malformed answer.
+  if (error instanceof SyntaxError && signal?.aborted !== true) {
+    return new CairnError('LLM_BAD_RESPONSE', `${PROVIDER}: ${error.message}`, {
+      cause: error,
+      details: { provider: PROVIDER, ...definedFields({ raw: malformedData }) },
+    });
   }
-  const classified = classifyError(error, {
+  const apiError = signal?.aborted === true ? undefined : readApiError(error);
+  if (apiError === undefined)
+    return classifyError(error, { provider: PROVIDER, ...definedFields({ signal }) });
+  const classified = classifyHttpError({
+    status: apiError.status,
     provider: PROVIDER,
-    ...definedFields({ signal }),
+    body: apiError.body,
+    message: typeof apiError.body?.message === 'string' ? apiError.body.message : messageOf(error),
+    cause: error,
   });
-  const retryAfterMs = classified.retryAfterMs ?? retryDelayMs(error);
-  if (retryAfterMs === classified.retryAfterMs || !classified.retryable) return classified;
+  const retryAfterMs = retryDelayMs(apiError.body?.details);
+  if (retryAfterMs === undefined || !classified.retryable) return classified;
   return new CairnError(classified.code, classified.message, {
     cause: error,
     retryAfterMs,
@@ -48,14 +65,32 @@ export function classifyGeminiError(
   });
 }
 
+/** The status and error JSON of the SDK's `ApiError` (anything with a numeric HTTP status). */
+function readApiError(error: unknown): { status: number; body: GoogleErrorBody | undefined } | undefined {
+  const status = (error as { status?: unknown } | null)?.status;
+  if (typeof status !== 'number' || status < 100) return undefined;
+  const message = messageOf(error);
+  const json = message.slice(Math.max(0, message.indexOf('{')));
+  try {
+    const parsed = JSON.parse(json) as { error?: GoogleErrorBody } | null;
+    return { status, body: typeof parsed?.error === 'object' ? parsed.error : undefined };
+  } catch {
+    return { status, body: undefined };
+  }
+}
+
 /** The `RetryInfo` delay of a Gemini error's `details` (a protobuf Duration such as `"1.5s"`), in ms. */
-function retryDelayMs(error: unknown): number | undefined {
-  const errorDetails = (error as { errorDetails?: unknown } | null)?.errorDetails;
-  if (!Array.isArray(errorDetails)) return undefined;
-  for (const detail of errorDetails) {
+function retryDelayMs(details: unknown): number | undefined {
+  if (!Array.isArray(details)) return undefined;
+  for (const detail of details) {
     if (detail?.['@type'] !== RETRY_INFO_TYPE || typeof detail.retryDelay !== 'string') continue;
     const seconds = /^(\d+(?:\.\d+)?)s$/.exec(detail.retryDelay)?.[1];
     if (seconds !== undefined) return Math.ceil(Number(seconds) * 1000);
   }
   return undefined;
+}
+
+function messageOf(error: unknown): string {
+  const message = (error as { message?: unknown } | null)?.message;
+  return typeof message === 'string' ? message : String(error);
 }

@@ -1,5 +1,5 @@
 import {
-  type CairnError,
+  CairnError,
   definedFields,
   type ModelAdapter,
   type ModelCapabilities,
@@ -18,28 +18,30 @@ import {
   withRetry,
 } from '@cairn/provider-utils';
 import {
-  type GenerateContentRequest,
-  type GenerativeModel,
-  GoogleGenerativeAI,
-  type ModelParams,
-  type SingleRequestOptions,
-} from '@google/generative-ai';
+  type GenerateContentConfig,
+  type GenerateContentParameters,
+  GoogleGenAI,
+  type GoogleGenAIOptions,
+} from '@google/genai';
 import { classifyGeminiError } from './classify-gemini-error.js';
 import type { GeminiAdapterOptions } from './gemini-adapter-options.js';
 import type { GeminiResponse } from './gemini-api-types.js';
 import { GEMINI_INPUT_MEDIA_TYPES } from './gemini-input-media.js';
 import { GeminiResponseReader } from './gemini-response-reader.js';
+import { createGeminiStreamTail } from './gemini-stream-tail.js';
 import { type GeminiRequest, prepareGeminiRequest } from './prepare-gemini-request.js';
 
 const PROVIDER = 'gemini';
 const API_KEY_ENV = ['GEMINI_API_KEY', 'GOOGLE_API_KEY'];
 
 /**
- * A `ModelAdapter` for the Gemini API on the official `@google/generative-ai` SDK: `generate` calls
- * `generateContent`, `stream` calls `streamGenerateContent` (SSE). The SDK never retries; retries
- * are `withRetry`/`retryStream`, which honour Gemini's `RetryInfo` delay and never replay a stream
- * that already produced output. The API key (`apiKey`, else `GEMINI_API_KEY` or `GOOGLE_API_KEY`) is
- * read by the first request: created without one, the adapter's calls fail with `LLM_AUTH`.
+ * A `ModelAdapter` for the Gemini API or Vertex AI on Google's `@google/genai` SDK: `generate` calls
+ * `generateContent`, `stream` calls `streamGenerateContent` (SSE). The SDK's own retries and
+ * stream continuation stay off; retries are `withRetry`/`retryStream`, which honour Gemini's
+ * `RetryInfo` delay and never replay a stream that already produced output. On the Gemini API the
+ * key (`apiKey`, else `GEMINI_API_KEY` or `GOOGLE_API_KEY`) is read by the first request: created
+ * without one, the adapter's calls fail with `LLM_AUTH`. On Vertex AI (`vertexai`) a `project`
+ * means Application Default Credentials, otherwise the key (express mode).
  */
 export function createGeminiAdapter(options: GeminiAdapterOptions): ModelAdapter {
   return new GeminiAdapter(options);
@@ -47,7 +49,7 @@ export function createGeminiAdapter(options: GeminiAdapterOptions): ModelAdapter
 
 /** One attempt's request options and how to classify what it throws. */
 interface Attempt {
-  requestOptions: SingleRequestOptions;
+  config: Pick<GenerateContentConfig, 'abortSignal' | 'httpOptions'>;
   classify(error: unknown): CairnError;
 }
 
@@ -62,29 +64,47 @@ class GeminiAdapter implements ModelAdapter {
     inputMediaTypes: GEMINI_INPUT_MEDIA_TYPES,
     structuredOutput: true,
   };
-  private sdkClient: GoogleGenerativeAI | undefined;
+  private sdkClient: GoogleGenAI | undefined;
 
   private readonly options: GeminiAdapterOptions & { maxRetries: number };
 
   constructor(options: GeminiAdapterOptions) {
     this.options = resolveModelAdapterOptions(PROVIDER, options);
     this.modelId = options.model;
+    assertBackendOptions(options);
   }
 
   /** Created by the first request, the one thing that needs the key. */
-  private get client(): GoogleGenerativeAI {
-    this.sdkClient ??= new GoogleGenerativeAI(requireApiKey(PROVIDER, this.options.apiKey, API_KEY_ENV));
+  private get client(): GoogleGenAI {
+    this.sdkClient ??= new GoogleGenAI(this.clientOptions());
     return this.sdkClient;
+  }
+
+  /**
+   * Everything is passed explicitly so that the SDK's own environment lookups
+   * (`GOOGLE_GENAI_USE_VERTEXAI`) cannot switch the backend behind the options' back.
+   */
+  private clientOptions(): GoogleGenAIOptions {
+    const { vertexai = false, project, location, googleAuthOptions, baseURL, apiVersion } = this.options;
+    // Vertex AI with a project authenticates with Google credentials; without one, with a key.
+    const usesKey =
+      !vertexai || (project === undefined && location === undefined && googleAuthOptions === undefined);
+    const apiKey = usesKey ? requireApiKey(PROVIDER, this.options.apiKey, API_KEY_ENV) : this.options.apiKey;
+    return {
+      vertexai,
+      ...definedFields({ apiKey, project, location, googleAuthOptions }),
+      apiVersion: apiVersion ?? (vertexai ? 'v1beta1' : 'v1beta'),
+      httpOptions: definedFields({ baseUrl: baseURL?.replace(/\/+$/, '') }),
+    };
   }
 
   async generate(request: ModelRequest): Promise<ModelResult> {
     const body = prepareGeminiRequest(request, this.modelId);
-    const model = this.model(body);
     const response = await withRetry(async () => {
       const attempt = this.attempt(request);
       try {
-        const result = await model.generateContent(contentsOf(body), attempt.requestOptions);
-        return result.response as unknown as GeminiResponse;
+        const result = await this.client.models.generateContent(this.parameters(body, attempt));
+        return result as unknown as GeminiResponse;
       } catch (error) {
         throw attempt.classify(error);
       }
@@ -100,16 +120,10 @@ class GeminiAdapter implements ModelAdapter {
     return createModelStream(
       async (sink, signal) => {
         const body = prepareGeminiRequest(request, this.modelId);
-        const model = this.model(body);
         const chunks = retryStream(async () => {
-          const attempt = this.attempt(request, signal);
+          const attempt = this.attempt(request, signal, true);
           try {
-            const { stream, response } = await model.generateContentStream(
-              contentsOf(body),
-              attempt.requestOptions,
-            );
-            // The SDK also aggregates the chunks into `response`; unused, and its failure is the stream's.
-            response.catch(() => undefined);
+            const stream = await this.client.models.generateContentStream(this.parameters(body, attempt));
             return classifyFailures(stream, attempt.classify);
           } catch (error) {
             throw attempt.classify(error);
@@ -123,31 +137,51 @@ class GeminiAdapter implements ModelAdapter {
     );
   }
 
-  // The request-specific body goes into the model's parameters, as the SDK intends; cast because
-  // the SDK's types predate thought parts and thinking options (the JSON is sent as is).
-  private model({ contents: _contents, ...params }: GeminiRequest): GenerativeModel {
-    const { baseURL, apiVersion } = this.options;
-    return this.client.getGenerativeModel({ model: this.modelId, ...params } as unknown as ModelParams, {
-      ...(baseURL === undefined ? {} : { baseUrl: baseURL.replace(/\/+$/, '') }),
-      ...definedFields({ apiVersion }),
-    });
+  /**
+   * The SDK's parameters for one attempt. The body is copied, as the SDK rewrites tool schemas in
+   * place. Its automatic function calling and stream continuation are off: the loop runs tools,
+   * and a stream that stops early is this adapter's to report (given a `continuationToken`, the SDK
+   * would re-request it behind the caller's back, the usage of both requests summed).
+   */
+  private parameters(
+    { contents, generationConfig, ...request }: GeminiRequest,
+    attempt: Attempt,
+  ): GenerateContentParameters {
+    // The SDK's config holds the generation settings and the request's other fields side by side.
+    const sdkConfig: GenerateContentConfig & { automaticContinuation: boolean } = {
+      ...(structuredClone({ ...request, ...generationConfig }) as GenerateContentConfig),
+      ...attempt.config,
+      automaticFunctionCalling: { disable: true },
+      automaticContinuation: false,
+    };
+    return {
+      model: this.modelId,
+      contents: contents as GenerateContentParameters['contents'],
+      config: sdkConfig,
+    };
   }
 
   /**
-   * The SDK's own `timeout` starts a timer it never clears (it keeps Node alive until it fires),
-   * so the time limit is part of the attempt's own signal instead.
+   * The time limit is part of the attempt's own signal rather than the SDK's `timeout`, so that a
+   * timeout is told apart from the caller's abort. A streamed attempt reads its events on their way
+   * to the SDK, so that a malformed one is reported whole.
    */
-  private attempt(request: ModelRequest, signal = request.signal): Attempt {
+  private attempt(request: ModelRequest, signal = request.signal, streamed = false): Attempt {
     const attempt = createAttemptSignal(signal, this.options.timeoutMs);
     const headers = { ...this.options.headers, ...request.headers };
+    const tail = streamed ? createGeminiStreamTail() : undefined;
+    const httpOptions = {
+      ...(Object.keys(headers).length === 0 ? {} : { headers }),
+      ...(tail === undefined ? {} : { fetch: tail.fetch }),
+    };
     return {
-      requestOptions: {
-        ...definedFields({ signal: attempt.signal }),
-        ...(Object.keys(headers).length === 0 ? {} : { customHeaders: headers }),
+      config: {
+        ...definedFields({ abortSignal: attempt.signal }),
+        ...(Object.keys(httpOptions).length === 0 ? {} : { httpOptions }),
       },
       classify: (error) =>
         classifyGeminiError(error, {
-          ...definedFields({ signal }),
+          ...definedFields({ signal, malformedData: tail?.malformedData() }),
           timedOut: attempt.timedOut(),
         }),
     };
@@ -162,8 +196,32 @@ class GeminiAdapter implements ModelAdapter {
   }
 }
 
-function contentsOf(body: GeminiRequest): GenerateContentRequest {
-  return { contents: body.contents } as unknown as GenerateContentRequest;
+/**
+ * The backend settings that cannot go together, refused when the adapter is created rather than
+ * by the SDK on the first call: project and location are Vertex AI's, and a Vertex AI call
+ * authenticates either with a key (express mode) or with Google credentials for a project.
+ */
+function assertBackendOptions({
+  vertexai,
+  project,
+  location,
+  googleAuthOptions,
+  apiKey,
+}: GeminiAdapterOptions): void {
+  const vertexOnly = { project, location, googleAuthOptions };
+  const given = Object.keys(definedFields(vertexOnly));
+  if (vertexai !== true && given.length > 0) {
+    throw new CairnError('INVALID_ARGUMENT', `${PROVIDER}: ${given.join(', ')} need vertexai: true`, {
+      details: { provider: PROVIDER },
+    });
+  }
+  if (vertexai === true && apiKey !== undefined && given.length > 0) {
+    throw new CairnError(
+      'INVALID_ARGUMENT',
+      `${PROVIDER}: on Vertex AI, apiKey (express mode) and ${given.join(', ')} (Google credentials) exclude each other`,
+      { details: { provider: PROVIDER } },
+    );
+  }
 }
 
 /** The SDK's chunks, with whatever reading them throws classified for this attempt. */

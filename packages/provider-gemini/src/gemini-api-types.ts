@@ -1,7 +1,7 @@
 // The Gemini API's JSON (v1beta `generateContent` / `streamGenerateContent`), as far as this
-// adapter reads and writes it. `@google/generative-ai` 0.24.1 predates thought parts, thought
-// signatures and `thoughtsTokenCount`, so its types are too narrow; the SDK sends and returns the
-// JSON untouched, so these types are cast at the SDK boundary only.
+// adapter reads and writes it. `@google/genai` copies these fields between its types and the wire
+// unchanged; the adapter keeps its own narrower types (with unknown parts passed through) and
+// casts at the SDK boundary only.
 
 /** One part of a turn. A part has exactly one kind of payload; `thought` marks reasoning text. */
 export interface GeminiPart {

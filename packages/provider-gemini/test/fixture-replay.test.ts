@@ -230,7 +230,6 @@ describe('captured Gemini SSE turns', () => {
   it('sends each function call back with its thought signature, and the unsigned thought not at all', () => {
     const second = server.requests[1]?.body as { contents: unknown[]; systemInstruction: unknown };
     expect(second.systemInstruction).toEqual({
-      role: 'system',
       parts: [{ text: 'You are a coding agent.' }],
     });
     expect(second.contents[1]).toEqual({

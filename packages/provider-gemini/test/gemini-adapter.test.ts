@@ -3,7 +3,7 @@ import { type MockProviderServer, type MockTurns, startMockProviderServer } from
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createGeminiAdapter, type GeminiAdapterOptions } from '../src/index.js';
 
-// The adapter through the real @google/generative-ai SDK against the Gemini mock server: what it
+// The adapter through the real @google/genai SDK against the Gemini mock server: what it
 // sends, and the options only this adapter has. The shared behaviour is the conformance kit's.
 
 let server: MockProviderServer | undefined;
@@ -57,7 +57,7 @@ describe('createGeminiAdapter', () => {
       path: '/v1beta/models/gemini-test:generateContent',
       headers: expect.objectContaining({ 'x-goog-api-key': 'test-key', 'x-team': 'cairn', 'x-request': '1' }),
       body: {
-        systemInstruction: { role: 'system', parts: [{ text: 'Be brief.' }] },
+        systemInstruction: { parts: [{ text: 'Be brief.' }] },
         contents: [{ role: 'user', parts: [{ text: 'Hello' }] }],
         tools: [
           {
@@ -65,7 +65,8 @@ describe('createGeminiAdapter', () => {
               {
                 name: 'read_file',
                 description: 'Read a file',
-                parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+                // The SDK writes schema types as the API's Type enum.
+                parameters: { type: 'OBJECT', properties: { path: { type: 'STRING' } }, required: ['path'] },
               },
             ],
           },

@@ -10,7 +10,7 @@ import { type MockProviderServer, type MockTurns, startMockProviderServer } from
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGeminiAdapter } from '../src/index.js';
 
-// Images, files and structured output through the real @google/generative-ai SDK against the
+// Images, files and structured output through the real @google/genai SDK against the
 // Gemini mock server, which refuses what the API refuses (see its request rules).
 
 let server: MockProviderServer | undefined;
@@ -59,6 +59,15 @@ const screenshotConversation: ModelMessage[] = [
 
 const png = { mimeType: 'image/png', data: bytesToBase64(PNG) };
 
+// Gemini 3 refuses a replayed function call without its thought signature (the mock enforces it),
+// so the Gemini 3 conversation carries the one Gemini gave the call.
+const SIGNATURE = 'c2lnbmVkLWJ5LWdlbWluaS0z';
+const signedScreenshotConversation: ModelMessage[] = screenshotConversation.map((message) =>
+  message.role === 'assistant'
+    ? { ...message, providerMetadata: { gemini: { c1: { thoughtSignature: SIGNATURE } } } }
+    : message,
+);
+
 describe('Gemini adapter: content parts', () => {
   it('sends an image and a PDF inline, and a tool’s image beside its function response (Gemini 2.5)', async () => {
     const adapter = await adapterFor([{ text: 'They match.' }]);
@@ -90,9 +99,13 @@ describe('Gemini adapter: content parts', () => {
 
   it('nests a tool’s image in its function response on Gemini 3, streaming too', async () => {
     const adapter = await adapterFor([{ text: 'Yes.' }], 'gemini-3-pro-preview');
-    const stream = adapter.stream({ messages: screenshotConversation });
+    const stream = adapter.stream({ messages: signedScreenshotConversation });
     await collect(stream);
     expect((await stream.result).message.content).toBe('Yes.');
+    expect(sentContents(0)[1]).toEqual({
+      role: 'model',
+      parts: [{ functionCall: { name: 'screenshot', args: {} }, thoughtSignature: SIGNATURE }],
+    });
     expect(sentContents(0).at(-1)).toEqual({
       role: 'user',
       parts: [
@@ -181,9 +194,10 @@ describe('Gemini adapter: structured output and usage', () => {
     for (const request of server?.requests ?? []) {
       expect(request.body).toHaveProperty('generationConfig', {
         responseMimeType: 'application/json',
+        // The SDK writes schema types as the API's Type enum.
         responseSchema: {
-          type: 'object',
-          properties: { city: { type: 'string' }, population: { type: 'integer' } },
+          type: 'OBJECT',
+          properties: { city: { type: 'STRING' }, population: { type: 'INTEGER' } },
           propertyOrdering: ['city', 'population'],
           required: ['city', 'population'],
         },

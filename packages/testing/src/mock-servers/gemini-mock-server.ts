@@ -12,9 +12,12 @@ import type {
 import { MOCK_SIGNATURE_KINDS, mockSignature } from './mock-signature.js';
 
 // generateContent / streamGenerateContent as generativelanguage.googleapis.com answers them (the
-// SDK's baseUrl is the bare origin; it appends `/v1beta/models/<model>:<method>`).
+// SDK's baseUrl is the bare origin; it appends `/v1beta/models/<model>:<method>`), and as Vertex AI
+// does: `/v1beta1/projects/<p>/locations/<l>/publishers/google/models/<model>:<method>`, or without
+// the project and location in express mode (an API key).
 
-const ROUTE = /^\/(v1|v1beta|v1alpha)\/models\/([^/:]+):(generateContent|streamGenerateContent)$/;
+const ROUTE =
+  /^\/(?:(?:v1|v1beta|v1alpha)\/models|(?:v1|v1beta1)\/(?:projects\/[^/]+\/locations\/[^/]+\/)?publishers\/google\/models)\/([^/:]+):(generateContent|streamGenerateContent)$/;
 
 // Gemini reports STOP for function-call turns too; adapters infer `tool_calls` from the parts.
 const FINISH_REASONS: Record<ScriptFinish, string> = {
@@ -100,11 +103,11 @@ export const geminiMockProtocol: MockProviderProtocol = {
   route(method, path, query) {
     const match = ROUTE.exec(path);
     if (method !== 'POST' || match === null) return undefined;
-    const stream = match[3] === 'streamGenerateContent';
+    const stream = match[2] === 'streamGenerateContent';
     return {
       stream,
       framing: query.get('alt') === 'sse' ? 'sse' : 'json-array',
-      model: match[2] ?? 'mock-model',
+      model: match[1] ?? 'mock-model',
     };
   },
 

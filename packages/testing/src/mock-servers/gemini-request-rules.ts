@@ -1,4 +1,5 @@
 import { isRecord } from '../is-record.js';
+import { geminiThoughtSignatureProblem } from './gemini-thought-signature-rules.js';
 
 // JSON Schema keywords the `parameters` Schema (an OpenAPI 3.0 subset) rejects as unknown fields.
 const UNSUPPORTED_SCHEMA_KEYS = new Set([
@@ -227,10 +228,13 @@ function jsonLength(value: unknown): number {
  * `parts`, exactly one data field per part, media of a type the API takes with base64 that
  * decodes (and `file_uri`s it can fetch), as many `functionResponse` parts as the preceding turn
  * had `functionCall`s, tool `parameters` and `responseSchema` limited to its OpenAPI Schema
- * subset, and a response schema only with JSON output. Returns the API's error message, or
- * `undefined` when the body passes.
+ * subset, a response schema only with JSON output, and thought signatures (base64; on Gemini 3
+ * the first function call of each step of the current turn signed, see
+ * `geminiThoughtSignatureProblem`). `route.model` is the model the path names. Returns the API's
+ * error message, or `undefined` when the body passes. The list with sources:
+ * `packages/testing/mock-rules/gemini.md`.
  */
-export function geminiRequestProblem(body: unknown): string | undefined {
+export function geminiRequestProblem(body: unknown, route?: { model: string }): string | undefined {
   if (jsonLength(body) > GEMINI_REQUEST_SIZE_LIMIT) {
     return `Request payload size exceeds the limit: ${GEMINI_REQUEST_SIZE_LIMIT} bytes.`;
   }
@@ -260,6 +264,8 @@ export function geminiRequestProblem(body: unknown): string | undefined {
       return 'Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.';
     }
   }
+  const signatureProblem = geminiThoughtSignatureProblem(body.contents, route?.model ?? '');
+  if (signatureProblem) return signatureProblem;
   const tools = Array.isArray(body.tools) ? body.tools.filter(isRecord) : [];
   for (const [toolIndex, tool] of tools.entries()) {
     const declarations = Array.isArray(tool.functionDeclarations) ? tool.functionDeclarations : [];

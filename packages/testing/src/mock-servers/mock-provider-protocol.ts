@@ -83,8 +83,11 @@ export interface MockProviderProtocol {
   streamFrames(context: MockAnswerContext): MockStreamFrame[];
   /** The provider's error JSON for a status (and the real context-length message when asked). */
   errorBody(error: MockErrorInput): unknown;
-  /** The real API's 400 message when the body breaks one of its rules adapters commonly break. */
-  requestProblem?(body: unknown): string | undefined;
+  /**
+   * The real API's 400 message when the body breaks one of its rules adapters commonly break.
+   * `route` is the request's route, for rules that depend on the model (Gemini 3's signatures).
+   */
+  requestProblem?(body: unknown, route?: MockRoute): string | undefined;
   /** Extra headers the provider sends with every answer (request ids). */
   responseHeaders?(requestIndex: number): Record<string, string>;
   /**

@@ -116,7 +116,7 @@ export async function startMockProviderServer(
       );
       return;
     }
-    const problem = options.validateRequests === false ? undefined : protocol.requestProblem?.(body);
+    const problem = options.validateRequests === false ? undefined : protocol.requestProblem?.(body, route);
     if (problem !== undefined) {
       sendJson(response, 400, protocol.errorBody({ status: 400, message: problem }));
       return;
