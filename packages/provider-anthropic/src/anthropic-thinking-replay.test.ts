@@ -34,6 +34,18 @@ describe('thinking in an open tool loop', () => {
     ).toEqual(thinking);
   });
 
+  it('is always sent when adaptive, which may call tools without thinking', () => {
+    const adaptive = { type: 'adaptive' } as const;
+    const body = buildAnthropicRequest(
+      {
+        messages: [prompt, { role: 'assistant', content: '', tool_calls: [call('t1')] }, result('t1')],
+        providerOptions: { anthropic: { thinking: adaptive } },
+      },
+      defaults,
+    );
+    expect(body.thinking).toEqual(adaptive);
+  });
+
   it('is left out while a loop begun without thinking (another provider, or thinking off) is open', () => {
     // Reasoning from another provider carries no Anthropic signature, so it cannot start the loop.
     const foreign = { text: 'Gemini thought.', providerMetadata: { google: { thoughtSignature: 'x' } } };

@@ -5,11 +5,12 @@ const onlyToolResults = (turn: AnthropicTurn) =>
   turn.content.length > 0 && turn.content.every((block) => block.type === 'tool_result');
 
 /**
- * Whether thinking can be on for this conversation. While a tool loop is open (the last turn
- * carries tool results), the API requires the loop's first assistant turn to start with the
+ * Whether `thinking: { type: 'enabled' }` can be sent for this conversation. While a tool loop is
+ * open (the last turn carries tool results), the API requires the loop's first assistant turn to start with the
  * thinking it was answered with ("a final `assistant` message must start with a thinking
  * block"). A loop begun without thinking (thinking was off, or another provider made those
- * calls) cannot get it back, so thinking waits until the loop ends with the next user prompt.
+ * calls) cannot get it back, so thinking waits until the loop ends with the next user prompt. (`adaptive` thinking
+ * may answer without thinking, so it takes such a loop and is always sent.)
  */
 export function canThinkInToolLoop(turns: readonly AnthropicTurn[]): boolean {
   const last = turns.at(-1);

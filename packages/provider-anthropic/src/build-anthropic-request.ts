@@ -62,7 +62,10 @@ export function buildAnthropicRequest(
   const options = parseAnthropicProviderOptions(request);
   const converted = convertToAnthropicMessages(request.messages);
   // Thinking is left out while a tool loop that began without it is still open.
-  const thinking = canThinkInToolLoop(converted.messages) ? options.thinking : undefined;
+  const thinking =
+    options.thinking?.type !== 'enabled' || canThinkInToolLoop(converted.messages)
+      ? options.thinking
+      : undefined;
   const { promptCaching } = options;
   const tools = prepareAnthropicTools(request.tools, request.toolChoice);
   // Structured output asked for with a forced tool rather than output_config.

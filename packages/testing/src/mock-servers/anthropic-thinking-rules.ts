@@ -27,7 +27,7 @@ const onlyToolResults = (turn: AnthropicTurn) =>
   turn.blocks.length > 0 && turn.blocks.every(({ block }) => block.type === 'tool_result');
 
 /**
- * With thinking on, a request that continues a tool-use loop (it ends in a user turn of tool
+ * With thinking enabled, a request that continues a tool-use loop (it ends in a user turn of tool
  * results) must send back the thinking the loop's first assistant message started with: the API
  * checks that message, the first after the last user turn that is not only tool results.
  */
@@ -53,7 +53,8 @@ function toolLoopProblem(turns: AnthropicTurn[]): string | undefined {
 
 /**
  * The extended-thinking rules: signed thinking blocks, thinking replayed at the start of a tool
- * loop when thinking is on, and no thinking in a final (prefilled) assistant message when it is off.
+ * loop with `thinking: { type: 'enabled' }` (not with `adaptive`, where Claude may answer without
+ * thinking), and no thinking in a final (prefilled) assistant message when thinking is off.
  */
 export function anthropicThinkingProblem(
   body: Record<string, unknown>,
@@ -61,8 +62,10 @@ export function anthropicThinkingProblem(
 ): string | undefined {
   const signature = signatureProblem(turns);
   if (signature !== undefined) return signature;
-  const thinkingOn = isRecord(body.thinking) && body.thinking.type !== 'disabled';
-  if (thinkingOn) return toolLoopProblem(turns);
+  const type = isRecord(body.thinking) ? body.thinking.type : undefined;
+  // Adaptive thinking lets Claude skip thinking, so a loop it began without thinking is valid.
+  if (type === 'enabled') return toolLoopProblem(turns);
+  if (type === 'adaptive') return undefined;
   const last = turns.at(-1);
   const prefilled =
     last?.role === 'assistant' ? last.blocks.find(({ block }) => THINKING_TYPES.has(block.type)) : undefined;
