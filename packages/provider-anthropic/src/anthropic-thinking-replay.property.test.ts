@@ -10,7 +10,6 @@ const stepArb = fc.record({ reasoning: reasoningArb, calls: fc.integer({ min: 0,
 // A round ends at the first step without calls, or open, after its last step's tool results.
 const roundArb = fc.record({ steps: fc.array(stepArb, { minLength: 1, maxLength: 3 }) });
 
-let ids = 0;
 function round(steps: { reasoning: string; calls: number }[], prompt: string): ModelMessage[] {
   const messages: ModelMessage[] = [{ role: 'user', content: prompt }];
   for (const [index, step] of steps.entries()) {
@@ -21,7 +20,7 @@ function round(steps: { reasoning: string; calls: number }[], prompt: string): M
         : step.reasoning === 'foreign'
           ? [{ text, providerMetadata: { google: { thoughtSignature: 'g' } } }]
           : undefined;
-    const calls = Array.from({ length: step.calls }, () => `call_${(ids += 1)}`);
+    const calls = Array.from({ length: step.calls }, (_, call) => `${prompt}:${index}:${call}`);
     messages.push({
       role: 'assistant',
       content: calls.length === 0 ? `answer ${index}` : '',
