@@ -124,7 +124,7 @@ describe('createAnthropicAdapter', () => {
       ],
       tool_choice: { type: 'auto' },
       stop_sequences: ['###'],
-      thinking: { type: 'enabled', budget_tokens: 512 },
+      // No `thinking`: the open tool loop began without it, which the API would refuse.
     });
   });
 

@@ -13,6 +13,7 @@ import {
   placeCacheBreakpoints,
 } from './anthropic-prompt-caching.js';
 import { parseAnthropicProviderOptions } from './anthropic-provider-options.js';
+import { canThinkInToolLoop } from './anthropic-thinking-replay.js';
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages.js';
 import { prepareAnthropicTools } from './prepare-anthropic-tools.js';
 import { ANTHROPIC_INPUT_MEDIA_TYPES } from './to-anthropic-content-blocks.js';
@@ -44,7 +45,8 @@ export function structuredOutputTool(
 /**
  * The Messages API body for a request. Parts the model cannot take are refused first
  * (`UNSUPPORTED_CONTENT`, nothing sent). `temperature`, `topP` and `seed` are not sent: the
- * Messages API this SDK describes has no sampling parameters (and never had a seed).
+ * Messages API this SDK describes has no sampling parameters (and never had a seed). Thinking
+ * is not sent while a tool loop begun without thinking is open (`canThinkInToolLoop`).
  */
 export function buildAnthropicRequest(
   request: ModelRequest,
@@ -57,8 +59,14 @@ export function buildAnthropicRequest(
     urls: true,
     inToolResults: true,
   });
-  const { thinking, promptCaching } = parseAnthropicProviderOptions(request);
+  const options = parseAnthropicProviderOptions(request);
   const converted = convertToAnthropicMessages(request.messages);
+  // Thinking is left out while a tool loop that began without it is still open.
+  const thinking =
+    options.thinking?.type !== 'enabled' || canThinkInToolLoop(converted.messages)
+      ? options.thinking
+      : undefined;
+  const { promptCaching } = options;
   const tools = prepareAnthropicTools(request.tools, request.toolChoice);
   // Structured output asked for with a forced tool rather than output_config.
   const toolOutput = structuredOutputTool(request, defaults) === undefined ? undefined : request.output;

@@ -14,6 +14,8 @@ async function post(origin: string, path: string, body: unknown): Promise<{ stat
 }
 
 const claudeRequest = (messages: unknown[]) => ({ model: 'claude-opus-4-8', max_tokens: 100, messages });
+// The Anthropic stand-in keeps the request rules on, so a replayed tool_result needs its tool_use.
+const callT = { type: 'tool_use', id: 't', name: 'Write', input: {} };
 
 describe('startAgentCliStandIn', () => {
   it('plays the scenario named by the marker, by turn, with the CLI’s tool names and absolute paths', async () => {
@@ -39,7 +41,7 @@ describe('startAgentCliStandIn', () => {
         '/v1/messages',
         claudeRequest([
           { role: 'user', content: 'Go [scenario:main]' },
-          { role: 'assistant', content: [{ type: 'text', text: 'x' }] },
+          { role: 'assistant', content: [{ type: 'text', text: 'x' }, callT] },
           { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: 'ok' }] },
         ]),
       );
@@ -59,7 +61,7 @@ describe('startAgentCliStandIn', () => {
     try {
       const messages = [
         { role: 'user', content: 'Go [scenario:apierr]' },
-        { role: 'assistant', content: [{ type: 'text', text: 'x' }] },
+        { role: 'assistant', content: [{ type: 'text', text: 'x' }, callT] },
         { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: 'one' }] },
       ];
       expect((await post(standIn.origin, '/v1/messages', claudeRequest(messages))).status).toBe(500);

@@ -86,8 +86,13 @@ export async function startAgentCliStandIn(options: AgentCliStandInOptions): Pro
     if (actions.length === 0) return rest;
     return { ...rest, toolCalls: actions.map((action) => options.dialect.toolCall(action, options.cwd)) };
   };
-  // Claude Code's second message has role `system`, which the mock's request rules would refuse.
-  const server = await startMockProviderServer({ provider: options.wire, turns, validateRequests: false });
+  // The Anthropic wire keeps the mock's request rules on: the real API takes what Claude Code sends
+  // (its `role: "system"` message is a mid-conversation system message, Opus 4.8 and later).
+  const server = await startMockProviderServer({
+    provider: options.wire,
+    turns,
+    validateRequests: options.wire === 'anthropic',
+  });
   const port = Number(new URL(server.origin).port);
   const bridge = await startUnixSocketBridge(port);
   return {

@@ -11,3 +11,4 @@ export {
   createAnthropicPromptCache,
 } from './anthropic-prompt-cache.js';
 export { anthropicRequestProblem } from './anthropic-request-rules.js';
+export { anthropicThinkingSignature } from './anthropic-thinking-signature.js';

@@ -4,13 +4,13 @@ import { argumentsValue, chunkString, type ResolvedScriptTurn } from '../resolve
 import type { ScriptFinish } from '../script-turn.js';
 import { type AnthropicPromptCacheOptions, createAnthropicPromptCache } from './anthropic-prompt-cache.js';
 import { anthropicRequestProblem } from './anthropic-request-rules.js';
+import { anthropicThinkingSignature } from './anthropic-thinking-signature.js';
 import type {
   MockAnswerContext,
   MockErrorInput,
   MockProviderProtocol,
   MockStreamFrame,
 } from './mock-provider-protocol.js';
-import { MOCK_SIGNATURE_KINDS, mockSignature } from './mock-signature.js';
 
 // The Messages API as api.anthropic.com answers it (the SDK's baseURL is the bare origin).
 
@@ -52,8 +52,7 @@ function anthropicInputUsage(usage: TokenUsage): Record<string, number> {
   };
 }
 
-const signatureOf = (context: MockAnswerContext) =>
-  mockSignature(MOCK_SIGNATURE_KINDS.anthropic, context.turn);
+const signatureOf = (context: MockAnswerContext) => anthropicThinkingSignature(context.turn.reasoning ?? '');
 
 const messageId = (context: MockAnswerContext) => `msg_mock${context.requestIndex}`;
 
@@ -108,7 +107,7 @@ function anthropicProtocol(
     provider: 'anthropic',
     baseUrlPath: '',
     rawFinishReasons: STOP_REASONS,
-    reasoningSignature: (turn) => mockSignature(MOCK_SIGNATURE_KINDS.anthropic, turn),
+    reasoningSignature: (turn) => anthropicThinkingSignature(turn.reasoning ?? ''),
     malformedEvent: 'content_block_delta',
 
     route(method, path, _query, body) {

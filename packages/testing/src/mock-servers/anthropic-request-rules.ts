@@ -1,25 +1,54 @@
 import { isRecord } from '../is-record.js';
 import { anthropicBlockProblem } from './anthropic-block-rules.js';
+import { anthropicSystemMessageProblem } from './anthropic-system-message-rules.js';
+import { anthropicThinkingProblem } from './anthropic-thinking-rules.js';
+import { type AnthropicTurn, anthropicTurns, blocksOf } from './anthropic-turns.js';
 
-type Block = Record<string, unknown>;
-
-// A string content is one text block; an empty string is no content at all.
-const blocksOf = (content: unknown): Block[] => {
-  if (Array.isArray(content)) return content.filter(isRecord);
-  return typeof content === 'string' && content !== '' ? [{ type: 'text', text: content }] : [];
-};
-
-const idsOf = (blocks: Block[], type: string, key: string): string[] =>
-  blocks.flatMap((block) =>
+const idsOf = (turn: AnthropicTurn | undefined, type: string, key: string): string[] =>
+  (turn?.blocks ?? []).flatMap(({ block }) =>
     block.type === type && typeof block[key] === 'string' ? [block[key] as string] : [],
   );
 
+const unansweredProblem = (message: number, ids: string[]) =>
+  `messages.${message}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${ids.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`;
+
 /**
- * The request rules api.anthropic.com enforces that adapters get wrong in practice: no system
- * role in `messages`, no empty text blocks or empty messages, and every `tool_use` answered by a
- * `tool_result` in the very next message (and no `tool_result` without its `tool_use`), and the
- * rules for images, documents, cache breakpoints and structured output (`anthropicBlockProblem`). Returns
- * the API's error message, or `undefined` when the body passes.
+ * Every `tool_use` answered by a `tool_result` in the very next turn, the results first (before
+ * any text), and no `tool_result` without its `tool_use` in the turn before.
+ */
+function toolAdjacencyProblem(turns: AnthropicTurn[]): string | undefined {
+  for (const [index, turn] of turns.entries()) {
+    const before = turns[index - 1];
+    const called = new Set(before?.role === 'assistant' ? idsOf(before, 'tool_use', 'id') : []);
+    const answered = idsOf(turn, 'tool_result', 'tool_use_id');
+    const stray = answered.filter((id) => !called.has(id));
+    if (stray.length > 0) {
+      return `messages.${turn.first}.content: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${stray.join(', ')}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`;
+    }
+    const missing = [...called].filter((id) => !answered.includes(id));
+    if (missing.length > 0) return unansweredProblem(turn.first, missing);
+    // "tool_result blocks must come FIRST in the content array": a result after text does not count.
+    const firstOther = turn.blocks.findIndex(({ block }) => block.type !== 'tool_result');
+    const late = turn.blocks.slice(firstOther < 0 ? turn.blocks.length : firstOther);
+    const lateIds = late.flatMap(({ block }) =>
+      block.type === 'tool_result' && called.has(String(block.tool_use_id))
+        ? [String(block.tool_use_id)]
+        : [],
+    );
+    if (lateIds.length > 0) return unansweredProblem(turn.first, lateIds);
+  }
+  const last = turns.at(-1);
+  const lastCalls = last?.role === 'assistant' ? idsOf(last, 'tool_use', 'id') : [];
+  return lastCalls.length > 0 && last !== undefined ? unansweredProblem(last.last, lastCalls) : undefined;
+}
+
+/**
+ * The request rules api.anthropic.com enforces that adapters get wrong in practice: roles and
+ * mid-conversation system messages, no empty text blocks or empty messages, tool use answered in
+ * the next turn, thinking blocks and their signatures with thinking on, and the rules for images,
+ * documents, cache breakpoints and structured output. `packages/testing/mock-rules/anthropic.md`
+ * lists each rule with the documentation it comes from. Returns the API's error message, or
+ * `undefined` when the body passes.
  */
 export function anthropicRequestProblem(body: unknown): string | undefined {
   if (!isRecord(body)) return 'Invalid request body.';
@@ -28,8 +57,13 @@ export function anthropicRequestProblem(body: unknown): string | undefined {
     return 'messages: at least one message is required';
   const messages = body.messages.map((message) => (isRecord(message) ? message : {}));
   for (const [index, message] of messages.entries()) {
+    if (message.role === 'system') {
+      const system = anthropicSystemMessageProblem(body.model, messages, index);
+      if (system !== undefined) return system;
+      continue;
+    }
     if (message.role !== 'user' && message.role !== 'assistant') {
-      return `messages.${index}.role: Input should be 'user' or 'assistant'`;
+      return `messages.${index}.role: Input should be 'user', 'assistant' or 'system'`;
     }
     const blocks = blocksOf(message.content);
     const isFinalAssistant = index === messages.length - 1 && message.role === 'assistant';
@@ -42,24 +76,7 @@ export function anthropicRequestProblem(body: unknown): string | undefined {
     ) {
       return 'messages: text content blocks must be non-empty';
     }
-    const previous = index > 0 ? blocksOf(messages[index - 1]?.content) : [];
-    const called = new Set(
-      messages[index - 1]?.role === 'assistant' ? idsOf(previous, 'tool_use', 'id') : [],
-    );
-    const answered = idsOf(blocks, 'tool_result', 'tool_use_id');
-    const stray = answered.filter((id) => !called.has(id));
-    if (stray.length > 0) {
-      return `messages.${index}.content: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${stray.join(', ')}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`;
-    }
-    const missing = [...called].filter((id) => !answered.includes(id));
-    if (missing.length > 0) {
-      return `messages.${index}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`;
-    }
   }
-  const last = messages.at(-1);
-  const lastCalls = last?.role === 'assistant' ? idsOf(blocksOf(last.content), 'tool_use', 'id') : [];
-  if (lastCalls.length > 0) {
-    return `messages.${messages.length - 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${lastCalls.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`;
-  }
-  return anthropicBlockProblem(body);
+  const turns = anthropicTurns(messages);
+  return toolAdjacencyProblem(turns) ?? anthropicThinkingProblem(body, turns) ?? anthropicBlockProblem(body);
 }

@@ -3,7 +3,6 @@ import type { ResolvedScriptTurn } from '../resolve-script-turn.js';
 
 /** The `kind` each protocol signs with, so tests can compute the signature a response carried. */
 export const MOCK_SIGNATURE_KINDS = {
-  anthropic: 'mock-anthropic-signature',
   gemini: 'mock-gemini-thought-signature',
 } as const;
 

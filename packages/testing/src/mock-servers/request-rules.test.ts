@@ -40,7 +40,8 @@ describe('anthropicRequestProblem', () => {
   it('refuses the mistakes adapters make', () => {
     const problem = (messages: unknown[], extra = {}) =>
       anthropicRequestProblem({ ...base, ...extra, messages });
-    expect(problem([{ role: 'system', content: 'x' }])).toContain("'user' or 'assistant'");
+    expect(problem([{ role: 'developer', content: 'x' }])).toContain("'user', 'assistant' or 'system'");
+    expect(problem([{ role: 'system', content: 'x' }])).toContain('must immediately follow a `user` message');
     expect(problem([{ role: 'user', content: [{ type: 'text', text: '' }] }])).toContain('non-empty');
     expect(problem([{ role: 'user', content: '' }])).toContain('non-empty content');
     expect(
