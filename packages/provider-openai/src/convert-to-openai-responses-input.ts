@@ -140,11 +140,12 @@ function assistantItems(message: ModelAssistantMessage): ResponseInputItem[] {
     };
   };
   const items = metadata.items.map(itemFor);
-  // Backwards, so a reasoning item knows whether the item after it is sent.
-  for (let index = items.length - 1; index >= 0; index -= 1) {
-    if (metadata.items[index]?.type === 'reasoning' && items[index + 1] === undefined)
-      items[index] = undefined;
-  }
+  // A reasoning item is sent only right before the message or call it preceded, as the API demands.
+  metadata.items.forEach((ref, index) => {
+    const next = metadata.items[index + 1];
+    const followed = next !== undefined && next.type !== 'reasoning' && items[index + 1] !== undefined;
+    if (ref.type === 'reasoning' && !followed) items[index] = undefined;
+  });
   const replayed = items.filter((item): item is ResponseInputItem => item !== undefined);
   // Text or calls the recorded items do not cover (added after the answer) go after them.
   if (firstMessage === undefined && text !== '') replayed.push({ role: 'assistant', content: text });
