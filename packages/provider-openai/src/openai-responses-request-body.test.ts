@@ -59,6 +59,7 @@ describe('buildOpenAIResponsesRequestBody', () => {
       {
         messages,
         output: {
+          type: 'json',
           name: 'answer',
           schema: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] },
         },
