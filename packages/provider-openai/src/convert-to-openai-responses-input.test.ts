@@ -137,6 +137,21 @@ describe('convertToOpenAIResponsesInput', () => {
     expect(convertToOpenAIResponsesInput([withoutCall])).toEqual([]);
   });
 
+  it('sends an item whose reasoning item is gone without its id', () => {
+    const answer = storedAnswer([
+      { type: 'reasoning', id: 'rs_1' },
+      { type: 'message', id: 'msg_1' },
+    ]);
+    expect(convertToOpenAIResponsesInput([{ ...answer, reasoning: [] }])).toEqual([
+      {
+        type: 'message',
+        role: 'assistant',
+        status: 'completed',
+        content: [{ type: 'output_text', text: 'Answer.', annotations: [] }],
+      },
+    ]);
+  });
+
   it('property: every replayed reasoning item is followed by a message or call, in the recorded order', () => {
     const ref = fc.oneof(
       fc.constant<'reasoning'>('reasoning'),

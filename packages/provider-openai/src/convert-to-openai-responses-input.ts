@@ -28,7 +28,7 @@ import {
  * `providerMetadata.openai.items`: each reasoning item (`rs_…`, with its `encrypted_content` and
  * summary) right before the message or function call that followed it, with their ids. A reasoning
  * item whose following item is gone (its tool call removed, the text edited away) is dropped, as the
- * API refuses it. Any other assistant message (another provider's, Chat Completions') becomes a
+ * API refuses it; so is the id of an item whose reasoning item is gone (the API refuses that too). Any other assistant message (another provider's, Chat Completions') becomes a
  * plain assistant message and function calls; reasoning without OpenAI metadata is dropped.
  */
 export function convertToOpenAIResponsesInput(messages: readonly ModelMessage[]): ResponseInputItem[] {
@@ -145,6 +145,19 @@ function assistantItems(message: ModelAssistantMessage): ResponseInputItem[] {
     const next = metadata.items[index + 1];
     const followed = next !== undefined && next.type !== 'reasoning' && items[index + 1] !== undefined;
     if (ref.type === 'reasoning' && !followed) items[index] = undefined;
+  });
+  // An item that followed a reasoning item no longer sent loses its id too: the API refuses an
+  // output item by id without the reasoning item it required.
+  metadata.items.forEach((ref, index) => {
+    const item = items[index];
+    if (
+      ref.type !== 'reasoning' &&
+      metadata.items[index - 1]?.type === 'reasoning' &&
+      items[index - 1] === undefined &&
+      item !== undefined
+    ) {
+      delete (item as { id?: string }).id;
+    }
   });
   const replayed = items.filter((item): item is ResponseInputItem => item !== undefined);
   // Text or calls the recorded items do not cover (added after the answer) go after them.
