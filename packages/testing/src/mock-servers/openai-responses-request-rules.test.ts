@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import type { ResponseReasoningItem } from 'openai/resources/responses/responses';
+import type { ResponseInputItem, ResponseReasoningItem } from 'openai/resources/responses/responses';
 import { describe, expect, it } from 'vitest';
 import { mockServerPerTest } from './mock-server-per-test.js';
 import { openAIResponsesRequestProblem } from './openai-responses-request-rules.js';
@@ -98,9 +98,7 @@ describe('OpenAI Responses mock: encrypted reasoning through the official SDK', 
       client.responses.create({
         model: 'gpt-5',
         store: false,
-        input: ['Hi', ...first.output].map((each) =>
-          typeof each === 'string' ? { role: 'user' as const, content: each } : each,
-        ),
+        input: [{ role: 'user', content: 'Hi' }, ...(first.output as ResponseInputItem[])],
       }),
     ).resolves.toMatchObject({ output_text: 'Again.' });
     const refused = await client.responses
