@@ -56,7 +56,8 @@ describe('createOpenAIResponsesAdapter against the enforcing Responses mock', ()
 
       // Every request passed the mock's rules (a refused one would have thrown); the last carries
       // both answers' reasoning, each before the item that followed it.
-      const input = (server.requests[2]?.body as { input: { type?: string; role?: string }[] }).input;
+      const body = server.requests[2]?.body as { input: { type?: string; role?: string }[] } | undefined;
+      const input = body?.input ?? [];
       expect(input.map((item) => item.type ?? item.role)).toEqual([
         'user',
         'reasoning',
