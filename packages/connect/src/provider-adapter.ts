@@ -14,6 +14,15 @@ export const DEFAULT_MODEL_IDS = {
 const OPENAI_API_URL = 'https://api.openai.com/v1';
 const ANTHROPIC_API_URL = 'https://api.anthropic.com';
 
+/**
+ * OpenAI itself (no base URL, or one on api.openai.com) is spoken to through the Responses API,
+ * which OpenAI recommends and which alone returns reasoning; any other server through Chat
+ * Completions, the API OpenAI-compatible servers (Ollama, vLLM, llama.cpp) and the demo speak.
+ */
+function isOpenAIPlatform(baseURL: string | undefined): boolean {
+  return baseURL === undefined || (URL.canParse(baseURL) && new URL(baseURL).hostname === 'api.openai.com');
+}
+
 /** Exactly what a provider's adapter is connected with. */
 export interface ProviderConnection {
   model: string;
@@ -27,7 +36,8 @@ export interface ProviderConnection {
 }
 
 /**
- * The provider's real adapter, connected with exactly the given key and base URL. Only the one
+ * The provider's real adapter, connected with exactly the given key and base URL (`openai` on
+ * api.openai.com: the Responses adapter; any other OpenAI-speaking server: Chat Completions). Only the one
  * provider's SDK is loaded, when it is needed: an app's start-up should not wait for three SDKs.
  * Each provider package is an optional peer: `PACKAGE_MISSING` when the chosen one is not installed.
  */
@@ -39,17 +49,20 @@ export async function createProviderAdapter(
   switch (provider) {
     case 'openai':
     case 'openai-compatible': {
-      const { createOpenAIAdapter } = await importOptionalPackage(
+      const { createOpenAIAdapter, createOpenAIResponsesAdapter } = await importOptionalPackage(
         '@cairn/provider-openai',
         `the ${provider} provider`,
         () => import('@cairn/provider-openai'),
       );
-      return createOpenAIAdapter({
+      const options = {
         model,
         apiKey,
         baseURL: baseURL ?? OPENAI_API_URL,
         ...definedFields({ inputMediaTypes }),
-      });
+      };
+      return provider === 'openai' && isOpenAIPlatform(baseURL)
+        ? createOpenAIResponsesAdapter(options)
+        : createOpenAIAdapter(options);
     }
     case 'anthropic': {
       const { createAnthropicAdapter } = await importOptionalPackage(

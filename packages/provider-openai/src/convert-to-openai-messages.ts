@@ -118,7 +118,7 @@ const EXTENSIONS: Readonly<Record<string, string>> = {
  * Core's `toOpenAIUserContent`, every file named: OpenAI refuses `file_data` without a `filename`,
  * so a file part without `fileName` is sent as `file-<message>-<part>.<subtype>` (`file-0-1.pdf`).
  */
-function userContent(parts: readonly ContentPart[], index: number): ChatCompletionContentPart[] {
+export function userContent(parts: readonly ContentPart[], index: number): ChatCompletionContentPart[] {
   return toOpenAIUserContent(parts, String(index)).map((part, partIndex) => {
     if (part.type !== 'file' || part.file.filename !== undefined) return part;
     const source = parts[partIndex];

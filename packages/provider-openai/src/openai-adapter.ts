@@ -9,16 +9,15 @@ import {
 } from '@cairn/core';
 import {
   classifyError,
-  createAttemptSignal,
   createModelStream,
   createResultAssembler,
-  requireApiKey,
   resolveModelAdapterOptions,
   retryStream,
   withRetry,
 } from '@cairn/provider-utils';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { OpenAIAdapterOptions, OpenAIMaxTokensParameter } from './openai-adapter-options.js';
+import { callOptions, createOpenAIClient } from './openai-client.js';
 import { resolveOpenAIInputMediaTypes } from './openai-input-media-types.js';
 import { buildOpenAIRequestBody, type OpenAIRequestBody } from './openai-request-body.js';
 import { parseOpenAIChunks } from './parse-openai-chunks.js';
@@ -26,7 +25,6 @@ import { readOpenAIChunks } from './read-openai-chunks.js';
 import { readOpenAIResponse } from './read-openai-response.js';
 
 const PROVIDER = 'openai';
-const API_KEY_ENV = ['OPENAI_API_KEY'];
 // The SDK's own default, when neither the option nor OPENAI_BASE_URL names another.
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
@@ -68,7 +66,7 @@ class OpenAIAdapter implements ModelAdapter {
 
   /** Created by the first request: the SDK refuses to exist without a key, which only a call needs. */
   private get client(): OpenAI {
-    this.sdkClient ??= createClient(this.options);
+    this.sdkClient ??= createOpenAIClient(this.options);
     return this.sdkClient;
   }
 
@@ -122,27 +120,6 @@ class OpenAIAdapter implements ModelAdapter {
   private retryOptions(signal: AbortSignal | undefined) {
     return { maxRetries: this.maxRetries, provider: PROVIDER, ...(signal ? { signal } : {}) };
   }
-}
-
-function createClient(options: OpenAIAdapterOptions): OpenAI {
-  return new OpenAI({
-    apiKey: requireApiKey(PROVIDER, options.apiKey, API_KEY_ENV),
-    baseURL: options.baseURL,
-    organization: options.organization,
-    defaultHeaders: options.headers,
-    timeout: options.timeoutMs,
-    // Retries are `withRetry`'s: it honours Retry-After and never replays a started stream.
-    maxRetries: 0,
-  });
-}
-
-// Called once per attempt: each gets a signal of its own (the SDK never removes its listener).
-function callOptions(request: ModelRequest, signal: AbortSignal | undefined) {
-  const attempt = createAttemptSignal(signal).signal;
-  return {
-    ...(attempt ? { signal: attempt } : {}),
-    ...(request.headers ? { headers: request.headers } : {}),
-  };
 }
 
 /** OpenAI's reasoning models refuse `max_tokens`; compatible servers may not know its successor. */

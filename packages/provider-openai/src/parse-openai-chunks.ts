@@ -3,11 +3,12 @@ import { classifyHttpError, parseSse } from '@cairn/provider-utils';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 
 /**
- * The chunks of a streamed Chat Completions response, read from the SDK's raw `Response`. The
+ * The chunks of a streamed Chat Completions response (or, as `T`, the events of a Responses API
+ * stream, which share the framing), read from the SDK's raw `Response`. The
  * SDK's own `Stream` would throw a bare `SyntaxError` for a malformed line (losing the line) and
  * end quietly on abort; here a malformed line is `LLM_BAD_RESPONSE` with the line as `raw`.
  */
-export async function* parseOpenAIChunks(response: Response): AsyncGenerator<ChatCompletionChunk> {
+export async function* parseOpenAIChunks<T = ChatCompletionChunk>(response: Response): AsyncGenerator<T> {
   if (response.body === null) {
     throw new CairnError('LLM_BAD_RESPONSE', 'openai: the stream response has no body', {
       details: { provider: 'openai' },
@@ -20,7 +21,7 @@ export async function* parseOpenAIChunks(response: Response): AsyncGenerator<Cha
     if (typeof chunk.error === 'object' && chunk.error !== null) {
       throw streamError(chunk.error, response.headers);
     }
-    yield chunk as unknown as ChatCompletionChunk;
+    yield chunk as unknown as T;
   }
 }
 

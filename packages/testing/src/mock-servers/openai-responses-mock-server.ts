@@ -2,6 +2,7 @@ import type { TokenUsage } from '@cairn/core';
 import { isRecord } from '../is-record.js';
 import { chunkString, type ResolvedScriptTurn, type ResolvedToolCall } from '../resolve-script-turn.js';
 import type { MockAnswerContext, MockProviderProtocol, MockStreamFrame } from './mock-provider-protocol.js';
+import { MOCK_SIGNATURE_KINDS, mockSignature, mockTurnDigest } from './mock-signature.js';
 import { openAIMockProtocol } from './openai-mock-server.js';
 import { openAIResponsesRequestProblem } from './openai-responses-request-rules.js';
 
@@ -36,10 +37,28 @@ interface OutputPlan {
   events: Item[];
 }
 
-function reasoningPlan(id: string, index: number, text: string, chunkSize: number): OutputPlan {
+/** The request asked for the reasoning back encrypted, as a client with `store: false` must. */
+function wantsEncryptedReasoning(body: unknown): boolean {
+  return (
+    isRecord(body) && Array.isArray(body.include) && body.include.includes('reasoning.encrypted_content')
+  );
+}
+
+function reasoningPlan(
+  id: string,
+  index: number,
+  text: string,
+  chunkSize: number,
+  encryptedContent: string | undefined,
+): OutputPlan {
   const part = { item_id: id, output_index: index, summary_index: 0 };
   return {
-    item: { id, type: 'reasoning', summary: [{ type: 'summary_text', text }] },
+    item: {
+      id,
+      type: 'reasoning',
+      summary: [{ type: 'summary_text', text }],
+      ...(encryptedContent === undefined ? {} : { encrypted_content: encryptedContent }),
+    },
     events: [
       { type: 'response.reasoning_summary_part.added', ...part, part: { type: 'summary_text', text: '' } },
       ...chunkString(text, chunkSize).map((delta) => ({
@@ -115,11 +134,19 @@ function toolCallPlan(
 
 /** The output items of a turn in the order the model writes them: reasoning, text, tool calls. */
 function outputPlans(context: MockAnswerContext): OutputPlan[] {
-  const { turn, requestIndex } = context;
+  const { turn } = context;
   const custom = customToolNames(context.body);
   const plans: OutputPlan[] = [];
-  const nextId = (prefix: string) => `${prefix}_mock${requestIndex}_${plans.length}`;
-  if (turn.reasoning) plans.push(reasoningPlan(nextId('rs'), plans.length, turn.reasoning, turn.chunkSize));
+  // From the turn's content, as real ids are opaque: the same turn answered by `generate` and by
+  // `stream` gives the same message, item ids and all, so parity checks compare it whole.
+  const digest = mockTurnDigest(turn);
+  const nextId = (prefix: string) => `${prefix}_${digest}${plans.length}`;
+  if (turn.reasoning) {
+    const encrypted = wantsEncryptedReasoning(context.body)
+      ? mockSignature(MOCK_SIGNATURE_KINDS.openaiResponses, turn)
+      : undefined;
+    plans.push(reasoningPlan(nextId('rs'), plans.length, turn.reasoning, turn.chunkSize, encrypted));
+  }
   if (turn.text) plans.push(messagePlan(nextId('msg'), plans.length, turn.text, turn.chunkSize));
   for (const call of turn.toolCalls) {
     const prefix = custom.has(call.name) ? 'ctc' : 'fc';
@@ -205,6 +232,7 @@ export const openAIResponsesMockProtocol: MockProviderProtocol = {
       if (added.type === 'reasoning') {
         added.summary = [];
         delete added.status;
+        delete added.encrypted_content;
       }
       events.push({ type: 'response.output_item.added', output_index: index, item: added });
       events.push(...plan.events);
@@ -222,6 +250,9 @@ export const openAIResponsesMockProtocol: MockProviderProtocol = {
   },
 
   requestProblem: openAIResponsesRequestProblem,
+
+  // What a reasoning item carries back when the request asked for `reasoning.encrypted_content`.
+  reasoningSignature: (turn) => mockSignature(MOCK_SIGNATURE_KINDS.openaiResponses, turn),
 
   // The same error envelope as every api.openai.com endpoint.
   errorBody: (error) => openAIMockProtocol.errorBody(error),
