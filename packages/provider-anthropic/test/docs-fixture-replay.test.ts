@@ -309,4 +309,86 @@ describe('Anthropic’s documented extended-thinking examples', () => {
       content: [thinkingBlock, { type: 'text', text: '27 * 453 = 12,231' }],
     });
   });
+
+  it('with tool use: the thinking goes back ahead of the call with the tool result; without it thinking waits for the loop to end', async () => {
+    const thought =
+      'The user wants to know the current weather in Paris. I have access to a function `get_weather` that can provide this information. I should call it with Paris as the location.';
+    const signature = 'bW9jay1hbnRocm9waWMtc2lnbmF0dXJlOmYxMjkwZjAxZmUzZGI0ZjNjYjFmMDZhYTMyZGQ3NDg1';
+    const mock = await startMockProviderServer({
+      provider: 'anthropic',
+      turns: [
+        { rawSse: fixture('thinking-tool-use.sse') },
+        { text: 'The current weather in Paris is 88°F and sunny.' },
+        { text: 'The current weather in Paris is 88°F and sunny.' },
+      ],
+    });
+    closers.push(() => mock.close());
+    const adapter = adapterAt(mock.baseURL);
+    const paris: ModelMessage = { role: 'user', content: 'What is the weather in Paris?' };
+
+    const { result } = await streamed(adapter, {
+      messages: [paris],
+      tools: TOOLS,
+      providerOptions: THINKING,
+    });
+    expect(result.message).toEqual({
+      role: 'assistant',
+      content: 'I need to check the current weather in Paris for you.',
+      reasoning: [{ text: thought, providerMetadata: { anthropic: { signature } } }],
+      tool_calls: [
+        {
+          id: 'toolu_01CswdEQBMshySk6Y9DFKrfq',
+          type: 'function',
+          function: { name: 'get_weather', arguments: '{"location":"Paris"}' },
+        },
+      ],
+    });
+    expect(result).toMatchObject({
+      usage: { inputTokens: 412, outputTokens: 97, totalTokens: 509 },
+      finishReason: 'tool_calls',
+      rawFinishReason: 'tool_use',
+    });
+
+    const weather: ModelMessage = {
+      role: 'tool',
+      tool_call_id: 'toolu_01CswdEQBMshySk6Y9DFKrfq',
+      content: '88°F, sunny',
+    };
+    // The same loop after its reasoning was dropped (as after another provider): the adapter
+    // leaves thinking off until the loop ends, since the API refuses thinking on with that history.
+    const { reasoning: _dropped, ...unreasoned } = result.message;
+    const fallback = await streamed(adapter, {
+      messages: [paris, unreasoned, weather],
+      tools: TOOLS,
+      providerOptions: THINKING,
+    });
+    expect(fallback.result.message.content).toBe('The current weather in Paris is 88°F and sunny.');
+    const unthought = mock.requests[1]?.body as Record<string, unknown>;
+    expect(unthought.thinking).toBeUndefined();
+    expect(anthropicRequestProblem({ ...unthought, thinking: THINKING.anthropic.thinking })).toContain(
+      'must start with a thinking block',
+    );
+
+    const answer = await streamed(adapter, {
+      messages: [paris, result.message, weather],
+      tools: TOOLS,
+      providerOptions: THINKING,
+    });
+    expect(answer.result.message.content).toBe('The current weather in Paris is 88°F and sunny.');
+    const signed = mock.requests[2]?.body as Record<string, unknown>;
+    expect(signed.thinking).toEqual(THINKING.anthropic.thinking);
+    expect(replayed(signed)[0]).toEqual({
+      role: 'assistant',
+      content: [
+        { type: 'thinking', thinking: thought, signature },
+        { type: 'text', text: 'I need to check the current weather in Paris for you.' },
+        {
+          type: 'tool_use',
+          id: 'toolu_01CswdEQBMshySk6Y9DFKrfq',
+          name: 'get_weather',
+          input: { location: 'Paris' },
+        },
+      ],
+    });
+  });
 });
