@@ -256,12 +256,11 @@ export const contentPartCases: ConformanceCase[] = [
     },
   },
   {
-    name: 'media parts: an append started while a 20 MB image is being prepared lands first (hashing holds no lock)',
+    name: 'media parts: an append started while a 20 MB image is being prepared is not held up by it (hashing holds no lock)',
     timeoutMs: 120_000,
     async run({ open }) {
       const store = await open();
-      // A first call opens what the store connects with (a database pool's first connection), so
-      // the append started first is the first to reach the lock, not the first to connect.
+      // A first call opens what the store connects with (a database pool's first connection).
       assert.deepEqual(await store.load('c1'), []);
       const bytes = png(20 * MB, 11);
       let quick: Promise<{ seqs: number[] }> | undefined;
@@ -270,12 +269,19 @@ export const contentPartCases: ConformanceCase[] = [
       });
       const { seqs } = await store.append('c1', [big]);
       assert.ok(quick !== undefined, 'the store read the message');
-      assert.deepEqual(
-        (await quick).seqs,
-        [1],
-        'the append started while the image was prepared got the lock first',
-      );
-      assert.deepEqual(seqs, [2], 'the 20 MB image landed after it');
+      const quickSeqs = (await quick).seqs;
+      assert.deepEqual([...quickSeqs, ...seqs].sort(), [1, 2], 'both appends landed, one after the other');
+      // One instance whose lock is taken synchronously after preparing: the append started while
+      // the image was hashed is first. Where taking the lock is a round trip (a lock file, a
+      // database), which append gets there first is a race; the processes case shows for those
+      // stores that preparing holds no lock (another process appends while this one waits).
+      if (!store.capabilities.concurrentInstances) {
+        assert.deepEqual(
+          quickSeqs,
+          [1],
+          'the append started while the image was prepared got the lock first',
+        );
+      }
       assert.equal(await hasAttachment(store, 'c1', bytes), true, 'with its blob');
     },
   },
