@@ -3,6 +3,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
+import semver from 'semver';
 import ts from 'typescript';
 
 export const REPOSITORY_URL = 'git+https://github.com/cairn-dev/cairn.git';
@@ -342,4 +343,41 @@ export function findUntypedImports(installedDir) {
     ([specifier, file]) =>
       `${file} uses types from ${specifier}, which resolve to no declarations once installed`,
   );
+}
+
+/**
+ * Installed packages of `name`'s runtime dependency tree (`dependencies`, transitively; peers are
+ * the user's choice) whose `engines.node` excludes the Node floor we promise. The workspace installs
+ * without engine-strict, so that tests can use tools that need a newer Node (the current AI SDK);
+ * this keeps such a dependency out of what a user on Node 20.19 installs.
+ */
+export function findNodeFloorViolations(projectDir, name) {
+  const floor = semver.minVersion(NODE_ENGINE);
+  const problems = [];
+  const seen = new Set();
+  const visit = (packageDir, path) => {
+    if (seen.has(packageDir)) return;
+    seen.add(packageDir);
+    const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
+    const range = manifest.engines?.node;
+    if (typeof range === 'string' && semver.validRange(range) && !semver.satisfies(floor, range)) {
+      problems.push(`${path.join(' > ')} needs Node ${range}, outside our engines (${NODE_ENGINE})`);
+    }
+    for (const dependency of Object.keys(manifest.dependencies ?? {})) {
+      const found = installedPackageDir(packageDir, dependency, projectDir);
+      if (found !== undefined) visit(found, [...path, dependency]);
+    }
+  };
+  visit(join(projectDir, 'node_modules', ...name.split('/')), [name]);
+  return problems;
+}
+
+// Node's lookup: the nearest node_modules from the dependant up to the project.
+function installedPackageDir(fromDir, name, projectDir) {
+  for (let dir = fromDir; dir.startsWith(projectDir); dir = dirname(dir)) {
+    const candidate = join(dir, 'node_modules', ...name.split('/'));
+    if (existsSync(join(candidate, 'package.json'))) return candidate;
+    if (dir === projectDir) break;
+  }
+  return undefined;
 }

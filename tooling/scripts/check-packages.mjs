@@ -52,6 +52,7 @@ import {
   checkMetadata,
   checkTarballFiles,
   findBrokenSourceMaps,
+  findNodeFloorViolations,
   findStaleOutputs,
   findTopLevelAwait,
   findUndeclaredImports,
@@ -370,6 +371,7 @@ async function checkPackage(pkg, context) {
   if (installFailure !== undefined) return [...problems, installFailure];
   // The types its declarations use resolve for a TypeScript consumer.
   problems.push(...findUntypedImports(join(project, 'node_modules', ...name.split('/'))));
+  problems.push(...findNodeFloorViolations(project, name));
   // CommonJS: every entry point loads with require() (Node's require(esm)), in the same project.
   problems.push(...(await checkRequire(project, packed)));
   problems.push(...(await checkBins(pkg, packed, context)));
