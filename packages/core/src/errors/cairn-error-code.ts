@@ -64,6 +64,9 @@ export const CAIRN_ERROR_CODES = [
   // The model's structured output is not JSON or does not match the requested schema; `details.issues`
   // lists why and `details.text` holds what the model wrote.
   'OUTPUT_INVALID',
+  // An MCP server would not start or connect (a bad command, an exit at once, a bad URL, HTTP 401),
+  // or stopped while in use; `details.server` names it.
+  'MCP_SERVER_FAILED',
 ] as const;
 
 export const CairnErrorCodeSchema = z.enum(CAIRN_ERROR_CODES);
