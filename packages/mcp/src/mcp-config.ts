@@ -16,10 +16,13 @@ export const McpStdioServerConfigSchema = z.object({
 /** A server reached over HTTP: Streamable HTTP (`http`), or the older HTTP+SSE transport (`sse`). */
 export const McpHttpServerConfigSchema = z.object({
   type: z.enum(['http', 'sse']),
-  url: z.url({ protocol: /^https?$/ }),
+  /** An http(s) URL, checked once its `${VAR}` references are expanded. */
+  url: z.string().min(1, 'is empty'),
   /** Sent with every request (`Authorization: Bearer …`). */
   headers: z.record(z.string(), z.string()).optional(),
 });
+
+const HttpUrlSchema = z.url({ protocol: /^https?$/ });
 
 export const McpServerConfigSchema = z.union([McpStdioServerConfigSchema, McpHttpServerConfigSchema]);
 
@@ -28,7 +31,7 @@ const SERVER_NAME = /^[A-Za-z0-9_-]+$/;
 
 /** The `.mcp.json` shape Claude Code and Claude Desktop read: servers by name. */
 export const McpConfigSchema = z.object({
-  mcpServers: z.record(z.string().regex(SERVER_NAME, 'is not a server name (letters, digits, _ and -)'), z.unknown()),
+  mcpServers: z.record(z.string(), z.unknown()),
 });
 
 export type McpStdioServerConfig = z.infer<typeof McpStdioServerConfigSchema>;
@@ -91,6 +94,9 @@ export function parseMcpConfig(document: unknown, options: ParseMcpConfigOptions
   const servers: McpServers = {};
   for (const [name, raw] of Object.entries(top.data.mcpServers)) {
     const where = `${prefix}, server ${JSON.stringify(name)}`;
+    if (!SERVER_NAME.test(name)) {
+      throw invalid(where, 'is not a server name (letters, digits, _ and -)', { server: name });
+    }
     // The transport decides which fields are required: check against that one for a clear message.
     const isRemote = typeof raw === 'object' && raw !== null && 'type' in raw && raw.type !== 'stdio';
     const schema = isRemote ? McpHttpServerConfigSchema : McpStdioServerConfigSchema;
@@ -105,7 +111,7 @@ export function parseMcpConfig(document: unknown, options: ParseMcpConfigOptions
     }
     const expanded = expandServer(parsed.data, env, where);
     // A URL written with a variable is checked once it is known.
-    if ('url' in expanded && !McpHttpServerConfigSchema.shape.url.safeParse(expanded.url).success) {
+    if ('url' in expanded && !HttpUrlSchema.safeParse(expanded.url).success) {
       throw invalid(where, `field url is not an http(s) URL: ${expanded.url}`, { server: name, field: 'url' });
     }
     servers[name] = expanded as McpServerConfig;

@@ -1,4 +1,5 @@
 import { failureSummary } from './failure-summary.js';
+import { mcpCallLabel } from './mcp-call-label.js';
 import { singleLine, truncate } from './summary-text.js';
 import type { ToolCallView, ToolDescription, ToolProcessor } from './tool-call-view.js';
 
@@ -14,9 +15,14 @@ function toolNameOf(call: ToolCallView): string {
   return truncate(singleLine(call.toolName), MAX_TOOL_NAME_LENGTH) || 'Tool';
 }
 
-/** "<toolName> completed" / "<toolName> failed: <reason>" / "<toolName> did not finish". */
+/**
+ * "<toolName> completed" / "<toolName> failed: <reason>" / "<toolName> did not finish"; an MCP
+ * tool's call is "server · tool(args)" (and "… failed: <reason>", "… did not finish").
+ */
 function genericSummary(call: ToolCallView): string {
-  const name = toolNameOf(call);
+  const mcp = mcpCallLabel(call.toolName, call.input);
+  if (mcp !== undefined && call.status !== 'unfinished' && !call.isError) return mcp;
+  const name = mcp ?? toolNameOf(call);
   if (call.status === 'unfinished') return `${name} did not finish`;
   return call.isError ? failureSummary(name, call) : `${name} completed`;
 }
