@@ -1,8 +1,8 @@
 import { CairnError } from '@cairn/core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from './mcp-config.js';
@@ -59,6 +59,13 @@ function transportOf(config: McpServerConfig, cwd: string | undefined): Transpor
   return config.type === 'sse'
     ? new SSEClientTransport(url, requestInit)
     : new StreamableHTTPClientTransport(url, requestInit);
+}
+
+// "HTTP 401 (check the server's headers): " for a refused HTTP connection.
+function httpStatusText(error: unknown): string {
+  const status = error instanceof StreamableHTTPError || error instanceof SseError ? error.code : undefined;
+  if (status === undefined) return '';
+  return status === 401 || status === 403 ? `HTTP ${status} (check its headers: Authorization): ` : `HTTP ${status}: `;
 }
 
 async function listAllTools(client: Client): Promise<McpTool[]> {
@@ -130,7 +137,7 @@ export async function connectMcpServer(
     await client.close().catch(() => {});
     const reason = startup.aborted
       ? `did not answer within ${options.startupTimeoutMs} ms`
-      : `failed to start: ${(error as Error).message}`;
+      : `failed to start: ${httpStatusText(error)}${(error as Error).message}`;
     throw serverFailed(name, reason, error, stderr);
   }
   return {
