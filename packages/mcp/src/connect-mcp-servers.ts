@@ -76,7 +76,11 @@ export async function connectMcpServers(
   const tools = (): Tool[] => {
     if (built?.version === version) return built.tools;
     const refs = connections.flatMap((connection) =>
-      connection.tools.map((tool) => ({ connection, tool, ref: { server: connection.name, tool: tool.name } })),
+      connection.tools.map((tool) => ({
+        connection,
+        tool,
+        ref: { server: connection.name, tool: tool.name },
+      })),
     );
     const names = mcpToolNames(refs.map(({ ref }) => ref));
     built = {
@@ -100,7 +104,8 @@ export async function connectMcpServers(
       let current: { tools: readonly Tool[]; host: ToolRegistry } | undefined;
       const host = (): ToolRegistry => {
         const mcp = tools();
-        if (current?.tools !== mcp) current = { tools: mcp, host: createToolHost([...own, ...mcp], hostOptions) };
+        if (current?.tools !== mcp)
+          current = { tools: mcp, host: createToolHost([...own, ...mcp], hostOptions) };
         return current.host;
       };
       host(); // two tools of one name fail here, not on the first model call
@@ -115,7 +120,8 @@ export async function connectMcpServers(
     },
     pids() {
       const pids: Record<string, number> = {};
-      for (const connection of connections) if (connection.pid !== undefined) pids[connection.name] = connection.pid;
+      for (const connection of connections)
+        if (connection.pid !== undefined) pids[connection.name] = connection.pid;
       return pids;
     },
     async close() {

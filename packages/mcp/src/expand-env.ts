@@ -8,7 +8,11 @@ const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
  * unset and has no default is an `INVALID_ARGUMENT` naming `where` (the server and the field): a
  * command or a header silently missing a secret fails later, and far less clearly.
  */
-export function expandEnv(text: string, env: Readonly<Record<string, string | undefined>>, where: string): string {
+export function expandEnv(
+  text: string,
+  env: Readonly<Record<string, string | undefined>>,
+  where: string,
+): string {
   return text.replace(REFERENCE, (_match, name: string, fallback: string | undefined) => {
     const value = env[name];
     if (value !== undefined && value !== '') return value;

@@ -29,7 +29,9 @@ describe('parseMcpConfig', () => {
   });
 
   it('names the server and the field of a mistake', () => {
-    expect(() => parseMcpConfig({ mcpServers: { files: { args: [] } } }, { env, source: '.mcp.json' })).toThrow(
+    expect(() =>
+      parseMcpConfig({ mcpServers: { files: { args: [] } } }, { env, source: '.mcp.json' }),
+    ).toThrow(
       expect.objectContaining({
         code: 'INVALID_ARGUMENT',
         message: expect.stringMatching(/^MCP configuration \.mcp\.json, server "files": field command /),
@@ -43,6 +45,8 @@ describe('parseMcpConfig', () => {
       /server "web" field url: the environment variable NOPE is not set/,
     );
     expect(() => parseMcpConfig({ servers: {} }, { env })).toThrow(/mcpServers/);
-    expect(() => parseMcpConfig({ mcpServers: { 'a b': { command: 'x' } } }, { env })).toThrow(/not a server name/);
+    expect(() => parseMcpConfig({ mcpServers: { 'a b': { command: 'x' } } }, { env })).toThrow(
+      /not a server name/,
+    );
   });
 });

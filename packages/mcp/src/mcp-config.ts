@@ -61,7 +61,9 @@ function expandServer(config: McpServerConfig, env: ParseMcpConfigOptions['env']
   const expandRecord = (record: Record<string, string> | undefined, field: string) =>
     record === undefined
       ? undefined
-      : Object.fromEntries(Object.entries(record).map(([key, value]) => [key, expand(value, `${field}.${key}`)]));
+      : Object.fromEntries(
+          Object.entries(record).map(([key, value]) => [key, expand(value, `${field}.${key}`)]),
+        );
   return 'command' in config
     ? {
         ...config,
@@ -89,7 +91,11 @@ export function parseMcpConfig(document: unknown, options: ParseMcpConfigOptions
   if (!top.success) {
     const issue = top.error.issues[0];
     const field = pathText(issue?.path ?? []);
-    throw invalid(prefix, `${field === '' ? '' : `${field} `}${issue?.message ?? 'is invalid'} (expected { "mcpServers": { "<name>": { … } } })`, { field });
+    throw invalid(
+      prefix,
+      `${field === '' ? '' : `${field} `}${issue?.message ?? 'is invalid'} (expected { "mcpServers": { "<name>": { … } } })`,
+      { field },
+    );
   }
   const servers: McpServers = {};
   for (const [name, raw] of Object.entries(top.data.mcpServers)) {
@@ -104,15 +110,22 @@ export function parseMcpConfig(document: unknown, options: ParseMcpConfigOptions
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const field = pathText(issue?.path ?? []);
-      throw invalid(where, `field ${field === '' ? '(the server)' : field} ${issue?.message ?? 'is invalid'}`, {
-        server: name,
-        field,
-      });
+      throw invalid(
+        where,
+        `field ${field === '' ? '(the server)' : field} ${issue?.message ?? 'is invalid'}`,
+        {
+          server: name,
+          field,
+        },
+      );
     }
     const expanded = expandServer(parsed.data, env, where);
     // A URL written with a variable is checked once it is known.
     if ('url' in expanded && !HttpUrlSchema.safeParse(expanded.url).success) {
-      throw invalid(where, `field url is not an http(s) URL: ${expanded.url}`, { server: name, field: 'url' });
+      throw invalid(where, `field url is not an http(s) URL: ${expanded.url}`, {
+        server: name,
+        field: 'url',
+      });
     }
     servers[name] = expanded as McpServerConfig;
   }
@@ -128,15 +141,22 @@ export async function readMcpConfigFile(
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new CairnError('INVALID_ARGUMENT', `MCP configuration ${path} cannot be read: ${(error as Error).message}`, {
-      cause: error,
-    });
+    throw new CairnError(
+      'INVALID_ARGUMENT',
+      `MCP configuration ${path} cannot be read: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
   }
   let document: unknown;
   try {
     document = JSON.parse(text);
   } catch (error) {
-    throw new CairnError('INVALID_ARGUMENT', `MCP configuration ${path} is not JSON: ${(error as Error).message}`);
+    throw new CairnError(
+      'INVALID_ARGUMENT',
+      `MCP configuration ${path} is not JSON: ${(error as Error).message}`,
+    );
   }
   return parseMcpConfig(document, { ...options, source: path });
 }

@@ -2,7 +2,10 @@ import { CairnError } from '@cairn/core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from './mcp-config.js';
@@ -65,7 +68,9 @@ function transportOf(config: McpServerConfig, cwd: string | undefined): Transpor
 function httpStatusText(error: unknown): string {
   const status = error instanceof StreamableHTTPError || error instanceof SseError ? error.code : undefined;
   if (status === undefined) return '';
-  return status === 401 || status === 403 ? `HTTP ${status} (check its headers: Authorization): ` : `HTTP ${status}: `;
+  return status === 401 || status === 403
+    ? `HTTP ${status} (check its headers: Authorization): `
+    : `HTTP ${status}: `;
 }
 
 async function listAllTools(client: Client): Promise<McpTool[]> {
@@ -150,7 +155,12 @@ export async function connectMcpServer(
     },
     async call(tool, args, signal) {
       if (closedBy !== undefined) {
-        throw serverFailed(name, closedBy === 'us' ? 'is closed' : 'has stopped and is not reconnected', undefined, stderr);
+        throw serverFailed(
+          name,
+          closedBy === 'us' ? 'is closed' : 'has stopped and is not reconnected',
+          undefined,
+          stderr,
+        );
       }
       try {
         return (await client.callTool({ name: tool, arguments: args }, undefined, {
@@ -159,7 +169,8 @@ export async function connectMcpServer(
         })) as CallToolResult;
       } catch (error) {
         if (signal.aborted) throw error;
-        if (closedBy !== undefined) throw serverFailed(name, `stopped during the call to ${tool}`, error, stderr);
+        if (closedBy !== undefined)
+          throw serverFailed(name, `stopped during the call to ${tool}`, error, stderr);
         throw error;
       }
     },

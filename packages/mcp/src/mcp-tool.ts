@@ -56,7 +56,11 @@ export function mcpTool(
       const output = mcpToolOutput(result);
       if (result.isError === true) {
         const text = mcpOutputText(output) || `${tool.name} failed`;
-        throw new CairnError('TOOL_FAILED', text, isTextOnly(output) ? {} : { details: { structured: output } });
+        throw new CairnError(
+          'TOOL_FAILED',
+          text,
+          isTextOnly(output) ? {} : { details: { structured: output } },
+        );
       }
       return isTextOnly(output) ? mcpOutputText(output) : output;
     },

@@ -51,12 +51,19 @@ describe('connectMcpServers with server-everything (stdio)', () => {
     expect(image.structured).toMatchObject({
       parts: [
         { type: 'text' },
-        { type: 'image', mediaType: 'image/png', source: { type: 'base64', data: expect.stringMatching(/^iVBOR/) } },
+        {
+          type: 'image',
+          mediaType: 'image/png',
+          source: { type: 'base64', data: expect.stringMatching(/^iVBOR/) },
+        },
         { type: 'text' },
       ],
     });
 
-    const structured = await host.execute(call('mcp__everything__get-structured-content', { location: 'Chicago' }), run);
+    const structured = await host.execute(
+      call('mcp__everything__get-structured-content', { location: 'Chicago' }),
+      run,
+    );
     expect(structured.isError).toBe(false);
     expect(structured.structured).toMatchObject({ structuredContent: { temperature: expect.any(Number) } });
   });
@@ -194,7 +201,9 @@ describe('servers that will not start', () => {
   });
 
   it('a URL nothing listens on', async () => {
-    const error = await failure(connectMcpServers({ remote: { type: 'http', url: 'http://127.0.0.1:9/mcp' } }));
+    const error = await failure(
+      connectMcpServers({ remote: { type: 'http', url: 'http://127.0.0.1:9/mcp' } }),
+    );
     expect(error.code).toBe('MCP_SERVER_FAILED');
     expect(error.message).toMatch(/MCP server "remote" failed to start/);
   });

@@ -44,7 +44,11 @@ describe('Streamable HTTP: server-everything streamableHttp', () => {
       const host = client.toolHost();
       expect(host.getVisibleTools().map((tool) => tool.name)).toContain('mcp__remote__get-sum');
       const sum = await host.execute(
-        { id: 'c1', type: 'function', function: { name: 'mcp__remote__get-sum', arguments: '{"a":2,"b":3}' } },
+        {
+          id: 'c1',
+          type: 'function',
+          function: { name: 'mcp__remote__get-sum', arguments: '{"a":2,"b":3}' },
+        },
         { signal: new AbortController().signal },
       );
       expect(sum).toMatchObject({ isError: false });
@@ -72,7 +76,11 @@ describe('Streamable HTTP: a server answering 401', () => {
   it('is an MCP_SERVER_FAILED naming the server; the configured headers were sent', async () => {
     const { port } = server.address() as AddressInfo;
     const error = (await connectMcpServers({
-      secured: { type: 'http', url: `http://127.0.0.1:${port}/mcp`, headers: { Authorization: 'Bearer wrong' } },
+      secured: {
+        type: 'http',
+        url: `http://127.0.0.1:${port}/mcp`,
+        headers: { Authorization: 'Bearer wrong' },
+      },
     }).catch((thrown: unknown) => thrown)) as CairnError;
     expect(error.code).toBe('MCP_SERVER_FAILED');
     expect(error.message).toMatch(/MCP server "secured" failed to start/);

@@ -8,7 +8,9 @@ export const EVERYTHING_BIN = here('../node_modules/@modelcontextprotocol/server
 export const FILESYSTEM_BIN = here('../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 export const CHANGING_SERVER = here('./fixtures/changing-server.mjs');
 
-export const everything: McpServers = { everything: { command: process.execPath, args: [EVERYTHING_BIN, 'stdio'] } };
+export const everything: McpServers = {
+  everything: { command: process.execPath, args: [EVERYTHING_BIN, 'stdio'] },
+};
 
 export function isRunning(pid: number): boolean {
   try {

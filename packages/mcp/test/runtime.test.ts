@@ -22,7 +22,12 @@ describe('an MCP tool in a runtime turn', () => {
       ],
     });
     const store = createMemoryConversationStore();
-    const runtime = createAgentRuntime({ store, model, tools: client.toolHost(), settings: { compression: false } });
+    const runtime = createAgentRuntime({
+      store,
+      model,
+      tools: client.toolHost(),
+      settings: { compression: false },
+    });
     const result = await runtime.chat({ userInput: 'Echo "hello MCP" through the server' });
     expect(result.success).toBe(true);
     expect(result.text).toBe('The server echoed it.');
@@ -33,7 +38,9 @@ describe('an MCP tool in a runtime turn', () => {
     const stored = await store.load(result.conversationId);
     const tools = stored.filter((message) => message.role === 'tool');
     expect(tools[0]).toMatchObject({ content: 'Echo: hello MCP', toolName: 'mcp__everything__echo' });
-    expect(tools[1]?.structuredResult).toMatchObject({ parts: [{ type: 'text' }, { type: 'image' }, { type: 'text' }] });
+    expect(tools[1]?.structuredResult).toMatchObject({
+      parts: [{ type: 'text' }, { type: 'image' }, { type: 'text' }],
+    });
     const executions = toDisplayMessages(stored).filter((message) => message.partType === 'tool_execution');
     expect(executions.map((message) => message.content)).toEqual([
       'everything · echo(message: "hello MCP")',

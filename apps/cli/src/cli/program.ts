@@ -64,6 +64,12 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
     .option('--no-color', 'no colours (also NO_COLOR, or when not a terminal)')
     .option('--verbose', 'full command output and diffs')
     .option('--plain', "the model's answers as raw text, no Markdown rendering (env CAIRN_PLAIN=1)")
+    .option(
+      '--mcp-config <file>',
+      "MCP servers whose tools the model may use, in .mcp.json's mcpServers shape (repeatable; ./.mcp.json is read too)",
+      (path: string, paths: string[] = []) => [...paths, path],
+    )
+    .option('--strict-mcp-config', 'use only the --mcp-config servers, not ./.mcp.json')
     .addHelpText('after', examples.root);
 
   program

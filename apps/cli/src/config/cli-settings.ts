@@ -9,6 +9,7 @@ import {
 import { definedFields } from '@cairn/core';
 import { cliFailure } from '../cli-error.js';
 import { type CliConfig, configPath, loadConfigFile } from './config-file.js';
+import { mcpConfigFiles } from './mcp-config-files.js';
 
 /** The options every command shares, as commander parsed them (all optional). */
 export interface GlobalFlags {
@@ -26,6 +27,8 @@ export interface GlobalFlags {
   color?: boolean;
   verbose?: boolean;
   plain?: boolean;
+  mcpConfig?: string[];
+  strictMcpConfig?: boolean;
 }
 
 export type ApprovalMode = 'ask' | 'always' | 'never';
@@ -44,6 +47,8 @@ export interface CliSettings extends StoreSettings {
   /** The model's answers exactly as it wrote them: no Markdown rendering (`--plain`, `CAIRN_PLAIN=1`). */
   plain: boolean;
   configFile?: string;
+  /** MCP configuration files (`./.mcp.json`, `--mcp-config`), in the order they are merged. */
+  mcpConfigFiles: string[];
 }
 
 const APPROVALS: readonly ApprovalMode[] = ['ask', 'always', 'never'];
@@ -128,6 +133,7 @@ export function resolveCliSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, c
     ...(flags.color === false ? { color: false } : {}),
     verbose: flags.verbose === true,
     plain,
+    mcpConfigFiles: mcpConfigFiles(flags, cwd),
     ...definedFields({ configFile: file }),
   };
 }

@@ -10,6 +10,7 @@ import { startDemoFallback } from '../demo/demo-fallback.js';
 import { createSampleWorkspace } from '../demo/sample-workspace.js';
 import type { CliIO } from '../io.js';
 import { type Approver, createApprover } from './approver.js';
+import { connectCliMcpServers } from './mcp-tools.js';
 
 /** What chat, one-shot prompts and runs work with: a store, a model, the workspace tools, the runtime. */
 export interface CliSession {
@@ -75,6 +76,7 @@ export async function openSession(
   // Nothing configured: the offline demo, so a first run shows Cairn working without a key.
   const model = await resolveModel(settings.model, io.env, { fallback: () => startDemoFallback(io.env) });
   let store: ConversationStore | undefined;
+  let mcp: Awaited<ReturnType<typeof connectCliMcpServers>> | undefined;
   try {
     store = await openSettingsStore(settings, io);
     await options.checkStore?.(store);
@@ -82,7 +84,10 @@ export async function openSession(
     const workspace =
       settings.workspace ?? (demoTour || model.demo ? await sampleWorkspace(settings, demoTour) : io.cwd);
     const approver = createApprover(approvalMode(settings, model, options), options.onRefused);
-    const tools = createWorkspaceTools({ root: workspace });
+    const workspaceTools = createWorkspaceTools({ root: workspace });
+    // MCP servers' tools beside the workspace tools, through the same host (policy, approval).
+    mcp = await connectCliMcpServers(settings.mcpConfigFiles, { env: io.env, cwd: io.cwd });
+    const tools = mcp === undefined ? workspaceTools : mcp.toolHost(workspaceTools);
     // One runtime: another model (`/model`) is passed per turn, which keeps provider metadata apart.
     const runtime = createAgentRuntime({
       store,
@@ -96,6 +101,7 @@ export async function openSession(
       },
     });
     const openedStore = store;
+    const openedMcp = mcp;
     return {
       settings,
       store: openedStore,
@@ -104,11 +110,11 @@ export async function openSession(
       workspace,
       approver,
       async close() {
-        await Promise.allSettled([openedStore.close(), model.close()]);
+        await Promise.allSettled([openedStore.close(), model.close(), openedMcp?.close()]);
       },
     };
   } catch (error) {
-    await Promise.allSettled([store?.close(), model.close()]);
+    await Promise.allSettled([store?.close(), model.close(), mcp?.close()]);
     throw error;
   }
 }
