@@ -17,10 +17,9 @@ afterEach(async () => {
   server = undefined;
 });
 
+type ToolsBody = { tools?: { function: { name: string } }[] } | undefined;
 const toolNames = (request: { body: unknown } | undefined) =>
-  ((request?.body as { tools?: { function: { name: string } }[] }).tools ?? []).map(
-    (tool) => tool.function.name,
-  );
+  ((request?.body as ToolsBody)?.tools ?? []).map((tool) => tool.function.name);
 
 describe('cairn -p with MCP servers', () => {
   it("uses the tools of ./.mcp.json's servers (server-everything); --strict-mcp-config leaves them out", async () => {

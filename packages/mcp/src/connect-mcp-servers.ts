@@ -1,7 +1,7 @@
 import { CairnError, type Tool } from '@cairn/core';
 import { createToolHost, type ToolHostOptions, type ToolRegistry } from '@cairn/loop';
 import type { McpServers } from './mcp-config.js';
-import { connectMcpServer, type McpServerConnection } from './mcp-server-connection.js';
+import { connectMcpServer } from './mcp-server-connection.js';
 import { type McpApproval, mcpTool } from './mcp-tool.js';
 import { mcpToolName, mcpToolNames } from './mcp-tool-name.js';
 
