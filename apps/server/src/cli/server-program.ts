@@ -43,6 +43,10 @@ export function serverProgram(version: string, run: (flags: ServerFlags) => Prom
     )
     .option('--workflows <file...>', 'workflow files (YAML/JSON) for /v1/runs (env CAIRN_WORKFLOWS)')
     .option(
+      '--mcp-config <file...>',
+      "MCP servers (.mcp.json's mcpServers shape) whose tools the model may use (env CAIRN_MCP_CONFIG)",
+    )
+    .option(
       '--grace-period <seconds>',
       'on SIGTERM, how long running turns may finish (env CAIRN_GRACE_PERIOD, default 30)',
     )

@@ -26,6 +26,7 @@ export interface ServerFlags {
   agentSessions?: boolean;
   agentEnv?: string[];
   workflows?: string[];
+  mcpConfig?: string[];
   lockConnections?: string;
   logLevel?: string;
   /** commander's `--no-web`: false when given. */
@@ -55,6 +56,7 @@ const SOURCES: Record<keyof ServerConfig, string> = {
   agentSessions: '--agent-sessions / CAIRN_AGENT_SESSIONS',
   agentEnv: '--agent-env / CAIRN_AGENT_ENV',
   workflowFiles: '--workflows / CAIRN_WORKFLOWS',
+  mcpConfigFiles: '--mcp-config / CAIRN_MCP_CONFIG',
   lockConnections: '--lock-connections / CAIRN_LOCK_CONNECTIONS',
   logLevel: '--log-level / LOG_LEVEL',
   webRoot: '--no-web',
@@ -133,6 +135,7 @@ export function readServerConfig(
     agentSessions: flags.agentSessions === true || envBoolean(env.CAIRN_AGENT_SESSIONS),
     agentEnv: list(flags.agentEnv, env.CAIRN_AGENT_ENV),
     workflowFiles: list(flags.workflows, env.CAIRN_WORKFLOWS).map((file) => resolve(options.cwd, file)),
+    mcpConfigFiles: list(flags.mcpConfig, env.CAIRN_MCP_CONFIG).map((file) => resolve(options.cwd, file)),
     // With the store's 10 and 4 more, two instances fit PostgreSQL's default max_connections (100).
     lockConnections: flagOrEnv(flags.lockConnections, env.CAIRN_LOCK_CONNECTIONS) ?? 32,
     logLevel: flagOrEnv(flags.logLevel, env.LOG_LEVEL) ?? 'info',

@@ -46,6 +46,8 @@ export const ServerConfigSchema = z
     agentSessions: z.boolean(),
     /** Variables (besides PATH, HOME, locale, TERM, TMPDIR, TZ) an agent session's CLI gets from the server's environment. */
     agentEnv: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be variable names')),
+    /** MCP configuration files (the `.mcp.json` shape) whose servers' tools the model may use. */
+    mcpConfigFiles: z.array(z.string().min(1)),
     /** Workflow files (YAML or JSON) for /v1/runs; each file's package is named after it. */
     workflowFiles: z.array(z.string().min(1)),
     /** PostgreSQL connections for turn locks (each running turn holds one). */

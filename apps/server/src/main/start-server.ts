@@ -7,6 +7,7 @@ import { createAgentRuntime, type RuntimeLogger, readWorkflowFile } from '@cairn
 import { createAdaptorServer, type ServerType } from '@hono/node-server';
 import { createServerApp, type ServerAppHandle } from '../app/create-server-app.js';
 import type { ServerConfig } from '../config/server-config.js';
+import { connectConfiguredMcp } from './connect-mcp.js';
 import { type Backends, openBackends, turnCap } from './open-backends.js';
 import { waitUntil } from './wait-until.js';
 
@@ -38,17 +39,20 @@ export async function startServer(
   );
   const backends = await openBackends(config, logger);
   let model: ResolvedModel | undefined;
+  let mcp: Awaited<ReturnType<typeof connectConfiguredMcp>> | undefined;
   try {
     model = await resolveModel(config.model, env, {});
+    mcp = await connectConfiguredMcp(config, env);
+    const workspaceTools =
+      config.workspace === undefined ? [] : createWorkspaceTools({ root: config.workspace });
     const handle = createServerApp({
       store: backends.store,
       runtime: createAgentRuntime({
         store: backends.store,
         model: model.adapter,
         workflows,
-        ...(config.workspace === undefined
-          ? {}
-          : { tools: createWorkspaceTools({ root: config.workspace }) }),
+        // MCP servers' tools beside the workspace tools, through the same host (policy, approval).
+        ...(mcp === undefined ? { tools: workspaceTools } : { tools: mcp.toolHost(workspaceTools) }),
         settings: {
           ...definedFields({ projectRoot: config.workspace }),
           // Nobody is there to ask: commands run only when the operator allowed them up front.
@@ -75,6 +79,7 @@ export async function startServer(
     const address = server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const aborted = { turns: 0 };
+    const openedMcp = mcp;
     return {
       url: `http://${host}:${address.port}`,
       model,
@@ -91,9 +96,10 @@ export async function startServer(
           backends,
           model as ResolvedModel,
           options.gracePeriodMs ?? config.gracePeriodMs,
-        ),
+        ).finally(() => openedMcp?.close().catch(() => {})),
     };
   } catch (error) {
+    await mcp?.close().catch(() => {});
     await model?.close();
     await backends.close();
     throw error;
