@@ -56,8 +56,9 @@ describe('chatToolLoop through the AI SDK adapter', () => {
       text: 'The user wants Oslo. I will call get_weather.',
       providerMetadata: { 'anthropic.messages': { anthropic: { signature: expect.any(String) } } },
     });
-    const replayed = (server.requests[1]?.body as { messages: Array<{ content: Array<{ type: string }> }> })
-      .messages[1]?.content;
+    const replayed = (
+      server.requests[1]?.body as { messages: Array<{ content: Array<{ type: string }> }> } | undefined
+    )?.messages[1]?.content;
     expect(replayed?.map((block) => block.type)).toEqual(['thinking', 'tool_use']);
   });
 
@@ -108,8 +109,9 @@ describe('chatToolLoop through the AI SDK adapter', () => {
 
     expect(result.success).toBe(true);
     expect(result.text).toBe('It is -3 °C in Oslo.');
-    const call = (server.requests[1]?.body as { contents: Array<{ parts: Array<Record<string, unknown>> }> })
-      .contents[1]?.parts[0];
+    const call = (
+      server.requests[1]?.body as { contents: Array<{ parts: Array<Record<string, unknown>> }> } | undefined
+    )?.contents[1]?.parts[0];
     expect(call).toMatchObject({
       functionCall: { name: 'get_weather' },
       thoughtSignature: expect.any(String),
