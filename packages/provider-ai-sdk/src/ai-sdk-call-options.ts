@@ -1,7 +1,7 @@
-import type { JSONSchema7, SharedV4ProviderOptions } from '@ai-sdk/provider';
 import { definedFields, type ModelRequest, type ProviderMetadata } from '@cairn/core';
 import type { SpecificationVersion } from './ai-sdk-language-model.js';
-import { type AiSdkPrompt, convertToAiSdkPrompt } from './convert-to-ai-sdk-prompt.js';
+import type { AiSdkPrompt, AiSdkProviderOptions } from './ai-sdk-types.js';
+import { convertToAiSdkPrompt } from './convert-to-ai-sdk-prompt.js';
 import { type AiSdkTools, prepareAiSdkTools } from './prepare-ai-sdk-tools.js';
 
 /** The call options `doGenerate` and `doStream` take, in the fields Cairn sets (all versions share them). */
@@ -12,8 +12,8 @@ export interface AiSdkCallOptions extends AiSdkTools {
   topP?: number;
   stopSequences?: string[];
   seed?: number;
-  responseFormat?: { type: 'json'; schema: JSONSchema7; name?: string; description?: string };
-  providerOptions?: SharedV4ProviderOptions;
+  responseFormat?: { type: 'json'; schema: Record<string, unknown>; name?: string; description?: string };
+  providerOptions?: AiSdkProviderOptions;
   headers?: Record<string, string>;
   abortSignal?: AbortSignal;
 }
@@ -48,13 +48,13 @@ export function buildAiSdkCallOptions(request: ModelRequest, context: AiSdkCallC
       : {
           responseFormat: {
             type: 'json' as const,
-            schema: output.schema as JSONSchema7,
+            schema: output.schema,
             name: output.name ?? 'output',
             ...definedFields({ description: output.description }),
           },
         }),
     ...(Object.keys(providerOptions).length > 0
-      ? { providerOptions: providerOptions as SharedV4ProviderOptions }
+      ? { providerOptions: providerOptions as AiSdkProviderOptions }
       : {}),
     ...definedFields({ headers: request.headers, abortSignal: context.signal }),
   };

@@ -1,18 +1,12 @@
-import type { SharedV4FileData } from '@ai-sdk/provider';
 import { CairnError, type MediaPart, type PartSource } from '@cairn/core';
 import type { SpecificationVersion } from './ai-sdk-language-model.js';
-
-/** A file part's bytes as V2 and V3 take them: base64 text or a URL. */
-export type LegacyFileData = string | URL;
+import type { AiSdkFileData } from './ai-sdk-types.js';
 
 /**
  * The bytes of an image or file part as `version` takes them: V4 wraps them (`{ type: 'data' }`,
  * `{ type: 'url' }`), V2 and V3 take the base64 text or a `URL` as they are.
  */
-export function toAiSdkFileData(
-  source: PartSource,
-  version: SpecificationVersion,
-): SharedV4FileData | LegacyFileData {
+export function toAiSdkFileData(source: PartSource, version: SpecificationVersion): AiSdkFileData {
   switch (source.type) {
     case 'base64':
       return version === 'v4' ? { type: 'data', data: source.data } : source.data;

@@ -1,5 +1,3 @@
-import type { LanguageModelV2, LanguageModelV3, LanguageModelV4 } from '@ai-sdk/provider';
-
 /**
  * A language model of the Vercel AI SDK, of any specification version `@ai-sdk/provider` defines:
  * `LanguageModelV2` (AI SDK 5), `LanguageModelV3` (AI SDK 6) or `LanguageModelV4` (AI SDK 7).
@@ -18,9 +16,6 @@ export interface AiSdkLanguageModel {
   doStream(options: never): PromiseLike<unknown>;
 }
 
-/** The versioned model types, for this package's converters (not part of its public API). */
-export type AnyLanguageModel = LanguageModelV2 | LanguageModelV3 | LanguageModelV4;
-
-export type SpecificationVersion = AnyLanguageModel['specificationVersion'];
+export type SpecificationVersion = AiSdkLanguageModel['specificationVersion'];
 
 export const SPECIFICATION_VERSIONS: readonly SpecificationVersion[] = ['v2', 'v3', 'v4'];

@@ -1,8 +1,5 @@
-import type { LanguageModelV2Usage, LanguageModelV4Usage } from '@ai-sdk/provider';
 import { definedFields, type TokenUsage } from '@cairn/core';
-
-/** Usage as V2 shapes it (flat) or V3 and V4 do (`inputTokens.total`, `outputTokens.reasoning`, …). */
-export type AiSdkUsage = LanguageModelV2Usage | LanguageModelV4Usage;
+import type { AiSdkUsage, AiSdkV2Usage, AiSdkV4Usage } from './ai-sdk-types.js';
 
 /**
  * The AI SDK's usage → `TokenUsage`. Both count cached input tokens within the input tokens and
@@ -11,7 +8,7 @@ export type AiSdkUsage = LanguageModelV2Usage | LanguageModelV4Usage;
  */
 export function convertAiSdkUsage(usage: AiSdkUsage): TokenUsage {
   if (typeof usage.inputTokens === 'object') {
-    const { inputTokens, outputTokens } = usage as LanguageModelV4Usage;
+    const { inputTokens, outputTokens } = usage as AiSdkV4Usage;
     return {
       inputTokens: inputTokens.total ?? 0,
       outputTokens: outputTokens.total ?? 0,
@@ -22,7 +19,7 @@ export function convertAiSdkUsage(usage: AiSdkUsage): TokenUsage {
       }),
     };
   }
-  const flat = usage as LanguageModelV2Usage;
+  const flat = usage as AiSdkV2Usage;
   return {
     inputTokens: flat.inputTokens ?? 0,
     outputTokens: flat.outputTokens ?? 0,

@@ -1,10 +1,3 @@
-import type {
-  JSONValue,
-  LanguageModelV2Prompt,
-  LanguageModelV3Prompt,
-  LanguageModelV4Prompt,
-  SharedV4ProviderOptions,
-} from '@ai-sdk/provider';
 import {
   type ContentPart,
   contentText,
@@ -20,13 +13,18 @@ import { EMPTY_TOOL_ERROR_TEXT } from '@cairn/provider-utils';
 import { base64Of, toAiSdkFileData } from './ai-sdk-file-data.js';
 import type { SpecificationVersion } from './ai-sdk-language-model.js';
 import { ownReplayData, toolCallReplayData } from './ai-sdk-replay-metadata.js';
-
-export type AiSdkPrompt = LanguageModelV4Prompt | LanguageModelV3Prompt | LanguageModelV2Prompt;
+import type {
+  AiSdkJsonValue,
+  AiSdkPrompt,
+  AiSdkPromptMessage,
+  AiSdkPromptPart,
+  AiSdkProviderOptions,
+} from './ai-sdk-types.js';
 
 // Built in the shape the three versions share, with the parts where they differ (file data, tool
-// result content) made per version; typed loosely inside, as the version's prompt outside.
-type Part = { type: string; providerOptions?: SharedV4ProviderOptions } & Record<string, unknown>;
-type Message = { role: 'system'; content: string } | { role: 'user' | 'assistant' | 'tool'; content: Part[] };
+// result content) made per version.
+type Part = AiSdkPromptPart;
+type Message = AiSdkPromptMessage;
 
 /**
  * Converts Cairn's messages to the prompt of an AI SDK language model of `version`: system text
@@ -63,7 +61,7 @@ export function convertToAiSdkPrompt(
       }
     }
   }
-  return prompt as AiSdkPrompt;
+  return prompt;
 }
 
 function userParts(content: string | ContentPart[], version: SpecificationVersion): Part[] {
@@ -105,7 +103,7 @@ function assistantParts(message: ModelAssistantMessage, provider: string): Part[
 function withOptions(part: Part, options: ProviderMetadata | undefined): Part {
   return options === undefined || Object.keys(options).length === 0
     ? part
-    : { ...part, providerOptions: options as SharedV4ProviderOptions };
+    : { ...part, providerOptions: options as AiSdkProviderOptions };
 }
 
 // Arguments are kept as the model wrote them; one that is not JSON goes back as that text.
@@ -150,14 +148,14 @@ function toolResultMedia(
   part: MediaPart,
   version: SpecificationVersion,
   callId: string,
-): Record<string, JSONValue> {
+): Record<string, AiSdkJsonValue> {
   const what = `tool result ${callId}`;
   const filename = part.fileName === undefined ? {} : { filename: part.fileName };
   if (version === 'v2') return { type: 'media', data: base64Of(part, what), mediaType: part.mediaType };
   if (version === 'v4') {
     return {
       type: 'file',
-      data: toAiSdkFileData(part.source, version) as unknown as JSONValue,
+      data: toAiSdkFileData(part.source, version) as unknown as AiSdkJsonValue,
       mediaType: part.mediaType,
       ...filename,
     };

@@ -1,9 +1,9 @@
-import type { LanguageModelV4FunctionTool, LanguageModelV4ToolChoice } from '@ai-sdk/provider';
 import type { ModelToolChoice, ModelToolDefinition } from '@cairn/core';
+import type { AiSdkFunctionTool, AiSdkToolChoice } from './ai-sdk-types.js';
 
 export interface AiSdkTools {
-  tools?: LanguageModelV4FunctionTool[];
-  toolChoice?: LanguageModelV4ToolChoice;
+  tools?: AiSdkFunctionTool[];
+  toolChoice?: AiSdkToolChoice;
 }
 
 /**
@@ -21,7 +21,7 @@ export function prepareAiSdkTools(
       type: 'function',
       name,
       description,
-      inputSchema: inputSchema as LanguageModelV4FunctionTool['inputSchema'],
+      inputSchema,
     })),
     ...(toolChoice === undefined
       ? {}

@@ -1,5 +1,5 @@
 import type { StreamSink } from '@cairn/provider-utils';
-import type { AiSdkUsage } from './convert-ai-sdk-usage.js';
+import type { AiSdkUsage } from './ai-sdk-types.js';
 import type { AiSdkFinishReason } from './map-ai-sdk-finish-reason.js';
 import { type AiSdkStreamPart, readAiSdkStream } from './read-ai-sdk-stream.js';
 

@@ -1,8 +1,9 @@
 import type { ProviderMetadata } from '@cairn/core';
 import type { StreamSink } from '@cairn/provider-utils';
 import { replayMetadata } from './ai-sdk-replay-metadata.js';
+import type { AiSdkUsage } from './ai-sdk-types.js';
 import { unknownPartJson } from './ai-sdk-unknown-part.js';
-import { type AiSdkUsage, convertAiSdkUsage } from './convert-ai-sdk-usage.js';
+import { convertAiSdkUsage } from './convert-ai-sdk-usage.js';
 import { type AiSdkFinishReason, mapAiSdkFinishReason } from './map-ai-sdk-finish-reason.js';
 
 /**
