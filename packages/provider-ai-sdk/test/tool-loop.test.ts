@@ -112,9 +112,17 @@ describe('chatToolLoop through the AI SDK adapter', () => {
     const call = (
       server.requests[1]?.body as { contents: Array<{ parts: Array<Record<string, unknown>> }> } | undefined
     )?.contents[1]?.parts[0];
-    expect(call).toMatchObject({
-      functionCall: { name: 'get_weather' },
-      thoughtSignature: expect.any(String),
-    });
+    // The signature the mock issued, kept on the message under the adapter's namespace by call id,
+    // goes back as it was (not a placeholder the AI SDK would put on a call that lost it).
+    const [, first] = messages;
+    const callId = first?.role === 'assistant' ? first.tool_calls?.[0]?.id : undefined;
+    const issued = (
+      first?.providerMetadata?.[model.provider]?.[callId ?? ''] as { google?: { thoughtSignature?: string } }
+    )?.google?.thoughtSignature;
+    expect(issued).toEqual(expect.any(String));
+    expect(['skip_thought_signature_validator', 'context_engineering_is_the_way_to_go']).not.toContain(
+      issued,
+    );
+    expect(call).toMatchObject({ functionCall: { name: 'get_weather' }, thoughtSignature: issued });
   });
 });
