@@ -22,6 +22,7 @@ import {
   type SpecificationVersion,
 } from './ai-sdk-language-model.js';
 import { classifyAiSdkError } from './classify-ai-sdk-error.js';
+import { downloadUnsupportedUrls, type SupportedUrls } from './download-unsupported-urls.js';
 import { type AiSdkGenerateResult, readAiSdkContent } from './read-ai-sdk-content.js';
 import { type AiSdkStreamPart, readAiSdkStream } from './read-ai-sdk-stream.js';
 
@@ -36,6 +37,7 @@ const DEFAULT_CAPABILITIES: ModelCapabilities = {
 
 // The calls as every version makes them; the options are built for the model's version.
 interface VersionedModel {
+  supportedUrls?: PromiseLike<SupportedUrls> | SupportedUrls;
   doGenerate(options: AiSdkCallOptions): PromiseLike<AiSdkGenerateResult>;
   doStream(options: AiSdkCallOptions): PromiseLike<{ stream: ReadableStream<AiSdkStreamPart> }>;
 }
@@ -86,7 +88,7 @@ class AiSdkAdapter implements ModelAdapter {
   async generate(request: ModelRequest): Promise<ModelResult> {
     const { signal } = request;
     try {
-      const callOptions = this.callOptions(request, signal);
+      const callOptions = await this.callOptions(request, signal);
       const result = await withRetry(async () => {
         try {
           return await this.model.doGenerate(callOptions);
@@ -106,7 +108,7 @@ class AiSdkAdapter implements ModelAdapter {
     return createModelStream(
       async (sink, signal) => {
         try {
-          const callOptions = this.callOptions(request, signal);
+          const callOptions = await this.callOptions(request, signal);
           const parts = retryStream(async () => {
             try {
               const { stream } = await this.model.doStream(callOptions);
@@ -144,19 +146,30 @@ class AiSdkAdapter implements ModelAdapter {
     }
   }
 
-  /** Refuses parts the model cannot take before anything is sent (`UNSUPPORTED_CONTENT`). */
-  private callOptions(request: ModelRequest, signal: AbortSignal | undefined): AiSdkCallOptions {
+  /**
+   * Refuses parts the model cannot take before anything is sent (`UNSUPPORTED_CONTENT`), and
+   * downloads the URLs the model does not fetch itself, once for all attempts.
+   */
+  private async callOptions(
+    request: ModelRequest,
+    signal: AbortSignal | undefined,
+  ): Promise<AiSdkCallOptions> {
     assertSupportedParts(request.messages, {
       provider: this.provider,
       modelId: this.modelId,
       mediaTypes: this.capabilities.inputMediaTypes ?? [],
     });
-    return buildAiSdkCallOptions(request, {
-      version: this.version,
-      provider: this.provider,
-      providerOptions: this.options.providerOptions,
-      signal,
-    });
+    const supportedUrls = (await this.model.supportedUrls) ?? {};
+    const messages = await downloadUnsupportedUrls(request.messages, supportedUrls, { signal });
+    return buildAiSdkCallOptions(
+      { ...request, messages },
+      {
+        version: this.version,
+        provider: this.provider,
+        providerOptions: this.options.providerOptions,
+        signal,
+      },
+    );
   }
 
   private retryOptions(signal: AbortSignal | undefined) {

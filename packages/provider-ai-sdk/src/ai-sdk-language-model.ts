@@ -11,6 +11,8 @@ export interface AiSdkLanguageModel {
   /** The AI SDK's provider id (`anthropic.messages`, `mistral.chat`, `<name>.chat`). */
   readonly provider: string;
   readonly modelId: string;
+  /** URLs (by media type) the model fetches itself; any other URL is downloaded first. */
+  readonly supportedUrls?: PromiseLike<Record<string, RegExp[]>> | Record<string, RegExp[]>;
   // `never` parameters: every version's call options are accepted, and none is assumed here.
   doGenerate(options: never): PromiseLike<unknown>;
   doStream(options: never): PromiseLike<unknown>;
