@@ -11,6 +11,20 @@ export function replayMetadata(provider: string, metadata: unknown): ProviderMet
   return { [provider]: jsonRecord(metadata) };
 }
 
+// The message's text is one part when replayed: the replay data of its text blocks (Google's
+// thought signature on the last one) is kept once, under a key no call id is given.
+const TEXT_KEY = '$text';
+
+/** The message-level `providerMetadata` to store for a text block's metadata. */
+export function textReplayMetadata(provider: string, metadata: unknown): ProviderMetadata {
+  return { [provider]: { [TEXT_KEY]: jsonRecord(metadata) } };
+}
+
+/** The `providerOptions` of the message's text part, when this adapter kept any. */
+export function textReplayData(metadata: ProviderMetadata | undefined, provider: string) {
+  return toolCallReplayData(metadata, provider, TEXT_KEY);
+}
+
 /** The `providerOptions` of a reasoning part this adapter read, or `undefined` when it did not. */
 export function ownReplayData(metadata: ProviderMetadata | undefined, provider: string) {
   return metadata?.[provider] as ProviderMetadata | undefined;

@@ -34,7 +34,10 @@ const conversation: ModelMessage[] = [
       { id: 'call_2', type: 'function', function: { name: 'lookup', arguments: '{"unterminated' } },
     ],
     providerMetadata: {
-      [PROVIDER]: { call_1: { google: { thoughtSignature: 'ts-1' } } },
+      [PROVIDER]: {
+        call_1: { google: { thoughtSignature: 'ts-1' } },
+        $text: { google: { thoughtSignature: 'tx' } },
+      },
       gemini: { call_2: { a: 1 } },
     },
   },
@@ -64,7 +67,7 @@ describe('convertToAiSdkPrompt', () => {
         role: 'assistant',
         content: [
           { type: 'reasoning', text: 'Mine.', providerOptions: { anthropic: { signature: 'sig-1' } } },
-          { type: 'text', text: 'Let me look.' },
+          { type: 'text', text: 'Let me look.', providerOptions: { google: { thoughtSignature: 'tx' } } },
           {
             type: 'tool-call',
             toolCallId: 'call_1',

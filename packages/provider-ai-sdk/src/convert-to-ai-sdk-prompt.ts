@@ -12,7 +12,7 @@ import {
 import { EMPTY_TOOL_ERROR_TEXT } from '@cairn/provider-utils';
 import { base64Of, toAiSdkFileData } from './ai-sdk-file-data.js';
 import type { SpecificationVersion } from './ai-sdk-language-model.js';
-import { ownReplayData, toolCallReplayData } from './ai-sdk-replay-metadata.js';
+import { ownReplayData, textReplayData, toolCallReplayData } from './ai-sdk-replay-metadata.js';
 import type {
   AiSdkJsonValue,
   AiSdkPrompt,
@@ -87,7 +87,14 @@ function assistantParts(message: ModelAssistantMessage, provider: string): Part[
     const own = ownReplayData(reasoning.providerMetadata, provider);
     if (own !== undefined) parts.push(withOptions({ type: 'reasoning', text: reasoning.text }, own));
   }
-  if (message.content !== null && message.content !== '') parts.push({ type: 'text', text: message.content });
+  if (message.content !== null && message.content !== '') {
+    parts.push(
+      withOptions(
+        { type: 'text', text: message.content },
+        textReplayData(message.providerMetadata, provider),
+      ),
+    );
+  }
   for (const call of message.tool_calls ?? []) {
     const part: Part = {
       type: 'tool-call',

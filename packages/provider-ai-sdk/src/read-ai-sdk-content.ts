@@ -30,7 +30,7 @@ function* generatedParts(result: AiSdkGenerateResult): Generator<AiSdkStreamPart
     switch (part.type) {
       case 'text':
         yield { type: 'text-delta', id, delta: part.text ?? '' };
-        yield { type: 'text-end', id };
+        yield { type: 'text-end', id, providerMetadata: part.providerMetadata };
         break;
       case 'reasoning':
         yield { type: 'reasoning-delta', id, delta: part.text ?? '' };

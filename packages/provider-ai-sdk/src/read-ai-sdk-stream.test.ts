@@ -159,6 +159,25 @@ describe('readAiSdkStream', () => {
     });
   });
 
+  it("keeps a text block's replay data (Google's thought signature on text) once for the message's text", async () => {
+    const { result } = await read([
+      { type: 'text-start', id: 't' },
+      {
+        type: 'text-delta',
+        id: 't',
+        delta: 'Done.',
+        providerMetadata: { google: { thoughtSignature: 'tx' } },
+      },
+      { type: 'text-end', id: 't' },
+      { type: 'finish', finishReason: 'stop', usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 } },
+    ]);
+    expect(result.message).toEqual({
+      role: 'assistant',
+      content: 'Done.',
+      providerMetadata: { [PROVIDER]: { $text: { google: { thoughtSignature: 'tx' } } } },
+    });
+  });
+
   it('passes on what Cairn has no event for (a source, a provider-executed call, a file) as unknown events', async () => {
     const { events, result } = await read([
       { type: 'source', sourceType: 'url', id: 's1', url: 'https://example.com' },

@@ -1,6 +1,6 @@
 import type { ProviderMetadata } from '@cairn/core';
 import type { StreamSink } from '@cairn/provider-utils';
-import { replayMetadata } from './ai-sdk-replay-metadata.js';
+import { replayMetadata, textReplayMetadata } from './ai-sdk-replay-metadata.js';
 import type { AiSdkUsage } from './ai-sdk-types.js';
 import { unknownPartJson } from './ai-sdk-unknown-part.js';
 import { convertAiSdkUsage } from './convert-ai-sdk-usage.js';
@@ -39,41 +39,53 @@ export async function readAiSdkStream(
   sink: StreamSink,
   provider: string,
 ): Promise<void> {
-  // Replay data (Anthropic's signature) may come on any of a reasoning block's parts.
-  const reasoningMetadata = new Map<string, Record<string, unknown>>();
-  const addReasoningMetadata = (id: string, metadata: unknown) => {
+  // Replay data (Anthropic's signature, Google's thought signature) may come on any of a text or
+  // reasoning block's parts.
+  const blockMetadata = new Map<string, Record<string, unknown>>();
+  const addMetadata = (key: string, metadata: unknown) => {
     if (typeof metadata !== 'object' || metadata === null) return;
-    reasoningMetadata.set(id, mergeNamespaces(reasoningMetadata.get(id) ?? {}, metadata));
+    blockMetadata.set(key, mergeNamespaces(blockMetadata.get(key) ?? {}, metadata));
+  };
+  const takeMetadata = (key: string) => {
+    const metadata = blockMetadata.get(key);
+    blockMetadata.delete(key);
+    return metadata;
   };
   const startedCalls = new Set<string>();
   for await (const part of parts) {
     switch (part.type) {
       case 'stream-start':
       case 'ping':
-      case 'text-start':
       case 'tool-input-end':
         break;
       case 'response-metadata':
         sink.start({ responseId: part.id, modelId: part.modelId });
         break;
+      case 'text-start':
+        addMetadata(`text:${part.id}`, part.providerMetadata);
+        break;
       case 'text-delta':
+        addMetadata(`text:${part.id}`, part.providerMetadata);
         if (part.delta !== '') sink.textDelta(String(part.id), String(part.delta));
         break;
-      case 'text-end':
+      case 'text-end': {
+        addMetadata(`text:${part.id}`, part.providerMetadata);
+        const metadata = takeMetadata(`text:${part.id}`);
+        if (hasMetadata(metadata)) sink.metadata(textReplayMetadata(provider, metadata));
         sink.textEnd(String(part.id));
         break;
+      }
       case 'reasoning-start':
-        addReasoningMetadata(String(part.id), part.providerMetadata);
+        addMetadata(`reasoning:${part.id}`, part.providerMetadata);
         break;
       case 'reasoning-delta':
-        addReasoningMetadata(String(part.id), part.providerMetadata);
+        addMetadata(`reasoning:${part.id}`, part.providerMetadata);
         if (part.delta !== '') sink.reasoningDelta(String(part.id), String(part.delta));
         break;
       case 'reasoning-end': {
-        const id = String(part.id);
-        addReasoningMetadata(id, part.providerMetadata);
-        sink.reasoningEnd(id, { providerMetadata: replayMetadata(provider, reasoningMetadata.get(id)) });
-        reasoningMetadata.delete(id);
+        addMetadata(`reasoning:${part.id}`, part.providerMetadata);
+        const metadata = takeMetadata(`reasoning:${part.id}`);
+        sink.reasoningEnd(String(part.id), { providerMetadata: replayMetadata(provider, metadata) });
         break;
       }
       case 'tool-input-start':
