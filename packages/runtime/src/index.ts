@@ -47,11 +47,13 @@ export type {
   RuntimeSettings,
 } from './runtime-types.js';
 export type { ChatStream, ChatStreamEvent } from './stream/chat-stream.js';
+export { EventLog } from './stream/event-log.js';
 export {
   createUIMessageChunkMapper,
   type UIMessageChunkMapper,
   type UIMessageStreamOptions,
   type UITurnOutcome,
+  uiTurnOutcome,
 } from './ui-stream/to-ui-message-chunks.js';
 export {
   type CairnUIMessageMetadata,

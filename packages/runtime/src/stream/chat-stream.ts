@@ -3,6 +3,7 @@ import type { ChatResult, RuntimeEvent } from '../runtime-types.js';
 import {
   createUIMessageChunkMapper,
   type UIMessageStreamOptions,
+  uiTurnOutcome,
 } from '../ui-stream/to-ui-message-chunks.js';
 import type { UIMessageChunk } from '../ui-stream/ui-message-chunk.js';
 import { createUIMessageStreamResponse } from '../ui-stream/ui-message-stream-response.js';
@@ -85,13 +86,7 @@ export function createChatStream<OUTPUT>(source: ChatStreamSource<OUTPUT>): Chat
           const next = await events.next();
           if (next.done) {
             const outcome = await result.then(
-              (ended) => ({
-                conversationId,
-                finishReason: ended.finishReason,
-                usage: ended.usage.total,
-                model: source.model,
-                ...definedFields({ error: ended.error }),
-              }),
+              (ended) => uiTurnOutcome(ended, source.model),
               (thrown: unknown) => ({
                 conversationId,
                 finishReason: 'error' as const,

@@ -5,7 +5,7 @@ import {
   type FinishReason,
   type TokenUsage,
 } from '@cairn/core';
-import type { RuntimeEvent } from '../runtime-types.js';
+import type { ChatResult, RuntimeEvent } from '../runtime-types.js';
 import type { CairnUIMessageMetadata, UIFinishReason, UIMessageChunk } from './ui-message-chunk.js';
 
 export interface UIMessageStreamOptions {
@@ -40,6 +40,26 @@ const FINISH_REASONS: Record<FinishReason, UIFinishReason> = {
   error: 'error',
   other: 'other',
 };
+
+/**
+ * How a `chat` result ended, for `end`; the model is the one that answered (a fallback model when
+ * the primary failed), read from the stored answer, else `model`.
+ */
+export function uiTurnOutcome(result: ChatResult<unknown>, model?: string): UITurnOutcome {
+  const answering = result.message?.providerMetadata?.cairn as
+    | { provider?: unknown; model?: unknown }
+    | undefined;
+  const stored =
+    typeof answering?.provider === 'string' && typeof answering.model === 'string'
+      ? `${answering.provider}/${answering.model}`
+      : undefined;
+  return {
+    conversationId: result.conversationId,
+    finishReason: result.finishReason,
+    usage: result.usage.total,
+    ...definedFields({ model: stored ?? model, error: result.error }),
+  };
+}
 
 const defaultErrorText = (error: CairnError) => `${error.code}: ${error.message}`;
 
