@@ -1,4 +1,4 @@
-import { CairnError, type FinishReason } from '@cairn/core';
+import { CairnError, type ConversationMessage, type FinishReason } from '@cairn/core';
 import { UI_MESSAGE_STREAM_HEADERS as AI_SDK_HEADERS, readUIMessageStream, uiMessageChunkSchema } from 'ai';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -74,6 +74,35 @@ const eventArb: fc.Arbitrary<ChatStreamEvent> = fc.oneof(
     code: fc.constant('LLM_UNAVAILABLE' as const),
     message: fc.string(),
     retryable: fc.boolean(),
+  }),
+  fc.record({
+    type: fc.constant('runtime' as const),
+    event: fc.constant('message_persisted' as const),
+    conversationId: fc.constant('conv'),
+    message: fc.oneof<fc.Arbitrary<ConversationMessage>[]>(
+      fc.record({
+        id: fc.constant('m'),
+        role: fc.constant('assistant' as const),
+        createdAt: fc.constant(timestamp),
+        content: fc.string(),
+      }),
+      fc.constant({
+        id: 'm',
+        role: 'assistant' as const,
+        createdAt: timestamp,
+        content: '',
+        tool_calls: [
+          { id: 'c2', type: 'function' as const, function: { name: 'read_file', arguments: '{"path":"a"}' } },
+        ],
+      }),
+      fc.constant({
+        id: 'e',
+        role: 'assistant' as const,
+        createdAt: timestamp,
+        content: 'failed',
+        partType: 'error',
+      }),
+    ),
   }),
   fc.constant<ChatStreamEvent>({
     type: 'runtime',
