@@ -130,6 +130,63 @@ describe('POST /v1/chat with the AI SDK client', () => {
     expect(stored.map((m) => m.content)).toEqual(['first', 'One', 'second', 'Two']);
   });
 
+  it('regenerate-message answers the last stored user message again; the earlier answer stays in the log', async () => {
+    const app = await start([{ text: 'First try' }, { text: 'Second try' }]);
+    const transport = transportFor(app);
+    const first = await finalMessage(await send(transport, 'chat-r', [userMessage('Tell me')]));
+    const regenerated = await transport.sendMessages({
+      trigger: 'regenerate-message',
+      chatId: 'chat-r',
+      messageId: first.message?.id,
+      messages: [userMessage('Tell me')],
+      abortSignal: undefined,
+    });
+    const { message } = await finalMessage(regenerated);
+    expect(message?.parts.at(-1)).toMatchObject({ type: 'text', text: 'Second try' });
+    const stored = await app.store.load('chat-r');
+    expect(stored.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'Tell me'],
+      ['assistant', 'First try'],
+      ['user', 'Tell me'],
+      ['assistant', 'Second try'],
+    ]);
+  });
+
+  it('a file part (a data URL, as useChat sends a FileList) is stored as an attachment; a remote URL is refused', async () => {
+    const app = await start([{ text: 'A text file.' }]);
+    const withFile: UIMessage = {
+      id: 'u-file',
+      role: 'user',
+      parts: [
+        { type: 'text', text: 'What is this?' },
+        {
+          type: 'file',
+          mediaType: 'text/plain',
+          filename: 'note.txt',
+          url: `data:text/plain;base64,${Buffer.from('hello').toString('base64')}`,
+        },
+      ],
+    };
+    await finalMessage(await send(transportFor(app), 'chat-f', [withFile]));
+    const [user] = await app.store.load('chat-f');
+    expect(user?.content).toEqual([
+      { type: 'text', text: 'What is this?' },
+      expect.objectContaining({ type: 'file', mediaType: 'text/plain', fileName: 'note.txt' }),
+    ]);
+    const remote = await app.post('/v1/chat', {
+      id: 'chat-g',
+      trigger: 'submit-message',
+      messages: [
+        {
+          id: 'u',
+          role: 'user',
+          parts: [{ type: 'file', mediaType: 'image/png', url: 'https://example.com/a.png' }],
+        },
+      ],
+    });
+    expect(remote.status).toBe(400);
+  });
+
   it('a tool call: the dynamic tool part with its input and output', async () => {
     const app = await start([
       { text: 'Checking.', toolCalls: [{ id: 'call-1', name: 'get_weather', arguments: { city: 'Oslo' } }] },
