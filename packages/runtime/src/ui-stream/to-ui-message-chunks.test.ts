@@ -1,4 +1,4 @@
-import { CairnError, type ConversationMessage, type FinishReason } from '@cairn/core';
+import { CairnError, type ContentPart, type ConversationMessage, type FinishReason } from '@cairn/core';
 import { UI_MESSAGE_STREAM_HEADERS as AI_SDK_HEADERS, readUIMessageStream, uiMessageChunkSchema } from 'ai';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -57,6 +57,23 @@ const eventArb: fc.Arbitrary<ChatStreamEvent> = fc.oneof(
     toolUseId: callId,
     output: fc.string(),
     isError: fc.boolean(),
+  }),
+  fc.record({
+    type: fc.constant('tool_result'),
+    timestamp: fc.constant(timestamp),
+    toolUseId: callId,
+    output: fc.constant('[image: shot.png]'),
+    isError: fc.constant(false),
+    content: fc.constant<ContentPart[]>([
+      { type: 'image', mediaType: 'image/png', source: { type: 'base64', data: 'iVBORw0KGgo=' } },
+    ]),
+  }),
+  fc.record({
+    type: fc.constant('status'),
+    timestamp: fc.constant(timestamp),
+    status: fc.constant('model_fallback'),
+    message: fc.string(),
+    providerMetadata: fc.constant({ cairn: { provider: 'openai', model: 'gpt-x' } }),
   }),
   fc.record({
     type: fc.constant('usage'),
@@ -181,7 +198,7 @@ describe('createUIMessageChunkMapper', () => {
     expect(UI_MESSAGE_STREAM_HEADERS).toEqual(AI_SDK_HEADERS);
   });
 
-  it('maps a tool error to tool-output-error and compression to a transient data part', () => {
+  it('maps a tool error to tool-output-error, a tool’s image to a file part, a status (model fallback) to a transient data part', () => {
     const chunks = chunksOf(
       [
         { type: 'tool_use', timestamp, id: 'c1', toolName: 'read_file', input: { path: 'x' } },

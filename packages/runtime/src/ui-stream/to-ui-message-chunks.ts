@@ -76,6 +76,12 @@ export function answerText(message: ConversationMessage): string {
 export const isStoredAnswer = (message: ConversationMessage) =>
   message.role === 'assistant' && message.partType !== 'error';
 
+const isBase64Source = (source: unknown): source is { type: 'base64'; data: string } =>
+  typeof source === 'object' &&
+  source !== null &&
+  (source as { type?: unknown }).type === 'base64' &&
+  typeof (source as { data?: unknown }).data === 'string';
+
 function parsedArguments(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -258,8 +264,25 @@ export function createUIMessageChunkMapper(conversationId: string, options: UIMe
       chunks.push({ type: 'data-cairn-compression', data, transient: true });
       return chunks;
     }
+    if (event.type === 'status') {
+      // Model fallback (`model_fallback`, which model answers now) and the producer's other status lines.
+      const detail = event.providerMetadata?.cairn;
+      chunks.push({
+        type: 'data-cairn-status',
+        data: { status: event.status, message: event.message, ...definedFields({ detail }) },
+        transient: true,
+      });
+      return chunks;
+    }
     if (event.type === 'tool_result') {
       if (!knownCalls.delete(event.toolUseId)) return chunks;
+      // Images and files the tool returned (a screenshot, a read PNG) are shown as file parts.
+      for (const part of event.content ?? []) {
+        if ((part.type === 'image' || part.type === 'file') && isBase64Source(part.source)) {
+          const mediaType = String(part.mediaType);
+          chunks.push({ type: 'file', mediaType, url: `data:${mediaType};base64,${part.source.data}` });
+        }
+      }
       chunks.push(
         event.isError
           ? { type: 'tool-output-error', toolCallId: event.toolUseId, errorText: event.output, dynamic: true }
