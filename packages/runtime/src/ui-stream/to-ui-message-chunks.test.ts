@@ -213,5 +213,38 @@ describe('createUIMessageChunkMapper', () => {
       errorText: 'ENOENT',
       dynamic: true,
     });
+    const shot = chunksOf(
+      [
+        { type: 'tool_use', timestamp, id: 'c2', toolName: 'screenshot', input: {} },
+        {
+          type: 'tool_result',
+          timestamp,
+          toolUseId: 'c2',
+          output: '[image]',
+          isError: false,
+          content: [
+            { type: 'image', mediaType: 'image/png', source: { type: 'base64', data: 'iVBORw0KGgo=' } },
+          ],
+        },
+        {
+          type: 'status',
+          timestamp,
+          status: 'model_fallback',
+          message: 'now gpt-x',
+          providerMetadata: { cairn: { model: 'gpt-x' } },
+        },
+      ],
+      { conversationId: 'conv', finishReason: 'stop' },
+    );
+    expect(shot).toContainEqual({
+      type: 'file',
+      mediaType: 'image/png',
+      url: 'data:image/png;base64,iVBORw0KGgo=',
+    });
+    expect(shot).toContainEqual({
+      type: 'data-cairn-status',
+      data: { status: 'model_fallback', message: 'now gpt-x', detail: { model: 'gpt-x' } },
+      transient: true,
+    });
   });
 });
