@@ -5,7 +5,15 @@ import { defineTool } from '@cairn/loop';
 import { createAgentRuntime } from '@cairn/runtime';
 import { createMemoryConversationStore } from '@cairn/storage';
 import { ScriptedModel, type ScriptTurn } from '@cairn/testing';
-import { DefaultChatTransport, readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
+import {
+  AbstractChat,
+  type ChatState,
+  type ChatStatus,
+  DefaultChatTransport,
+  readUIMessageStream,
+  type UIMessage,
+  type UIMessageChunk,
+} from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createInProcessEventBus } from '../src/events/in-process-event-bus.js';
@@ -70,6 +78,32 @@ function send(transport: DefaultChatTransport<UIMessage>, chatId: string, messag
   });
 }
 
+// What `useChat` is made of: the AI SDK's chat class, here with plain state instead of React's.
+class PlainChatState implements ChatState<UIMessage> {
+  status: ChatStatus = 'ready';
+  error: Error | undefined = undefined;
+  messages: UIMessage[] = [];
+  pushMessage = (message: UIMessage) => {
+    this.messages = [...this.messages, message];
+  };
+  popMessage = () => {
+    this.messages = this.messages.slice(0, -1);
+  };
+  replaceMessage = (index: number, message: UIMessage) => {
+    this.messages = this.messages.map((old, at) => (at === index ? message : old));
+  };
+  snapshot = <T>(thing: T): T => structuredClone(thing);
+}
+
+class Chat extends AbstractChat<UIMessage> {
+  constructor(id: string, transport: DefaultChatTransport<UIMessage>) {
+    super({ id, transport, state: new PlainChatState() });
+  }
+  get chatState() {
+    return this.state;
+  }
+}
+
 /** The final message the AI SDK builds from the stream, and the errors it reported. */
 async function finalMessage(stream: ReadableStream<UIMessageChunk>) {
   const errors: string[] = [];
@@ -128,6 +162,37 @@ describe('POST /v1/chat with the AI SDK client', () => {
     );
     const stored = await app.store.load('chat-2');
     expect(stored.map((m) => m.content)).toEqual(['first', 'One', 'second', 'Two']);
+  });
+
+  it('the AI SDK chat class (what useChat runs): send, a tool call, then a second page resumes the running answer', async () => {
+    const app = await start([
+      { text: 'Checking.', toolCalls: [{ id: 'call-1', name: 'get_weather', arguments: { city: 'Oslo' } }] },
+      { text: 'It is -3 °C in Oslo, it seems, and it will stay cold.', chunkSize: 4, chunkDelayMs: 20 },
+    ]);
+    const chat = new Chat('chat-c', transportFor(app));
+    const sending = chat.sendMessage({ text: 'Weather in Oslo?' });
+    await waitFor(
+      () => chat.chatState.messages.at(-1)?.parts.some((part) => part.type === 'dynamic-tool') === true,
+    );
+    const reloaded = new Chat('chat-c', transportFor(app));
+    await Promise.all([sending, reloaded.resumeStream()]);
+    expect(chat.status).toBe('ready');
+    expect(chat.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+    const answer = chat.messages[1];
+    expect(answer?.parts.find((part) => part.type === 'dynamic-tool')).toMatchObject({
+      state: 'output-available',
+      output: 'Oslo: -3 °C',
+    });
+    expect(answer?.parts.at(-1)).toMatchObject({
+      type: 'text',
+      text: 'It is -3 °C in Oslo, it seems, and it will stay cold.',
+    });
+    // The resumed page rebuilt the same answer from the first chunk.
+    expect(reloaded.messages).toEqual([answer]);
+    // Nothing runs now: resuming is a no-op (204).
+    const later = new Chat('chat-c', transportFor(app));
+    await later.resumeStream();
+    expect(later.messages).toEqual([]);
   });
 
   it('regenerate-message answers the last stored user message again; the earlier answer stays in the log', async () => {
