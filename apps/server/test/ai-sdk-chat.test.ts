@@ -195,6 +195,26 @@ describe('POST /v1/chat with the AI SDK client', () => {
     expect(later.messages).toEqual([]);
   });
 
+  it('the last message alone is enough (prepareSendMessagesRequest, as the README suggests for long chats)', async () => {
+    const app = await start([{ text: 'One' }, { text: 'Two' }]);
+    const transport = new DefaultChatTransport<UIMessage>({
+      api: `${app.baseURL}/v1/chat`,
+      prepareSendMessagesRequest: ({ id, messages, trigger, messageId }) => ({
+        body: { id, trigger, messageId, messages: messages.slice(-1) },
+      }),
+    });
+    const chat = new Chat('chat-l', transport);
+    await chat.sendMessage({ text: 'first' });
+    await chat.sendMessage({ text: 'second' });
+    expect(chat.messages.map((m) => m.parts.at(-1))).toMatchObject([
+      { text: 'first' },
+      { text: 'One' },
+      { text: 'second' },
+      { text: 'Two' },
+    ]);
+    expect((await app.store.load('chat-l')).map((m) => m.content)).toEqual(['first', 'One', 'second', 'Two']);
+  });
+
   it('regenerate-message answers the last stored user message again; the earlier answer stays in the log', async () => {
     const app = await start([{ text: 'First try' }, { text: 'Second try' }]);
     const transport = transportFor(app);
