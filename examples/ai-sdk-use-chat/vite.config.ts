@@ -9,4 +9,6 @@ export default defineConfig({
   plugins: [react()],
   server: { proxy },
   preview: { proxy },
+  // React, react-dom and the AI SDK make one ~400 kB script: fine for an example, no need to split.
+  build: { chunkSizeWarningLimit: 1000 },
 });

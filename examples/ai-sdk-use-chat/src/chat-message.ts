@@ -30,3 +30,19 @@ export function describeMetadata(metadata: CairnMessageMetadata | undefined): st
   const line = [metadata.model, tokens].filter((item) => item !== undefined).join(' · ');
   return line === '' ? undefined : line;
 }
+
+/**
+ * The error a failed request or turn gives `useChat`, for people: cairn-server's JSON error body
+ * (`{ "error": { "code", "message" } }`, which the transport passes on as the message) as
+ * "message (CODE)", anything else as it is.
+ */
+export function describeError(error: Error): string {
+  try {
+    const body = JSON.parse(error.message) as { error?: { code?: unknown; message?: unknown } };
+    const { code, message } = body.error ?? {};
+    if (typeof message === 'string') return typeof code === 'string' ? `${message} (${code})` : message;
+  } catch {
+    // Not JSON: an error streamed by the turn, already text.
+  }
+  return error.message;
+}

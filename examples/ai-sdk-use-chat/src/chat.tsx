@@ -1,7 +1,7 @@
 import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport } from 'ai';
 import { type FormEvent, useMemo, useState } from 'react';
-import type { CairnUIMessage } from './chat-message.ts';
+import { type CairnUIMessage, describeError } from './chat-message.ts';
 import { startNewConversation } from './conversation-url.ts';
 import { MessageView } from './message-view.tsx';
 
@@ -68,7 +68,7 @@ export function Chat({
         {status === 'submitted' ? <p className="pending">…</p> : null}
         {error === undefined ? null : (
           <div className="error" role="alert" data-testid="chat-error">
-            <span>{error.message}</span>
+            <span>{describeError(error)}</span>
             <button type="button" onClick={onRetry}>
               Retry
             </button>
