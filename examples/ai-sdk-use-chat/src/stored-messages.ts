@@ -28,10 +28,11 @@ export async function loadStoredMessages(conversationId: string): Promise<CairnU
 }
 
 /**
- * Drops what follows the last user message when that turn has no final answer yet: the tool steps
- * of an answer still running come back whole in the resumed stream, and shown twice otherwise.
+ * The stored messages to show: all of them, or, when the last turn has no final answer yet, up to its
+ * user message — the tool steps of an answer still running come back whole in the resumed stream,
+ * and would show twice otherwise.
  */
-function settledPrefix(messages: StoredMessage[]): StoredMessage[] {
+export function settledPrefix(messages: StoredMessage[]): StoredMessage[] {
   const lastUser = messages.findLastIndex((message) => message.role === 'user');
   const last = messages.at(-1);
   const answered = last !== undefined && last.role === 'assistant' && (last.tool_calls?.length ?? 0) === 0;
