@@ -133,12 +133,15 @@ describe.skipIf(skipReason !== undefined)(
         .toContain('Chapter 2.');
       await page.getByRole('button', { name: 'Stop' }).click();
       await waitUntilReady(page);
-      await expect
-        .poll(async () => (await storedMessages(conversationId)).at(-1), { timeout: UI_TIMEOUT_MS })
-        .toMatchObject({ role: 'assistant', interrupted: true });
-      const stored = (await storedMessages(conversationId)).at(-1);
-      expect(String(stored?.content)).not.toBe(REPLIES.stop);
-      expect(REPLIES.stop.startsWith(String(stored?.content))).toBe(true);
+      const storedAnswer = async () =>
+        (await storedMessages(conversationId)).findLast((message) => message.role === 'assistant');
+      await expect.poll(storedAnswer, { timeout: UI_TIMEOUT_MS }).toMatchObject({ interrupted: true });
+      // The start of the answer, as far as it had come: not all of it.
+      const kept = String((await storedAnswer())?.content);
+      expect(kept).toContain('Chapter 2.');
+      expect(REPLIES.stop.startsWith(kept)).toBe(true);
+      expect(kept.length).toBeLessThan(REPLIES.stop.length);
+      expect(await textOf(lastAnswer(page).getByTestId('text'))).not.toBe(REPLIES.stop);
     });
 
     it('a reload mid-answer resumes the running answer and shows the same final text, once', async () => {
@@ -147,8 +150,13 @@ describe.skipIf(skipReason !== undefined)(
       await expect
         .poll(() => textOf(lastAnswer(page).getByTestId('text')), { timeout: UI_TIMEOUT_MS })
         .toContain('3 4');
+      // The answer streams for seconds more: the reloaded page resumes it rather than finding it stored.
+      const resumed = page.waitForResponse((response) =>
+        response.url().endsWith(`/v1/chat/${conversationId}/stream`),
+      );
       await page.reload();
       expect(new URL(page.url()).searchParams.get('conversation')).toBe(conversationId);
+      expect((await resumed).status()).toBe(200);
       await expect
         .poll(() => textOf(lastAnswer(page).getByTestId('text')), { timeout: UI_TIMEOUT_MS })
         .toBe(REPLIES.reload);

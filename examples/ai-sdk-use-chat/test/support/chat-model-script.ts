@@ -5,7 +5,7 @@ export const PROMPTS = {
   hello: 'Say hello',
   tool: 'What do my notes say?',
   stop: 'Tell me a long story',
-  reload: 'Count to forty, slowly',
+  reload: 'Count to sixty, slowly',
   fail: 'Fail once, then answer',
 } as const;
 
@@ -14,9 +14,10 @@ export const NOTES = 'Buy milk. Call Ada about the garden.';
 export const REPLIES = {
   hello: 'Hello from Cairn, streamed to useChat.',
   tool: 'Your notes say to buy milk and to call Ada about the garden.',
-  // Long and slow enough that Stop and reload land while it streams; a deadline, never awaited whole.
+  // Slow on purpose (the mock's chunk delays below): the story streams for half a minute unless
+  // stopped, the count for about 8 s, so Stop and the reload land while they stream.
   stop: Array.from({ length: 400 }, (_, index) => `Chapter ${index + 1}.`).join(' '),
-  reload: Array.from({ length: 40 }, (_, index) => String(index + 1)).join(' '),
+  reload: Array.from({ length: 60 }, (_, index) => String(index + 1)).join(' '),
   recovered: 'Recovered: the second try answered.',
 } as const;
 
@@ -53,7 +54,7 @@ export function chatModelTurns(): (request: RecordedRequest) => ScriptTurn {
     }
     if (prompt === PROMPTS.stop) return { text: REPLIES.stop, chunkSize: 6, chunkDelayMs: 40, usage: USAGE };
     if (prompt === PROMPTS.reload)
-      return { text: REPLIES.reload, chunkSize: 3, chunkDelayMs: 60, usage: USAGE };
+      return { text: REPLIES.reload, chunkSize: 3, chunkDelayMs: 150, usage: USAGE };
     if (prompt === PROMPTS.fail) {
       failures += 1;
       return failures === 1
