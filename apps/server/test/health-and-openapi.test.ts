@@ -40,6 +40,8 @@ describe('GET /openapi.json', () => {
       '/readyz',
       '/v1/agent-sessions',
       '/v1/agent-sessions/{id}/abort',
+      '/v1/chat',
+      '/v1/chat/{id}/stream',
       '/v1/conversations',
       '/v1/conversations/{id}',
       '/v1/conversations/{id}/abort',

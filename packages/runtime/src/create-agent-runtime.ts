@@ -11,12 +11,19 @@ import type {
   CompressResult,
 } from './runtime-types.js';
 import { type SessionFields, storedUserMessage } from './stored-messages.js';
+import { type ChatStream, createChatStream } from './stream/chat-stream.js';
 import { createTurnEnvironment } from './turn-environment.js';
 
 /** What an application calls. */
 export interface AgentRuntime {
   /** One chat turn, every message stored as it happens; a failure is stored and returned, not thrown. */
   chat<OUTPUT = never>(params: ChatParams<OUTPUT>): Promise<ChatResult<OUTPUT>>;
+  /**
+   * The same turn as `chat`, returned at once as it happens: iterate its events, read `textStream`,
+   * await `result`, or answer an AI SDK client with `toUIMessageStreamResponse()`. The turn runs
+   * (and is stored) whether or not anything reads it; breaking out of a loop does not abort it.
+   */
+  stream<OUTPUT = never>(params: ChatParams<OUTPUT>): ChatStream<OUTPUT>;
   /**
    * Compresses a stored conversation now, whatever its usage (a `/compress` command): everything
    * before the recent window and the latest request is summarised, and the summary stored as a
@@ -74,8 +81,25 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     ...definedFields({ workflows: options.workflows }),
   });
 
-  return {
+  const runtime: AgentRuntime = {
     runs,
+    stream<OUTPUT>(params: ChatParams<OUTPUT>): ChatStream<OUTPUT> {
+      const conversationId = params.conversationId ?? env.generateId();
+      const model = params.model ?? options.model;
+      return createChatStream<OUTPUT>({
+        conversationId,
+        model: `${model.provider}/${model.modelId}`,
+        run: (emit) =>
+          runtime.chat<OUTPUT>({
+            ...params,
+            conversationId,
+            onEvent: (event) => {
+              emit(event);
+              params.onEvent?.(event);
+            },
+          }),
+      });
+    },
     async chat<OUTPUT>(params: ChatParams<OUTPUT>): Promise<ChatResult<OUTPUT>> {
       const session = checkChatParams(params);
       const conversationId = params.conversationId ?? env.generateId();
@@ -137,4 +161,5 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       );
     },
   };
+  return runtime;
 }

@@ -46,3 +46,24 @@ export type {
   RuntimeLogger,
   RuntimeSettings,
 } from './runtime-types.js';
+export type { ChatStream, ChatStreamEvent } from './stream/chat-stream.js';
+export { EventLog } from './stream/event-log.js';
+export {
+  createUIMessageChunkMapper,
+  type UIMessageChunkMapper,
+  type UIMessageStreamOptions,
+  type UITurnOutcome,
+  uiTurnOutcome,
+} from './ui-stream/to-ui-message-chunks.js';
+export {
+  type CairnUIMessageMetadata,
+  CairnUIMessageMetadataSchema,
+  type UIFinishReason,
+  type UIMessageChunk,
+  UIMessageChunkSchema,
+} from './ui-stream/ui-message-chunk.js';
+export {
+  createUIMessageStreamResponse,
+  UI_MESSAGE_STREAM_HEADERS,
+  uiMessageChunksToSse,
+} from './ui-stream/ui-message-stream-response.js';

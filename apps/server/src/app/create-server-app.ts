@@ -21,6 +21,7 @@ import { validationHook } from './middleware/validation-hook.js';
 import type { RouteDeps } from './route-deps.js';
 import { registerAgentSessionRoutes } from './routes/agent-session-routes.js';
 import { registerAttachmentRoutes } from './routes/attachment-routes.js';
+import { registerChatRoutes } from './routes/chat-routes.js';
 import { registerConversationRoutes } from './routes/conversation-routes.js';
 import { registerEventRoutes } from './routes/event-routes.js';
 import { registerHealthRoutes } from './routes/health-routes.js';
@@ -167,6 +168,7 @@ export function createServerApp(options: ServerAppOptions): ServerAppHandle {
   registerConversationRoutes(app, deps);
   registerMessageRoutes(app, deps);
   registerTurnRoutes(app, deps);
+  registerChatRoutes(app, deps);
   registerAttachmentRoutes(app, deps);
   registerRunRoutes(app, deps);
   registerAgentSessionRoutes(app, deps);

@@ -1,0 +1,106 @@
+import { CairnError, type ConversationStore, type MessageContent } from '@cairn/core';
+import { z } from '@hono/zod-openapi';
+import type { PostMessageBody } from '../attachments/message-content.js';
+
+// What the AI SDK's `UIMessage` part types the server reads; other parts pass the schema untouched.
+const UIMessagePartSchema = z
+  .object({
+    type: z.string(),
+    text: z.string().optional(),
+    mediaType: z.string().optional(),
+    url: z.string().optional(),
+    filename: z.string().optional(),
+  })
+  .passthrough();
+
+const UIMessageSchema = z
+  .object({
+    id: z.string(),
+    role: z.enum(['system', 'user', 'assistant']),
+    parts: z.array(UIMessagePartSchema),
+    metadata: z.unknown().optional(),
+  })
+  .passthrough()
+  .openapi('UIMessage');
+
+/** The body `DefaultChatTransport` from the `ai` package posts (plus any `body` the app adds). */
+export const ChatRequestSchema = z
+  .object({
+    id: z.string().openapi({ description: 'The chat id: the Cairn conversation id (created when absent)' }),
+    messages: z.array(UIMessageSchema).openapi({
+      description:
+        'The chat as the client has it. Only the last user message is read (on `submit-message`); the ' +
+        'context comes from the server’s store, never from this list.',
+    }),
+    trigger: z.enum(['submit-message', 'regenerate-message']).default('submit-message'),
+    messageId: z.string().optional(),
+  })
+  .passthrough()
+  .openapi('ChatRequest');
+
+export type ChatRequest = z.infer<typeof ChatRequestSchema>;
+type UIMessagePart = z.infer<typeof UIMessagePartSchema>;
+
+const DATA_URL = /^data:([^;,]+)?(?:;[^;,]*)*;base64,(.*)$/s;
+
+// A file part of a `UIMessage` as an upload: the client sends files as data URLs
+// (`convertFileListToFileUIParts`); a remote URL is refused (the server fetches nothing).
+function uploadOf(part: UIMessagePart, index: number): Exclude<PostMessageBody['content'], string>[number] {
+  const match = DATA_URL.exec(part.url ?? '');
+  if (match === null) {
+    throw new CairnError(
+      'INVALID_ARGUMENT',
+      `messages[-1].parts[${index}]: a file must come as a base64 data URL`,
+    );
+  }
+  const mediaType = part.mediaType ?? match[1] ?? 'application/octet-stream';
+  return {
+    type: mediaType.startsWith('image/') ? 'image' : 'file',
+    mediaType,
+    source: { type: 'base64', data: match[2] ?? '' },
+    ...(part.filename === undefined ? {} : { fileName: part.filename }),
+  };
+}
+
+/**
+ * The new user message of a `submit-message` request as a posted message's content (text and file
+ * parts in order; other parts, such as `step-start` or `data-*`, are not the user's words).
+ */
+export function newUserMessage(request: ChatRequest): PostMessageBody {
+  const last = request.messages.at(-1);
+  if (last?.role !== 'user') {
+    throw new CairnError('INVALID_ARGUMENT', 'messages: the last message must be the new user message');
+  }
+  const content = last.parts.flatMap((part, index) => {
+    if (part.type === 'text') return [{ type: 'text' as const, text: part.text ?? '' }];
+    if (part.type === 'file') return [uploadOf(part, index)];
+    return [];
+  });
+  if (content.length === 0) throw new CairnError('INVALID_ARGUMENT', 'messages[-1]: no text or file part');
+  // Plain text is stored as text, as `POST …/messages` with a string stores it.
+  const [only] = content;
+  if (content.length === 1 && only?.type === 'text') return { content: only.text };
+  return { content };
+}
+
+/**
+ * What a `regenerate-message` request answers again: the last user message stored (the log is
+ * append-only, so it is stored once more and the old answer stays before it).
+ */
+export async function lastStoredUserInput(
+  store: ConversationStore,
+  conversationId: string,
+): Promise<MessageContent> {
+  const messages = await store.load(conversationId).catch((error: unknown) => {
+    if (CairnError.is(error, 'STORE_NOT_FOUND')) return [];
+    throw error;
+  });
+  const last = messages.findLast((message) => message.role === 'user');
+  if (last === undefined || last.content === null || last.content === undefined) {
+    throw new CairnError(
+      'INVALID_ARGUMENT',
+      'regenerate-message: the conversation has no user message to answer',
+    );
+  }
+  return last.content as MessageContent;
+}

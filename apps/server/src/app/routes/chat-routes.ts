@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto';
+import { CairnError, type MessageContent, toCairnError } from '@cairn/core';
+import {
+  createUIMessageChunkMapper,
+  createUIMessageStreamResponse,
+  type UIMessageChunk,
+  uiTurnOutcome,
+} from '@cairn/runtime';
+import { createRoute, z } from '@hono/zod-openapi';
+import { readMessageContent } from '../attachments/message-content.js';
+import {
+  type ChatRequest,
+  ChatRequestSchema,
+  lastStoredUserInput,
+  newUserMessage,
+} from '../chat/chat-request.js';
+import { RunningUIStreams, readableOf } from '../chat/running-ui-streams.js';
+import { apiError, errorResponse, publicTurnError } from '../http/api-error.js';
+import { ConversationParamsSchema, SafeIdSchema } from '../http/api-schemas.js';
+import { errorFields } from '../http/error-fields.js';
+import type { RouteDeps } from '../route-deps.js';
+import type { ServerApp } from '../server-env.js';
+import { tooManyTurns } from '../turns/registered-turn.js';
+import { runConversationTurn } from '../turns/run-conversation-turn.js';
+import type { TurnRouteDeps } from './turn-routes.js';
+
+const UI_STREAM_DESCRIPTION =
+  'The AI SDK UI message stream (`x-vercel-ai-ui-message-stream: v1`): `data: <chunk JSON>` events ' +
+  '(`start` with `messageMetadata.conversationId`, `start-step`/`finish-step` per model call, text, ' +
+  'reasoning, `dynamic` tool input and output parts, `error` with `<CairnError code>: <message>`, ' +
+  '`finish` with the finish reason and `messageMetadata` { conversationId, model, usage }, or `abort`), ' +
+  'then `data: [DONE]`.';
+
+const chatRoute = createRoute({
+  method: 'post',
+  path: '/v1/chat',
+  summary: 'Run a chat turn for an AI SDK client (`useChat`, `DefaultChatTransport`)',
+  description:
+    'Takes what `DefaultChatTransport` from the `ai` package sends and answers with the UI message ' +
+    'stream. The chat `id` is the conversation id. `submit-message`: the last message (a user message; ' +
+    'its text and file parts, files as base64 data URLs checked like any attachment) is stored and ' +
+    'answered; the rest of `messages` is ignored — the context comes from the store. ' +
+    '`regenerate-message`: the last stored user message is stored again and answered anew; the log is ' +
+    'append-only, so the earlier answer stays in it. Disconnecting does not stop the turn (reload and ' +
+    'resume with `GET /v1/chat/{id}/stream`); stop it with `POST /v1/conversations/{id}/abort`, and the ' +
+    'stream ends with an `abort` chunk.',
+  request: {
+    body: { required: true, content: { 'application/json': { schema: ChatRequestSchema } } },
+  },
+  responses: {
+    200: {
+      description: 'The turn as it happens',
+      content: {
+        'text/event-stream': { schema: z.string().openapi({ description: UI_STREAM_DESCRIPTION }) },
+      },
+    },
+    400: errorResponse('Invalid id or body; the last message not a user message; a refused attachment'),
+    413: errorResponse('Body, or the attachments in total, over the size limit'),
+    415: errorResponse('An attachment of a media type not allowed'),
+    429: errorResponse('Too many turns running on this instance; retry after `Retry-After` seconds'),
+  },
+});
+
+const resumeRoute = createRoute({
+  method: 'get',
+  path: '/v1/chat/{id}/stream',
+  summary: 'Resume the UI message stream of the running chat turn (`useChat({ resume: true })`)',
+  description:
+    'The running `POST /v1/chat` turn of this conversation on this instance, from its first chunk ' +
+    '(the chunks so far, then live), or 204 when none runs.',
+  request: { params: ConversationParamsSchema },
+  responses: {
+    200: {
+      description: 'The running turn',
+      content: {
+        'text/event-stream': { schema: z.string().openapi({ description: UI_STREAM_DESCRIPTION }) },
+      },
+    },
+    204: { description: 'No chat turn of the conversation runs here' },
+    400: errorResponse('Invalid id'),
+  },
+});
+
+export type ChatRouteDeps = TurnRouteDeps & Pick<RouteDeps, 'store'>;
+
+/**
+ * The AI SDK UI message stream endpoints: an app built on `useChat` talks to the server unchanged.
+ * Turns run like `POST /v1/conversations/{id}/messages` ones (turn lock, registry, abort, storage).
+ */
+export function registerChatRoutes(app: ServerApp, deps: ChatRouteDeps): void {
+  const { registry } = deps;
+  const running = new RunningUIStreams();
+
+  // Starts the turn, detached from the request: its chunks go to a log every reader replays.
+  function startTurn(conversationId: string, content: MessageContent, controller: AbortController) {
+    const { log, finish } = running.begin(conversationId);
+    const mapper = createUIMessageChunkMapper(conversationId, {
+      messageId: randomUUID(),
+      // Never the backend's own words (a store outage names hosts): as the other turn routes say it.
+      onError: (error) => `${error.code}: ${publicTurnError(error).message}`,
+    });
+    const push = (chunks: UIMessageChunk[]) => {
+      for (const chunk of chunks) log.push(chunk);
+    };
+    registry
+      .track(
+        runConversationTurn(deps, {
+          conversationId,
+          content,
+          signal: controller.signal,
+          onEvent: (event) => push(mapper.push(event)),
+        }),
+      )
+      .then(
+        (result) => push(mapper.end(uiTurnOutcome(result))),
+        // A thrown turn (the lock or the store failed) ends the stream as a failure, never silently.
+        (error: unknown) => {
+          deps.logger.error({ conversationId, ...errorFields(error) }, 'chat turn failed');
+          push(
+            mapper.end({
+              conversationId,
+              finishReason: 'error',
+              error: toCairnError(error, 'STORE_UNAVAILABLE'),
+            }),
+          );
+        },
+      )
+      .finally(() => {
+        finish();
+        registry.end(conversationId, controller);
+      });
+    return log;
+  }
+
+  app.openapi(chatRoute, async (c) => {
+    const request: ChatRequest = c.req.valid('json');
+    const id = SafeIdSchema.safeParse(request.id);
+    if (!id.success) return apiError(c, 400, 'INVALID_ID', 'body.id: not a valid conversation id');
+    const conversationId = id.data;
+    let content: MessageContent;
+    try {
+      if (request.trigger === 'regenerate-message') {
+        content = await lastStoredUserInput(deps.store, conversationId);
+      } else {
+        const read = await readMessageContent(c, newUserMessage(request), deps.attachments);
+        if ('refused' in read) return read.refused as never;
+        content = read.content;
+      }
+    } catch (error) {
+      if (!CairnError.is(error, 'INVALID_ARGUMENT')) throw error;
+      return apiError(c, 400, 'INVALID_ARGUMENT', error.message);
+    }
+    const controller = registry.begin(conversationId);
+    if (controller === undefined) return tooManyTurns(c);
+    const log = startTurn(conversationId, content, controller);
+    return createUIMessageStreamResponse(readableOf(log)) as never;
+  });
+
+  app.openapi(resumeRoute, (c) => {
+    const { id } = c.req.valid('param');
+    const log = running.running(id);
+    if (log === undefined) return c.body(null, 204);
+    return createUIMessageStreamResponse(readableOf(log)) as never;
+  });
+}

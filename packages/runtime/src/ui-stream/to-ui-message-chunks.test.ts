@@ -1,0 +1,171 @@
+import { CairnError, type FinishReason } from '@cairn/core';
+import { UI_MESSAGE_STREAM_HEADERS as AI_SDK_HEADERS, readUIMessageStream, uiMessageChunkSchema } from 'ai';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { ChatStreamEvent } from '../stream/chat-stream.js';
+import { createUIMessageChunkMapper, type UITurnOutcome } from './to-ui-message-chunks.js';
+import { type UIMessageChunk, UIMessageChunkSchema } from './ui-message-chunk.js';
+import { UI_MESSAGE_STREAM_HEADERS } from './ui-message-stream-response.js';
+
+const timestamp = '2026-01-01T00:00:00.000Z';
+const blockId = fc.constantFrom('text-0', 'text-1', 'r-0');
+const callId = fc.constantFrom('c1', 'c2', 'c3');
+
+// Any order of the events a turn can give, including orders no producer sends (a delta after its
+// block closed, a result for an unknown call, a finish in the middle of a block).
+const eventArb: fc.Arbitrary<ChatStreamEvent> = fc.oneof(
+  fc.record({
+    type: fc.constant('text_delta'),
+    timestamp: fc.constant(timestamp),
+    id: blockId,
+    delta: fc.string(),
+  }),
+  fc.record({ type: fc.constant('text'), timestamp: fc.constant(timestamp), id: blockId, text: fc.string() }),
+  fc.record({
+    type: fc.constant('reasoning_delta'),
+    timestamp: fc.constant(timestamp),
+    id: blockId,
+    delta: fc.string(),
+  }),
+  fc.record({
+    type: fc.constant('reasoning'),
+    timestamp: fc.constant(timestamp),
+    id: blockId,
+    text: fc.string(),
+    redacted: fc.boolean(),
+  }),
+  fc.record(
+    {
+      type: fc.constant('tool_input_delta'),
+      timestamp: fc.constant(timestamp),
+      id: callId,
+      toolName: fc.constantFrom('get_weather', 'read_file'),
+      delta: fc.constantFrom('{"a', '":1', '}', ''),
+    },
+    { requiredKeys: ['type', 'timestamp', 'id', 'delta'] },
+  ),
+  fc.record({
+    type: fc.constant('tool_use'),
+    timestamp: fc.constant(timestamp),
+    id: callId,
+    toolName: fc.constantFrom('get_weather', 'read_file'),
+    input: fc.oneof(fc.constant({ a: 1 }), fc.string()),
+  }),
+  fc.record({
+    type: fc.constant('tool_result'),
+    timestamp: fc.constant(timestamp),
+    toolUseId: callId,
+    output: fc.string(),
+    isError: fc.boolean(),
+  }),
+  fc.record({
+    type: fc.constant('usage'),
+    timestamp: fc.constant(timestamp),
+    usage: fc.record({ inputTokens: fc.nat(), outputTokens: fc.nat() }),
+  }),
+  fc.record({
+    type: fc.constant('finish'),
+    timestamp: fc.constant(timestamp),
+    reason: fc.constantFrom<FinishReason>('stop', 'tool_calls', 'length', 'error'),
+  }),
+  fc.record({
+    type: fc.constant('error'),
+    timestamp: fc.constant(timestamp),
+    code: fc.constant('LLM_UNAVAILABLE' as const),
+    message: fc.string(),
+    retryable: fc.boolean(),
+  }),
+  fc.constant<ChatStreamEvent>({
+    type: 'runtime',
+    event: 'compression_applied',
+    conversationId: 'conv',
+    compressed: true,
+    tokensBefore: 100,
+    tokensAfter: 40,
+    steps: ['summarize'],
+  }),
+);
+
+const outcomeArb: fc.Arbitrary<UITurnOutcome> = fc.oneof(
+  fc.constant({
+    conversationId: 'conv',
+    finishReason: 'stop' as const,
+    usage: { inputTokens: 1, outputTokens: 2 },
+  }),
+  fc.constant({
+    conversationId: 'conv',
+    finishReason: 'aborted' as const,
+    error: new CairnError('LLM_ABORTED', 'stopped'),
+  }),
+  fc.constant({
+    conversationId: 'conv',
+    finishReason: 'error' as const,
+    error: new CairnError('LLM_AUTH', 'bad key'),
+  }),
+);
+
+function chunksOf(events: ChatStreamEvent[], outcome: UITurnOutcome): UIMessageChunk[] {
+  const mapper = createUIMessageChunkMapper('conv', { messageId: 'm1' });
+  return [...events.flatMap((event) => mapper.push(event)), ...mapper.end(outcome)];
+}
+
+async function readAll(chunks: UIMessageChunk[]) {
+  const stream = new ReadableStream({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+      controller.close();
+    },
+  });
+  const problems: unknown[] = [];
+  let last: unknown;
+  // An invalid sequence (a delta without its start, a result without its call) is reported to onError.
+  for await (const message of readUIMessageStream({ stream, onError: (error) => problems.push(error) })) {
+    last = message;
+  }
+  return { last, problems };
+}
+
+describe('createUIMessageChunkMapper', () => {
+  it('whatever the events, every chunk is valid for the AI SDK schema and its reader accepts the sequence', async () => {
+    const schema = uiMessageChunkSchema();
+    await fc.assert(
+      fc.asyncProperty(fc.array(eventArb, { maxLength: 30 }), outcomeArb, async (events, outcome) => {
+        const chunks = chunksOf(events, outcome);
+        for (const chunk of chunks) {
+          expect(UIMessageChunkSchema.safeParse(chunk).success).toBe(true);
+          expect((await schema.validate?.(chunk))?.success).toBe(true);
+        }
+        expect(chunks[0]).toMatchObject({ type: 'start', messageId: 'm1' });
+        expect(chunks.at(-1)?.type).toBe(outcome.finishReason === 'aborted' ? 'abort' : 'finish');
+        const { last, problems } = await readAll(chunks);
+        // The only error the reader reports is the turn's own `error` chunk.
+        expect(problems.map(String)).toEqual(
+          outcome.finishReason === 'error' ? ['Error: LLM_AUTH: bad key'] : [],
+        );
+        expect(last).toMatchObject({ id: 'm1' });
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('sends the headers the AI SDK sends', () => {
+    expect(UI_MESSAGE_STREAM_HEADERS).toEqual(AI_SDK_HEADERS);
+  });
+
+  it('maps a tool error to tool-output-error and compression to a transient data part', () => {
+    const chunks = chunksOf(
+      [
+        { type: 'tool_use', timestamp, id: 'c1', toolName: 'read_file', input: { path: 'x' } },
+        { type: 'finish', timestamp, reason: 'tool_calls' },
+        { type: 'tool_result', timestamp, toolUseId: 'c1', output: 'ENOENT', isError: true },
+      ],
+      { conversationId: 'conv', finishReason: 'stop' },
+    );
+    expect(chunks).toContainEqual({
+      type: 'tool-output-error',
+      toolCallId: 'c1',
+      errorText: 'ENOENT',
+      dynamic: true,
+    });
+  });
+});

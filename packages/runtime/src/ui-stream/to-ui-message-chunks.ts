@@ -1,0 +1,256 @@
+import {
+  type AgentOutput,
+  type CairnError,
+  definedFields,
+  type FinishReason,
+  type TokenUsage,
+} from '@cairn/core';
+import type { ChatResult, RuntimeEvent } from '../runtime-types.js';
+import type { CairnUIMessageMetadata, UIFinishReason, UIMessageChunk } from './ui-message-chunk.js';
+
+export interface UIMessageStreamOptions {
+  /** The id of the answer's `UIMessage` (sent on `start`); the AI SDK client makes one when absent. */
+  messageId?: string;
+  /** Send reasoning parts. Default true. */
+  sendReasoning?: boolean;
+  /** Send `start` (false when this stream continues a message another stream began). Default true. */
+  sendStart?: boolean;
+  /** Send `finish`. Default true. */
+  sendFinish?: boolean;
+  /** The `errorText` of the `error` chunk. Default: `<code>: <message>`. */
+  onError?: (error: CairnError) => string;
+}
+
+/** How the turn ended, for the closing chunks. */
+export interface UITurnOutcome {
+  conversationId: string;
+  finishReason: FinishReason;
+  error?: CairnError;
+  usage?: TokenUsage;
+  /** `provider/modelId` of the model that answered. */
+  model?: string;
+}
+
+const FINISH_REASONS: Record<FinishReason, UIFinishReason> = {
+  stop: 'stop',
+  length: 'length',
+  tool_calls: 'tool-calls',
+  content_filter: 'content-filter',
+  aborted: 'interrupted',
+  error: 'error',
+  other: 'other',
+};
+
+/**
+ * How a `chat` result ended, for `end`; the model is the one that answered (a fallback model when
+ * the primary failed), read from the stored answer, else `model`.
+ */
+export function uiTurnOutcome(result: ChatResult<unknown>, model?: string): UITurnOutcome {
+  const answering = result.message?.providerMetadata?.cairn as
+    | { provider?: unknown; model?: unknown }
+    | undefined;
+  const stored =
+    typeof answering?.provider === 'string' && typeof answering.model === 'string'
+      ? `${answering.provider}/${answering.model}`
+      : undefined;
+  return {
+    conversationId: result.conversationId,
+    finishReason: result.finishReason,
+    usage: result.usage.total,
+    ...definedFields({ model: stored ?? model, error: result.error }),
+  };
+}
+
+const defaultErrorText = (error: CairnError) => `${error.code}: ${error.message}`;
+
+/**
+ * Turns a turn's events (`AgentOutput` and runtime events) into AI SDK UI message chunks, one
+ * event at a time: `push` for each event, `end` once with how the turn ended. Every sequence it
+ * writes is valid for the AI SDK's reader whatever the events' order: a delta opens its part, a
+ * step closes what it left open, a tool result only follows its call.
+ */
+export function createUIMessageChunkMapper(conversationId: string, options: UIMessageStreamOptions = {}) {
+  const sendReasoning = options.sendReasoning ?? true;
+  // Model calls are numbered into part ids: providers reuse block ids (`text-0`) call after call.
+  let step = 0;
+  let inStep = false;
+  const openText = new Set<string>();
+  const openReasoning = new Set<string>();
+  // Calls whose `tool-input-start` was sent, and calls the message holds (their outputs may follow).
+  const streamingInputs = new Set<string>();
+  const knownCalls = new Set<string>();
+  let started = false;
+
+  const partId = (id: string) => `${step}-${id}`;
+
+  function start(): UIMessageChunk[] {
+    if (started || options.sendStart === false) {
+      started = true;
+      return [];
+    }
+    started = true;
+    const metadata: CairnUIMessageMetadata = { conversationId };
+    return [{ type: 'start', ...definedFields({ messageId: options.messageId }), messageMetadata: metadata }];
+  }
+
+  function startStep(): UIMessageChunk[] {
+    if (inStep) return [];
+    inStep = true;
+    return [{ type: 'start-step' }];
+  }
+
+  function closeStep(): UIMessageChunk[] {
+    if (!inStep) return [];
+    const chunks: UIMessageChunk[] = [];
+    for (const id of openText) chunks.push({ type: 'text-end', id: partId(id) });
+    for (const id of openReasoning) chunks.push({ type: 'reasoning-end', id: partId(id) });
+    openText.clear();
+    openReasoning.clear();
+    // A call whose input never completed stays `input-streaming`; the reader accepts that.
+    streamingInputs.clear();
+    chunks.push({ type: 'finish-step' });
+    inStep = false;
+    step += 1;
+    return chunks;
+  }
+
+  function modelEvent(event: AgentOutput): UIMessageChunk[] {
+    switch (event.type) {
+      case 'text_delta': {
+        const id = partId(event.id);
+        const chunks: UIMessageChunk[] = [];
+        if (!openText.has(event.id)) {
+          openText.add(event.id);
+          chunks.push({ type: 'text-start', id });
+        }
+        chunks.push({ type: 'text-delta', id, delta: event.delta });
+        return chunks;
+      }
+      case 'text': {
+        const id = partId(event.id);
+        if (openText.delete(event.id)) return [{ type: 'text-end', id }];
+        // A whole block without deltas (a provider that does not stream).
+        return [
+          { type: 'text-start', id },
+          { type: 'text-delta', id, delta: event.text },
+          { type: 'text-end', id },
+        ];
+      }
+      case 'reasoning_delta': {
+        if (!sendReasoning) return [];
+        const id = partId(event.id);
+        const chunks: UIMessageChunk[] = [];
+        if (!openReasoning.has(event.id)) {
+          openReasoning.add(event.id);
+          chunks.push({ type: 'reasoning-start', id });
+        }
+        chunks.push({ type: 'reasoning-delta', id, delta: event.delta });
+        return chunks;
+      }
+      case 'reasoning': {
+        if (!sendReasoning) return [];
+        const id = partId(event.id);
+        if (openReasoning.delete(event.id)) return [{ type: 'reasoning-end', id }];
+        if (event.redacted === true || event.text === '') return [];
+        return [
+          { type: 'reasoning-start', id },
+          { type: 'reasoning-delta', id, delta: event.text },
+          { type: 'reasoning-end', id },
+        ];
+      }
+      case 'tool_input_delta': {
+        // Without a name there is no `tool-input-start` to send; `tool_use` brings the whole input.
+        if (knownCalls.has(event.id)) return [];
+        const chunks: UIMessageChunk[] = [];
+        if (!streamingInputs.has(event.id)) {
+          if (event.toolName === undefined) return [];
+          streamingInputs.add(event.id);
+          chunks.push({
+            type: 'tool-input-start',
+            toolCallId: event.id,
+            toolName: event.toolName,
+            dynamic: true,
+          });
+        }
+        chunks.push({ type: 'tool-input-delta', toolCallId: event.id, inputTextDelta: event.delta });
+        return chunks;
+      }
+      case 'tool_use':
+        streamingInputs.delete(event.id);
+        knownCalls.add(event.id);
+        return [
+          {
+            type: 'tool-input-available',
+            toolCallId: event.id,
+            toolName: event.toolName,
+            input: event.input,
+            dynamic: true,
+          },
+        ];
+      case 'finish':
+        return closeStep();
+      default:
+        return [];
+    }
+  }
+
+  function push(event: AgentOutput | RuntimeEvent): UIMessageChunk[] {
+    const chunks = start();
+    if (event.type === 'runtime') {
+      if (event.event !== 'compression_applied') return chunks;
+      const { type: _type, event: _event, conversationId: _id, ...data } = event;
+      chunks.push({ type: 'data-cairn-compression', data, transient: true });
+      return chunks;
+    }
+    if (event.type === 'tool_result') {
+      if (!knownCalls.delete(event.toolUseId)) return chunks;
+      chunks.push(
+        event.isError
+          ? { type: 'tool-output-error', toolCallId: event.toolUseId, errorText: event.output, dynamic: true }
+          : {
+              type: 'tool-output-available',
+              toolCallId: event.toolUseId,
+              output: event.structured ?? event.output,
+              dynamic: true,
+            },
+      );
+      return chunks;
+    }
+    const opensStep = ['text_delta', 'text', 'reasoning_delta', 'reasoning', 'tool_input_delta', 'tool_use'];
+    if (opensStep.includes(event.type)) chunks.push(...startStep());
+    chunks.push(...modelEvent(event));
+    return chunks;
+  }
+
+  function end(outcome: UITurnOutcome): UIMessageChunk[] {
+    const chunks = [...start(), ...closeStep()];
+    const metadata: CairnUIMessageMetadata = {
+      conversationId: outcome.conversationId,
+      ...definedFields({ model: outcome.model, usage: outcome.usage, errorCode: outcome.error?.code }),
+    };
+    if (outcome.finishReason === 'aborted') {
+      // As `streamText` does: `abort` ends the stream, no `finish`; the metadata comes before it.
+      chunks.push({ type: 'message-metadata', messageMetadata: metadata });
+      chunks.push({
+        type: 'abort',
+        ...definedFields({ reason: outcome.error?.message }),
+      });
+      return chunks;
+    }
+    if (outcome.error !== undefined) {
+      chunks.push({ type: 'error', errorText: (options.onError ?? defaultErrorText)(outcome.error) });
+    }
+    if (options.sendFinish !== false) {
+      chunks.push({
+        type: 'finish',
+        finishReason: FINISH_REASONS[outcome.finishReason],
+        messageMetadata: metadata,
+      });
+    }
+    return chunks;
+  }
+
+  return { push, end };
+}
+
+export type UIMessageChunkMapper = ReturnType<typeof createUIMessageChunkMapper>;
