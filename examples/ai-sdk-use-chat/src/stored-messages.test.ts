@@ -66,6 +66,18 @@ describe('toUIMessages', () => {
       },
     ]);
   });
+
+  it('leaves out the server’s notes of failed and aborted turns', () => {
+    const ui = toUIMessages([
+      user('u1', 'go'),
+      { id: 'a1', role: 'assistant', content: 'Chapter 1.', interrupted: true },
+      { id: 'e1', role: 'assistant', content: 'openai: aborted by request', partType: 'error' },
+    ]);
+    expect(ui.map((message) => message.parts)).toEqual([
+      [{ type: 'text', text: 'go' }],
+      [{ type: 'text', text: 'Chapter 1.', state: 'done' }],
+    ]);
+  });
 });
 
 describe('settledPrefix', () => {

@@ -13,6 +13,8 @@ export interface StoredMessage {
   structuredResult?: unknown;
   interrupted?: boolean;
   includeInContext?: boolean;
+  /** `error`: the server's note of a failed or aborted turn, beside the messages of the turn. */
+  partType?: string;
 }
 
 /**
@@ -61,7 +63,8 @@ export function toUIMessages(messages: StoredMessage[]): CairnUIMessage[] {
   const calls = new Map<string, DynamicToolUIPart>();
   let answer: CairnUIMessage | undefined;
   for (const message of messages) {
-    if (message.includeInContext === false && message.role !== 'assistant') continue;
+    // A failed turn's note is shown live as the chat's error, with Retry; not again as an answer.
+    if (message.partType === 'error') continue;
     if (message.role === 'user') {
       answer = undefined;
       ui.push({ id: message.id, role: 'user', parts: [{ type: 'text', text: textOf(message.content) }] });

@@ -133,10 +133,13 @@ describe.skipIf(skipReason !== undefined)(
         .toContain('Chapter 2.');
       await page.getByRole('button', { name: 'Stop' }).click();
       await waitUntilReady(page);
+      // The answer as far as it came; the server's note of the abort (`partType: 'error'`) follows it.
       const storedAnswer = async () =>
-        (await storedMessages(conversationId)).findLast((message) => message.role === 'assistant');
+        (await storedMessages(conversationId)).findLast(
+          (message) => message.role === 'assistant' && message.partType !== 'error',
+        );
       await expect.poll(storedAnswer, { timeout: UI_TIMEOUT_MS }).toMatchObject({ interrupted: true });
-      // The start of the answer, as far as it had come: not all of it.
+      // A start of the reply, not all of it.
       const kept = String((await storedAnswer())?.content);
       expect(kept).toContain('Chapter 2.');
       expect(REPLIES.stop.startsWith(kept)).toBe(true);
