@@ -40,6 +40,11 @@ function ToolCallView({ part }: { part: ToolUIPart | DynamicToolUIPart }) {
 /** One message: its parts in order, and for an answer the model and tokens it used. */
 export function MessageView({ message }: { message: CairnUIMessage }) {
   const footer = message.role === 'assistant' ? describeMetadata(message.metadata) : undefined;
+  // An answer that failed before its first word has only its step markers: no empty bubble.
+  const shown = message.parts.some(
+    (part) => part.type === 'text' || part.type === 'reasoning' || isToolUIPart(part),
+  );
+  if (!shown && footer === undefined) return null;
   return (
     <article className={`message message-${message.role}`} data-testid={`message-${message.role}`}>
       {message.parts.map((part, index) => {

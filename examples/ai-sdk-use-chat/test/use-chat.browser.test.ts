@@ -171,17 +171,26 @@ describe.skipIf(skipReason !== undefined)(
     });
 
     it('shows an error with a Retry that asks again and gets the answer', async () => {
-      const { page } = await openChat();
+      const { page, conversationId } = await openChat();
       await send(page, PROMPTS.fail);
       const error = page.getByTestId('chat-error');
       await error.waitFor({ timeout: UI_TIMEOUT_MS });
       expect(await error.textContent()).toContain('refused once');
+      await page.screenshot({ path: join(SCREENSHOTS, 'error-before-retry.png') });
       await error.getByRole('button', { name: 'Retry' }).click();
       await expect
         .poll(() => textOf(lastAnswer(page).getByTestId('text')), { timeout: UI_TIMEOUT_MS })
         .toBe(REPLIES.recovered);
       expect(await page.getByTestId('chat-error').count()).toBe(0);
       expect(await page.getByTestId('message-user').allTextContents()).toEqual([PROMPTS.fail]);
+      // Retry is a `regenerate-message`: the server stores the question again (its log is append-only,
+      // the failed turn stays in it) and answers it.
+      const stored = await storedMessages(conversationId);
+      expect(stored.filter((message) => message.role === 'user').map((message) => message.content)).toEqual([
+        PROMPTS.fail,
+        PROMPTS.fail,
+      ]);
+      expect(stored.at(-1)).toMatchObject({ role: 'assistant', content: REPLIES.recovered });
     });
   },
 );
