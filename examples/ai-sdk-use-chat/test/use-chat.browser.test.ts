@@ -154,8 +154,9 @@ describe.skipIf(skipReason !== undefined)(
         .poll(() => textOf(lastAnswer(page).getByTestId('text')), { timeout: UI_TIMEOUT_MS })
         .toContain('3 4');
       // The answer streams for seconds more: the reloaded page resumes it rather than finding it stored.
-      const resumed = page.waitForResponse((response) =>
-        response.url().endsWith(`/v1/chat/${conversationId}/stream`),
+      const resumed = page.waitForResponse(
+        (response) => response.url().endsWith(`/v1/chat/${conversationId}/stream`),
+        { timeout: UI_TIMEOUT_MS },
       );
       await page.reload();
       expect(new URL(page.url()).searchParams.get('conversation')).toBe(conversationId);
