@@ -42,7 +42,9 @@ export function Chat({
 
   const onStop = () => {
     void stop();
-    void abortTurn(conversationId);
+    // Should the abort not get through, the turn finishes on the server: its answer is stored and
+    // shows after a reload. Nothing to tell the user now.
+    abortTurn(conversationId).catch(() => undefined);
   };
 
   const onRetry = () => {

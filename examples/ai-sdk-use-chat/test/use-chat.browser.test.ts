@@ -32,6 +32,7 @@ beforeAll(async () => {
 afterEach(async (context) => {
   if (page !== undefined) {
     const name = context.task.name.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
+    // A screenshot is for looking at afterwards: one that fails must not fail the test.
     await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true }).catch(() => {});
     await page.close();
   }

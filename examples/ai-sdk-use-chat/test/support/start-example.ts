@@ -1,5 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,8 +48,8 @@ export async function startExample(): Promise<RunningExample> {
     await rm(dataDir, { recursive: true, force: true });
   };
   try {
-    mkdirSync(workspace);
-    writeFileSync(join(workspace, 'notes.txt'), NOTES);
+    await mkdir(workspace);
+    await writeFile(join(workspace, 'notes.txt'), NOTES);
     server = await startServerProcess(
       ['--workspace', workspace],
       serverEnv(dataDir, {
