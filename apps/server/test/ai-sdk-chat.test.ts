@@ -5,7 +5,15 @@ import { defineTool } from '@cairn/loop';
 import { createAgentRuntime } from '@cairn/runtime';
 import { createMemoryConversationStore } from '@cairn/storage';
 import { ScriptedModel, type ScriptTurn } from '@cairn/testing';
-import { DefaultChatTransport, readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
+import {
+  AbstractChat,
+  type ChatState,
+  type ChatStatus,
+  DefaultChatTransport,
+  readUIMessageStream,
+  type UIMessage,
+  type UIMessageChunk,
+} from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createInProcessEventBus } from '../src/events/in-process-event-bus.js';
@@ -70,6 +78,32 @@ function send(transport: DefaultChatTransport<UIMessage>, chatId: string, messag
   });
 }
 
+// What `useChat` is made of: the AI SDK's chat class, here with plain state instead of React's.
+class PlainChatState implements ChatState<UIMessage> {
+  status: ChatStatus = 'ready';
+  error: Error | undefined = undefined;
+  messages: UIMessage[] = [];
+  pushMessage = (message: UIMessage) => {
+    this.messages = [...this.messages, message];
+  };
+  popMessage = () => {
+    this.messages = this.messages.slice(0, -1);
+  };
+  replaceMessage = (index: number, message: UIMessage) => {
+    this.messages = this.messages.map((old, at) => (at === index ? message : old));
+  };
+  snapshot = <T>(thing: T): T => structuredClone(thing);
+}
+
+class Chat extends AbstractChat<UIMessage> {
+  constructor(id: string, transport: DefaultChatTransport<UIMessage>) {
+    super({ id, transport, state: new PlainChatState() });
+  }
+  get chatState() {
+    return this.state;
+  }
+}
+
 /** The final message the AI SDK builds from the stream, and the errors it reported. */
 async function finalMessage(stream: ReadableStream<UIMessageChunk>) {
   const errors: string[] = [];
@@ -128,6 +162,114 @@ describe('POST /v1/chat with the AI SDK client', () => {
     );
     const stored = await app.store.load('chat-2');
     expect(stored.map((m) => m.content)).toEqual(['first', 'One', 'second', 'Two']);
+  });
+
+  it('the AI SDK chat class (what useChat runs): send, a tool call, then a second page resumes the running answer', async () => {
+    const app = await start([
+      { text: 'Checking.', toolCalls: [{ id: 'call-1', name: 'get_weather', arguments: { city: 'Oslo' } }] },
+      { text: 'It is -3 °C in Oslo, it seems, and it will stay cold.', chunkSize: 4, chunkDelayMs: 20 },
+    ]);
+    const chat = new Chat('chat-c', transportFor(app));
+    const sending = chat.sendMessage({ text: 'Weather in Oslo?' });
+    await waitFor(
+      () => chat.chatState.messages.at(-1)?.parts.some((part) => part.type === 'dynamic-tool') === true,
+    );
+    const reloaded = new Chat('chat-c', transportFor(app));
+    await Promise.all([sending, reloaded.resumeStream()]);
+    expect(chat.status).toBe('ready');
+    expect(chat.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+    const answer = chat.messages[1];
+    expect(answer?.parts.find((part) => part.type === 'dynamic-tool')).toMatchObject({
+      state: 'output-available',
+      output: 'Oslo: -3 °C',
+    });
+    expect(answer?.parts.at(-1)).toMatchObject({
+      type: 'text',
+      text: 'It is -3 °C in Oslo, it seems, and it will stay cold.',
+    });
+    // The resumed page rebuilt the same answer from the first chunk.
+    expect(reloaded.messages).toEqual([answer]);
+    // Nothing runs now: resuming is a no-op (204).
+    const later = new Chat('chat-c', transportFor(app));
+    await later.resumeStream();
+    expect(later.messages).toEqual([]);
+  });
+
+  it('the last message alone is enough (prepareSendMessagesRequest, as the README suggests for long chats)', async () => {
+    const app = await start([{ text: 'One' }, { text: 'Two' }]);
+    const transport = new DefaultChatTransport<UIMessage>({
+      api: `${app.baseURL}/v1/chat`,
+      prepareSendMessagesRequest: ({ id, messages, trigger, messageId }) => ({
+        body: { id, trigger, messageId, messages: messages.slice(-1) },
+      }),
+    });
+    const chat = new Chat('chat-l', transport);
+    await chat.sendMessage({ text: 'first' });
+    await chat.sendMessage({ text: 'second' });
+    expect(chat.messages.map((m) => m.parts.at(-1))).toMatchObject([
+      { text: 'first' },
+      { text: 'One' },
+      { text: 'second' },
+      { text: 'Two' },
+    ]);
+    expect((await app.store.load('chat-l')).map((m) => m.content)).toEqual(['first', 'One', 'second', 'Two']);
+  });
+
+  it('regenerate-message answers the last stored user message again; the earlier answer stays in the log', async () => {
+    const app = await start([{ text: 'First try' }, { text: 'Second try' }]);
+    const transport = transportFor(app);
+    const first = await finalMessage(await send(transport, 'chat-r', [userMessage('Tell me')]));
+    const regenerated = await transport.sendMessages({
+      trigger: 'regenerate-message',
+      chatId: 'chat-r',
+      messageId: first.message?.id,
+      messages: [userMessage('Tell me')],
+      abortSignal: undefined,
+    });
+    const { message } = await finalMessage(regenerated);
+    expect(message?.parts.at(-1)).toMatchObject({ type: 'text', text: 'Second try' });
+    const stored = await app.store.load('chat-r');
+    expect(stored.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'Tell me'],
+      ['assistant', 'First try'],
+      ['user', 'Tell me'],
+      ['assistant', 'Second try'],
+    ]);
+  });
+
+  it('a file part (a data URL, as useChat sends a FileList) is stored as an attachment; a remote URL is refused', async () => {
+    const app = await start([{ text: 'A text file.' }]);
+    const withFile: UIMessage = {
+      id: 'u-file',
+      role: 'user',
+      parts: [
+        { type: 'text', text: 'What is this?' },
+        {
+          type: 'file',
+          mediaType: 'text/plain',
+          filename: 'note.txt',
+          url: `data:text/plain;base64,${Buffer.from('hello').toString('base64')}`,
+        },
+      ],
+    };
+    await finalMessage(await send(transportFor(app), 'chat-f', [withFile]));
+    const [user] = await app.store.load('chat-f');
+    expect(user?.content).toEqual([
+      { type: 'text', text: 'What is this?' },
+      expect.objectContaining({ type: 'file', mediaType: 'text/plain', fileName: 'note.txt' }),
+    ]);
+    const remote = await app.post('/v1/chat', {
+      id: 'chat-g',
+      trigger: 'submit-message',
+      messages: [
+        {
+          id: 'u',
+          role: 'user',
+          parts: [{ type: 'file', mediaType: 'image/png', url: 'https://example.com/a.png' }],
+        },
+      ],
+    });
+    expect(remote.status).toBe(400);
   });
 
   it('a tool call: the dynamic tool part with its input and output', async () => {

@@ -158,6 +158,28 @@ describe('runtime.stream', () => {
     });
   });
 
+  it('a model that does not stream: the stored answers become the text and the tool parts', async () => {
+    const { runtime } = runtimeWith(
+      [],
+      new ScriptedModel({ turns: TOOL_TURNS, capabilities: { streaming: false } }),
+    );
+    const stream = runtime.stream({ conversationId: 'c9', userInput: 'Weather in Oslo?' });
+    expect((await collect(stream.textStream)).join('|')).toBe('Checking.|It is -3 °C in Oslo.');
+    const message = await lastMessage(stream.toUIMessageStream());
+    expect(message?.parts.map((part) => part.type)).toEqual([
+      'step-start',
+      'text',
+      'dynamic-tool',
+      'step-start',
+      'text',
+    ]);
+    expect(message?.parts[2]).toMatchObject({
+      state: 'output-available',
+      input: { city: 'Oslo' },
+      output: 'Oslo: -3 °C',
+    });
+  });
+
   it('toUIMessageStreamResponse: SSE frames ending with [DONE] and the protocol headers', async () => {
     const { runtime } = runtimeWith([{ text: 'Hi.' }]);
     const response = runtime

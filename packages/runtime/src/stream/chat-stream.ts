@@ -1,7 +1,9 @@
 import { type AgentOutput, definedFields, toCairnError } from '@cairn/core';
 import type { ChatResult, RuntimeEvent } from '../runtime-types.js';
 import {
+  answerText,
   createUIMessageChunkMapper,
+  isStoredAnswer,
   type UIMessageStreamOptions,
   uiTurnOutcome,
 } from '../ui-stream/to-ui-message-chunks.js';
@@ -66,12 +68,24 @@ export function createChatStream<OUTPUT>(source: ChatStreamSource<OUTPUT>): Chat
 
   async function* textStream(): AsyncGenerator<string> {
     const streamed = new Set<string>();
+    let sawText = false;
     for await (const event of log.read()) {
       if (event.type === 'text_delta') {
         streamed.add(event.id);
+        sawText = true;
         yield event.delta;
-      } else if (event.type === 'text' && !streamed.delete(event.id)) {
-        yield event.text;
+      } else if (event.type === 'text') {
+        sawText = true;
+        if (!streamed.delete(event.id)) yield event.text;
+      } else if (
+        event.type === 'runtime' &&
+        event.event === 'message_persisted' &&
+        isStoredAnswer(event.message)
+      ) {
+        // A model that does not stream gave no text events: its stored answer is the text.
+        const text = sawText ? '' : answerText(event.message);
+        sawText = false;
+        if (text !== '') yield text;
       }
     }
   }

@@ -1,4 +1,4 @@
-import { CairnError, type FinishReason } from '@cairn/core';
+import { CairnError, type ContentPart, type ConversationMessage, type FinishReason } from '@cairn/core';
 import { UI_MESSAGE_STREAM_HEADERS as AI_SDK_HEADERS, readUIMessageStream, uiMessageChunkSchema } from 'ai';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -59,6 +59,23 @@ const eventArb: fc.Arbitrary<ChatStreamEvent> = fc.oneof(
     isError: fc.boolean(),
   }),
   fc.record({
+    type: fc.constant('tool_result'),
+    timestamp: fc.constant(timestamp),
+    toolUseId: callId,
+    output: fc.constant('[image: shot.png]'),
+    isError: fc.constant(false),
+    content: fc.constant<ContentPart[]>([
+      { type: 'image', mediaType: 'image/png', source: { type: 'base64', data: 'iVBORw0KGgo=' } },
+    ]),
+  }),
+  fc.record({
+    type: fc.constant('status'),
+    timestamp: fc.constant(timestamp),
+    status: fc.constant('model_fallback'),
+    message: fc.string(),
+    providerMetadata: fc.constant({ cairn: { provider: 'openai', model: 'gpt-x' } }),
+  }),
+  fc.record({
     type: fc.constant('usage'),
     timestamp: fc.constant(timestamp),
     usage: fc.record({ inputTokens: fc.nat(), outputTokens: fc.nat() }),
@@ -74,6 +91,35 @@ const eventArb: fc.Arbitrary<ChatStreamEvent> = fc.oneof(
     code: fc.constant('LLM_UNAVAILABLE' as const),
     message: fc.string(),
     retryable: fc.boolean(),
+  }),
+  fc.record({
+    type: fc.constant('runtime' as const),
+    event: fc.constant('message_persisted' as const),
+    conversationId: fc.constant('conv'),
+    message: fc.oneof<fc.Arbitrary<ConversationMessage>[]>(
+      fc.record({
+        id: fc.constant('m'),
+        role: fc.constant('assistant' as const),
+        createdAt: fc.constant(timestamp),
+        content: fc.string(),
+      }),
+      fc.constant({
+        id: 'm',
+        role: 'assistant' as const,
+        createdAt: timestamp,
+        content: '',
+        tool_calls: [
+          { id: 'c2', type: 'function' as const, function: { name: 'read_file', arguments: '{"path":"a"}' } },
+        ],
+      }),
+      fc.constant({
+        id: 'e',
+        role: 'assistant' as const,
+        createdAt: timestamp,
+        content: 'failed',
+        partType: 'error',
+      }),
+    ),
   }),
   fc.constant<ChatStreamEvent>({
     type: 'runtime',
@@ -152,7 +198,7 @@ describe('createUIMessageChunkMapper', () => {
     expect(UI_MESSAGE_STREAM_HEADERS).toEqual(AI_SDK_HEADERS);
   });
 
-  it('maps a tool error to tool-output-error and compression to a transient data part', () => {
+  it('maps a tool error to tool-output-error, a tool’s image to a file part, a status (model fallback) to a transient data part', () => {
     const chunks = chunksOf(
       [
         { type: 'tool_use', timestamp, id: 'c1', toolName: 'read_file', input: { path: 'x' } },
@@ -166,6 +212,39 @@ describe('createUIMessageChunkMapper', () => {
       toolCallId: 'c1',
       errorText: 'ENOENT',
       dynamic: true,
+    });
+    const shot = chunksOf(
+      [
+        { type: 'tool_use', timestamp, id: 'c2', toolName: 'screenshot', input: {} },
+        {
+          type: 'tool_result',
+          timestamp,
+          toolUseId: 'c2',
+          output: '[image]',
+          isError: false,
+          content: [
+            { type: 'image', mediaType: 'image/png', source: { type: 'base64', data: 'iVBORw0KGgo=' } },
+          ],
+        },
+        {
+          type: 'status',
+          timestamp,
+          status: 'model_fallback',
+          message: 'now gpt-x',
+          providerMetadata: { cairn: { model: 'gpt-x' } },
+        },
+      ],
+      { conversationId: 'conv', finishReason: 'stop' },
+    );
+    expect(shot).toContainEqual({
+      type: 'file',
+      mediaType: 'image/png',
+      url: 'data:image/png;base64,iVBORw0KGgo=',
+    });
+    expect(shot).toContainEqual({
+      type: 'data-cairn-status',
+      data: { status: 'model_fallback', message: 'now gpt-x', detail: { model: 'gpt-x' } },
+      transient: true,
     });
   });
 });

@@ -1,6 +1,7 @@
 import {
   type AgentOutput,
   type CairnError,
+  type ConversationMessage,
   definedFields,
   type FinishReason,
   type TokenUsage,
@@ -61,6 +62,34 @@ export function uiTurnOutcome(result: ChatResult<unknown>, model?: string): UITu
   };
 }
 
+/** The text of a stored answer (its text parts joined), `''` for none. */
+export function answerText(message: ConversationMessage): string {
+  const { content } = message;
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((part) => (part.type === 'text' && typeof part.text === 'string' ? part.text : ''))
+    .join('');
+}
+
+/** A stored assistant message that is an answer of the model (not a stored failure). */
+export const isStoredAnswer = (message: ConversationMessage) =>
+  message.role === 'assistant' && message.partType !== 'error';
+
+const isBase64Source = (source: unknown): source is { type: 'base64'; data: string } =>
+  typeof source === 'object' &&
+  source !== null &&
+  (source as { type?: unknown }).type === 'base64' &&
+  typeof (source as { data?: unknown }).data === 'string';
+
+function parsedArguments(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
 const defaultErrorText = (error: CairnError) => `${error.code}: ${error.message}`;
 
 /**
@@ -80,6 +109,9 @@ export function createUIMessageChunkMapper(conversationId: string, options: UIMe
   const streamingInputs = new Set<string>();
   const knownCalls = new Set<string>();
   let started = false;
+  // Whether the model's events showed the answer being stored; a model that does not stream
+  // emits none, and its stored answer is sent whole instead.
+  let answerStreamed = false;
 
   const partId = (id: string) => `${step}-${id}`;
 
@@ -194,16 +226,63 @@ export function createUIMessageChunkMapper(conversationId: string, options: UIMe
     }
   }
 
+  // A whole stored answer as one step: its text, then its tool calls.
+  function storedAnswer(message: ConversationMessage): UIMessageChunk[] {
+    const chunks = startStep();
+    const text = answerText(message);
+    if (text !== '') {
+      const id = partId('answer');
+      chunks.push(
+        { type: 'text-start', id },
+        { type: 'text-delta', id, delta: text },
+        { type: 'text-end', id },
+      );
+    }
+    for (const call of message.tool_calls ?? []) {
+      knownCalls.add(call.id);
+      chunks.push({
+        type: 'tool-input-available',
+        toolCallId: call.id,
+        toolName: call.function.name,
+        input: parsedArguments(call.function.arguments),
+        dynamic: true,
+      });
+    }
+    return [...chunks, ...closeStep()];
+  }
+
   function push(event: AgentOutput | RuntimeEvent): UIMessageChunk[] {
     const chunks = start();
     if (event.type === 'runtime') {
-      if (event.event !== 'compression_applied') return chunks;
+      if (event.event === 'message_persisted') {
+        if (!isStoredAnswer(event.message)) return chunks;
+        if (!answerStreamed) chunks.push(...storedAnswer(event.message));
+        answerStreamed = false;
+        return chunks;
+      }
       const { type: _type, event: _event, conversationId: _id, ...data } = event;
       chunks.push({ type: 'data-cairn-compression', data, transient: true });
       return chunks;
     }
+    if (event.type === 'status') {
+      // Model fallback (`model_fallback`, which model answers now) and the producer's other status lines.
+      const detail = event.providerMetadata?.cairn;
+      chunks.push({
+        type: 'data-cairn-status',
+        data: { status: event.status, message: event.message, ...definedFields({ detail }) },
+        transient: true,
+      });
+      return chunks;
+    }
     if (event.type === 'tool_result') {
       if (!knownCalls.delete(event.toolUseId)) return chunks;
+      // Images and files the tool returned (a screenshot, a read PNG) are shown as file parts.
+      for (const part of event.content ?? []) {
+        if ((part.type === 'image' || part.type === 'file') && isBase64Source(part.source)) {
+          const mediaType = String(part.mediaType);
+          chunks.push({ type: 'file', mediaType, url: `data:${mediaType};base64,${part.source.data}` });
+        }
+      }
       chunks.push(
         event.isError
           ? { type: 'tool-output-error', toolCallId: event.toolUseId, errorText: event.output, dynamic: true }
@@ -217,7 +296,10 @@ export function createUIMessageChunkMapper(conversationId: string, options: UIMe
       return chunks;
     }
     const opensStep = ['text_delta', 'text', 'reasoning_delta', 'reasoning', 'tool_input_delta', 'tool_use'];
-    if (opensStep.includes(event.type)) chunks.push(...startStep());
+    if (opensStep.includes(event.type)) {
+      answerStreamed = true;
+      chunks.push(...startStep());
+    }
     chunks.push(...modelEvent(event));
     return chunks;
   }
