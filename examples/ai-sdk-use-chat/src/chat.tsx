@@ -20,8 +20,19 @@ export function Chat({
   conversationId: string;
   initialMessages: CairnUIMessage[];
 }) {
-  // `/v1` is this page's origin: Vite forwards it to cairn-server and adds the token (vite.config.ts).
-  const transport = useMemo(() => new DefaultChatTransport<CairnUIMessage>({ api: '/v1/chat' }), []);
+  const transport = useMemo(
+    () =>
+      new DefaultChatTransport<CairnUIMessage>({
+        // This page's origin: Vite forwards `/v1` to cairn-server and adds the token (vite.config.ts).
+        api: '/v1/chat',
+        // The server reads only the new message (the context comes from its store), and its body
+        // limit counts the whole request: a long chat would hit it if every request carried it all.
+        prepareSendMessagesRequest: ({ id, messages, trigger, messageId, body }) => ({
+          body: { ...body, id, trigger, messageId, messages: messages.slice(-1) },
+        }),
+      }),
+    [],
+  );
   const { messages, sendMessage, status, error, stop, regenerate, clearError } = useChat<CairnUIMessage>({
     id: conversationId,
     messages: initialMessages,

@@ -111,6 +111,25 @@ describe.skipIf(skipReason !== undefined)(
       const stored = await storedMessages(conversationId);
       expect(stored.map((message) => message.role)).toEqual(['user', 'assistant']);
       expect(stored[1]?.content).toBe(REPLIES.hello);
+
+      // The next message goes alone: the server has the rest.
+      const request = page.waitForRequest(
+        (sent) => sent.url().endsWith('/v1/chat') && sent.method() === 'POST',
+      );
+      await send(page, PROMPTS.hello);
+      const body = (await request).postDataJSON() as { id: string; trigger: string; messages: unknown[] };
+      expect(body).toMatchObject({ id: conversationId, trigger: 'submit-message' });
+      expect(body.messages).toEqual([expect.objectContaining({ role: 'user' })]);
+      await expect
+        .poll(() => page.getByTestId('message-assistant').count(), { timeout: UI_TIMEOUT_MS })
+        .toBe(2);
+      await waitUntilReady(page);
+      expect((await storedMessages(conversationId)).map((message) => message.role)).toEqual([
+        'user',
+        'assistant',
+        'user',
+        'assistant',
+      ]);
     });
 
     it('shows a tool call with its input and output, then the answer', async () => {
