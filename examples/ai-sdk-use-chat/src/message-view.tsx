@@ -42,7 +42,7 @@ export function MessageView({ message }: { message: CairnUIMessage }) {
   const footer = message.role === 'assistant' ? describeMetadata(message.metadata) : undefined;
   // An answer that failed before its first word has only its step markers: no empty bubble.
   const shown = message.parts.some(
-    (part) => part.type === 'text' || part.type === 'reasoning' || isToolUIPart(part),
+    (part) => part.type === 'text' || part.type === 'reasoning' || part.type === 'file' || isToolUIPart(part),
   );
   if (!shown && footer === undefined) return null;
   return (
@@ -66,6 +66,16 @@ export function MessageView({ message }: { message: CairnUIMessage }) {
           );
         }
         if (isToolUIPart(part)) return <ToolCallView key={key} part={part} />;
+        if (part.type === 'file') {
+          // What a tool returned as an image or file (a screenshot, a PDF), as a data URL.
+          return part.mediaType.startsWith('image/') ? (
+            <img key={key} className="file-image" src={part.url} alt={part.filename ?? 'image from a tool'} />
+          ) : (
+            <a key={key} className="file-link" href={part.url} download={part.filename ?? true}>
+              {part.filename ?? part.mediaType}
+            </a>
+          );
+        }
         return null;
       })}
       {footer === undefined ? null : (
