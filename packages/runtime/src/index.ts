@@ -65,5 +65,6 @@ export {
 export {
   createUIMessageStreamResponse,
   UI_MESSAGE_STREAM_HEADERS,
+  type UIMessageSseOptions,
   uiMessageChunksToSse,
 } from './ui-stream/ui-message-stream-response.js';

@@ -8,7 +8,10 @@ import {
   uiTurnOutcome,
 } from '../ui-stream/to-ui-message-chunks.js';
 import type { UIMessageChunk } from '../ui-stream/ui-message-chunk.js';
-import { createUIMessageStreamResponse } from '../ui-stream/ui-message-stream-response.js';
+import {
+  createUIMessageStreamResponse,
+  type UIMessageSseOptions,
+} from '../ui-stream/ui-message-stream-response.js';
 import { EventLog } from './event-log.js';
 
 export type ChatStreamEvent = AgentOutput | RuntimeEvent;
@@ -32,7 +35,7 @@ export interface ChatStream<OUTPUT = never> extends AsyncIterable<ChatStreamEven
   /** The turn as AI SDK UI message chunks (what `useChat` reads). */
   toUIMessageStream(options?: UIMessageStreamOptions): ReadableStream<UIMessageChunk>;
   /** The UI message stream as a server-sent events `Response` (`x-vercel-ai-ui-message-stream: v1`). */
-  toUIMessageStreamResponse(init?: ResponseInit & UIMessageStreamOptions): Response;
+  toUIMessageStreamResponse(init?: ResponseInit & UIMessageStreamOptions & UIMessageSseOptions): Response;
 }
 
 export interface ChatStreamSource<OUTPUT> {

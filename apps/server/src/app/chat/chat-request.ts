@@ -1,4 +1,4 @@
-import { CairnError, type ConversationStore, type MessageContent } from '@cairn/core';
+import { CairnError, type ConversationStore, definedFields, type MessageContent } from '@cairn/core';
 import { z } from '@hono/zod-openapi';
 import type { PostMessageBody } from '../attachments/message-content.js';
 
@@ -58,7 +58,7 @@ function uploadOf(part: UIMessagePart, index: number): Exclude<PostMessageBody['
     type: mediaType.startsWith('image/') ? 'image' : 'file',
     mediaType,
     source: { type: 'base64', data: match[2] ?? '' },
-    ...(part.filename === undefined ? {} : { fileName: part.filename }),
+    ...definedFields({ fileName: part.filename }),
   };
 }
 

@@ -24,12 +24,15 @@ import { tooManyTurns } from '../turns/registered-turn.js';
 import { runConversationTurn } from '../turns/run-conversation-turn.js';
 import type { TurnRouteDeps } from './turn-routes.js';
 
+// As `/events`: often enough for proxies that close idle connections (a long tool run sends nothing).
+const KEEP_ALIVE_MS = 15_000;
+
 const UI_STREAM_DESCRIPTION =
   'The AI SDK UI message stream (`x-vercel-ai-ui-message-stream: v1`): `data: <chunk JSON>` events ' +
   '(`start` with `messageMetadata.conversationId`, `start-step`/`finish-step` per model call, text, ' +
   'reasoning, `dynamic` tool input and output parts, `error` with `<CairnError code>: <message>`, ' +
   '`finish` with the finish reason and `messageMetadata` { conversationId, model, usage }, or `abort`), ' +
-  'then `data: [DONE]`.';
+  'then `data: [DONE]`. A `: keep-alive` comment is sent every 15 s.';
 
 const chatRoute = createRoute({
   method: 'post',
@@ -153,13 +156,13 @@ export function registerChatRoutes(app: ServerApp, deps: ChatRouteDeps): void {
     const controller = registry.begin(conversationId);
     if (controller === undefined) return tooManyTurns(c);
     const log = startTurn(conversationId, content, controller);
-    return createUIMessageStreamResponse(readableOf(log)) as never;
+    return createUIMessageStreamResponse(readableOf(log), { keepAliveMs: KEEP_ALIVE_MS }) as never;
   });
 
   app.openapi(resumeRoute, (c) => {
     const { id } = c.req.valid('param');
     const log = running.running(id);
     if (log === undefined) return c.body(null, 204);
-    return createUIMessageStreamResponse(readableOf(log)) as never;
+    return createUIMessageStreamResponse(readableOf(log), { keepAliveMs: KEEP_ALIVE_MS }) as never;
   });
 }
