@@ -17,10 +17,12 @@ const TAIL_LINES = 40;
 
 function workspacePackageDirs() {
   const yaml = readFileSync(join(root, 'pnpm-workspace.yaml'), 'utf8');
-  const globs = [...yaml.matchAll(/^\s*-\s*['"]?([\w.-]+)\/\*['"]?\s*$/gm)].map((m) => m[1]);
-  return globs.flatMap((dir) => {
+  // `dir/*` lists every package in dir; `dir/name` (no glob) one package (examples/ai-sdk-use-chat).
+  const entries = [...yaml.matchAll(/^\s*-\s*['"]?([\w.-]+)\/([\w.-]+|\*)['"]?\s*$/gm)];
+  return entries.flatMap(([, dir, name]) => {
     const abs = join(root, dir);
     if (!existsSync(abs)) return [];
+    if (name !== '*') return existsSync(join(abs, name, 'package.json')) ? [join(abs, name)] : [];
     return readdirSync(abs, { withFileTypes: true })
       .filter((entry) => entry.isDirectory() && existsSync(join(abs, entry.name, 'package.json')))
       .map((entry) => join(abs, entry.name));
