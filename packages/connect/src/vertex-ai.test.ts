@@ -1,4 +1,3 @@
-import { CairnError } from '@cairn/core';
 import type { GeminiAdapterOptions } from '@cairn/provider-gemini';
 import { type MockProviderServer, startMockProviderServer } from '@cairn/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -6,6 +5,7 @@ import { describeModel } from './describe-model.js';
 import type { ModelSettings } from './model-settings.js';
 import { createProviderAdapter } from './provider-adapter.js';
 import { resolveModel } from './resolve-model.js';
+import { failure } from './test-support.js';
 
 // The options each Gemini adapter is created with; the adapter itself is the real one.
 const created = vi.hoisted((): GeminiAdapterOptions[] => []);
@@ -38,15 +38,6 @@ afterEach(async () => {
 async function resolve(settings: ModelSettings, env: NodeJS.ProcessEnv) {
   const model = await resolveModel(settings, env);
   return { line: describeModel(model), options: created.at(-1) };
-}
-
-async function failure(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  if (!CairnError.is(error)) throw new Error(`expected a CairnError, got ${String(error)}`);
-  return { code: error.code, message: error.message, fix: error.details?.fix };
 }
 
 describe('Gemini on Vertex AI from the @google/genai environment', () => {
