@@ -2,11 +2,12 @@ import { appendFileSync, existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CairnError, type ConversationMessage, type ConversationStore } from '@cairn/core';
+import type { ConversationMessage, ConversationStore } from '@cairn/core';
 import type { QuarantineReport } from '@cairn/store-fs';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { openStore } from './open-store.js';
 import type { StoreSettings } from './store-settings.js';
+import { failure } from './test-support.js';
 
 let dataDir: string;
 const opened: ConversationStore[] = [];
@@ -37,15 +38,6 @@ async function roundTrip(settings: Omit<StoreSettings, 'dataDir'>, conversationI
   await first.append(conversationId, [message('m1', 'one'), message('m2', 'two')]);
   const second = await open(settings);
   return (await second.load(conversationId)).map(({ seq, content }) => [seq, content]);
-}
-
-async function failure(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  if (!CairnError.is(error)) throw new Error(`expected a CairnError, got ${String(error)}`);
-  return { code: error.code, message: error.message, fix: error.details?.fix };
 }
 
 describe('openStore', () => {

@@ -1,6 +1,7 @@
 import { CairnError, definedFields, type ModelAdapter } from '@cairn/core';
 import { importOptionalPackage } from './import-optional-package.js';
 import { PROVIDER_NAMES, type ProviderName } from './provider-names.js';
+import { usesGoogleCredentials, type VertexAISettings } from './vertex-ai-settings.js';
 
 /** The model used when none is named: a current, fast, affordable one of each provider. */
 export const DEFAULT_MODEL_IDS = {
@@ -26,13 +27,20 @@ function isOpenAIPlatform(baseURL: string | undefined): boolean {
 /** Exactly what a provider's adapter is connected with. */
 export interface ProviderConnection {
   model: string;
-  apiKey: string;
+  /** The key. Every provider needs one, but Gemini on Vertex AI with a project or location. */
+  apiKey?: string;
   baseURL?: string;
   /**
    * OpenAI-speaking providers: the media types of the parts the model takes (a local vision model
    * behind an OpenAI-compatible server, say); absent, the adapter's own default for the model.
    */
   inputMediaTypes?: readonly string[];
+  /**
+   * Gemini only: call Vertex AI instead of the Gemini API. With `apiKey`, in express mode (the
+   * project and location are not used); without, with Google Application Default Credentials for
+   * the `project` and `location`.
+   */
+  vertexAI?: VertexAISettings;
 }
 
 /**
@@ -45,7 +53,11 @@ export async function createProviderAdapter(
   provider: ProviderName,
   connection: ProviderConnection,
 ): Promise<ModelAdapter> {
-  const { model, apiKey, baseURL, inputMediaTypes } = connection;
+  const { model, baseURL, inputMediaTypes, vertexAI } = connection;
+  if (provider === 'gemini' && vertexAI !== undefined) return vertexAIAdapter(connection, vertexAI);
+  const apiKey = connection.apiKey;
+  if (apiKey === undefined)
+    throw new CairnError('INVALID_ARGUMENT', `${provider}: the connection needs an apiKey`);
   switch (provider) {
     case 'openai':
     case 'openai-compatible': {
@@ -73,11 +85,7 @@ export async function createProviderAdapter(
       return createAnthropicAdapter({ model, apiKey, baseURL: baseURL ?? ANTHROPIC_API_URL });
     }
     case 'gemini': {
-      const { createGeminiAdapter } = await importOptionalPackage(
-        '@cairn/provider-gemini',
-        'the gemini provider',
-        () => import('@cairn/provider-gemini'),
-      );
+      const { createGeminiAdapter } = await importGemini();
       return createGeminiAdapter({ model, apiKey, ...definedFields({ baseURL }) });
     }
     default:
@@ -86,4 +94,28 @@ export async function createProviderAdapter(
         `provider must be one of ${PROVIDER_NAMES.join(', ')}, got ${JSON.stringify(provider as unknown)}`,
       );
   }
+}
+
+const importGemini = () =>
+  importOptionalPackage(
+    '@cairn/provider-gemini',
+    'the gemini provider',
+    () => import('@cairn/provider-gemini'),
+  );
+
+/** Gemini on Vertex AI: express mode with a key, else Google credentials for a project or location. */
+async function vertexAIAdapter(
+  { model, apiKey, baseURL }: ProviderConnection,
+  vertexAI: VertexAISettings,
+): Promise<ModelAdapter> {
+  if (apiKey === undefined && !usesGoogleCredentials(vertexAI)) {
+    throw new CairnError(
+      'INVALID_ARGUMENT',
+      'gemini on Vertex AI needs an apiKey (express mode) or a project or location (Google credentials)',
+    );
+  }
+  const { createGeminiAdapter } = await importGemini();
+  // A key means express mode, where the adapter refuses a project or location.
+  const backend = apiKey === undefined ? vertexAI : { apiKey };
+  return createGeminiAdapter({ model, vertexai: true, ...definedFields({ ...backend, baseURL }) });
 }

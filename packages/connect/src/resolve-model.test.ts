@@ -1,11 +1,10 @@
-import { CairnError } from '@cairn/core';
 import { ScriptedModel } from '@cairn/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { describeModel } from './describe-model.js';
 import type { ModelSettings } from './model-settings.js';
 import { resolveModel } from './resolve-model.js';
 import type { ResolvedModel } from './resolved-model.js';
-import { closedPortURL, type ModelsServer, modelList, startModelsServer } from './test-support.js';
+import { closedPortURL, failure, type ModelsServer, modelList, startModelsServer } from './test-support.js';
 
 // No local server is probed unless a test asks for one.
 const NO_LOCAL = { CAIRN_LOCAL_BASE_URL: 'off' };
@@ -27,15 +26,6 @@ async function resolve(
   resolved = await resolveModel(settings, env, options);
   const { provider, modelId, source, demo } = resolved;
   return { provider, modelId, source, demo, adapter: resolved.adapter.provider };
-}
-
-async function failure(promise: Promise<unknown>): Promise<{ code: string; message: string; fix: unknown }> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  if (!CairnError.is(error)) throw new Error(`expected a CairnError, got ${String(error)}`);
-  return { code: error.code, message: error.message, fix: error.details?.fix };
 }
 
 describe('resolveModel: an explicit provider', () => {

@@ -8,6 +8,14 @@ import { isProviderName, PROVIDER_NAMES, type ProviderName } from './provider-na
 import { type ConfiguredURL, reachBaseURL } from './reach-base-url.js';
 import type { ResolvedModel } from './resolved-model.js';
 import { howToSet, isFlag, type SettingNames, settingNames } from './setting-names.js';
+import {
+  usesGoogleCredentials,
+  VERTEX_AI_KEY_VARIABLES,
+  VERTEX_AI_SWITCH,
+  type VertexAISettings,
+  vertexAIIn,
+  vertexAIKeyIn,
+} from './vertex-ai-settings.js';
 
 export interface ResolveModelOptions {
   /**
@@ -113,6 +121,38 @@ async function keyedProvider(
   return connected({ provider, source, model, apiKey, ...definedFields({ baseURL }), ...media });
 }
 
+/**
+ * Gemini on Vertex AI (`GOOGLE_GENAI_USE_VERTEXAI=true`), authorised as `@google/genai` would be: a
+ * key given directly (express mode), else the environment's project or location (Google
+ * credentials), else its key (express mode).
+ */
+async function vertexAIProvider(
+  vertexAI: VertexAISettings,
+  resolution: Resolution,
+  source: string,
+): Promise<ResolvedModel> {
+  const { settings, env, names } = resolution;
+  const given = nonBlank(settings.apiKey);
+  const apiKey = given ?? (usesGoogleCredentials(vertexAI) ? undefined : vertexAIKeyIn(env));
+  if (apiKey === undefined && !usesGoogleCredentials(vertexAI)) {
+    throw new CairnError('LLM_AUTH', 'gemini on Vertex AI needs Google credentials or an API key', {
+      details: {
+        fix: `set GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION (Application Default Credentials), or ${howToSet([...VERTEX_AI_KEY_VARIABLES, names.apiKey])} (express mode)`,
+      },
+    });
+  }
+  const configured = configuredURL('gemini', resolution);
+  if (configured !== undefined) await reachBaseURL(configured, undefined, names);
+  return connected({
+    provider: 'gemini',
+    source: source === VERTEX_AI_SWITCH ? source : `${source}, on Vertex AI`,
+    model: nonBlank(settings.model) ?? DEFAULT_MODEL_IDS.gemini,
+    // Express mode takes no project or location.
+    vertexAI: apiKey === undefined ? vertexAI : {},
+    ...definedFields({ apiKey, baseURL: configured?.url }),
+  });
+}
+
 /** Where the explicit provider came from: the settings say, else it was given by its setting name. */
 const providerSource = ({ settings, names }: Resolution): string => settings.providerFrom ?? names.provider;
 
@@ -128,6 +168,8 @@ async function explicitProvider(provider: ProviderName, resolution: Resolution):
     }
     return compatibleServer(configured, resolution, providerSource(resolution));
   }
+  const vertexAI = provider === 'gemini' ? vertexAIIn(env) : undefined;
+  if (vertexAI !== undefined) return vertexAIProvider(vertexAI, resolution, providerSource(resolution));
   const apiKey =
     nonBlank(settings.apiKey) ?? apiKeysIn(env).find((found) => found.provider === provider)?.key;
   if (apiKey === undefined) {
@@ -182,7 +224,8 @@ function nothingConfigured({ names }: Resolution): CairnError {
 
 /**
  * The model to talk to: an explicit provider; else a base URL given directly; else the first API
- * key in the environment (OpenAI, Anthropic, Gemini); else an OpenAI-compatible server (a base URL
+ * key in the environment (OpenAI, Anthropic, Gemini — on Vertex AI, key or Google credentials,
+ * when `GOOGLE_GENAI_USE_VERTEXAI=true`); else an OpenAI-compatible server (a base URL
  * from elsewhere, such as a config file, then `OPENAI_BASE_URL`); else a local one that answers;
  * else `options.fallback`. Misconfiguration, or nothing at all without a fallback, fails with a
  * `CairnError` whose `details.fix` says what to do.
@@ -205,6 +248,15 @@ export async function resolveModel(
   }
   if (nonBlank(settings.apiKey) !== undefined) throw keyWithoutProvider(resolution);
   const found = apiKeysIn(env)[0];
+  const vertexAI = vertexAIIn(env);
+  // With Vertex AI asked for, Gemini's turn (after OpenAI's and Anthropic's keys) is Vertex AI's,
+  // with a Gemini key (express mode) or with none for Google credentials.
+  if (
+    vertexAI !== undefined &&
+    (found?.provider === 'gemini' || (found === undefined && usesGoogleCredentials(vertexAI)))
+  ) {
+    return vertexAIProvider(vertexAI, resolution, VERTEX_AI_SWITCH);
+  }
   if (found !== undefined) return keyedProvider(found.provider, found.key, resolution, found.variable);
   if (given !== undefined) return compatibleServer(given, resolution, given.from);
   const envURL = nonBlank(env.OPENAI_BASE_URL);

@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { CairnError } from '@cairn/core';
 import { simulatedDelay } from '@cairn/testing';
 
 export interface ModelsServer {
@@ -49,3 +50,15 @@ export const modelList = (...ids: string[]) => ({
   object: 'list',
   data: ids.map((id) => ({ id, object: 'model', owned_by: 'library' })),
 });
+
+/** The code, message and fix of the `CairnError` the promise rejects with (anything else fails the test). */
+export async function failure(
+  promise: Promise<unknown>,
+): Promise<{ code: string; message: string; fix: unknown }> {
+  const error = await promise.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  if (!CairnError.is(error)) throw new Error(`expected a CairnError, got ${String(error)}`);
+  return { code: error.code, message: error.message, fix: error.details?.fix };
+}

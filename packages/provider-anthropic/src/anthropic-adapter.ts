@@ -1,21 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { Stream } from '@anthropic-ai/sdk/core/streaming';
-import {
-  definedFields,
-  type ModelAdapter,
-  type ModelCapabilities,
-  type ModelRequest,
-  type ModelResult,
-  type ModelStream,
-} from '@cairn/core';
-import {
-  classifyError,
-  createModelStream,
-  createResultAssembler,
-  type RetryOptions,
-  retryStream,
-  withRetry,
-} from '@cairn/provider-utils';
+import { definedFields, type ModelAdapter, type ModelRequest } from '@cairn/core';
+import { createModelAdapter } from '@cairn/provider-utils';
 import { type AnthropicAdapterOptions, resolveAnthropicAdapterOptions } from './anthropic-adapter-options.js';
 import { rethrowAuthError } from './anthropic-auth-error.js';
 import { buildAnthropicRequest, structuredOutputTool } from './build-anthropic-request.js';
@@ -44,69 +30,44 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): ModelA
       defaultHeaders: resolved.headers,
     }),
   });
-  const retryOptions = (signal: AbortSignal | undefined): RetryOptions => ({
-    maxRetries: resolved.maxRetries,
-    provider: PROVIDER,
-    ...definedFields({ signal }),
-  });
   const requestOptions = (request: ModelRequest, signal: AbortSignal | undefined) => ({
     ...definedFields({ signal, headers: request.headers }),
   });
-  const capabilities: ModelCapabilities = {
-    streaming: true,
-    toolCalls: true,
-    parallelToolCalls: true,
-    reasoning: true,
-    inputMediaTypes: ANTHROPIC_INPUT_MEDIA_TYPES,
-    structuredOutput: true,
-  };
 
-  return {
+  return createModelAdapter({
     provider: PROVIDER,
     modelId: resolved.model,
-    capabilities,
-
-    async generate(request: ModelRequest): Promise<ModelResult> {
-      try {
-        const body = buildAnthropicRequest(request, resolved);
+    capabilities: {
+      streaming: true,
+      toolCalls: true,
+      parallelToolCalls: true,
+      reasoning: true,
+      inputMediaTypes: ANTHROPIC_INPUT_MEDIA_TYPES,
+      structuredOutput: true,
+    },
+    maxRetries: resolved.maxRetries,
+    prepare: (request) => buildAnthropicRequest(request, resolved),
+    send: (body, request) =>
+      client.messages
         // An explicit timeout: without one the SDK refuses, before sending anything, a
         // non-streaming call whose max_tokens it expects to take over ten minutes.
-        const timeout = resolved.timeoutMs ?? SDK_DEFAULT_TIMEOUT_MS;
-        const message = await withRetry(
-          () =>
-            client.messages
-              .create(body, { ...requestOptions(request, request.signal), timeout })
-              .catch(rethrowAuthError),
-          retryOptions(request.signal),
-        );
-        const assembler = createResultAssembler();
-        readAnthropicMessage(message, assembler, structuredOutputTool(request, resolved));
-        return assembler.complete();
-      } catch (error) {
-        throw classifyError(error, {
-          provider: PROVIDER,
-          ...(request.signal ? { signal: request.signal } : {}),
-        });
-      }
+        .create(body, {
+          ...requestOptions(request, request.signal),
+          timeout: resolved.timeoutMs ?? SDK_DEFAULT_TIMEOUT_MS,
+        })
+        .catch(rethrowAuthError),
+    readResponse: (message, assembler, request) =>
+      readAnthropicMessage(message, assembler, structuredOutputTool(request, resolved)),
+    // The SDK's raw events rather than its parsed stream: a malformed event must reach the caller
+    // with its text, which the parsed stream only logs.
+    open: async (body, request, signal) => {
+      const response = await client.messages
+        .create({ ...body, stream: true }, requestOptions(request, signal))
+        .asResponse()
+        .catch(rethrowAuthError);
+      return throwErrorEvents(Stream.rawEvents(response));
     },
-
-    stream(request: ModelRequest): ModelStream {
-      return createModelStream(
-        async (sink, signal) => {
-          const body = buildAnthropicRequest(request, resolved);
-          // The SDK's raw events rather than its parsed stream: a malformed event must reach the
-          // caller with its text, which the parsed stream only logs.
-          const events = retryStream(async () => {
-            const response = await client.messages
-              .create({ ...body, stream: true }, requestOptions(request, signal))
-              .asResponse()
-              .catch(rethrowAuthError);
-            return throwErrorEvents(Stream.rawEvents(response));
-          }, retryOptions(signal));
-          await readAnthropicStream(events, sink, structuredOutputTool(request, resolved));
-        },
-        { provider: PROVIDER, ...(request.signal ? { signal: request.signal } : {}) },
-      );
-    },
-  };
+    readEvents: (events, sink, request) =>
+      readAnthropicStream(events, sink, structuredOutputTool(request, resolved)),
+  });
 }

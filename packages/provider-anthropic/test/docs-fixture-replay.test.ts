@@ -1,14 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { AgentOutput, ModelMessage, ModelResult } from '@cairn/core';
-import { anthropicRequestProblem, startMockProviderServer } from '@cairn/testing';
+import { anthropicRequestProblem, startMockProviderServer, startReplayServer } from '@cairn/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAnthropicAdapter } from '../src/index.js';
 
 // Responses written from Anthropic's documented examples (see __fixtures__/anthropic-docs/README.md),
 // read through the real SDK: the streamed ones replayed by the Anthropic mock, the whole ones by a
-// bare server that checks each request with the mock's rules. What the adapter makes of them must
+// replay server that checks each request with the mock's rules. What the adapter makes of them must
 // go back to the API as a request the rules accept, the thinking signature byte for byte.
 
 const fixture = (name: string) =>
@@ -29,39 +27,6 @@ const ANSWER = JSON.stringify({
   stop_sequence: null,
   usage: { input_tokens: 600, output_tokens: 12 },
 });
-
-interface JsonServer {
-  baseURL: string;
-  bodies: unknown[];
-  close(): Promise<void>;
-}
-
-/** Answers each `POST /v1/messages` with the next whole response, after the mock's request rules. */
-async function startJsonServer(answers: string[]): Promise<JsonServer> {
-  const bodies: unknown[] = [];
-  const server: Server = createServer(async (request, response) => {
-    let text = '';
-    for await (const chunk of request) text += chunk;
-    const body = JSON.parse(text) as unknown;
-    bodies.push(body);
-    const problem = anthropicRequestProblem(body);
-    response.setHeader('content-type', 'application/json');
-    if (problem !== undefined) {
-      response.statusCode = 400;
-      response.end(
-        JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: problem } }),
-      );
-      return;
-    }
-    response.end(answers[bodies.length - 1]);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    bodies,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -108,7 +73,10 @@ const replayed = (body: unknown) => (body as { messages: unknown[] }).messages.s
 
 describe('Anthropic’s documented tool-use examples', () => {
   it('whole: the text and the call with its input as a JSON string, and the call goes back answered', async () => {
-    const server = await startJsonServer([fixture('tool-use.json'), ANSWER]);
+    const server = await startReplayServer({
+      provider: 'anthropic',
+      answers: [fixture('tool-use.json'), ANSWER],
+    });
     closers.push(server.close);
     const adapter = adapterAt(server.baseURL);
 
@@ -138,7 +106,7 @@ describe('Anthropic’s documented tool-use examples', () => {
     };
     const second = await adapter.generate({ messages: [WEATHER, first.message, result], tools: TOOLS });
     expect(second.message.content).toBe('It is 15°C and sunny in San Francisco.');
-    expect(replayed(server.bodies[1])).toEqual([
+    expect(replayed(server.requests[1]?.body)).toEqual([
       {
         role: 'assistant',
         content: [
@@ -241,7 +209,10 @@ describe('Anthropic’s documented extended-thinking examples', () => {
   const MORE: ModelMessage = { role: 'user', content: 'And 27 * 454?' };
 
   it('whole: the thinking as reasoning with its signature, sent back byte for byte; an altered one is refused', async () => {
-    const server = await startJsonServer([fixture('thinking.json'), ANSWER]);
+    const server = await startReplayServer({
+      provider: 'anthropic',
+      answers: [fixture('thinking.json'), ANSWER],
+    });
     closers.push(server.close);
     const adapter = adapterAt(server.baseURL);
 
@@ -255,7 +226,7 @@ describe('Anthropic’s documented extended-thinking examples', () => {
     });
 
     await adapter.generate({ messages: [MATH, first.message, MORE], providerOptions: THINKING });
-    expect(replayed(server.bodies[1])[0]).toEqual({
+    expect(replayed(server.requests[1]?.body)[0]).toEqual({
       role: 'assistant',
       content: [thinkingBlock, { type: 'text', text: '27 * 453 = 12,231' }],
     });

@@ -1,21 +1,9 @@
-import {
-  CairnError,
-  definedFields,
-  type ModelAdapter,
-  type ModelCapabilities,
-  type ModelRequest,
-  type ModelResult,
-  type ModelStream,
-} from '@cairn/core';
+import { CairnError, definedFields, type ModelAdapter, type ModelRequest } from '@cairn/core';
 import {
   createAttemptSignal,
-  createModelStream,
-  createResultAssembler,
-  type RetryOptions,
+  createModelAdapter,
   requireApiKey,
   resolveModelAdapterOptions,
-  retryStream,
-  withRetry,
 } from '@cairn/provider-utils';
 import {
   type GenerateContentConfig,
@@ -44,7 +32,35 @@ const API_KEY_ENV = ['GEMINI_API_KEY', 'GOOGLE_API_KEY'];
  * means Application Default Credentials, otherwise the key (express mode).
  */
 export function createGeminiAdapter(options: GeminiAdapterOptions): ModelAdapter {
-  return new GeminiAdapter(options);
+  const resolved = resolveModelAdapterOptions(PROVIDER, options);
+  assertBackendOptions(options);
+  const calls = new GeminiCalls(resolved);
+  return createModelAdapter({
+    provider: PROVIDER,
+    modelId: options.model,
+    capabilities: {
+      streaming: true,
+      toolCalls: true,
+      parallelToolCalls: true,
+      reasoning: true,
+      inputMediaTypes: GEMINI_INPUT_MEDIA_TYPES,
+      structuredOutput: true,
+    },
+    maxRetries: resolved.maxRetries,
+    prepare: (request) => prepareGeminiRequest(request, options.model),
+    send: (body, request) => calls.send(body, request),
+    readResponse: (response, assembler, request) => {
+      const reader = new GeminiResponseReader(assembler, request.messages.length);
+      reader.read(response);
+      reader.end();
+    },
+    open: (body, request, signal) => calls.open(body, request, signal),
+    readEvents: async (chunks, sink, request) => {
+      const reader = new GeminiResponseReader(sink, request.messages.length);
+      for await (const chunk of chunks) reader.read(chunk);
+      reader.end();
+    },
+  });
 }
 
 /** One attempt's request options and how to classify what it throws. */
@@ -53,25 +69,37 @@ interface Attempt {
   classify(error: unknown): CairnError;
 }
 
-class GeminiAdapter implements ModelAdapter {
-  readonly provider = PROVIDER;
-  readonly modelId: string;
-  readonly capabilities: ModelCapabilities = {
-    streaming: true,
-    toolCalls: true,
-    parallelToolCalls: true,
-    reasoning: true,
-    inputMediaTypes: GEMINI_INPUT_MEDIA_TYPES,
-    structuredOutput: true,
-  };
+/** One attempt of each call on the SDK, each failure classified for the attempt that made it. */
+class GeminiCalls {
   private sdkClient: GoogleGenAI | undefined;
 
-  private readonly options: GeminiAdapterOptions & { maxRetries: number };
+  constructor(private readonly options: GeminiAdapterOptions) {}
 
-  constructor(options: GeminiAdapterOptions) {
-    this.options = resolveModelAdapterOptions(PROVIDER, options);
-    this.modelId = options.model;
-    assertBackendOptions(options);
+  async send(body: GeminiRequest, request: ModelRequest): Promise<GeminiResponse> {
+    const attempt = this.attempt(request);
+    try {
+      const result = await this.client.models.generateContent(this.parameters(body, attempt));
+      return result as unknown as GeminiResponse;
+    } catch (error) {
+      throw attempt.classify(error);
+    }
+  }
+
+  async open(
+    body: GeminiRequest,
+    request: ModelRequest,
+    signal: AbortSignal,
+  ): Promise<AsyncIterable<GeminiResponse>> {
+    const attempt = this.attempt(request, signal, true);
+    try {
+      const stream = await this.client.models.generateContentStream(this.parameters(body, attempt));
+      return classifyFailures(
+        stream as AsyncIterable<unknown> as AsyncIterable<GeminiResponse>,
+        attempt.classify,
+      );
+    } catch (error) {
+      throw attempt.classify(error);
+    }
   }
 
   /** Created by the first request, the one thing that needs the key. */
@@ -98,45 +126,6 @@ class GeminiAdapter implements ModelAdapter {
     };
   }
 
-  async generate(request: ModelRequest): Promise<ModelResult> {
-    const body = prepareGeminiRequest(request, this.modelId);
-    const response = await withRetry(async () => {
-      const attempt = this.attempt(request);
-      try {
-        const result = await this.client.models.generateContent(this.parameters(body, attempt));
-        return result as unknown as GeminiResponse;
-      } catch (error) {
-        throw attempt.classify(error);
-      }
-    }, this.retryOptions(request.signal));
-    const assembler = createResultAssembler();
-    const reader = new GeminiResponseReader(assembler, request.messages.length);
-    reader.read(response);
-    reader.end();
-    return assembler.complete();
-  }
-
-  stream(request: ModelRequest): ModelStream {
-    return createModelStream(
-      async (sink, signal) => {
-        const body = prepareGeminiRequest(request, this.modelId);
-        const chunks = retryStream(async () => {
-          const attempt = this.attempt(request, signal, true);
-          try {
-            const stream = await this.client.models.generateContentStream(this.parameters(body, attempt));
-            return classifyFailures(stream, attempt.classify);
-          } catch (error) {
-            throw attempt.classify(error);
-          }
-        }, this.retryOptions(signal));
-        const reader = new GeminiResponseReader(sink, request.messages.length);
-        for await (const chunk of chunks) reader.read(chunk as unknown as GeminiResponse);
-        reader.end();
-      },
-      { provider: PROVIDER, ...definedFields({ signal: request.signal }) },
-    );
-  }
-
   /**
    * The SDK's parameters for one attempt. The body is copied, as the SDK rewrites tool schemas in
    * place. Its automatic function calling and stream continuation are off: the loop runs tools,
@@ -155,7 +144,7 @@ class GeminiAdapter implements ModelAdapter {
       automaticContinuation: false,
     };
     return {
-      model: this.modelId,
+      model: this.options.model,
       contents: contents as GenerateContentParameters['contents'],
       config: sdkConfig,
     };
@@ -184,14 +173,6 @@ class GeminiAdapter implements ModelAdapter {
           ...definedFields({ signal, malformedData: tail?.malformedData() }),
           timedOut: attempt.timedOut(),
         }),
-    };
-  }
-
-  private retryOptions(signal: AbortSignal | undefined): RetryOptions {
-    return {
-      maxRetries: this.options.maxRetries,
-      provider: PROVIDER,
-      ...definedFields({ signal }),
     };
   }
 }

@@ -1,50 +1,17 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { ModelMessage } from '@cairn/core';
-import { geminiMockProtocol, type MockProviderServer, startMockProviderServer } from '@cairn/testing';
+import { type MockProviderServer, startReplayServer } from '@cairn/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGeminiAdapter } from '../src/index.js';
 
 // Responses written from Google's documented examples (see __fixtures__/gemini-docs/README.md),
 // replayed through the real SDK on a Gemini 3 model: the streamed ones by the Gemini mock, the
-// whole ones by a bare server that checks each request with the mock's rules. Every request the
+// whole ones by a replay server that checks each request with the mock's rules. Every request the
 // adapter sends back must keep each signature byte for byte where Gemini put it.
 
 const MODEL = 'gemini-3-pro-preview';
 const fixture = (name: string) =>
   readFileSync(new URL(`__fixtures__/gemini-docs/${name}`, import.meta.url), 'utf8');
-
-interface JsonServer {
-  baseURL: string;
-  bodies: unknown[];
-  close(): Promise<void>;
-}
-
-/** Answers each `generateContent` with the next fixture, after the mock's request rules. */
-async function startJsonServer(answers: string[]): Promise<JsonServer> {
-  const bodies: unknown[] = [];
-  const server: Server = createServer(async (request, response) => {
-    let text = '';
-    for await (const chunk of request) text += chunk;
-    const body = JSON.parse(text) as unknown;
-    bodies.push(body);
-    const problem = geminiMockProtocol.requestProblem?.(body, { stream: false, model: MODEL });
-    response.setHeader('content-type', 'application/json');
-    if (problem !== undefined) {
-      response.statusCode = 400;
-      response.end(JSON.stringify({ error: { code: 400, message: problem, status: 'INVALID_ARGUMENT' } }));
-      return;
-    }
-    response.end(answers[bodies.length - 1]);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    bodies,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -66,10 +33,13 @@ const TOOLS = [
 
 describe('Google’s documented thought-signature examples', () => {
   it('sequential calls: each step’s signature goes back byte for byte, whole and streamed', async () => {
-    const json = await startJsonServer([fixture('check-flight-step1.json')]);
-    const mock: MockProviderServer = await startMockProviderServer({
+    const json = await startReplayServer({
       provider: 'gemini',
-      turns: [{ rawSse: fixture('check-flight-step2.sse') }, { rawSse: fixture('check-flight-step3.sse') }],
+      answers: [fixture('check-flight-step1.json')],
+    });
+    const mock: MockProviderServer = await startReplayServer({
+      provider: 'gemini',
+      answers: [fixture('check-flight-step2.sse'), fixture('check-flight-step3.sse')],
     });
     closers.push(json.close, () => mock.close());
     const options = { model: MODEL, apiKey: 'test-key', maxRetries: 0 };
@@ -160,10 +130,13 @@ describe('Google’s documented thought-signature examples', () => {
 
   it('parallel calls: only the first carries a signature, and goes back with it; without it Gemini 3 refuses', async () => {
     const answer = fixture('weather-parallel.json');
-    const json = await startJsonServer([
-      answer,
-      '{"candidates":[{"content":{"role":"model","parts":[{"text":"Paris 15°C, London 12°C."}]},"finishReason":"STOP"}]}',
-    ]);
+    const json = await startReplayServer({
+      provider: 'gemini',
+      answers: [
+        answer,
+        '{"candidates":[{"content":{"role":"model","parts":[{"text":"Paris 15°C, London 12°C."}]},"finishReason":"STOP"}]}',
+      ],
+    });
     closers.push(json.close);
     const adapter = createGeminiAdapter({
       model: MODEL,
@@ -190,7 +163,9 @@ describe('Google’s documented thought-signature examples', () => {
     ];
     const answered = await adapter.generate({ messages: [...messages, first.message, ...results], tools });
     expect(answered.message.content).toBe('Paris 15°C, London 12°C.');
-    expect((json.bodies[1] as { contents: Array<{ parts: unknown[] }> }).contents[1]?.parts).toEqual([
+    expect(
+      (json.requests[1]?.body as { contents: Array<{ parts: unknown[] }> } | undefined)?.contents[1]?.parts,
+    ).toEqual([
       {
         functionCall: { name: 'get_current_temperature', args: { location: 'Paris' } },
         thoughtSignature: 'U2lnbmF0dXJlX0E=',

@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import type { AgentOutput, ModelMessage } from '@cairn/core';
-import { openAIMockProtocol, startMockProviderServer } from '@cairn/testing';
+import { startReplayServer } from '@cairn/testing';
 import { describe, expect, it } from 'vitest';
 import { createOpenAIAdapter } from './openai-adapter.js';
 
 // Answers written from OpenAI's documented examples (see __fixtures__/openai-chat/README.md).
 const fixture = (name: string) =>
   readFileSync(new URL(`./__fixtures__/openai-chat/${name}`, import.meta.url), 'utf8');
-const CALLS_WHOLE: unknown = JSON.parse(fixture('parallel-tool-calls.json'));
-const TEXT_WHOLE: unknown = JSON.parse(fixture('text.json'));
+const CALLS_WHOLE = fixture('parallel-tool-calls.json');
+const TEXT_WHOLE = fixture('text.json');
 const CALLS_STREAMED = fixture('parallel-tool-calls.sse');
 const TEXT_STREAMED = fixture('text.sse');
 
@@ -64,13 +64,7 @@ const adapterFor = (baseURL: string) => createOpenAIAdapter({ model: 'o4-mini', 
 // The mock's request rules stay on (the default): the replayed turn must pass them to be answered.
 describe('Chat Completions adapter on documented answers', () => {
   it('reads whole responses: parallel calls with JSON-string arguments, then text, with usage', async () => {
-    const server = await startMockProviderServer({
-      provider: {
-        ...openAIMockProtocol,
-        response: ({ requestIndex }) => (requestIndex === 0 ? CALLS_WHOLE : TEXT_WHOLE),
-      },
-      turns: () => ({ text: 'unused' }),
-    });
+    const server = await startReplayServer({ provider: 'openai', answers: [CALLS_WHOLE, TEXT_WHOLE] });
     try {
       const adapter = adapterFor(server.baseURL);
       const first = await adapter.generate({ messages: [USER] });
@@ -99,10 +93,7 @@ describe('Chat Completions adapter on documented answers', () => {
   });
 
   it('reads streamed responses: indexed argument deltas, text deltas, the usage chunk', async () => {
-    const server = await startMockProviderServer({
-      provider: 'openai',
-      turns: [{ rawSse: CALLS_STREAMED }, { rawSse: TEXT_STREAMED }],
-    });
+    const server = await startReplayServer({ provider: 'openai', answers: [CALLS_STREAMED, TEXT_STREAMED] });
     try {
       const adapter = adapterFor(server.baseURL);
       const stream = adapter.stream({ messages: [USER] });

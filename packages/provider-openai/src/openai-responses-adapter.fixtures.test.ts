@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { AgentOutput, ModelAssistantMessage } from '@cairn/core';
-import { openAIResponsesMockProtocol, startMockProviderServer } from '@cairn/testing';
+import { startReplayServer } from '@cairn/testing';
 import { describe, expect, it } from 'vitest';
 import { createOpenAIResponsesAdapter } from './openai-responses-adapter.js';
 
@@ -18,26 +18,23 @@ interface FunctionCallItem {
   name: string;
   arguments: string;
 }
-const WHOLE = JSON.parse(fixture('reasoning-function-call.json')) as {
+const WHOLE_TEXT = fixture('reasoning-function-call.json');
+const WHOLE = JSON.parse(WHOLE_TEXT) as {
   output: [ReasoningItem, FunctionCallItem];
 };
 const STREAMED = fixture('reasoning-text.sse');
 
 const [REASONING, CALL] = WHOLE.output;
 
-/** A server answering every request with the documented JSON, and recording each body. */
-async function serveWhole() {
-  return startMockProviderServer({
-    // Replayed encrypted content is the fixture's, not the mock's: the body is checked below instead.
-    validateRequests: false,
-    provider: { ...openAIResponsesMockProtocol, response: () => WHOLE },
-    turns: () => ({ text: 'unused' }),
-  });
-}
-
 describe('Responses adapter on documented answers', () => {
   it('reads a whole response: reasoning kept with its encrypted content, a call, usage', async () => {
-    const server = await serveWhole();
+    // Both turns get the documented answer. Replayed encrypted content is the fixture's, not the
+    // mock's: the body is checked below instead of by the mock's rules.
+    const server = await startReplayServer({
+      provider: 'openai-responses',
+      answers: [WHOLE_TEXT, WHOLE_TEXT],
+      validateRequests: false,
+    });
     try {
       const adapter = createOpenAIResponsesAdapter({
         model: 'gpt-5',
@@ -118,10 +115,7 @@ describe('Responses adapter on documented answers', () => {
   });
 
   it('reads a streamed response: summary deltas as reasoning events, text deltas, usage', async () => {
-    const server = await startMockProviderServer({
-      provider: 'openai-responses',
-      turns: [{ rawSse: STREAMED }],
-    });
+    const server = await startReplayServer({ provider: 'openai-responses', answers: [STREAMED] });
     try {
       const adapter = createOpenAIResponsesAdapter({
         model: 'o4-mini',

@@ -1,22 +1,7 @@
-import {
-  assertSupportedParts,
-  type ModelAdapter,
-  type ModelCapabilities,
-  type ModelRequest,
-  type ModelResult,
-  type ModelStream,
-} from '@cairn/core';
-import {
-  classifyError,
-  createModelStream,
-  createResultAssembler,
-  resolveModelAdapterOptions,
-  retryStream,
-  withRetry,
-} from '@cairn/provider-utils';
-import type OpenAI from 'openai';
+import type { ModelAdapter } from '@cairn/core';
+import { createModelAdapter, resolveModelAdapterOptions } from '@cairn/provider-utils';
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
-import { callOptions, createOpenAIClient } from './openai-client.js';
+import { assertOpenAIParts, callOptions, lazyOpenAIClient } from './openai-client.js';
 import { resolveOpenAIInputMediaTypes } from './openai-input-media-types.js';
 import type { OpenAIResponsesAdapterOptions } from './openai-responses-adapter-options.js';
 import {
@@ -45,88 +30,39 @@ export function isOpenAIReasoningModel(modelId: string): boolean {
  * Chat Completions: use `createOpenAIAdapter` for them.
  */
 export function createOpenAIResponsesAdapter(options: OpenAIResponsesAdapterOptions): ModelAdapter {
-  return new OpenAIResponsesAdapter(options);
-}
-
-class OpenAIResponsesAdapter implements ModelAdapter {
-  readonly provider = PROVIDER;
-  readonly modelId: string;
-  readonly capabilities: ModelCapabilities;
-  private readonly options: OpenAIResponsesAdapterOptions;
-  private readonly maxRetries: number;
-  private readonly reasoning: boolean;
-  private sdkClient: OpenAI | undefined;
-
-  constructor(options: OpenAIResponsesAdapterOptions) {
-    this.options = options;
-    this.modelId = options.model;
-    this.maxRetries = resolveModelAdapterOptions(PROVIDER, options).maxRetries;
-    this.reasoning = options.reasoning ?? isOpenAIReasoningModel(options.model);
-    this.capabilities = {
+  const { maxRetries } = resolveModelAdapterOptions(PROVIDER, options);
+  const reasoning = options.reasoning ?? isOpenAIReasoningModel(options.model);
+  const client = lazyOpenAIClient(options);
+  const inputMediaTypes = resolveOpenAIInputMediaTypes(options.model, options.inputMediaTypes);
+  return createModelAdapter({
+    provider: PROVIDER,
+    modelId: options.model,
+    capabilities: {
       streaming: true,
       toolCalls: true,
       parallelToolCalls: true,
-      reasoning: this.reasoning,
-      inputMediaTypes: resolveOpenAIInputMediaTypes(options.model, options.inputMediaTypes),
+      reasoning,
+      inputMediaTypes,
       structuredOutput: true,
-    };
-  }
-
-  /** Created by the first request: the SDK refuses to exist without a key, which only a call needs. */
-  private get client(): OpenAI {
-    this.sdkClient ??= createOpenAIClient(this.options);
-    return this.sdkClient;
-  }
-
-  async generate(request: ModelRequest): Promise<ModelResult> {
-    const { signal } = request;
-    try {
-      const body = this.body(request);
-      const { client } = this;
-      const response = await withRetry(
-        () => client.responses.create({ ...body, stream: false }, callOptions(request, signal)),
-        this.retryOptions(signal),
-      );
-      const assembler = createResultAssembler();
-      readOpenAIResponsesResponse(response, assembler);
-      return assembler.complete();
-    } catch (error) {
-      throw classifyError(error, { provider: PROVIDER, ...(signal ? { signal } : {}) });
-    }
-  }
-
-  stream(request: ModelRequest): ModelStream {
-    return createModelStream(
-      async (sink, signal) => {
-        const body = this.body(request);
-        const { client } = this;
-        const events = retryStream(async () => {
-          const response = await client.responses
-            .create({ ...body, stream: true }, callOptions(request, signal))
-            .asResponse();
-          return parseOpenAIChunks<ResponseStreamEvent>(response);
-        }, this.retryOptions(signal));
-        await readOpenAIResponsesEvents(events, sink);
-      },
-      { provider: PROVIDER, ...(request.signal ? { signal: request.signal } : {}) },
-    );
-  }
-
-  /** Refuses parts the model cannot take before anything is sent (`UNSUPPORTED_CONTENT`). */
-  private body(request: ModelRequest): OpenAIResponsesRequestBody {
-    assertSupportedParts(request.messages, {
-      provider: PROVIDER,
-      modelId: this.modelId,
-      mediaTypes: this.capabilities.inputMediaTypes ?? [],
-    });
-    return buildOpenAIResponsesRequestBody(request, {
-      model: this.modelId,
-      reasoning: this.reasoning,
-      store: this.options.store ?? false,
-    });
-  }
-
-  private retryOptions(signal: AbortSignal | undefined) {
-    return { maxRetries: this.maxRetries, provider: PROVIDER, ...(signal ? { signal } : {}) };
-  }
+    },
+    maxRetries,
+    prepare: (request): OpenAIResponsesRequestBody => {
+      assertOpenAIParts(request, options.model, inputMediaTypes);
+      return buildOpenAIResponsesRequestBody(request, {
+        model: options.model,
+        reasoning,
+        store: options.store ?? false,
+      });
+    },
+    send: (body, request) =>
+      client().responses.create({ ...body, stream: false }, callOptions(request, request.signal)),
+    readResponse: (response, assembler) => readOpenAIResponsesResponse(response, assembler),
+    open: async (body, request, signal) => {
+      const response = await client()
+        .responses.create({ ...body, stream: true }, callOptions(request, signal))
+        .asResponse();
+      return parseOpenAIChunks<ResponseStreamEvent>(response);
+    },
+    readEvents: (events, sink) => readOpenAIResponsesEvents(events, sink),
+  });
 }

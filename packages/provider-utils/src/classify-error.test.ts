@@ -18,16 +18,15 @@ class APIError extends Error {
     super(message);
   }
 }
-class GoogleGenerativeAIFetchError extends Error {
+/** `@google/genai`'s error: a status and a message, no headers. */
+class ApiError extends Error {
   constructor(
     message: string,
     readonly status: number,
-    readonly errorDetails: unknown,
   ) {
     super(message);
   }
 }
-class GoogleGenerativeAIAbortError extends Error {}
 
 describe('classifyError', () => {
   it('passes a CairnError through unchanged', () => {
@@ -50,7 +49,7 @@ describe('classifyError', () => {
 
   it('treats an abort the caller did not ask for as the SDK timeout', () => {
     const live = new AbortController().signal;
-    const error = new GoogleGenerativeAIAbortError('Request aborted when fetching');
+    const error = new DOMException('This operation was aborted', 'AbortError');
     expect(classifyError(error, { ...context, signal: live }).code).toBe('LLM_TIMEOUT');
   });
 
@@ -77,10 +76,9 @@ describe('classifyError', () => {
     expect(classifyError(new TypeError('terminated', { cause: socket }), context).code).toBe(
       'LLM_UNAVAILABLE',
     );
-    expect(
-      classifyError(new Error('[GoogleGenerativeAI Error]: Error fetching from x: fetch failed'), context)
-        .code,
-    ).toBe('LLM_UNAVAILABLE');
+    expect(classifyError(new Error('Error fetching from x: fetch failed'), context).code).toBe(
+      'LLM_UNAVAILABLE',
+    );
   });
 
   it('classifies SDK errors with a status as HTTP errors', () => {
@@ -94,7 +92,7 @@ describe('classifyError', () => {
     });
     const overflow = new APIError(400, { error: { message: 'prompt is too long: 9 > 8' } }, '400 bad');
     expect(classifyError(overflow, context).code).toBe('LLM_CONTEXT_OVERFLOW');
-    const gemini = new GoogleGenerativeAIFetchError('[403 Forbidden] denied', 403, [{ reason: 'X' }]);
+    const gemini = new ApiError('{"error":{"code":403,"message":"denied"}}', 403);
     expect(classifyError(gemini, { provider: 'gemini' }).code).toBe('LLM_AUTH');
   });
 
@@ -110,7 +108,7 @@ describe('classifyError', () => {
     });
   });
 
-  it('reports unparseable responses as LLM_BAD_RESPONSE, keeping the text when the SDK does', () => {
+  it('reports unparseable responses as LLM_BAD_RESPONSE', () => {
     const syntax = (() => {
       try {
         JSON.parse('{oops');
@@ -119,11 +117,6 @@ describe('classifyError', () => {
       }
     })();
     expect(classifyError(syntax, context)).toMatchObject({ code: 'LLM_BAD_RESPONSE', retryable: false });
-    const gemini = new Error('[GoogleGenerativeAI Error]: Error parsing JSON response: "{not json"');
-    expect(classifyError(gemini, { provider: 'gemini' })).toMatchObject({
-      code: 'LLM_BAD_RESPONSE',
-      details: { raw: '{not json' },
-    });
   });
 
   it('never throws on odd values', () => {

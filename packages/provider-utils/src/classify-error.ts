@@ -29,7 +29,7 @@ const NETWORK_CODES = new Set([
 ]);
 const NETWORK_MESSAGE = /fetch failed|terminated|socket hang up|other side closed|network error/i;
 const TIMEOUT_CLASSES = new Set(['APIConnectionTimeoutError']);
-const ABORT_CLASSES = new Set(['APIUserAbortError', 'GoogleGenerativeAIAbortError']);
+const ABORT_CLASSES = new Set(['APIUserAbortError']);
 const CONNECTION_CLASSES = new Set(['APIConnectionError']);
 // Anthropic reports failures inside a stream as an `error` event whose `error.type` names what an
 // HTTP status would have said; the SDK throws it with no status.
@@ -43,8 +43,6 @@ const ANTHROPIC_ERROR_TYPE_STATUS: Readonly<Record<string, number>> = {
   api_error: 500,
   overloaded_error: 529,
 };
-// @google/generative-ai reports a bad stream line as `Error parsing JSON response: "<line>"`.
-const GEMINI_BAD_JSON = /Error parsing JSON response: "([\s\S]*)"/;
 
 interface ErrorLike {
   name?: unknown;
@@ -53,7 +51,6 @@ interface ErrorLike {
   status?: unknown;
   headers?: unknown;
   error?: unknown;
-  errorDetails?: unknown;
   cause?: unknown;
 }
 
@@ -66,8 +63,8 @@ export function classifyError(error: unknown, context: ErrorContext): CairnError
   const { provider, signal } = context;
   const chain = causeChain(error);
   const message = `${provider}: ${messageOf(error)}`;
-  const wrap = (code: CairnErrorCode, details: Record<string, unknown> = {}) =>
-    new CairnError(code, message, { cause: error, details: { provider, ...details } });
+  const wrap = (code: CairnErrorCode) =>
+    new CairnError(code, message, { cause: error, details: { provider } });
 
   if (signal?.aborted) return wrap('LLM_ABORTED');
   if (chain.some(isTimeout)) return wrap('LLM_TIMEOUT');
@@ -79,7 +76,7 @@ export function classifyError(error: unknown, context: ErrorContext): CairnError
       status: http.status,
       provider,
       headers: http.headers as HeadersLike | undefined,
-      body: http.error ?? http.errorDetails,
+      body: http.error,
       message: messageOf(http),
       cause: error,
     });
@@ -89,8 +86,7 @@ export function classifyError(error: unknown, context: ErrorContext): CairnError
     return classifyHttpError({ status: anthropicStatus, provider, message: messageOf(error), cause: error });
   }
   if (chain.some(isNetworkFailure)) return wrap('LLM_UNAVAILABLE');
-  const raw = badJsonText(chain);
-  if (raw !== undefined) return wrap('LLM_BAD_RESPONSE', raw === '' ? {} : { raw });
+  // What is left (a JSON parse failure, an answer the adapter could not read) is a bad response.
   return wrap('LLM_BAD_RESPONSE');
 }
 
@@ -139,16 +135,6 @@ function isNetworkFailure(error: ErrorLike): boolean {
     return true;
   }
   return CONNECTION_CLASSES.has(className(error)) || NETWORK_MESSAGE.test(messageOf(error));
-}
-
-/** The offending text of a JSON parse failure ('' when it is not known), else `undefined`. */
-function badJsonText(chain: readonly ErrorLike[]): string | undefined {
-  for (const error of chain) {
-    const gemini = GEMINI_BAD_JSON.exec(messageOf(error));
-    if (gemini?.[1] !== undefined) return gemini[1];
-    if (error instanceof SyntaxError) return '';
-  }
-  return undefined;
 }
 
 function messageOf(error: unknown): string {

@@ -26,6 +26,7 @@ export {
   type ModelFallbackInfo,
   modelFallbackOf,
 } from './create-fallback-model.js';
+export { createModelAdapter, type ModelAdapterSpec } from './create-model-adapter.js';
 export { createModelStream, type ModelStreamOptions, type ModelStreamRun } from './create-model-stream.js';
 export { EMPTY_TOOL_ERROR_TEXT } from './empty-tool-error-text.js';
 export { jsonValueText } from './json-value-text.js';

@@ -1,9 +1,6 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { runReadmeExample } from '@cairn/vitest-config/readme-example';
 import { describe, expect, it } from 'vitest';
 import {
@@ -16,7 +13,6 @@ import {
 } from '../src/runs/index.js';
 
 const README = new URL('../README.md', import.meta.url);
-const run = promisify(execFile);
 
 describe('README', () => {
   it('runs the example and prints what it says', async () => {
@@ -26,17 +22,8 @@ describe('README', () => {
   });
 
   it('runs the structured output example and prints what it says', async () => {
-    const readme = await readFile(README, 'utf8');
-    const section = readme.slice(
-      readme.indexOf('\n## Structured output\n'),
-      readme.indexOf('\n## Workflow files\n'),
-    );
-    const code = /```js\n([\s\S]*?)```/.exec(section)?.[1];
-    const printed = /It prints:\n\n```text\n([\s\S]*?)```/.exec(section)?.[1];
-    expect(code).toBeDefined();
-    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', code as string], {
-      cwd: fileURLToPath(new URL('.', README)),
-    });
+    const { stdout, printed } = await runReadmeExample(README, { section: 'Structured output' });
+    expect(printed).toBeDefined();
     expect(stdout).toBe(printed);
   });
 

@@ -21,6 +21,7 @@ export {
   type MockTurns,
   startMockProviderServer,
 } from './mock-servers/start-mock-provider-server.js';
+export { type ReplayServerOptions, startReplayServer } from './mock-servers/start-replay-server.js';
 export {
   type NodeScriptOutput,
   type NodeScriptRun,
