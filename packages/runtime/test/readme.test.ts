@@ -28,17 +28,8 @@ describe('README', () => {
   });
 
   it('runs the streaming example and prints what it says', async () => {
-    const readme = await readFile(README, 'utf8');
-    const section = readme.slice(
-      readme.indexOf('\n## Streaming and the AI SDK UI stream\n'),
-      readme.indexOf('\n## Workflow files\n'),
-    );
-    const code = /```js\n([\s\S]*?)```/.exec(section)?.[1];
-    const printed = /It prints:\n\n```text\n([\s\S]*?)```/.exec(section)?.[1];
-    expect(code).toBeDefined();
-    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', code as string], {
-      cwd: fileURLToPath(new URL('.', README)),
-    });
+    const { stdout, printed } = await runReadmeExample(README, { section: 'Streaming and the AI SDK UI stream' });
+    expect(printed).toBeDefined();
     expect(stdout).toBe(printed);
   });
 
