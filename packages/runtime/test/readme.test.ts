@@ -28,7 +28,9 @@ describe('README', () => {
   });
 
   it('runs the streaming example and prints what it says', async () => {
-    const { stdout, printed } = await runReadmeExample(README, { section: 'Streaming and the AI SDK UI stream' });
+    const { stdout, printed } = await runReadmeExample(README, {
+      section: 'Streaming and the AI SDK UI stream',
+    });
     expect(printed).toBeDefined();
     expect(stdout).toBe(printed);
   });
