@@ -185,7 +185,8 @@ export async function runAgent(
       }),
     ],
     cwd: settings.cwd,
-    env: { ...process.env, ...traceEnv(settings.telemetry), ...settings.env },
+    // The run's own trace context over any inherited or configured one: the CLI continues this run.
+    env: { ...process.env, ...settings.env, ...traceEnv(settings.telemetry) },
     signal: request.signal === undefined ? stop.signal : AbortSignal.any([request.signal, stop.signal]),
     stopSignal: settings.stopSignal,
     // From here on, what the CLI writes is not the answer (an abort after its exit changes nothing).
