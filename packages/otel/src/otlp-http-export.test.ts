@@ -30,7 +30,10 @@ it('exports a turn end to end over OTLP/HTTP to a loopback receiver', async () =
     provider: 'anthropic',
     modelId: 'claude-sonnet-4-5',
     turns: [
-      { toolCalls: [{ id: 'toolu_1', name: 'lookup', arguments: { q: 'otel' } }], usage: { inputTokens: 30, outputTokens: 7 } },
+      {
+        toolCalls: [{ id: 'toolu_1', name: 'lookup', arguments: { q: 'otel' } }],
+        usage: { inputTokens: 30, outputTokens: 7 },
+      },
       { text: 'Found it.', usage: { inputTokens: 44, outputTokens: 3 } },
     ],
   });
@@ -54,7 +57,12 @@ it('exports a turn end to end over OTLP/HTTP to a loopback receiver', async () =
   await tracerProvider.forceFlush();
 
   const names = receiver.spans.map((span) => span.name).sort();
-  expect(names).toEqual(['chat claude-sonnet-4-5', 'chat claude-sonnet-4-5', 'execute_tool lookup', 'invoke_agent Librarian']);
+  expect(names).toEqual([
+    'chat claude-sonnet-4-5',
+    'chat claude-sonnet-4-5',
+    'execute_tool lookup',
+    'invoke_agent Librarian',
+  ]);
   const agent = receiver.spans.find((span) => span.name === 'invoke_agent Librarian');
   for (const span of receiver.spans) {
     expect(span.traceId).toBe(agent?.traceId);

@@ -15,7 +15,7 @@ import { byName, must, parentOf, startOtel } from '../test/otel-harness.js';
 const FAKE_CLI = fileURLToPath(new URL('../test/print-trace-env.mjs', import.meta.url));
 
 let otel: ReturnType<typeof startOtel>;
-const cleanups: (() => Promise<unknown> | void)[] = [];
+const cleanups: (() => Promise<unknown> | unknown)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   await otel.stop();
@@ -32,17 +32,27 @@ describe('trace context propagation', () => {
     const realFetch = globalThis.fetch;
     globalThis.fetch = (input, init) => {
       const headers = new Headers(init?.headers);
-      propagation.inject(context.active(), headers, { set: (carrier, key, value) => carrier.set(key, value) });
+      propagation.inject(context.active(), headers, {
+        set: (carrier, key, value) => carrier.set(key, value),
+      });
       return realFetch(input, { ...init, headers });
     };
     cleanups.push(() => {
       globalThis.fetch = realFetch;
     });
-    const server = await startMockProviderServer({ provider: 'openai', turns: [{ text: 'Hello.' }, { text: 'Again.' }] });
+    const server = await startMockProviderServer({
+      provider: 'openai',
+      turns: [{ text: 'Hello.' }, { text: 'Again.' }],
+    });
     cleanups.push(() => server.close());
     const model = createOpenAIAdapter({ model: 'gpt-4.1-mini', baseURL: server.baseURL, apiKey: 'sk-test' });
     for (const stream of [false, true]) {
-      const result = await chatToolLoop({ model, stream, messages: [{ role: 'user', content: 'Hi' }], telemetry: otel.telemetry });
+      const result = await chatToolLoop({
+        model,
+        stream,
+        messages: [{ role: 'user', content: 'Hi' }],
+        telemetry: otel.telemetry,
+      });
       expect(result.success).toBe(true);
     }
     const chats = byName(otel.spans(), 'chat gpt-4.1-mini');

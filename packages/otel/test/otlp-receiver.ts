@@ -51,7 +51,9 @@ export function otlpAttribute(span: OtlpSpan, key: string): unknown {
   const [kind, raw] = Object.entries(value)[0] as [string, unknown];
   if (kind === 'intValue') return Number(raw);
   if (kind === 'arrayValue') {
-    return ((raw as { values?: Record<string, unknown>[] }).values ?? []).map((item) => Object.values(item)[0]);
+    return ((raw as { values?: Record<string, unknown>[] }).values ?? []).map(
+      (item) => Object.values(item)[0],
+    );
   }
   return raw;
 }

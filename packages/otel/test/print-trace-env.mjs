@@ -7,7 +7,14 @@ const { TRACEPARENT = null, TRACESTATE = null, TRACE_ENV_FILE } = process.env;
 writeFileSync(TRACE_ENV_FILE, JSON.stringify({ TRACEPARENT, TRACESTATE }));
 const session = 'a6f1c2d4-0000-4000-8000-000000000001';
 const lines = [
-  { type: 'system', subtype: 'init', cwd: process.cwd(), session_id: session, tools: [], model: 'claude-sonnet-4-5' },
+  {
+    type: 'system',
+    subtype: 'init',
+    cwd: process.cwd(),
+    session_id: session,
+    tools: [],
+    model: 'claude-sonnet-4-5',
+  },
   {
     type: 'result',
     subtype: 'success',

@@ -64,6 +64,10 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
     .option('--no-color', 'no colours (also NO_COLOR, or when not a terminal)')
     .option('--verbose', 'full command output and diffs')
     .option('--plain', "the model's answers as raw text, no Markdown rendering (env CAIRN_PLAIN=1)")
+    .option(
+      '--otel',
+      'export OpenTelemetry traces and metrics over OTLP/HTTP (OTEL_EXPORTER_OTLP_*; env CAIRN_OTEL=1)',
+    )
     .addHelpText('after', examples.root);
 
   program

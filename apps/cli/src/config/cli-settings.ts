@@ -26,6 +26,7 @@ export interface GlobalFlags {
   color?: boolean;
   verbose?: boolean;
   plain?: boolean;
+  otel?: boolean;
 }
 
 export type ApprovalMode = 'ask' | 'always' | 'never';
@@ -43,6 +44,8 @@ export interface CliSettings extends StoreSettings {
   verbose: boolean;
   /** The model's answers exactly as it wrote them: no Markdown rendering (`--plain`, `CAIRN_PLAIN=1`). */
   plain: boolean;
+  /** Export traces and metrics over OTLP/HTTP (`--otel`, `CAIRN_OTEL=1`; see the README's OpenTelemetry). */
+  otel: boolean;
   configFile?: string;
 }
 
@@ -128,6 +131,7 @@ export function resolveCliSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, c
     ...(flags.color === false ? { color: false } : {}),
     verbose: flags.verbose === true,
     plain,
+    otel: flags.otel === true || ['1', 'true'].includes(oneOf('CAIRN_OTEL', env.CAIRN_OTEL, SWITCH) ?? ''),
     ...definedFields({ configFile: file }),
   };
 }
