@@ -86,6 +86,9 @@ const on = (model) => async (index) => {
   await turn(model, true);
   if (index === ITERATIONS - 1) context.disable();
 };
+// The spans and metrics recorded without a context manager: what recording costs by itself, apart
+// from carrying the context through every promise of the turn (AsyncLocalStorage's promise hooks).
+const recordOnly = (model) => () => turn(model, true);
 const off = (model) => () => turn(model, false);
 
 // Warm-up: JIT, the SDK's lazy paths.
@@ -98,6 +101,8 @@ const times = await interleaved(ROUNDS, {
   textOn: { fn: on(textModel), iterations: ITERATIONS },
   toolOff: { fn: off(toolModel), iterations: ITERATIONS },
   toolOn: { fn: on(toolModel), iterations: ITERATIONS },
+  textRecordOnly: { fn: recordOnly(textModel), iterations: ITERATIONS },
+  toolRecordOnly: { fn: recordOnly(toolModel), iterations: ITERATIONS },
 });
 await tracerProvider.forceFlush();
 await meterProvider.forceFlush();
@@ -119,6 +124,18 @@ const ok = report(
       value: times.toolOn / times.toolOff,
       goal: 1.2,
       detail: `${us(times.toolOn).toFixed(0)} µs ÷ ${us(times.toolOff).toFixed(0)} µs (two chat spans, one execute_tool)`,
+      peer: { name: 'tracing off', value: us(times.toolOff), unit: 'µs' },
+    },
+    {
+      name: 'text turn, recording only (no context manager) ÷ off',
+      value: times.textRecordOnly / times.textOff,
+      detail: `${us(times.textRecordOnly).toFixed(0)} µs: the SDK's spans and metrics without context propagation`,
+      peer: { name: 'tracing off', value: us(times.textOff), unit: 'µs' },
+    },
+    {
+      name: 'tool turn, recording only (no context manager) ÷ off',
+      value: times.toolRecordOnly / times.toolOff,
+      detail: `${us(times.toolRecordOnly).toFixed(0)} µs`,
       peer: { name: 'tracing off', value: us(times.toolOff), unit: 'µs' },
     },
   ],
