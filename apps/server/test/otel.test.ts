@@ -1,3 +1,5 @@
+import { mkdir, realpath } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createOtelTelemetry } from '@cairn/otel';
 import { createAgentRuntime } from '@cairn/runtime';
 import { createMemoryConversationStore } from '@cairn/storage';
@@ -7,6 +9,13 @@ import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor } from '@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createInProcessEventBus } from '../src/events/in-process-event-bus.js';
 import { createInProcessTurnLock } from '../src/turn-lock/in-process-turn-lock.js';
+import {
+  CLAUDE_TRANSCRIPT,
+  installFakeAgent,
+  readRuns,
+  TRANSCRIPT_PROMPT,
+  tempDir,
+} from './support/agent-fake-cli.js';
 import { serveApp } from './support/serve-app.js';
 
 const cleanups: (() => Promise<unknown> | unknown)[] = [];
@@ -17,18 +26,22 @@ afterEach(async () => {
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const CALLER_SPAN = '00f067aa0ba902b7';
 
+function startTracing() {
+  const exporter = new InMemorySpanExporter();
+  const tracerProvider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  tracerProvider.register();
+  cleanups.push(() => {
+    trace.disable();
+    context.disable();
+    propagation.disable();
+    return tracerProvider.shutdown();
+  });
+  return { exporter, telemetry: createOtelTelemetry({ tracerProvider }) };
+}
+
 describe('--otel: requests traced', () => {
   it('continues an incoming traceparent: the request span is its child, the turn’s spans the request’s', async () => {
-    const exporter = new InMemorySpanExporter();
-    const tracerProvider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-    tracerProvider.register();
-    cleanups.push(() => {
-      trace.disable();
-      context.disable();
-      propagation.disable();
-      return tracerProvider.shutdown();
-    });
-    const telemetry = createOtelTelemetry({ tracerProvider });
+    const { exporter, telemetry } = startTracing();
     const store = createMemoryConversationStore();
     const model = new ScriptedModel({ provider: 'openai', modelId: 'gpt-4o', turns: [{ text: 'Hello.' }] });
     const served = await serveApp({
@@ -68,5 +81,44 @@ describe('--otel: requests traced', () => {
     expect(chat?.parentSpanContext?.spanId).toBe(agent?.spanContext().spanId);
     expect(new Set(spans.map((span) => span.spanContext().traceId))).toEqual(new Set([TRACE_ID]));
     expect(agent?.attributes['gen_ai.conversation.id']).toBe('c1');
+  });
+
+  it('an agent session runs inside the request: invoke_agent is its child, and the CLI gets its TRACEPARENT', async () => {
+    const { exporter, telemetry } = startTracing();
+    const root = await realpath(await tempDir());
+    await mkdir(join(root, 'proj'));
+    const bin = await tempDir();
+    const argvFile = join(bin, 'runs.jsonl');
+    const claude = await installFakeAgent(bin, 'claude', { transcript: CLAUDE_TRANSCRIPT, argvFile });
+    const store = createMemoryConversationStore();
+    const served = await serveApp({
+      store,
+      runtime: createAgentRuntime({
+        store,
+        model: new ScriptedModel({ turns: [] }),
+        settings: { compression: false },
+      }),
+      events: createInProcessEventBus(),
+      turnLock: createInProcessTurnLock(),
+      agentSessions: { workspaceRoot: root, commands: { claude } },
+      telemetry,
+    });
+    cleanups.push(() => served.close());
+    const response = await served.post('/v1/agent-sessions', {
+      agent: 'claude',
+      prompt: TRANSCRIPT_PROMPT,
+      cwd: 'proj',
+    });
+    expect(response.status).toBe(200);
+    await response.text();
+
+    const spans = exporter.getFinishedSpans();
+    const request = spans.find((span) => span.kind === SpanKind.SERVER);
+    const agent = spans.find((span) => span.name === 'invoke_agent Claude Code');
+    expect(request?.name).toBe('POST /v1/agent-sessions');
+    expect(agent?.kind).toBe(SpanKind.CLIENT);
+    expect(agent?.parentSpanContext?.spanId).toBe(request?.spanContext().spanId);
+    const [run] = (await readRuns(argvFile)) as { traceparent?: string }[];
+    expect(run?.traceparent).toBe(`00-${agent?.spanContext().traceId}-${agent?.spanContext().spanId}-01`);
   });
 });

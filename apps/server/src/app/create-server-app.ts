@@ -166,6 +166,7 @@ export function createServerApp(options: ServerAppOptions): ServerAppHandle {
       streamLimits: options.streamLimits,
       workflows: options.workflows,
       agentSessions: options.agentSessions,
+      telemetry: options.telemetry,
       metrics,
       apiToken,
       webRoot: options.webRoot,
