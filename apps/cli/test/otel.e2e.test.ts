@@ -2,7 +2,8 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type MockProviderServer, startMockProviderServer } from '@cairn/testing';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ensureCliBuilt, mockEnv, runCairn, tempDir } from './cli-process.js';
+import { cliEnv, ensureCliBuilt, mockEnv, runCairn, tempDir } from './cli-process.js';
+import { CLAUDE_SESSION, installFakeAgent, savedTranscript } from './fixtures/agent/agent-test-support.js';
 
 beforeAll(ensureCliBuilt, 120_000);
 
@@ -42,6 +43,8 @@ let receiver: Awaited<ReturnType<typeof startOtlpReceiver>> | undefined;
 afterEach(async () => {
   await provider?.close();
   await receiver?.close();
+  provider = undefined;
+  receiver = undefined;
 });
 
 describe('cairn --otel', () => {
@@ -79,5 +82,28 @@ describe('cairn --otel', () => {
     expect(new Set(metricNames)).toEqual(
       new Set(['gen_ai.client.token.usage', 'gen_ai.client.operation.duration']),
     );
+  });
+
+  it('cairn agent --otel exports the agent CLI run as an invoke_agent span', async () => {
+    receiver = await startOtlpReceiver();
+    const dataDir = tempDir('otel-agent');
+    const claude = await installFakeAgent(dataDir, 'claude');
+    const transcript = await savedTranscript(CLAUDE_SESSION, { cwd: dataDir, prompt: 'Fix the typo' });
+    const env = cliEnv(dataDir, {
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      FAKE_AGENT_TRANSCRIPT: transcript,
+    });
+    const run = await runCairn(['agent', 'claude', 'Fix the typo', '--command', claude, '--otel'], { env });
+    expect(run.code).toBe(0);
+    const spans = receiver.exports
+      .filter((exported) => exported.path === '/v1/traces')
+      .flatMap((exported) =>
+        (exported.body.resourceSpans as ResourceSpans[]).flatMap((resource) =>
+          resource.scopeSpans.flatMap((scope) => scope.spans),
+        ),
+      );
+    const agent = spans.find((span) => span.name === 'invoke_agent Claude Code');
+    expect(value(agent?.attributes ?? [], 'gen_ai.operation.name')).toBe('invoke_agent');
+    expect(value(agent?.attributes ?? [], 'gen_ai.conversation.id')).toMatch(/^agent-/);
   });
 });
