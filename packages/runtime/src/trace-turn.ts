@@ -1,16 +1,31 @@
+import type { CairnError, ModelAdapter } from '@cairn/core';
 import { definedFields } from '@cairn/core';
-import type { TurnRequest, TurnResult } from './run-turn.js';
+import type { ChatToolLoopResult } from '@cairn/loop';
+import type { RuntimeAgent } from './runtime-types.js';
 import type { TurnEnvironment } from './turn-environment.js';
+
+/** What a turn is traced by: who runs it, on which model, in which conversation. */
+interface TracedTurnRequest {
+  conversationId: string;
+  model: ModelAdapter;
+  agent?: RuntimeAgent | undefined;
+}
+
+/** What a turn's end records. */
+interface TracedTurnResult {
+  loop?: ChatToolLoopResult<unknown>;
+  error?: CairnError;
+}
 
 /**
  * A turn inside the telemetry's agent invocation (`invoke_agent`): the loop's model and tool calls
  * are its children, and its end records the turn's usage, last finish reason and error.
  */
-export function traceTurn(
+export function traceTurn<REQUEST extends TracedTurnRequest, RESULT extends TracedTurnResult>(
   env: TurnEnvironment,
-  request: TurnRequest,
-  play: (env: TurnEnvironment, request: TurnRequest) => Promise<TurnResult>,
-): Promise<TurnResult> {
+  request: REQUEST,
+  play: (env: TurnEnvironment, request: REQUEST) => Promise<RESULT>,
+): Promise<RESULT> {
   const { agent, model, conversationId } = request;
   const invocation = {
     conversationId,
