@@ -1,4 +1,10 @@
-import type { AgentOutput, ConversationMessage, ConversationMode, ConversationStore } from '@cairn/core';
+import type {
+  AgentOutput,
+  ConversationMessage,
+  ConversationMode,
+  ConversationStore,
+  Telemetry,
+} from '@cairn/core';
 import type { ToolProcessorRegistry } from '@cairn/message-processor';
 import type { AgentCliDefinition } from './agent-cli-definition.js';
 import type { AgentPermissions } from './agent-permissions.js';
@@ -41,6 +47,11 @@ export interface AgentExecutorOptions {
   killGraceMs?: number;
   /** Copied onto every message the executor writes. */
   messageFields?: { agentId?: string; mode?: ConversationMode };
+  /**
+   * Traces each run as an agent invocation (`createOtelTelemetry` of `@cairn/otel`) and hands its
+   * trace context to the CLI as `TRACEPARENT`/`TRACESTATE`, so a CLI that traces continues it.
+   */
+  telemetry?: Telemetry;
 }
 
 export interface AgentRunOptions {

@@ -5,6 +5,7 @@ import type { AgentRunResult } from './agent-run-result.js';
 import { assertResumeSessionId } from './resume-session-id.js';
 import { runAgent } from './run-agent.js';
 import { resolveRunSettings } from './run-settings.js';
+import { traceAgentRun } from './trace-agent-run.js';
 
 /** Runs an agent CLI and records its work in a conversation. */
 export interface AgentExecutor {
@@ -42,7 +43,7 @@ export function createAgentExecutor(options: AgentExecutorOptions): AgentExecuto
       checkRunOptions(request);
       const conversationId = request.conversationId ?? `agent-${randomUUID()}`;
       assertSafeId('conversationId', conversationId);
-      return queue.run(conversationId, () => runAgent(settings, request, conversationId));
+      return queue.run(conversationId, () => traceAgentRun(settings, request, conversationId, runAgent));
     },
   };
 }

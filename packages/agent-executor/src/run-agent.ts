@@ -15,6 +15,7 @@ import { RunOutcome } from './run-outcome.js';
 import type { RunSettings } from './run-settings.js';
 import { spawnAgentProcess } from './spawn-agent-process.js';
 import { StderrTail } from './stderr-tail.js';
+import { traceEnv } from './trace-agent-run.js';
 import { TranscriptBuffer } from './transcript-buffer.js';
 
 async function resumeSessionOf(
@@ -184,7 +185,8 @@ export async function runAgent(
       }),
     ],
     cwd: settings.cwd,
-    env: { ...process.env, ...settings.env },
+    // The run's own trace context over any inherited or configured one: the CLI continues this run.
+    env: { ...process.env, ...settings.env, ...traceEnv(settings.telemetry) },
     signal: request.signal === undefined ? stop.signal : AbortSignal.any([request.signal, stop.signal]),
     stopSignal: settings.stopSignal,
     // From here on, what the CLI writes is not the answer (an abort after its exit changes nothing).

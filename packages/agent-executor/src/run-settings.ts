@@ -5,6 +5,8 @@ import {
   ConversationModeSchema,
   type ConversationStore,
   definedFields,
+  noopTelemetry,
+  type Telemetry,
 } from '@cairn/core';
 import type { ToolProcessorRegistry } from '@cairn/message-processor';
 import type { AgentCliDefinition } from './agent-cli-definition.js';
@@ -38,6 +40,7 @@ export interface RunSettings {
   maxTranscriptBytes: number;
   mode: ConversationMode;
   agentId?: string;
+  telemetry: Telemetry;
 }
 
 function invalid(message: string): CairnError {
@@ -108,6 +111,7 @@ export function resolveRunSettings(options: AgentExecutorOptions): RunSettings {
     killGraceMs,
     maxTranscriptBytes: MAX_TRANSCRIPT_BYTES,
     mode,
+    telemetry: options.telemetry ?? noopTelemetry,
     ...definedFields({
       model,
       toolProcessors: options.toolProcessors,

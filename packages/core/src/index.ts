@@ -228,6 +228,17 @@ export type {
   LoadOptions,
   StoreCapabilities,
 } from './store/conversation-store.js';
+export {
+  type AgentInvocation,
+  type AgentInvocationOutcome,
+  type ModelCall,
+  noopTelemetry,
+  type ServerRequest,
+  type ServerResponse,
+  type Telemetry,
+  type TelemetryScope,
+  type ToolExecution,
+} from './telemetry/telemetry.js';
 export type { Tokenizer } from './tokenizer/tokenizer.js';
 export type {
   Tool,

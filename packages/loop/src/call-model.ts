@@ -65,7 +65,22 @@ export async function callModel(run: LoopRun, state: LoopState): Promise<ModelRe
       signal: params.signal,
     }),
   };
-  if (!run.streaming) return params.model.generate(request);
+  const { model } = params;
+  const call = {
+    provider: model.provider,
+    model: model.modelId,
+    request,
+    ...definedFields({ conversationId: params.context?.conversationId }),
+  };
+  return run.telemetry.modelCall(call, async (scope) => {
+    const result = run.streaming ? await streamModel(run, state, request) : await model.generate(request);
+    scope.end(result);
+    return result;
+  });
+}
+
+async function streamModel(run: LoopRun, state: LoopState, request: ModelRequest): Promise<ModelResult> {
+  const { params, output } = run;
   const stream = params.model.stream(request);
   for await (const event of stream) {
     if (event.type === 'error') state.modelReportedError = true;

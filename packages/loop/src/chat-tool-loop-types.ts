@@ -11,6 +11,7 @@ import type {
   ModelSettings,
   ModelToolChoice,
   ProviderMetadata,
+  Telemetry,
   TokenUsage,
   ToolExecutionOptions,
   ToolHost,
@@ -165,6 +166,12 @@ export interface ChatToolLoopParams<OUTPUT = never> extends Partial<FailState> {
   onEvent?(event: AgentOutput): void;
   onTurnStart?(info: TurnInfo): MaybePromise<void>;
   onTurnEnd?(info: TurnEndInfo): MaybePromise<void>;
+  /**
+   * Traces the loop: each model call (`modelCall`) and tool call (`toolExecution`) runs inside its
+   * span, under whatever span is active when the loop starts (`createOtelTelemetry` of
+   * `@cairn/otel`). Default: nothing is recorded.
+   */
+  telemetry?: Telemetry;
   /** Ids of the messages handed to the callbacks. */
   generateId?: () => string;
   now?: () => Date;

@@ -6,7 +6,9 @@ import {
   type LayeredToolPolicy,
   type ModelToolDefinition,
   mergeToolPolicies,
+  noopTelemetry,
   resolveMaxToolResultChars,
+  type Telemetry,
   type ToolExecutionOptions,
   type ToolHost,
   type ToolPolicy,
@@ -46,6 +48,7 @@ export interface LoopRun {
   /** The tools' signal: the caller's abort, or the loop's own when it gives up mid-turn. */
   tooling: AbortController;
   execution: ToolExecutionOptions;
+  telemetry: Telemetry;
   /** Hands an event to `onEvent`; its failure is thrown as a `CallbackFailure`. */
   emit: (event: AgentOutput) => void;
 }
@@ -101,6 +104,7 @@ export function startLoopRun(params: ChatToolLoopParams<unknown>): LoopRun {
     generateId: params.generateId ?? createMessageIds(),
     now: params.now ?? (() => new Date()),
     tooling,
+    telemetry: params.telemetry ?? noopTelemetry,
     execution: {
       ...params.context,
       signal: tooling.signal,

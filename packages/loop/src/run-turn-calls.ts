@@ -68,7 +68,12 @@ export async function runTurnCalls(
   await runToolCalls(
     calls,
     run.concurrency,
-    (call) => run.host.execute(call, run.execution),
+    (call) =>
+      run.telemetry.toolExecution({ call }, async (scope) => {
+        const result = await run.host.execute(call, run.execution);
+        scope.end(result);
+        return result;
+      }),
     async (result, index) => {
       const repeats = await pushToolResult(run, state, result, calls[index] as OpenAIToolCall);
       if (repeats >= run.stuckThreshold && stuck === undefined) {

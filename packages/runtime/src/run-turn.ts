@@ -24,6 +24,7 @@ import {
   storedUserMessage,
 } from './stored-messages.js';
 import { storedPartsReader } from './stored-parts-reader.js';
+import { traceTurn } from './trace-turn.js';
 import {
   buildTurnContext,
   compressTurnContext,
@@ -67,7 +68,11 @@ export interface TurnResult {
  * tool loop, storing each assistant and tool message as it happens → on failure, the error stored
  * as an assistant message, so the next turn ("continue") resumes from the stored history.
  */
-export async function runTurn(env: TurnEnvironment, request: TurnRequest): Promise<TurnResult> {
+export function runTurn(env: TurnEnvironment, request: TurnRequest): Promise<TurnResult> {
+  return traceTurn(env, request, playTurn);
+}
+
+async function playTurn(env: TurnEnvironment, request: TurnRequest): Promise<TurnResult> {
   const { store, logger } = env;
   const { conversationId, model, session, agent } = request;
   const writer = createConversationWriter(env, conversationId, request.onEvent);
@@ -135,6 +140,7 @@ export async function runTurn(env: TurnEnvironment, request: TurnRequest): Promi
         prepareMessages: storedPartsReader(store, conversationId),
         generateId: env.generateId,
         now: env.now,
+        telemetry: env.telemetry,
         onEvent: writer.emit,
         ...(calibrated === undefined
           ? {}

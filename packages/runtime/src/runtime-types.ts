@@ -8,6 +8,7 @@ import type {
   FinishReason,
   MessageContent,
   ModelAdapter,
+  Telemetry,
   TokenUsage,
   Tool,
   ToolExecutionOptions,
@@ -94,6 +95,11 @@ export interface AgentRuntimeOptions {
   tools?: ToolRegistry | ToolHost | readonly Tool[];
   settings?: RuntimeSettings;
   logger?: RuntimeLogger;
+  /**
+   * Traces each turn as an agent invocation, with its model and tool calls inside
+   * (`createOtelTelemetry` of `@cairn/otel`). Default: nothing is recorded.
+   */
+  telemetry?: Telemetry;
   /** Workflow packages `runs.start` can name; checked when the runtime is created (`INVALID_ARGUMENT`). */
   workflows?: readonly WorkflowPackage[];
 }

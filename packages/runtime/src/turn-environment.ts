@@ -5,6 +5,8 @@ import {
   createMessageIds,
   definedFields,
   type ModelAdapter,
+  noopTelemetry,
+  type Telemetry,
   type Tokenizer,
   type Tool,
   type ToolExecutionOptions,
@@ -31,6 +33,7 @@ export interface TurnEnvironment {
   modeProfiles?: Partial<ModeProfiles>;
   generateId: () => string;
   now: () => Date;
+  telemetry: Telemetry;
   logger?: RuntimeLogger;
 }
 
@@ -99,6 +102,7 @@ export function createTurnEnvironment(options: Omit<AgentRuntimeOptions, 'model'
     },
     generateId: settings.generateId ?? createMessageIds(),
     now: settings.now ?? (() => new Date()),
+    telemetry: options.telemetry ?? noopTelemetry,
     ...definedFields({
       maxTurns: settings.maxTurns,
       toolConcurrency: settings.toolConcurrency,

@@ -80,7 +80,13 @@ export function registerAgentCommands(program: Command, action: Action): void {
               // Only an explicit --model: a chat model from the environment or config means nothing to the agent CLI.
               ...(typeof flags.model === 'string' ? { model: flags.model } : {}),
             },
-            { io: context.io, store, colors: context.colors, signal: context.signal },
+            {
+              io: context.io,
+              store,
+              colors: context.colors,
+              signal: context.signal,
+              otel: context.settings.otel,
+            },
           ),
         );
       }),

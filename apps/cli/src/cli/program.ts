@@ -70,6 +70,10 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
       (path: string, paths: string[] = []) => [...paths, path],
     )
     .option('--strict-mcp-config', 'use only the --mcp-config servers, not ./.mcp.json')
+    .option(
+      '--otel',
+      'export OpenTelemetry traces and metrics over OTLP/HTTP (OTEL_EXPORTER_OTLP_*; env CAIRN_OTEL=1)',
+    )
     .addHelpText('after', examples.root);
 
   program

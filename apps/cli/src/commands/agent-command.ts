@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { type AgentPermissions, createAgentExecutor } from '@cairn/agent-executor';
 import type { ConversationStore } from '@cairn/core';
 import { definedFields } from '@cairn/core';
+import { type OtelSdk, startOtelSdk } from '@cairn/otel/node';
 import { AGENT_CLIS, type AgentChoice, agentCommand } from '../agent/agent-clis.js';
 import { agentRunFailure } from '../agent/agent-run-failure.js';
 import { agentRunSummary } from '../agent/agent-run-summary.js';
@@ -43,6 +44,8 @@ export interface AgentCommandDeps {
   colors: Colors;
   /** Aborting (Ctrl-C) stops the agent; the run ends with exit code 130. */
   signal?: AbortSignal;
+  /** `--otel`: the run traced (its CLI gets `TRACEPARENT`), exported over OTLP/HTTP before the command ends. */
+  otel?: boolean;
 }
 
 /** The safe default: the agent reads and searches; it edits or runs commands only when allowed. */
@@ -63,7 +66,9 @@ async function isDirectory(path: string): Promise<boolean> {
  */
 export async function runAgentCommand(options: AgentCommandOptions, deps: AgentCommandDeps): Promise<number> {
   const { io, store, colors } = deps;
+  let otel: OtelSdk | undefined;
   try {
+    if (deps.otel) otel = await startOtelSdk({ serviceName: 'cairn', env: io.env });
     const cli = AGENT_CLIS[options.agent];
     const cwd = resolve(io.cwd, options.cwd);
     // Checked here so a typo stores nothing (the executor would record a failed run).
@@ -84,7 +89,7 @@ export async function runAgentCommand(options: AgentCommandOptions, deps: AgentC
       command,
       env: io.env,
       permissions: options.permissions ?? DEFAULT_AGENT_PERMISSIONS,
-      ...definedFields({ model: options.model }),
+      ...definedFields({ model: options.model, telemetry: otel?.telemetry }),
     });
     const live = new LiveAgentOutput({
       out: io.stdout,
@@ -117,5 +122,7 @@ export async function runAgentCommand(options: AgentCommandOptions, deps: AgentC
   } catch (error) {
     io.stderr.write(`${formatCliError(error)}\n`);
     return exitCodeFor(error);
+  } finally {
+    await otel?.shutdown();
   }
 }

@@ -29,6 +29,7 @@ export interface GlobalFlags {
   plain?: boolean;
   mcpConfig?: string[];
   strictMcpConfig?: boolean;
+  otel?: boolean;
 }
 
 export type ApprovalMode = 'ask' | 'always' | 'never';
@@ -46,6 +47,8 @@ export interface CliSettings extends StoreSettings {
   verbose: boolean;
   /** The model's answers exactly as it wrote them: no Markdown rendering (`--plain`, `CAIRN_PLAIN=1`). */
   plain: boolean;
+  /** Export traces and metrics over OTLP/HTTP (`--otel`, `CAIRN_OTEL=1`; see the README's OpenTelemetry). */
+  otel: boolean;
   configFile?: string;
   /** MCP configuration files (`./.mcp.json`, `--mcp-config`), in the order they are merged. */
   mcpConfigFiles: string[];
@@ -134,6 +137,7 @@ export function resolveCliSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, c
     verbose: flags.verbose === true,
     plain,
     mcpConfigFiles: mcpConfigFiles(flags, cwd),
+    otel: flags.otel === true || ['1', 'true'].includes(oneOf('CAIRN_OTEL', env.CAIRN_OTEL, SWITCH) ?? ''),
     ...definedFields({ configFile: file }),
   };
 }

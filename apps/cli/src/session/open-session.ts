@@ -4,6 +4,7 @@ import { openStore, type ResolvedModel, resolveModel } from '@cairn/connect';
 import type { ConversationStore } from '@cairn/core';
 import { definedFields } from '@cairn/core';
 import { createWorkspaceTools } from '@cairn/loop/tools';
+import { type OtelSdk, startOtelSdk } from '@cairn/otel/node';
 import { type AgentRuntime, createAgentRuntime, type WorkflowPackage } from '@cairn/runtime';
 import type { ApprovalMode, CliSettings } from '../config/cli-settings.js';
 import { startDemoFallback } from '../demo/demo-fallback.js';
@@ -77,7 +78,9 @@ export async function openSession(
   const model = await resolveModel(settings.model, io.env, { fallback: () => startDemoFallback(io.env) });
   let store: ConversationStore | undefined;
   let mcp: Awaited<ReturnType<typeof connectCliMcpServers>> | undefined;
+  let otel: OtelSdk | undefined;
   try {
+    if (settings.otel) otel = await startOtelSdk({ serviceName: 'cairn', env: io.env });
     store = await openSettingsStore(settings, io);
     await options.checkStore?.(store);
     const demoTour = options.demoTour === true;
@@ -93,7 +96,7 @@ export async function openSession(
       store,
       model: model.adapter,
       tools,
-      ...definedFields({ workflows: options.workflows }),
+      ...definedFields({ workflows: options.workflows, telemetry: otel?.telemetry }),
       settings: {
         projectRoot: workspace,
         approve: (request) => approver.approve(request),
@@ -110,11 +113,12 @@ export async function openSession(
       workspace,
       approver,
       async close() {
-        await Promise.allSettled([openedStore.close(), model.close(), openedMcp?.close()]);
+        // The spans of the last turn are exported before the process ends.
+        await Promise.allSettled([openedStore.close(), model.close(), openedMcp?.close(), otel?.shutdown()]);
       },
     };
   } catch (error) {
-    await Promise.allSettled([store?.close(), model.close(), mcp?.close()]);
+    await Promise.allSettled([store?.close(), model.close(), mcp?.close(), otel?.shutdown()]);
     throw error;
   }
 }

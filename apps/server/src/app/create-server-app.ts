@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import type { ConversationStore } from '@cairn/core';
+import type { ConversationStore, Telemetry } from '@cairn/core';
 import { CairnError, definedFields } from '@cairn/core';
 import type { AgentRuntime, WorkflowPackage } from '@cairn/runtime';
 import { OpenAPIHono } from '@hono/zod-openapi';
@@ -17,6 +17,7 @@ import { handleErrors, notFoundHandler } from './middleware/handle-errors.js';
 import { DEFAULT_RATE_LIMIT, type RateLimitOptions, rateLimit } from './middleware/rate-limit.js';
 import { refuseWhileDraining } from './middleware/refuse-while-draining.js';
 import { requestLog } from './middleware/request-log.js';
+import { traceRequests } from './middleware/trace-requests.js';
 import { validationHook } from './middleware/validation-hook.js';
 import type { RouteDeps } from './route-deps.js';
 import { registerAgentSessionRoutes } from './routes/agent-session-routes.js';
@@ -75,6 +76,11 @@ export interface ServerAppOptions {
   metrics?: boolean;
   /** The built web page (`dist/web`) to serve at `/`, without auth; absent = no page. */
   webRoot?: string;
+  /**
+   * Traces each request (`createOtelTelemetry` of `@cairn/otel`), continuing an incoming
+   * `traceparent`; give the runtime the same telemetry so its turns are the requests' children.
+   */
+  telemetry?: Telemetry;
 }
 
 export interface ServerAppHandle {
@@ -108,7 +114,9 @@ export function createServerApp(options: ServerAppOptions): ServerAppHandle {
   setMaxListeners(0, shutdown.signal);
   const app: ServerApp = new OpenAPIHono<ServerEnv>({ defaultHook: validationHook });
 
-  // Metrics first, to count every answer; CORS next, so that browsers can read every answer.
+  // The request's span first: everything after runs inside it. Metrics next, to count every
+  // answer; CORS next, so that browsers can read every answer.
+  if (options.telemetry) app.use('*', traceRequests(options.telemetry));
   if (metrics) app.use('*', metrics.middleware);
   if (options.cors) app.use('*', corsMiddleware(options.cors));
   app.use('*', requestId(), requestLog(logger), refuseWhileDraining(shutdown.signal));
@@ -159,6 +167,7 @@ export function createServerApp(options: ServerAppOptions): ServerAppHandle {
       streamLimits: options.streamLimits,
       workflows: options.workflows,
       agentSessions: options.agentSessions,
+      telemetry: options.telemetry,
       metrics,
       apiToken,
       webRoot: options.webRoot,

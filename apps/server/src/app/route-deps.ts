@@ -1,4 +1,4 @@
-import type { ConversationStore } from '@cairn/core';
+import type { ConversationStore, Telemetry } from '@cairn/core';
 import type { AgentRuntime, WorkflowPackage } from '@cairn/runtime';
 import type { ConversationEventBus } from '../events/conversation-events.js';
 import type { ConversationTurnLock } from '../turn-lock/turn-lock.js';
@@ -31,6 +31,8 @@ export interface RouteDeps {
   workflows?: readonly WorkflowPackage[];
   /** Absent: every agent-session route answers 404 saying how to enable them. */
   agentSessions?: AgentSessionsOptions;
+  /** Traces agent sessions' runs (their CLI gets `TRACEPARENT`). */
+  telemetry?: Telemetry;
   /** Absent: no `GET /metrics`. */
   metrics?: ServerMetrics;
   /** Bearer token of the API, when there is one (`/metrics` sits behind it too). */

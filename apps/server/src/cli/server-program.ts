@@ -65,6 +65,10 @@ export function serverProgram(version: string, run: (flags: ServerFlags) => Prom
       'allow these browser origins (env CAIRN_CORS_ORIGINS, comma-separated)',
     )
     .option('--log-level <level>', 'pino level (env LOG_LEVEL, default info)')
+    .option(
+      '--otel',
+      'export OpenTelemetry traces and metrics over OTLP/HTTP (OTEL_EXPORTER_OTLP_*; env CAIRN_OTEL=1)',
+    )
     .option('--no-web', 'do not serve the web page at /')
     .addHelpText(
       'after',

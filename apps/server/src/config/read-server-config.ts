@@ -17,6 +17,7 @@ export interface ServerFlags {
   baseUrl?: string;
   workspace?: string;
   allowCommands?: boolean;
+  otel?: boolean;
   gracePeriod?: string;
   maxConcurrentTurns?: string;
   bodyLimit?: string;
@@ -47,6 +48,7 @@ const SOURCES: Record<keyof ServerConfig, string> = {
   model: '--provider / --model / --base-url',
   workspace: '--workspace / CAIRN_WORKSPACE',
   allowCommands: '--allow-commands / CAIRN_ALLOW_COMMANDS',
+  otel: '--otel / CAIRN_OTEL',
   gracePeriodMs: '--grace-period / CAIRN_GRACE_PERIOD',
   maxConcurrentTurns: '--max-concurrent-turns / CAIRN_MAX_CONCURRENT_TURNS',
   bodyLimitBytes: '--body-limit / CAIRN_BODY_LIMIT',
@@ -125,6 +127,7 @@ export function readServerConfig(
     },
     workspace: path(flagOrEnv(flags.workspace, env.CAIRN_WORKSPACE)),
     allowCommands: flags.allowCommands === true || envBoolean(env.CAIRN_ALLOW_COMMANDS),
+    otel: flags.otel === true || envBoolean(env.CAIRN_OTEL),
     gracePeriodMs: secondsToMs(flagOrEnv(flags.gracePeriod, env.CAIRN_GRACE_PERIOD)) ?? 30_000,
     maxConcurrentTurns,
     bodyLimitBytes: flagOrEnv(flags.bodyLimit, env.CAIRN_BODY_LIMIT) ?? 1024 * 1024,

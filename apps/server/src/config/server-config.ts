@@ -33,6 +33,8 @@ export const ServerConfigSchema = z
     workspace: z.string().min(1).optional(),
     /** Lets run_command run without asking (a server has nobody to ask). */
     allowCommands: z.boolean(),
+    /** Export OpenTelemetry traces and metrics over OTLP/HTTP (the standard `OTEL_*` variables). */
+    otel: z.boolean().optional(),
     /** How long in-flight turns may finish after SIGTERM before they are aborted. */
     gracePeriodMs: z.number().int().min(0),
     maxConcurrentTurns: positiveInt,

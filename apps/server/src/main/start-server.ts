@@ -3,6 +3,7 @@ import { basename, extname } from 'node:path';
 import { type ResolvedModel, resolveModel } from '@cairn/connect';
 import { CairnError, definedFields } from '@cairn/core';
 import { createWorkspaceTools } from '@cairn/loop/tools';
+import { type OtelSdk, startOtelSdk } from '@cairn/otel/node';
 import { createAgentRuntime, type RuntimeLogger, readWorkflowFile } from '@cairn/runtime';
 import { createAdaptorServer, type ServerType } from '@hono/node-server';
 import { createServerApp, type ServerAppHandle } from '../app/create-server-app.js';
@@ -40,7 +41,10 @@ export async function startServer(
   const backends = await openBackends(config, logger);
   let model: ResolvedModel | undefined;
   let mcp: Awaited<ReturnType<typeof connectConfiguredMcp>> | undefined;
+  let otel: OtelSdk | undefined;
   try {
+    if (config.otel) otel = await startOtelSdk({ serviceName: 'cairn-server', env });
+    const telemetry = otel?.telemetry;
     model = await resolveModel(config.model, env, {});
     mcp = await connectConfiguredMcp(config, env);
     const workspaceTools =
@@ -51,6 +55,7 @@ export async function startServer(
         store: backends.store,
         model: model.adapter,
         workflows,
+        ...definedFields({ telemetry }),
         // MCP servers' tools beside the workspace tools, through the same host (policy, approval).
         ...(mcp === undefined ? { tools: workspaceTools } : { tools: mcp.toolHost(workspaceTools) }),
         settings: {
@@ -72,7 +77,7 @@ export async function startServer(
       ...(config.agentSessions && config.workspace !== undefined
         ? { agentSessions: { workspaceRoot: config.workspace, passEnv: config.agentEnv } }
         : {}),
-      ...definedFields({ webRoot: config.webRoot }),
+      ...definedFields({ webRoot: config.webRoot, telemetry }),
       logger,
     });
     const server = await listen(handle, config.host, config.port);
@@ -88,20 +93,25 @@ export async function startServer(
         aborted.turns += handle.activeTurns();
         handle.abortAll(reason);
       },
-      shutdown: (options = {}) =>
-        shutdown(
+      shutdown: async (options = {}) => {
+        const result = await shutdown(
           aborted,
           server,
           handle,
           backends,
           model as ResolvedModel,
           options.gracePeriodMs ?? config.gracePeriodMs,
-        ).finally(() => openedMcp?.close().catch(() => {})),
+        ).finally(() => openedMcp?.close().catch(() => {}));
+        // The last requests' spans are exported before the process ends.
+        await otel?.shutdown();
+        return result;
+      },
     };
   } catch (error) {
     await mcp?.close().catch(() => {});
     await model?.close();
     await backends.close();
+    await otel?.shutdown();
     throw error;
   }
 }

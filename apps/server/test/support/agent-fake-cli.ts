@@ -44,7 +44,7 @@ const script = (behaviour: FakeAgentBehaviour) => `#!${process.execPath}
 const fs = require('node:fs');
 const config = ${JSON.stringify(behaviour)};
 const secrets = ['CAIRN_API_TOKEN', 'DATABASE_URL', 'OPENAI_API_KEY', 'PGPASSWORD', 'AGENT_KEY'].filter((name) => name in process.env);
-fs.appendFileSync(config.argvFile, JSON.stringify({ args: process.argv.slice(2), cwd: process.cwd(), secrets }) + '\\n');
+fs.appendFileSync(config.argvFile, JSON.stringify({ args: process.argv.slice(2), cwd: process.cwd(), secrets, traceparent: process.env.TRACEPARENT }) + '\\n');
 const lines = fs
   .readFileSync(config.transcript.file, 'utf8')
   .split(config.transcript.recordedCwd)

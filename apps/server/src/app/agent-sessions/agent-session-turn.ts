@@ -1,5 +1,5 @@
 import { type AgentPermissions, type AgentRunResult, createAgentExecutor } from '@cairn/agent-executor';
-import { CairnError, type ConversationStore, definedFields } from '@cairn/core';
+import { CairnError, type ConversationStore, definedFields, type Telemetry } from '@cairn/core';
 import { LiveDisplay } from '@cairn/message-processor';
 import type { ChatResult, RuntimeEventListener } from '@cairn/runtime';
 import type { ConversationEventBus } from '../../events/conversation-events.js';
@@ -17,6 +17,7 @@ export interface AgentSessionDependencies {
   events: ConversationEventBus;
   logger: ServerLogger;
   settings: AgentSessionSettings;
+  telemetry?: Telemetry;
 }
 
 export interface AgentSessionRequest {
@@ -64,6 +65,7 @@ export async function runAgentSession(
     permissions: request.permissions,
     // The agent runs code the model wrote: only the variables it needs, none of the server's secrets.
     env: deps.settings.childEnv(),
+    ...definedFields({ telemetry: deps.telemetry }),
   });
   // The display view, live: a call shows running when it starts, then finished (same id).
   const display = new LiveDisplay((message) => onEvent({ type: 'display', message }));

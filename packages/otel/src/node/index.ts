@@ -1,0 +1,1 @@
+export { type OtelSdk, type StartOtelSdkOptions, startOtelSdk } from './start-otel-sdk.js';
