@@ -9,6 +9,7 @@ import type {
   ModelAssistantMessage,
   ModelMessage,
   ModelSettings,
+  MessageContent,
   ModelToolChoice,
   ProviderMetadata,
   TokenUsage,
@@ -63,7 +64,8 @@ export type LoopAssistantMessage = ModelAssistantMessage &
 export interface LoopToolMessage extends LoopMessageFields {
   role: 'tool';
   tool_call_id: string;
-  content: string;
+  /** The whole output: text, or parts when the tool returned them (`toModelOutput`). */
+  content: MessageContent;
   toolName: string;
   /** Milliseconds the call took. */
   duration: number;

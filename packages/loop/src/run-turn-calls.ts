@@ -1,5 +1,6 @@
 import {
   CairnError,
+  contentText,
   definedFields,
   type ModelToolMessage,
   type OpenAIToolCall,
@@ -34,7 +35,9 @@ async function pushToolResult(
     timestamp: createdAt,
     toolUseId: call.id,
     toolName: result.toolName,
-    output: result.content,
+    // Text for text-only views; the parts too when the tool returned them (an image it made).
+    output: contentText(result.content, { placeholders: true }),
+    ...(Array.isArray(result.content) ? { content: result.content } : {}),
     isError: result.isError,
     durationMs: result.durationMs,
     ...(result.structured === undefined ? {} : { structured: result.structured as never }),
@@ -74,7 +77,7 @@ export async function runTurnCalls(
       if (repeats >= run.stuckThreshold && stuck === undefined) {
         stuck = new CairnError(
           'LOOP_STUCK',
-          `${result.toolName} failed the same way ${repeats} times in a row (${result.errorCode ?? 'error'}: ${firstLine(result.content)}); the loop stopped instead of trying again.`,
+          `${result.toolName} failed the same way ${repeats} times in a row (${result.errorCode ?? 'error'}: ${firstLine(contentText(result.content, { placeholders: true }))}); the loop stopped instead of trying again.`,
         );
       }
     },

@@ -1,0 +1,130 @@
+import { type AgentOutput, AgentOutputSchema, base64ToBytes, createImagePart, type ModelAdapter } from '@cairn/core';
+import { createAnthropicAdapter } from '@cairn/provider-anthropic';
+import { createGeminiAdapter } from '@cairn/provider-gemini';
+import { createOpenAIAdapter, createOpenAIResponsesAdapter } from '@cairn/provider-openai';
+import { type MockProviderServer, type MockServerProvider, startMockProviderServer } from '@cairn/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { chatToolLoop } from './chat-tool-loop.js';
+import type { LoopToolMessage } from './chat-tool-loop-types.js';
+import { createToolHost } from './create-tool-host.js';
+import { defineTool } from './define-tool.js';
+
+// A tool whose result is an image the model must see (a browser's screenshot): each real adapter
+// sends it where its API documents tool-result images, and the enforcing mock of that API accepts it.
+
+const PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8/5+hHgAHggJ/PchI7wAAAABJRU5ErkJggg==';
+
+const screenshotTool = defineTool({
+  name: 'screenshot',
+  description: 'A screenshot of the page',
+  category: 'web',
+  input: z.object({ url: z.string() }),
+  execute: ({ url }) => ({ url, png: PNG }),
+  toModelOutput: ({ url, png }) => [
+    { type: 'text', text: `Screenshot of ${url}` },
+    createImagePart(base64ToBytes(png), { fileName: 'page.png' }),
+  ],
+});
+
+let server: MockProviderServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+type Body = Record<string, any>;
+
+// Where each API documents a tool result's image, read from the request body as sent.
+const cases: Record<
+  string,
+  { provider: MockServerProvider; adapter: (baseURL: string) => ModelAdapter; image: (body: Body) => unknown }
+> = {
+  // Chat Completions takes no image in a tool message: it follows the tool run as one user message.
+  'OpenAI Chat Completions': {
+    provider: 'openai',
+    adapter: (baseURL) => createOpenAIAdapter({ model: 'gpt-4.1', baseURL, apiKey: 'sk-test' }),
+    image: (body) => {
+      const tool = body.messages.findIndex((message: Body) => message.role === 'tool');
+      const after = body.messages[tool + 1];
+      expect(body.messages[tool].content).toContain('Screenshot of https://example.com');
+      expect(after.role).toBe('user');
+      return after.content.find((part: Body) => part.type === 'image_url')?.image_url.url;
+    },
+  },
+  'OpenAI Responses': {
+    provider: 'openai-responses',
+    adapter: (baseURL) => createOpenAIResponsesAdapter({ model: 'gpt-4.1', baseURL, apiKey: 'sk-test' }),
+    image: (body) => {
+      const output = body.input.find((item: Body) => item.type === 'function_call_output').output;
+      expect(output).toContainEqual({ type: 'input_text', text: 'Screenshot of https://example.com' });
+      return output.find((part: Body) => part.type === 'input_image')?.image_url;
+    },
+  },
+  Anthropic: {
+    provider: 'anthropic',
+    adapter: (baseURL) => createAnthropicAdapter({ model: 'claude-test', baseURL, apiKey: 'sk-test' }),
+    image: (body) => {
+      const result = body.messages
+        .flatMap((message: Body) => (Array.isArray(message.content) ? message.content : []))
+        .find((block: Body) => block.type === 'tool_result');
+      expect(result.content).toContainEqual({ type: 'text', text: 'Screenshot of https://example.com' });
+      const image = result.content.find((block: Body) => block.type === 'image');
+      return `data:${image.source.media_type};base64,${image.source.data}`;
+    },
+  },
+  'Gemini 3': {
+    provider: 'gemini',
+    adapter: (baseURL) =>
+      createGeminiAdapter({ model: 'gemini-3-pro-preview', baseURL, apiKey: 'test-key' }),
+    image: (body) => {
+      const response = body.contents
+        .flatMap((content: Body) => content.parts)
+        .find((part: Body) => part.functionResponse !== undefined).functionResponse;
+      const data = response.parts.find((part: Body) => part.inlineData !== undefined).inlineData;
+      return `data:${data.mimeType};base64,${data.data}`;
+    },
+  },
+};
+
+describe.each(Object.keys(cases))('chatToolLoop: a tool returning an image, with %s', (name) => {
+  const { provider, adapter, image } = cases[name] as (typeof cases)[string];
+
+  it('sends the image where the API takes it, and the API accepts the request', async () => {
+    server = await startMockProviderServer({
+      provider,
+      turns: [
+        { toolCalls: [{ name: 'screenshot', arguments: { url: 'https://example.com' } }] },
+        { text: 'A white page.' },
+      ],
+    });
+    const handed: LoopToolMessage[] = [];
+    const events: AgentOutput[] = [];
+    const result = await chatToolLoop({
+      model: adapter(server.baseURL),
+      tools: createToolHost([screenshotTool]),
+      messages: [{ role: 'user', content: 'What does example.com look like?' }],
+      onToolMessage: (message) => void handed.push(message),
+      onEvent: (event) => void events.push(event),
+    });
+    expect(result.error).toBeUndefined();
+    expect(result.message?.content).toBe('A white page.');
+    // Two requests: none refused by the mock's rules.
+    expect(server.requests).toHaveLength(2);
+    expect(image(server.requests[1]?.body as Body)).toBe(`data:image/png;base64,${PNG}`);
+    const parts = [
+      { type: 'text', text: 'Screenshot of https://example.com' },
+      createImagePart(base64ToBytes(PNG), { fileName: 'page.png' }),
+    ];
+    // The persister gets the parts whole, to store.
+    expect(handed[0]?.content).toEqual(parts);
+    // The event: text for text-only views, and the parts (a valid AgentOutput).
+    const event = events.find((each) => each.type === 'tool_result');
+    expect(AgentOutputSchema.parse(event)).toMatchObject({
+      output: 'Screenshot of https://example.com\n[image: page.png]',
+      content: parts,
+      structured: { url: 'https://example.com', png: PNG },
+    });
+  });
+});
