@@ -1,4 +1,10 @@
-import { type AgentOutput, AgentOutputSchema, base64ToBytes, createImagePart, type ModelAdapter } from '@cairn/core';
+import {
+  type AgentOutput,
+  AgentOutputSchema,
+  base64ToBytes,
+  createImagePart,
+  type ModelAdapter,
+} from '@cairn/core';
 import { createAnthropicAdapter } from '@cairn/provider-anthropic';
 import { createGeminiAdapter } from '@cairn/provider-gemini';
 import { createOpenAIAdapter, createOpenAIResponsesAdapter } from '@cairn/provider-openai';
@@ -76,8 +82,7 @@ const cases: Record<
   },
   'Gemini 3': {
     provider: 'gemini',
-    adapter: (baseURL) =>
-      createGeminiAdapter({ model: 'gemini-3-pro-preview', baseURL, apiKey: 'test-key' }),
+    adapter: (baseURL) => createGeminiAdapter({ model: 'gemini-3-pro-preview', baseURL, apiKey: 'test-key' }),
     image: (body) => {
       const response = body.contents
         .flatMap((content: Body) => content.parts)

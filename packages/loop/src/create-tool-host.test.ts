@@ -284,7 +284,8 @@ describe('createToolHost', () => {
         execute: () => ({ width: 1 }),
         toModelOutput: () => content as MessageContent,
       });
-    const run = (content: unknown) => createToolHost([render(content)]).execute(call('shot', {}, 'a'), options());
+    const run = (content: unknown) =>
+      createToolHost([render(content)]).execute(call('shot', {}, 'a'), options());
     const parts = [{ type: 'text', text: 'The page:' }, image];
     expect(await run(parts)).toMatchObject({ isError: false, content: parts, structured: { width: 1 } });
     // Not content at all (a part without a type, a number): the output's JSON text, still a success.
