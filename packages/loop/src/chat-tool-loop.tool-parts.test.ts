@@ -133,3 +133,33 @@ describe.each(Object.keys(cases))('chatToolLoop: a tool returning an image, with
     });
   });
 });
+
+describe('chatToolLoop: a tool returning an image, with a model that takes text only', () => {
+  it('sends a note of the image instead of failing the turn, and hands the same to the persister', async () => {
+    server = await startMockProviderServer({
+      provider: 'openai',
+      turns: [
+        { toolCalls: [{ name: 'screenshot', arguments: { url: 'https://example.com' } }] },
+        { text: 'I cannot see it.' },
+      ],
+    });
+    const handed: LoopToolMessage[] = [];
+    const result = await chatToolLoop({
+      // An OpenAI model the adapter does not know to take images: text only.
+      model: createOpenAIAdapter({ model: 'gpt-test', baseURL: server.baseURL, apiKey: 'sk-test' }),
+      tools: createToolHost([screenshotTool]),
+      messages: [{ role: 'user', content: 'What does example.com look like?' }],
+      onToolMessage: (message) => void handed.push(message),
+    });
+    expect(result.error).toBeUndefined();
+    const note = [
+      { type: 'text', text: 'Screenshot of https://example.com' },
+      { type: 'text', text: '[image: page.png] (not shown: this model cannot take image/png)' },
+    ];
+    expect(handed[0]?.content).toEqual(note);
+    const body = server.requests[1]?.body as Body;
+    expect(body.messages.find((message: Body) => message.role === 'tool').content).toBe(
+      'Screenshot of https://example.com\n[image: page.png] (not shown: this model cannot take image/png)',
+    );
+  });
+});

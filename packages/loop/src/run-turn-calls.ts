@@ -12,6 +12,7 @@ import { interruptedToolResult } from './interrupted-tool-result.js';
 import type { LoopRun } from './loop-run.js';
 import type { LoopState } from './loop-state.js';
 import { runToolCalls } from './run-tool-calls.js';
+import { toolContentForModel } from './tool-content-for-model.js';
 
 const firstLine = (text: string) => text.split('\n', 1)[0] ?? '';
 
@@ -23,8 +24,10 @@ async function pushToolResult(
   call: OpenAIToolCall,
 ): Promise<number> {
   const { params, maxToolResultChars } = run;
+  // Parts the model cannot take are named instead, here and in the log: later turns send the same.
+  const output = toolContentForModel(result.content, params.model.capabilities.inputMediaTypes);
   // The model reads a bounded form: the whole output goes to the callback (to be stored) only.
-  const content = toolOutputForModel({ content: result.content }, maxToolResultChars);
+  const content = toolOutputForModel({ content: output }, maxToolResultChars);
   const message: ModelToolMessage = { role: 'tool', tool_call_id: call.id, content };
   if (result.isError) message.isError = true;
   params.messages.push(message);
@@ -36,8 +39,8 @@ async function pushToolResult(
     toolUseId: call.id,
     toolName: result.toolName,
     // Text for text-only views; the parts too when the tool returned them (an image it made).
-    output: contentText(result.content, { placeholders: true }),
-    ...(Array.isArray(result.content) ? { content: result.content } : {}),
+    output: contentText(output, { placeholders: true }),
+    ...(Array.isArray(output) ? { content: output } : {}),
     isError: result.isError,
     durationMs: result.durationMs,
     ...(result.structured === undefined ? {} : { structured: result.structured as never }),
@@ -48,7 +51,7 @@ async function pushToolResult(
     turn: state.turn,
     role: 'tool',
     tool_call_id: call.id,
-    content: result.content,
+    content: output,
     toolName: result.toolName,
     duration: result.durationMs,
     isError: result.isError,

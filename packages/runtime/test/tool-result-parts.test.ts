@@ -52,6 +52,7 @@ describe.each(STORE_BACKENDS.filter((backend) => ['memory', 'fs'].includes(backe
           { text: 'Still white.' },
           { text: 'Yes, white.' },
         ],
+        capabilities: { inputMediaTypes: ['image/*'] },
       });
       const store = open();
       const settings = { compression: false } as const;
