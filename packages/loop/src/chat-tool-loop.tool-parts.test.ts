@@ -40,55 +40,69 @@ afterEach(async () => {
   server = undefined;
 });
 
-type Body = Record<string, any>;
+// The request body as sent, read by path: `at(body, 'messages', 0, 'role')`.
+const at = (value: unknown, ...path: (string | number)[]): unknown =>
+  path.reduce<unknown>(
+    (current, key) =>
+      typeof current === 'object' && current !== null ? (current as Record<string, unknown>)[key] : undefined,
+    value,
+  );
+const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+// The first item of a list whose `key` is `expected` (`undefined`: whose `key` is there at all).
+const item = (value: unknown, key: string, expected?: unknown) =>
+  list(value).find((each) =>
+    expected === undefined ? at(each, key) !== undefined : at(each, key) === expected,
+  );
 
 // Where each API documents a tool result's image, read from the request body as sent.
 const cases: Record<
   string,
-  { provider: MockServerProvider; adapter: (baseURL: string) => ModelAdapter; image: (body: Body) => unknown }
+  {
+    provider: MockServerProvider;
+    adapter: (baseURL: string) => ModelAdapter;
+    image: (body: unknown) => unknown;
+  }
 > = {
   // Chat Completions takes no image in a tool message: it follows the tool run as one user message.
   'OpenAI Chat Completions': {
     provider: 'openai',
     adapter: (baseURL) => createOpenAIAdapter({ model: 'gpt-4.1', baseURL, apiKey: 'sk-test' }),
     image: (body) => {
-      const tool = body.messages.findIndex((message: Body) => message.role === 'tool');
-      const after = body.messages[tool + 1];
-      expect(body.messages[tool].content).toContain('Screenshot of https://example.com');
-      expect(after.role).toBe('user');
-      return after.content.find((part: Body) => part.type === 'image_url')?.image_url.url;
+      const messages = list(at(body, 'messages'));
+      const tool = messages.findIndex((message) => at(message, 'role') === 'tool');
+      expect(at(messages[tool], 'content')).toContain('Screenshot of https://example.com');
+      expect(at(messages[tool + 1], 'role')).toBe('user');
+      return at(item(at(messages[tool + 1], 'content'), 'type', 'image_url'), 'image_url', 'url');
     },
   },
   'OpenAI Responses': {
     provider: 'openai-responses',
     adapter: (baseURL) => createOpenAIResponsesAdapter({ model: 'gpt-4.1', baseURL, apiKey: 'sk-test' }),
     image: (body) => {
-      const output = body.input.find((item: Body) => item.type === 'function_call_output').output;
+      const output = at(item(at(body, 'input'), 'type', 'function_call_output'), 'output');
       expect(output).toContainEqual({ type: 'input_text', text: 'Screenshot of https://example.com' });
-      return output.find((part: Body) => part.type === 'input_image')?.image_url;
+      return at(item(output, 'type', 'input_image'), 'image_url');
     },
   },
   Anthropic: {
     provider: 'anthropic',
     adapter: (baseURL) => createAnthropicAdapter({ model: 'claude-test', baseURL, apiKey: 'sk-test' }),
     image: (body) => {
-      const result = body.messages
-        .flatMap((message: Body) => (Array.isArray(message.content) ? message.content : []))
-        .find((block: Body) => block.type === 'tool_result');
-      expect(result.content).toContainEqual({ type: 'text', text: 'Screenshot of https://example.com' });
-      const image = result.content.find((block: Body) => block.type === 'image');
-      return `data:${image.source.media_type};base64,${image.source.data}`;
+      const blocks = list(at(body, 'messages')).flatMap((message) => list(at(message, 'content')));
+      const content = at(item(blocks, 'type', 'tool_result'), 'content');
+      expect(content).toContainEqual({ type: 'text', text: 'Screenshot of https://example.com' });
+      const source = at(item(content, 'type', 'image'), 'source');
+      return `data:${at(source, 'media_type')};base64,${at(source, 'data')}`;
     },
   },
   'Gemini 3': {
     provider: 'gemini',
     adapter: (baseURL) => createGeminiAdapter({ model: 'gemini-3-pro-preview', baseURL, apiKey: 'test-key' }),
     image: (body) => {
-      const response = body.contents
-        .flatMap((content: Body) => content.parts)
-        .find((part: Body) => part.functionResponse !== undefined).functionResponse;
-      const data = response.parts.find((part: Body) => part.inlineData !== undefined).inlineData;
-      return `data:${data.mimeType};base64,${data.data}`;
+      const parts = list(at(body, 'contents')).flatMap((content) => list(at(content, 'parts')));
+      const response = at(item(parts, 'functionResponse'), 'functionResponse');
+      const data = at(item(at(response, 'parts'), 'inlineData'), 'inlineData');
+      return `data:${at(data, 'mimeType')};base64,${at(data, 'data')}`;
     },
   },
 };
@@ -117,7 +131,7 @@ describe.each(Object.keys(cases))('chatToolLoop: a tool returning an image, with
     expect(result.message?.content).toBe('A white page.');
     // Two requests: none refused by the mock's rules.
     expect(server.requests).toHaveLength(2);
-    expect(image(server.requests[1]?.body as Body)).toBe(`data:image/png;base64,${PNG}`);
+    expect(image(server.requests[1]?.body)).toBe(`data:image/png;base64,${PNG}`);
     const parts = [
       { type: 'text', text: 'Screenshot of https://example.com' },
       createImagePart(base64ToBytes(PNG), { fileName: 'page.png' }),
@@ -157,8 +171,7 @@ describe('chatToolLoop: a tool returning an image, with a model that takes text 
       { type: 'text', text: '[image: page.png] (not shown: this model cannot take image/png)' },
     ];
     expect(handed[0]?.content).toEqual(note);
-    const body = server.requests[1]?.body as Body;
-    expect(body.messages.find((message: Body) => message.role === 'tool').content).toBe(
+    expect(at(item(at(server.requests[1]?.body, 'messages'), 'role', 'tool'), 'content')).toBe(
       'Screenshot of https://example.com\n[image: page.png] (not shown: this model cannot take image/png)',
     );
   });
