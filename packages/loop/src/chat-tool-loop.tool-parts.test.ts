@@ -2,13 +2,19 @@ import {
   type AgentOutput,
   AgentOutputSchema,
   base64ToBytes,
+  contentText,
   createImagePart,
   type ModelAdapter,
 } from '@cairn/core';
 import { createAnthropicAdapter } from '@cairn/provider-anthropic';
 import { createGeminiAdapter } from '@cairn/provider-gemini';
 import { createOpenAIAdapter, createOpenAIResponsesAdapter } from '@cairn/provider-openai';
-import { type MockProviderServer, type MockServerProvider, startMockProviderServer } from '@cairn/testing';
+import {
+  type MockProviderServer,
+  type MockServerProvider,
+  ScriptedModel,
+  startMockProviderServer,
+} from '@cairn/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { chatToolLoop } from './chat-tool-loop.js';
@@ -174,5 +180,33 @@ describe('chatToolLoop: a tool returning an image, with a model that takes text 
     expect(at(item(at(server.requests[1]?.body, 'messages'), 'role', 'tool'), 'content')).toBe(
       'Screenshot of https://example.com\n[image: page.png] (not shown: this model cannot take image/png)',
     );
+  });
+});
+
+describe('chatToolLoop: maxToolResultChars and a result of parts', () => {
+  it('cuts the text parts and keeps the image', async () => {
+    const model = new ScriptedModel({
+      turns: [{ toolCalls: [{ id: 'c1', name: 'page', arguments: {} }] }, { text: 'Long page.' }],
+      capabilities: { inputMediaTypes: ['image/*'] },
+    });
+    const image = createImagePart(base64ToBytes(PNG));
+    const page = defineTool({
+      name: 'page',
+      description: 'The page text and a screenshot',
+      category: 'web',
+      input: z.object({}),
+      execute: () => ({ text: 'word '.repeat(10_000) }),
+      toModelOutput: ({ text }) => [{ type: 'text', text }, image],
+    });
+    const result = await chatToolLoop({
+      model,
+      tools: createToolHost([page]),
+      messages: [{ role: 'user', content: 'Read the page' }],
+      maxToolResultChars: 2_000,
+    });
+    expect(result.error).toBeUndefined();
+    const sent = model.requests[1]?.messages.find((message) => message.role === 'tool')?.content;
+    expect(sent).toEqual([{ type: 'text', text: expect.stringContaining('[Output cut: the first') }, image]);
+    expect(contentText(sent).length).toBeLessThanOrEqual(2_000);
   });
 });
