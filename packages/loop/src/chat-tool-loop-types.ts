@@ -5,6 +5,7 @@ import type {
   FinishReason,
   LayeredToolPolicy,
   LoopCompressionPipeline,
+  MessageContent,
   ModelAdapter,
   ModelAssistantMessage,
   ModelMessage,
@@ -64,7 +65,8 @@ export type LoopAssistantMessage = ModelAssistantMessage &
 export interface LoopToolMessage extends LoopMessageFields {
   role: 'tool';
   tool_call_id: string;
-  content: string;
+  /** The whole output: text, or parts when the tool returned them (`toModelOutput`). */
+  content: MessageContent;
   toolName: string;
   /** Milliseconds the call took. */
   duration: number;

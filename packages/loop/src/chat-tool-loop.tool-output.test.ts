@@ -111,7 +111,7 @@ describe('chatToolLoop: what the model reads of a big tool output', () => {
 
   it('bounds an output it has no stored form of to maxToolResultChars, with a note', async () => {
     const model = scriptedTurn();
-    const handed: string[] = [];
+    const handed: unknown[] = [];
     const result = await chatToolLoop({
       model,
       tools: host,

@@ -1,4 +1,4 @@
-import type { OpenAIToolCall, ToolExecutionOptions } from '@cairn/core';
+import type { MessageContent, OpenAIToolCall, ToolExecutionOptions } from '@cairn/core';
 import { createGate, simulatedDelay } from '@cairn/testing';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -271,6 +271,28 @@ describe('createToolHost', () => {
       content: '{"big":"10","self":"[Circular]"}',
       structured: cyclic,
     });
+  });
+
+  it('sends the parts toModelOutput returns (an image), and its JSON text for content no adapter can send', async () => {
+    const image = { type: 'image', mediaType: 'image/png', source: { type: 'base64', data: 'iVBORw0KGgo=' } };
+    const render = (content: unknown) =>
+      defineTool({
+        name: 'shot',
+        description: 'A screenshot',
+        category: 'test',
+        input: z.object({}),
+        execute: () => ({ width: 1 }),
+        toModelOutput: () => content as MessageContent,
+      });
+    const run = (content: unknown) =>
+      createToolHost([render(content)]).execute(call('shot', {}, 'a'), options());
+    const parts = [{ type: 'text', text: 'The page:' }, image];
+    expect(await run(parts)).toMatchObject({ isError: false, content: parts, structured: { width: 1 } });
+    // Not content at all (a part without a type, a number): the output's JSON text, still a success.
+    for (const bad of [[{ text: 'no type' }], 42, [image, null]]) {
+      expect(await run(bad)).toMatchObject({ isError: false, content: '{"width":1}' });
+    }
+    expect((await run([])).content).toBe('');
   });
 
   it('reports a validator that throws (a refinement with a bug) as TOOL_FAILED, never throwing itself', async () => {

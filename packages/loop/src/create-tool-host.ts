@@ -4,6 +4,8 @@ import {
   definedFields,
   INTERRUPTED_TOOL_RESULT_TEXT,
   isToolAllowed,
+  type MessageContent,
+  MessageContentSchema,
   type ModelToolDefinition,
   type OpenAIToolCall,
   type Tool,
@@ -152,7 +154,7 @@ export function createToolHost(tools: readonly Tool[], options: ToolHostOptions 
       });
       if (typeof output === 'string') return { content: output, isError: false };
       return {
-        content: modelTextOf(tool, output),
+        content: modelContentOf(tool, output),
         isError: false,
         ...definedFields({ structured: output }),
       };
@@ -191,15 +193,21 @@ export function createToolHost(tools: readonly Tool[], options: ToolHostOptions 
   };
 }
 
-// What the model reads of a result. The tool has run: a `toModelOutput` that throws must not turn
-// its success into a failure (the model would retry it), so the JSON text is sent instead.
-function modelTextOf(tool: Tool, output: unknown): string {
+// What the model reads of a result: text, or parts (an image it should see). The tool has run: a
+// `toModelOutput` that throws or returns something no adapter can send must not turn its success
+// into a failure (the model would retry it), so the JSON text is sent instead.
+function modelContentOf(tool: Tool, output: unknown): MessageContent {
   if (tool.toModelOutput === undefined) return modelOutputText(output);
+  let content: unknown;
   try {
-    return tool.toModelOutput(output);
+    content = tool.toModelOutput(output);
   } catch {
     return modelOutputText(output);
   }
+  if (Array.isArray(content) && content.length === 0) return '';
+  return MessageContentSchema.safeParse(content).success
+    ? (content as MessageContent)
+    : modelOutputText(output);
 }
 
 // The call's context without the host's own options.

@@ -2,6 +2,7 @@ import {
   assertStandardSchema,
   CairnError,
   type JsonSchema,
+  type MessageContent,
   type StandardSchemaV1,
   type Tool,
   type ToolContext,
@@ -28,8 +29,11 @@ export interface ToolDefinition<Schema extends StandardSchemaV1, Output> {
    */
   inputJsonSchema?: JsonSchema;
   execute(input: StandardSchemaV1.InferOutput<Schema>, context: ToolContext): Output | Promise<Output>;
-  /** What the model reads of a non-string result; its JSON text when absent. */
-  toModelOutput?(output: Output): string;
+  /**
+   * What the model reads of a non-string result — text, or content parts (`createImagePart` of
+   * `@cairn/core`, text parts) for an image it should see; its JSON text when absent.
+   */
+  toModelOutput?(output: Output): MessageContent;
   /** Ask before running: always, or when this returns true for the input. */
   needsApproval?:
     | boolean

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ToolCallResult } from '@cairn/core';
+import { contentText, type ToolCallResult } from '@cairn/core';
 
 /** Default number of identical failing calls in a row that ends a loop with `LOOP_STUCK`. */
 export const DEFAULT_STUCK_THRESHOLD = 3;
@@ -33,7 +33,7 @@ export function failFingerprint(result: ToolCallResult, argumentsText: string): 
     .update('\0')
     .update(result.errorCode ?? '')
     .update('\0')
-    .update(result.content)
+    .update(contentText(result.content, { placeholders: true }))
     .digest('hex')
     .slice(0, 16);
   return `${result.toolName}:${hash}`;

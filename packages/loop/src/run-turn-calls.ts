@@ -1,5 +1,6 @@
 import {
   CairnError,
+  contentText,
   definedFields,
   type ModelToolMessage,
   type OpenAIToolCall,
@@ -11,6 +12,7 @@ import { interruptedToolResult } from './interrupted-tool-result.js';
 import type { LoopRun } from './loop-run.js';
 import type { LoopState } from './loop-state.js';
 import { runToolCalls } from './run-tool-calls.js';
+import { toolContentForModel } from './tool-content-for-model.js';
 
 const firstLine = (text: string) => text.split('\n', 1)[0] ?? '';
 
@@ -22,8 +24,10 @@ async function pushToolResult(
   call: OpenAIToolCall,
 ): Promise<number> {
   const { params, maxToolResultChars } = run;
+  // Parts the model cannot take are named instead, here and in the log: later turns send the same.
+  const output = toolContentForModel(result.content, params.model.capabilities.inputMediaTypes);
   // The model reads a bounded form: the whole output goes to the callback (to be stored) only.
-  const content = toolOutputForModel({ content: result.content }, maxToolResultChars);
+  const content = toolOutputForModel({ content: output }, maxToolResultChars);
   const message: ModelToolMessage = { role: 'tool', tool_call_id: call.id, content };
   if (result.isError) message.isError = true;
   params.messages.push(message);
@@ -34,7 +38,9 @@ async function pushToolResult(
     timestamp: createdAt,
     toolUseId: call.id,
     toolName: result.toolName,
-    output: result.content,
+    // Text for text-only views; the parts too when the tool returned them (an image it made).
+    output: contentText(output, { placeholders: true }),
+    ...(Array.isArray(output) ? { content: output } : {}),
     isError: result.isError,
     durationMs: result.durationMs,
     ...(result.structured === undefined ? {} : { structured: result.structured as never }),
@@ -45,7 +51,7 @@ async function pushToolResult(
     turn: state.turn,
     role: 'tool',
     tool_call_id: call.id,
-    content: result.content,
+    content: output,
     toolName: result.toolName,
     duration: result.durationMs,
     isError: result.isError,
@@ -79,7 +85,7 @@ export async function runTurnCalls(
       if (repeats >= run.stuckThreshold && stuck === undefined) {
         stuck = new CairnError(
           'LOOP_STUCK',
-          `${result.toolName} failed the same way ${repeats} times in a row (${result.errorCode ?? 'error'}: ${firstLine(result.content)}); the loop stopped instead of trying again.`,
+          `${result.toolName} failed the same way ${repeats} times in a row (${result.errorCode ?? 'error'}: ${firstLine(contentText(result.content, { placeholders: true }))}); the loop stopped instead of trying again.`,
         );
       }
     },

@@ -1,4 +1,4 @@
-import { type ContentPart, contentText, definedFields } from '@cairn/core';
+import { type ContentPart, contentText, definedFields, isTextPart, type MessageContent } from '@cairn/core';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 /** What an MCP tool call returned, as Cairn keeps it: the call's `structured` result. */
@@ -55,13 +55,23 @@ export function mcpToolOutput(result: CallToolResult): McpToolOutput {
 }
 
 /**
- * What the model reads of a result: its text parts, `[image]`-style placeholders for media, and the
+ * What a failed call reports: its text parts, `[image]`-style placeholders for media, and the
  * structured content as JSON when the server sent no text for it.
  */
 export function mcpOutputText(output: McpToolOutput): string {
   const text = contentText(output.parts, { placeholders: true });
   if (text !== '' || output.structuredContent === undefined) return text;
   return JSON.stringify(output.structuredContent);
+}
+
+/**
+ * What the model is sent of a result: its text when that is all there is, else its parts as they
+ * came (it sees the images), with the structured content as JSON text when the server sent no text.
+ */
+export function mcpModelContent(output: McpToolOutput): MessageContent {
+  if (output.parts.every(isTextPart)) return mcpOutputText(output);
+  if (output.structuredContent === undefined || output.parts.some(isTextPart)) return output.parts;
+  return [{ type: 'text', text: JSON.stringify(output.structuredContent) }, ...output.parts];
 }
 
 /** Whether the result is text alone: the model's reading of it is all there is to keep. */

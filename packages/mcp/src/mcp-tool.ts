@@ -2,7 +2,13 @@ import { CairnError, definedFields, type JsonSchema, type Tool } from '@cairn/co
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { jsonSchemaInput } from './json-schema-input.js';
 import type { McpServerConnection } from './mcp-server-connection.js';
-import { isTextOnly, type McpToolOutput, mcpOutputText, mcpToolOutput } from './mcp-tool-result.js';
+import {
+  isTextOnly,
+  type McpToolOutput,
+  mcpModelContent,
+  mcpOutputText,
+  mcpToolOutput,
+} from './mcp-tool-result.js';
 
 /**
  * When an MCP tool asks the user first:
@@ -34,7 +40,8 @@ function descriptionOf(tool: McpTool, server: string): string {
 /**
  * An MCP server's tool as a Cairn `Tool`: its JSON Schema is what the model sees and what the host
  * validates against; a text-only result is the call's content, any other (images, files, structured
- * content) is kept as the call's `structured` result (`McpToolOutput`) and the model reads its text;
+ * content) is kept as the call's `structured` result (`McpToolOutput`) and the model is sent its
+ * parts — it sees the images;
  * `isError` makes the call a failed one (`TOOL_FAILED`), the output kept.
  */
 export function mcpTool(
@@ -64,6 +71,6 @@ export function mcpTool(
       }
       return isTextOnly(output) ? mcpOutputText(output) : output;
     },
-    toModelOutput: (output) => (typeof output === 'string' ? output : mcpOutputText(output)),
+    toModelOutput: (output) => (typeof output === 'string' ? output : mcpModelContent(output)),
   };
 }

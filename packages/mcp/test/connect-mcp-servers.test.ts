@@ -47,18 +47,18 @@ describe('connectMcpServers with server-everything (stdio)', () => {
 
     const image = await host.execute(call('mcp__everything__get-tiny-image'), run);
     expect(image.isError).toBe(false);
-    expect(image.content).toBe("Here's the image you requested:\n[image]\nThe image above is the MCP logo.");
-    expect(image.structured).toMatchObject({
-      parts: [
-        { type: 'text' },
-        {
-          type: 'image',
-          mediaType: 'image/png',
-          source: { type: 'base64', data: expect.stringMatching(/^iVBOR/) },
-        },
-        { type: 'text' },
-      ],
-    });
+    // The model is sent the parts: it sees the image between the server's two texts.
+    const parts = [
+      { type: 'text', text: "Here's the image you requested:" },
+      {
+        type: 'image',
+        mediaType: 'image/png',
+        source: { type: 'base64', data: expect.stringMatching(/^iVBOR/) },
+      },
+      { type: 'text', text: 'The image above is the MCP logo.' },
+    ];
+    expect(image.content).toEqual(parts);
+    expect(image.structured).toEqual({ parts });
 
     const structured = await host.execute(
       call('mcp__everything__get-structured-content', { location: 'Chicago' }),

@@ -1,3 +1,4 @@
+import type { MessageContent } from '../content/content-part.js';
 import type { CairnErrorCode } from '../errors/cairn-error-code.js';
 import type { OpenAIToolCall } from '../messages/openai-chat-message.js';
 import type { JsonSchema, ModelToolDefinition } from '../model/model-adapter.js';
@@ -24,7 +25,7 @@ type ApprovalCheck<Input> = {
 }['check'];
 
 type ModelOutputOf<Output> = {
-  render(output: Output): string;
+  render(output: Output): MessageContent;
 }['render'];
 
 /** A tool the model can call. Build one with `defineTool` from `@cairn/loop`. */
@@ -47,7 +48,12 @@ export interface Tool<Input = unknown, Output = unknown> {
    * `structured` result and the model reads `toModelOutput(result)`, or its JSON text.
    */
   execute(input: Input, context: ToolContext): Promise<Output> | Output;
-  /** What the model reads of a non-string result (a summary instead of, say, a whole file). */
+  /**
+   * What the model reads of a non-string result: text (a summary instead of, say, a whole file) or
+   * content parts (`createImagePart`, `createFilePart`, text parts) for a screenshot or a chart the
+   * model should see. Parts are stored with the result (their bytes as blobs) and sent again on
+   * later turns, so the model reads the same thing then.
+   */
   toModelOutput?: ModelOutputOf<Output>;
   /** Ask the user before running (always, or when this returns true). */
   needsApproval?: boolean | ApprovalCheck<Input>;
@@ -59,8 +65,11 @@ export interface Tool<Input = unknown, Output = unknown> {
 export interface ToolCallResult {
   toolCallId: string;
   toolName: string;
-  /** What the model reads: the output, or for a failure what went wrong and how to fix it. */
-  content: string;
+  /**
+   * What the model reads: the output, or for a failure what went wrong and how to fix it. Parts
+   * when the tool's `toModelOutput` returned them (an image the model sees); otherwise text.
+   */
+  content: MessageContent;
   isError: boolean;
   /** Why it failed (`TOOL_NOT_FOUND`, `TOOL_INVALID_INPUT`, `TOOL_DENIED`, `TOOL_FAILED`, `TOOL_TIMEOUT`). */
   errorCode?: CairnErrorCode;
