@@ -2,6 +2,7 @@ import {
   type AgentInvocation,
   type AgentInvocationOutcome,
   CairnError,
+  contentText,
   definedFields,
   type ModelCall,
   type ModelResult,
@@ -167,8 +168,10 @@ export function createOtelTelemetry(options: OtelTelemetryOptions = {}): Telemet
 
   function endTool(operation: Operation, result: ToolCallResult): void {
     const { span } = operation;
-    if (recordContent) span.setAttribute('gen_ai.tool.call.result', result.content);
-    if (result.isError) fail(span, result.errorCode ?? 'TOOL_FAILED', result.content.split('\n', 1)[0] ?? '');
+    // Media stay out of spans: a part is its placeholder (`[image: chart.png]`), never its bytes.
+    const text = contentText(result.content, { placeholders: true });
+    if (recordContent) span.setAttribute('gen_ai.tool.call.result', text);
+    if (result.isError) fail(span, result.errorCode ?? 'TOOL_FAILED', text.split('\n', 1)[0] ?? '');
   }
 
   return {
