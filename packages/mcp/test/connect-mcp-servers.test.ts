@@ -103,23 +103,6 @@ describe('connectMcpServers with server-everything (stdio)', () => {
     await client.close();
     expect(isRunning(pid)).toBe(false);
   });
-
-  it('a server killed mid-call fails that call, and later calls say it stopped', async () => {
-    const client = await connect(everything);
-    const host = client.toolHost();
-    const pending = host.execute(
-      call('mcp__everything__trigger-long-running-operation', { duration: 30, steps: 30 }),
-      run,
-    );
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    process.kill(client.pids().everything as number, 'SIGKILL');
-    const result = await pending;
-    expect(result).toMatchObject({ isError: true, errorCode: 'TOOL_FAILED' });
-    expect(result.content).toMatch(/MCP server "everything" stopped during the call/);
-    const later = await host.execute(call('mcp__everything__echo', { message: 'x' }), run);
-    expect(later).toMatchObject({ isError: true, errorCode: 'TOOL_FAILED' });
-    expect(later.content).toMatch(/MCP server "everything" has stopped and is not reconnected/);
-  });
 });
 
 describe('connectMcpServers with an SDK server', () => {
@@ -137,21 +120,44 @@ describe('connectMcpServers with an SDK server', () => {
     expect(ran).toMatchObject({ isError: false, content: 'added-1 ran' });
   });
 
+  // The server notes each call's start and its cancellation in a file of the test's own.
+  const withCallLog = async () => {
+    const log = join(await mkdtemp(join(tmpdir(), 'cairn-mcp-calls-')), 'calls.log');
+    const readLog = () => readFile(log, 'utf8').catch(() => '');
+    return { servers: { changing: { ...changing.changing, env: { CALL_LOG: log } } }, readLog };
+  };
+
   it('an aborted turn interrupts the call and cancels the request on the server', async () => {
-    const log = join(await mkdtemp(join(tmpdir(), 'cairn-mcp-cancel-')), 'cancel.log');
-    const client = await connect({ changing: { ...changing.changing, env: { CANCEL_LOG: log } } });
+    const { servers, readLog } = await withCallLog();
+    const client = await connect(servers);
     const host = client.toolHost();
     const controller = new AbortController();
-    const pending = host.execute(call('mcp__changing__wait', { seconds: 30 }), {
+    const pending = host.execute(call('mcp__changing__wait', { forever: true }), {
       signal: controller.signal,
       approve: () => true,
     });
-    setTimeout(() => controller.abort(), 100);
+    await expect.poll(readLog).toBe('started\n');
+    controller.abort();
     expect(await pending).toMatchObject({ isError: true, interrupted: true });
     // The server got notifications/cancelled (its handler's signal aborted), and still answers.
-    await expect.poll(() => readFile(log, 'utf8').catch(() => '')).toBe('cancelled\n');
-    const next = await host.execute(call('mcp__changing__wait', { seconds: 0 }), run);
+    await expect.poll(readLog).toBe('started\ncancelled\n');
+    const next = await host.execute(call('mcp__changing__wait', { forever: false }), run);
     expect(next.content).toBe('waited');
+  });
+
+  it('a server killed mid-call fails that call, and later calls say it stopped', async () => {
+    const { servers, readLog } = await withCallLog();
+    const client = await connect(servers);
+    const host = client.toolHost();
+    const pending = host.execute(call('mcp__changing__wait', { forever: true }), run);
+    await expect.poll(readLog).toBe('started\n');
+    process.kill(client.pids().changing as number, 'SIGKILL');
+    const result = await pending;
+    expect(result).toMatchObject({ isError: true, errorCode: 'TOOL_FAILED' });
+    expect(result.content).toMatch(/MCP server "changing" stopped during the call/);
+    const later = await host.execute(call('mcp__changing__wait', { forever: false }), run);
+    expect(later).toMatchObject({ isError: true, errorCode: 'TOOL_FAILED' });
+    expect(later.content).toMatch(/MCP server "changing" has stopped and is not reconnected/);
   });
 });
 
