@@ -11,3 +11,4 @@ export { type ResolveModelOptions, resolveModel } from './resolve-model.js';
 export type { ResolvedModel } from './resolved-model.js';
 export { DEFAULT_SETTING_NAMES, type SettingNames } from './setting-names.js';
 export { isStoreKind, STORE_KINDS, type StoreKind, type StoreSettings } from './store-settings.js';
+export type { VertexAISettings } from './vertex-ai-settings.js';
