@@ -1,25 +1,17 @@
 import {
   assertSupportedParts,
   CairnError,
+  definedFields,
   type ModelAdapter,
   type ModelCapabilities,
   type ModelRequest,
-  type ModelResult,
-  type ModelStream,
 } from '@cairn/core';
-import {
-  createModelStream,
-  createResultAssembler,
-  resolveModelAdapterOptions,
-  retryStream,
-  withRetry,
-} from '@cairn/provider-utils';
+import { createModelAdapter, resolveModelAdapterOptions } from '@cairn/provider-utils';
 import type { AiSdkAdapterOptions } from './ai-sdk-adapter-options.js';
 import { type AiSdkCallOptions, buildAiSdkCallOptions } from './ai-sdk-call-options.js';
 import {
   type AiSdkLanguageModel,
   SPECIFICATION_VERSIONS,
-  type SpecificationVersion,
 } from './ai-sdk-language-model.js';
 import { classifyAiSdkError } from './classify-ai-sdk-error.js';
 import { downloadUnsupportedUrls, type SupportedUrls } from './download-unsupported-urls.js';
@@ -49,95 +41,54 @@ interface VersionedModel {
  * `generateText` does, and is not used), so Cairn's retry policy is the only one.
  */
 export function createAiSdkAdapter(
-  model: AiSdkLanguageModel,
+  languageModel: AiSdkLanguageModel,
   options: AiSdkAdapterOptions = {},
 ): ModelAdapter {
-  return new AiSdkAdapter(model, options);
-}
-
-class AiSdkAdapter implements ModelAdapter {
-  readonly provider: string;
-  readonly modelId: string;
-  readonly capabilities: ModelCapabilities;
-  private readonly model: VersionedModel;
-  private readonly version: SpecificationVersion;
-  private readonly maxRetries: number;
-  private readonly options: AiSdkAdapterOptions;
-
-  constructor(model: AiSdkLanguageModel, options: AiSdkAdapterOptions) {
-    const version = model?.specificationVersion;
-    if (!SPECIFICATION_VERSIONS.includes(version)) {
-      throw new CairnError(
-        'INVALID_ARGUMENT',
-        `ai-sdk: the model's specificationVersion is ${JSON.stringify(version)}; this adapter takes ${SPECIFICATION_VERSIONS.join(', ')} (AI SDK 5, 6 and 7 providers)`,
-        { details: { specificationVersion: version ?? null } },
-      );
-    }
-    this.version = version;
-    this.model = model as unknown as VersionedModel;
-    this.provider = options.provider ?? model.provider;
-    this.modelId = model.modelId;
-    this.maxRetries = resolveModelAdapterOptions(this.provider, {
-      model: model.modelId,
-      ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
-    }).maxRetries;
-    this.capabilities = { ...DEFAULT_CAPABILITIES, ...options.capabilities };
-    this.options = options;
-  }
-
-  async generate(request: ModelRequest): Promise<ModelResult> {
-    const { signal } = request;
-    try {
-      const callOptions = await this.callOptions(request, signal);
-      const result = await withRetry(async () => {
-        try {
-          return await this.model.doGenerate(callOptions);
-        } catch (error) {
-          throw classifyAiSdkError(error, this.provider, signal);
-        }
-      }, this.retryOptions(signal));
-      const assembler = createResultAssembler();
-      await readAiSdkContent(result, assembler, this.provider);
-      return assembler.complete();
-    } catch (error) {
-      throw classifyAiSdkError(error, this.provider, signal);
-    }
-  }
-
-  stream(request: ModelRequest): ModelStream {
-    return createModelStream(
-      async (sink, signal) => {
-        try {
-          const callOptions = await this.callOptions(request, signal);
-          const parts = retryStream(async () => {
-            try {
-              const { stream } = await this.model.doStream(callOptions);
-              return this.readParts(stream, signal);
-            } catch (error) {
-              throw classifyAiSdkError(error, this.provider, signal);
-            }
-          }, this.retryOptions(signal));
-          await readAiSdkStream(parts, sink, this.provider);
-        } catch (error) {
-          throw classifyAiSdkError(error, this.provider, signal);
-        }
-      },
-      { provider: this.provider, ...(request.signal ? { signal: request.signal } : {}) },
+  const version = languageModel?.specificationVersion;
+  if (!SPECIFICATION_VERSIONS.includes(version)) {
+    throw new CairnError(
+      'INVALID_ARGUMENT',
+      `ai-sdk: the model's specificationVersion is ${JSON.stringify(version)}; this adapter takes ${SPECIFICATION_VERSIONS.join(', ')} (AI SDK 5, 6 and 7 providers)`,
+      { details: { specificationVersion: version ?? null } },
     );
   }
+  const model = languageModel as unknown as VersionedModel;
+  const provider = options.provider ?? languageModel.provider;
+  const modelId = languageModel.modelId;
+  const capabilities: ModelCapabilities = { ...DEFAULT_CAPABILITIES, ...options.capabilities };
+  const classify = (error: unknown, signal: AbortSignal | undefined) =>
+    classifyAiSdkError(error, provider, signal);
 
-  /**
-   * The stream's parts, without the `stream-start` that precedes any answer (so a failure before
-   * the first real part is still retried), an `error` part thrown as the classified error.
-   */
-  private async *readParts(stream: ReadableStream<AiSdkStreamPart>, signal: AbortSignal) {
+  // Refuses parts the model cannot take before anything is sent (`UNSUPPORTED_CONTENT`), and
+  // downloads the URLs the model does not fetch itself, once for all attempts.
+  async function prepare(request: ModelRequest, signal: AbortSignal | undefined): Promise<AiSdkCallOptions> {
+    try {
+      assertSupportedParts(request.messages, {
+        provider,
+        modelId,
+        mediaTypes: capabilities.inputMediaTypes ?? [],
+      });
+      const supportedUrls = (await model.supportedUrls) ?? {};
+      const messages = await downloadUnsupportedUrls(request.messages, supportedUrls, { signal });
+      return buildAiSdkCallOptions(
+        { ...request, messages },
+        { version, provider, providerOptions: options.providerOptions, signal },
+      );
+    } catch (error) {
+      throw classify(error, signal);
+    }
+  }
+
+  // The stream's parts, without the `stream-start` that precedes any answer (so a failure before
+  // the first real part is still retried), an `error` part thrown as the classified error.
+  async function* readParts(stream: ReadableStream<AiSdkStreamPart>, signal: AbortSignal) {
     const reader = stream.getReader();
     try {
       for (;;) {
         const { done, value } = await reader.read();
         if (done) return;
         if (value.type === 'stream-start') continue;
-        if (value.type === 'error') throw classifyAiSdkError(value.error, this.provider, signal);
+        if (value.type === 'error') throw classify(value.error, signal);
         yield value;
       }
     } finally {
@@ -146,33 +97,31 @@ class AiSdkAdapter implements ModelAdapter {
     }
   }
 
-  /**
-   * Refuses parts the model cannot take before anything is sent (`UNSUPPORTED_CONTENT`), and
-   * downloads the URLs the model does not fetch itself, once for all attempts.
-   */
-  private async callOptions(
-    request: ModelRequest,
-    signal: AbortSignal | undefined,
-  ): Promise<AiSdkCallOptions> {
-    assertSupportedParts(request.messages, {
-      provider: this.provider,
-      modelId: this.modelId,
-      mediaTypes: this.capabilities.inputMediaTypes ?? [],
-    });
-    const supportedUrls = (await this.model.supportedUrls) ?? {};
-    const messages = await downloadUnsupportedUrls(request.messages, supportedUrls, { signal });
-    return buildAiSdkCallOptions(
-      { ...request, messages },
-      {
-        version: this.version,
-        provider: this.provider,
-        providerOptions: this.options.providerOptions,
-        signal,
-      },
-    );
-  }
-
-  private retryOptions(signal: AbortSignal | undefined) {
-    return { maxRetries: this.maxRetries, provider: this.provider, ...(signal ? { signal } : {}) };
-  }
+  return createModelAdapter({
+    provider,
+    modelId,
+    capabilities,
+    maxRetries: resolveModelAdapterOptions(provider, {
+      model: modelId,
+      ...definedFields({ maxRetries: options.maxRetries }),
+    }).maxRetries,
+    prepare,
+    send: async (callOptions, request) => {
+      try {
+        return await model.doGenerate(callOptions);
+      } catch (error) {
+        throw classify(error, request.signal);
+      }
+    },
+    readResponse: (result, assembler) => readAiSdkContent(result, assembler, provider),
+    open: async (callOptions, _request, signal) => {
+      try {
+        const { stream } = await model.doStream(callOptions);
+        return readParts(stream, signal);
+      } catch (error) {
+        throw classify(error, signal);
+      }
+    },
+    readEvents: (parts, sink) => readAiSdkStream(parts, sink, provider),
+  });
 }

@@ -26,13 +26,14 @@ export interface ModelAdapterSpec<Body, Response, Event> {
   maxRetries: number;
   /**
    * The request body, built once per call before anything is sent (every attempt sends it):
-   * throwing, e.g. `UNSUPPORTED_CONTENT` for a part the model cannot take, fails the call.
+   * throwing, e.g. `UNSUPPORTED_CONTENT` for a part the model cannot take, fails the call. It may
+   * be async (downloading what the model cannot fetch itself); `signal` is the call's.
    */
-  prepare(request: ModelRequest): Body;
+  prepare(request: ModelRequest, signal: AbortSignal | undefined): Body | Promise<Body>;
   /** One attempt of the whole (non-streamed) call; it should pass `request.signal` on. */
   send(body: Body, request: ModelRequest): Promise<Response>;
   /** Reads the whole response into the assembler (`start`, blocks, `usage`, `finish`). */
-  readResponse(response: Response, assembler: ResultAssembler, request: ModelRequest): void;
+  readResponse(response: Response, assembler: ResultAssembler, request: ModelRequest): void | Promise<void>;
   /**
    * One attempt to open the streamed call, retried until its first event arrives. `signal` is the
    * request's, joined with the consumer stopping early: pass it on to the SDK.
@@ -64,10 +65,10 @@ export function createModelAdapter<Body, Response, Event>(
 
     async generate(request: ModelRequest): Promise<ModelResult> {
       try {
-        const body = spec.prepare(request);
+        const body = await spec.prepare(request, request.signal);
         const response = await withRetry(() => spec.send(body, request), retryOptions(request.signal));
         const assembler = createResultAssembler();
-        spec.readResponse(response, assembler, request);
+        await spec.readResponse(response, assembler, request);
         return assembler.complete();
       } catch (error) {
         throw classifyError(error, { provider, signal: request.signal });
@@ -77,7 +78,7 @@ export function createModelAdapter<Body, Response, Event>(
     stream(request: ModelRequest): ModelStream {
       return createModelStream(
         async (sink, signal) => {
-          const body = spec.prepare(request);
+          const body = await spec.prepare(request, signal);
           const events = retryStream(() => spec.open(body, request, signal), retryOptions(signal));
           await spec.readEvents(events, sink, request);
         },
