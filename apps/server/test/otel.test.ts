@@ -26,10 +26,11 @@ afterEach(async () => {
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const CALLER_SPAN = '00f067aa0ba902b7';
 
-function startTracing() {
+// With the SDK's default AsyncLocalStorage context manager, or none (`contextManager: null`).
+function startTracing(contextManager = true) {
   const exporter = new InMemorySpanExporter();
   const tracerProvider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-  tracerProvider.register();
+  tracerProvider.register(contextManager ? {} : { contextManager: null });
   cleanups.push(() => {
     trace.disable();
     context.disable();
@@ -40,48 +41,54 @@ function startTracing() {
 }
 
 describe('--otel: requests traced', () => {
-  it('continues an incoming traceparent: the request span is its child, the turn’s spans the request’s', async () => {
-    const { exporter, telemetry } = startTracing();
-    const store = createMemoryConversationStore();
-    const model = new ScriptedModel({ provider: 'openai', modelId: 'gpt-4o', turns: [{ text: 'Hello.' }] });
-    const served = await serveApp({
-      store,
-      runtime: createAgentRuntime({ store, model, settings: { compression: false }, telemetry }),
-      events: createInProcessEventBus(),
-      turnLock: createInProcessTurnLock(),
-      telemetry,
-    });
-    cleanups.push(() => served.close());
+  it.each([
+    ['with', true],
+    ['without', false],
+  ])(
+    'continues an incoming traceparent: the request span is its child, the turn’s spans the request’s (%s a context manager)',
+    async (_, contextManager) => {
+      const { exporter, telemetry } = startTracing(contextManager);
+      const store = createMemoryConversationStore();
+      const model = new ScriptedModel({ provider: 'openai', modelId: 'gpt-4o', turns: [{ text: 'Hello.' }] });
+      const served = await serveApp({
+        store,
+        runtime: createAgentRuntime({ store, model, settings: { compression: false }, telemetry }),
+        events: createInProcessEventBus(),
+        turnLock: createInProcessTurnLock(),
+        telemetry,
+      });
+      cleanups.push(() => served.close());
 
-    const response = await served.request('/v1/conversations/c1/messages', {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-01`,
-        tracestate: 'vendor=abc',
-      },
-      body: JSON.stringify({ content: 'Hi' }),
-    });
-    expect(response.status).toBe(200);
-    await response.text();
+      const response = await served.request('/v1/conversations/c1/messages', {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-01`,
+          tracestate: 'vendor=abc',
+        },
+        body: JSON.stringify({ content: 'Hi' }),
+      });
+      expect(response.status).toBe(200);
+      await response.text();
 
-    const spans = exporter.getFinishedSpans();
-    const request = spans.find((span) => span.kind === SpanKind.SERVER);
-    expect(request?.name).toBe('POST /v1/conversations/:id/messages');
-    expect(request?.spanContext().traceId).toBe(TRACE_ID);
-    expect(request?.parentSpanContext?.spanId).toBe(CALLER_SPAN);
-    expect(request?.attributes).toMatchObject({
-      'http.request.method': 'POST',
-      'http.route': '/v1/conversations/:id/messages',
-      'http.response.status_code': 200,
-    });
-    const agent = spans.find((span) => span.name === 'invoke_agent');
-    expect(agent?.parentSpanContext?.spanId).toBe(request?.spanContext().spanId);
-    const chat = spans.find((span) => span.name === 'chat gpt-4o');
-    expect(chat?.parentSpanContext?.spanId).toBe(agent?.spanContext().spanId);
-    expect(new Set(spans.map((span) => span.spanContext().traceId))).toEqual(new Set([TRACE_ID]));
-    expect(agent?.attributes['gen_ai.conversation.id']).toBe('c1');
-  });
+      const spans = exporter.getFinishedSpans();
+      const request = spans.find((span) => span.kind === SpanKind.SERVER);
+      expect(request?.name).toBe('POST /v1/conversations/:id/messages');
+      expect(request?.spanContext().traceId).toBe(TRACE_ID);
+      expect(request?.parentSpanContext?.spanId).toBe(CALLER_SPAN);
+      expect(request?.attributes).toMatchObject({
+        'http.request.method': 'POST',
+        'http.route': '/v1/conversations/:id/messages',
+        'http.response.status_code': 200,
+      });
+      const agent = spans.find((span) => span.name === 'invoke_agent');
+      expect(agent?.parentSpanContext?.spanId).toBe(request?.spanContext().spanId);
+      const chat = spans.find((span) => span.name === 'chat gpt-4o');
+      expect(chat?.parentSpanContext?.spanId).toBe(agent?.spanContext().spanId);
+      expect(new Set(spans.map((span) => span.spanContext().traceId))).toEqual(new Set([TRACE_ID]));
+      expect(agent?.attributes['gen_ai.conversation.id']).toBe('c1');
+    },
+  );
 
   it('an agent session runs inside the request: invoke_agent is its child, and the CLI gets its TRACEPARENT', async () => {
     const { exporter, telemetry } = startTracing();

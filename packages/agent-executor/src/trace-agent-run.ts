@@ -26,7 +26,8 @@ export function traceAgentRun(
     ...definedFields({ agentId: settings.agentId, model: settings.model }),
   };
   return settings.telemetry.invokeAgent(invocation, async (scope) => {
-    const result = await run(settings, request, conversationId);
+    // The CLI's TRACEPARENT is this run's span, however the context flows.
+    const result = await run({ ...settings, telemetry: scope.telemetry }, request, conversationId);
     scope.end(definedFields({ usage: result.usage, error: result.error }));
     return result;
   });

@@ -143,6 +143,25 @@ describe('createOtelTelemetry', () => {
     expect(ns(must(second).startTime) >= ns(must(timeSpan).endTime)).toBe(true);
   });
 
+  it('nests its own spans without a context manager (each scope hands its telemetry on)', async () => {
+    otel = startOtel({ contextManager: false });
+    const result = await runtimeWith(twoToolModel()).chat({ userInput: 'Weather and time in Oslo?' });
+    expect(result.success).toBe(true);
+    const spans = otel.spans();
+    const agent = must(spans.find((span) => span.name.startsWith('invoke_agent')));
+    const children = spans.filter((span) => span !== agent);
+    expect(children.map((span) => span.name).sort()).toEqual([
+      'chat gpt-4o',
+      'chat gpt-4o',
+      'execute_tool get_time',
+      'execute_tool get_weather',
+    ]);
+    for (const span of children) {
+      expect(parentOf(span), span.name).toBe(agent.spanContext().spanId);
+      expect(span.spanContext().traceId).toBe(agent.spanContext().traceId);
+    }
+  });
+
   it('records content in the conventions’ JSON shape only with recordContent', async () => {
     otel = startOtel({ recordContent: true });
     await runtimeWith(twoToolModel()).chat({ userInput: 'Weather and time in Oslo?' });

@@ -16,6 +16,7 @@ import {
 } from '@cairn/core';
 import {
   type Attributes,
+  type Context,
   context,
   type Meter,
   type MeterProvider,
@@ -86,20 +87,45 @@ interface Operation {
  * Cairn's telemetry in the OpenTelemetry GenAI semantic conventions: `invoke_agent {agent}` per
  * turn or agent CLI run, `chat {model}` per model call (CLIENT), `execute_tool {tool}` per tool call,
  * a SERVER span per request continuing the caller's `traceparent`; the
- * `gen_ai.client.token.usage` and `gen_ai.client.operation.duration` histograms. Each span is the
- * active context of the work it wraps, so spans started inside (an instrumented HTTP client's)
- * are its children.
+ * `gen_ai.client.token.usage` and `gen_ai.client.operation.duration` histograms. Cairn nests its
+ * own spans explicitly (each scope's `telemetry`), so their tree is right even without a context
+ * manager; each span is also the active context of the work it wraps, so with one (e.g.
+ * AsyncLocalStorage) spans started inside (an instrumented HTTP client's) are its children.
  */
 export function createOtelTelemetry(options: OtelTelemetryOptions = {}): Telemetry {
+  return telemetryUnder(undefined, otelRecorder(options));
+}
+
+// What every span needs, shared by the telemetry of each scope.
+interface OtelRecorder {
+  tracer: Tracer;
+  genAiMetrics: GenAiMetrics;
+  recordContent: boolean;
+}
+
+function otelRecorder(options: OtelTelemetryOptions): OtelRecorder {
   const tracer =
     options.tracer ?? (options.tracerProvider ?? trace.getTracerProvider()).getTracer(OTEL_SCOPE_NAME);
   const meter =
     options.meter ?? (options.meterProvider ?? metrics.getMeterProvider()).getMeter(OTEL_SCOPE_NAME);
-  const genAiMetrics: GenAiMetrics = createGenAiMetrics(meter);
-  const recordContent = options.recordContent === true;
+  return {
+    tracer,
+    genAiMetrics: createGenAiMetrics(meter),
+    recordContent: options.recordContent === true,
+  };
+}
+
+/**
+ * The telemetry whose spans are children of `parent` (a scope's span), or of the active context
+ * when there is none (the caller's span, through whatever context manager is registered).
+ */
+function telemetryUnder(parentContext: Context | undefined, recorder: OtelRecorder): Telemetry {
+  const { tracer, genAiMetrics, recordContent } = recorder;
+  const parentOf = () => parentContext ?? context.active();
 
   // Runs `work` in a new span, active inside it; a throw is recorded and rethrown; the span ends
-  // when the work settles, and with metric attributes its duration is recorded.
+  // when the work settles, and with metric attributes its duration is recorded. The scope's own
+  // telemetry names the span as the parent of what the work traces, explicitly.
   async function traced<T, OUTCOME>(
     name: string,
     kind: SpanKind,
@@ -107,14 +133,21 @@ export function createOtelTelemetry(options: OtelTelemetryOptions = {}): Telemet
     metricAttributes: Attributes | undefined,
     record: (operation: Operation, outcome: OUTCOME) => void,
     work: (scope: TelemetryScope<OUTCOME>) => Promise<T>,
-    parent = context.active(),
+    parent = parentOf(),
   ): Promise<T> {
     const span = tracer.startSpan(name, { kind, attributes }, parent);
     const operation: Operation = { span, metricAttributes, startedAt: performance.now() };
+    const inside = trace.setSpan(parent, span);
+    let child: Telemetry | undefined;
+    const scope: TelemetryScope<OUTCOME> = {
+      end: (outcome: OUTCOME) => record(operation, outcome),
+      get telemetry() {
+        child ??= telemetryUnder(inside, recorder);
+        return child;
+      },
+    };
     try {
-      return await context.with(trace.setSpan(parent, span), work, undefined, {
-        end: (outcome: OUTCOME) => record(operation, outcome),
-      });
+      return await context.with(inside, work, undefined, scope);
     } catch (error) {
       const type = errorType(error);
       fail(span, type, error instanceof Error ? error.message : String(error));
@@ -252,7 +285,7 @@ export function createOtelTelemetry(options: OtelTelemetryOptions = {}): Telemet
     },
 
     serverRequest(request: ServerRequest, work) {
-      const parent = extractTraceContext(context.active(), request.headers);
+      const parent = extractTraceContext(parentOf(), request.headers);
       const { method, route } = request;
       const attributes: Attributes = {
         'http.request.method': method,
@@ -271,6 +304,6 @@ export function createOtelTelemetry(options: OtelTelemetryOptions = {}): Telemet
       return traced(name, SpanKind.SERVER, attributes, undefined, end, work, parent);
     },
 
-    traceContext: () => injectTraceContext(context.active()),
+    traceContext: () => injectTraceContext(parentOf()),
   };
 }

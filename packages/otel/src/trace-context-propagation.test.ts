@@ -61,42 +61,51 @@ describe('trace context propagation', () => {
     expect(chats[0]?.attributes['gen_ai.provider.name']).toBe('openai');
   });
 
-  it('the agent executor runs the CLI inside invoke_agent and hands it TRACEPARENT', async () => {
-    otel = startOtel();
-    const dir = await mkdtemp(join(tmpdir(), 'cairn-otel-'));
-    cleanups.push(() => rm(dir, { recursive: true, force: true }));
-    const envFile = join(dir, 'env.json');
-    const executor = createAgentExecutor({
-      store: createMemoryConversationStore(),
-      agent: 'claude-code',
-      command: process.execPath,
-      commandArgs: [FAKE_CLI],
-      cwd: dir,
-      env: { TRACE_ENV_FILE: envFile },
-      messageFields: { agentId: 'coder' },
-      telemetry: otel.telemetry,
-    });
-    const result = await otel.tracer.startActiveSpan('nightly job', async (job) => {
-      try {
-        return await executor.run({ prompt: 'Say done', conversationId: 'c-agent' });
-      } finally {
-        job.end();
-      }
-    });
-    expect(result.success).toBe(true);
-    const spans = otel.spans();
-    const agent = must(byName(spans, 'invoke_agent Claude Code')[0]);
-    expect(agent.kind).toBe(SpanKind.CLIENT);
-    expect(parentOf(agent)).toBe(must(byName(spans, 'nightly job')[0]).spanContext().spanId);
-    expect(agent.attributes).toEqual({
-      'gen_ai.operation.name': 'invoke_agent',
-      'gen_ai.agent.name': 'Claude Code',
-      'gen_ai.agent.id': 'coder',
-      'gen_ai.conversation.id': 'c-agent',
-      'gen_ai.usage.input_tokens': 12,
-      'gen_ai.usage.output_tokens': 3,
-    });
-    const env = JSON.parse(await readFile(envFile, 'utf8'));
-    expect(env).toEqual({ TRACEPARENT: traceparentOf(agent), TRACESTATE: null });
-  });
+  it.each([
+    ['with', true],
+    ['without', false],
+  ])(
+    'the agent executor runs the CLI inside invoke_agent and hands it TRACEPARENT (%s a context manager)',
+    async (_, contextManager) => {
+      otel = startOtel({ contextManager });
+      const dir = await mkdtemp(join(tmpdir(), 'cairn-otel-'));
+      cleanups.push(() => rm(dir, { recursive: true, force: true }));
+      const envFile = join(dir, 'env.json');
+      const executor = createAgentExecutor({
+        store: createMemoryConversationStore(),
+        agent: 'claude-code',
+        command: process.execPath,
+        commandArgs: [FAKE_CLI],
+        cwd: dir,
+        env: { TRACE_ENV_FILE: envFile },
+        messageFields: { agentId: 'coder' },
+        telemetry: otel.telemetry,
+      });
+      const result = await otel.tracer.startActiveSpan('nightly job', async (job) => {
+        try {
+          return await executor.run({ prompt: 'Say done', conversationId: 'c-agent' });
+        } finally {
+          job.end();
+        }
+      });
+      const job = must(byName(otel.spans(), 'nightly job')[0]);
+      expect(result.success).toBe(true);
+      const spans = otel.spans();
+      const agent = must(byName(spans, 'invoke_agent Claude Code')[0]);
+      expect(agent.kind).toBe(SpanKind.CLIENT);
+      // The caller's span is the parent only through a context manager; the CLI's TRACEPARENT is the
+      // run's own span either way.
+      expect(parentOf(agent)).toBe(contextManager ? job.spanContext().spanId : undefined);
+      expect(agent.attributes).toEqual({
+        'gen_ai.operation.name': 'invoke_agent',
+        'gen_ai.agent.name': 'Claude Code',
+        'gen_ai.agent.id': 'coder',
+        'gen_ai.conversation.id': 'c-agent',
+        'gen_ai.usage.input_tokens': 12,
+        'gen_ai.usage.output_tokens': 3,
+      });
+      const env = JSON.parse(await readFile(envFile, 'utf8'));
+      expect(env).toEqual({ TRACEPARENT: traceparentOf(agent), TRACESTATE: null });
+    },
+  );
 });

@@ -14,10 +14,15 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { createOtelTelemetry, type OtelTelemetryOptions } from '../src/index.js';
 
-/** A real SDK: tracer provider with an in-memory exporter, a meter provider, the async context manager. */
-export function startOtel(options: Pick<OtelTelemetryOptions, 'recordContent'> = {}) {
-  const contextManager = new AsyncLocalStorageContextManager().enable();
-  context.setGlobalContextManager(contextManager);
+/**
+ * A real SDK: tracer provider with an in-memory exporter, a meter provider, the async context
+ * manager (unless `contextManager: false`: no active context is carried at all).
+ */
+export function startOtel(
+  options: Pick<OtelTelemetryOptions, 'recordContent'> & { contextManager?: boolean } = {},
+) {
+  const { contextManager = true, ...telemetryOptions } = options;
+  if (contextManager) context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   const spans = new InMemorySpanExporter();
   const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] });
   const metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
@@ -26,7 +31,7 @@ export function startOtel(options: Pick<OtelTelemetryOptions, 'recordContent'> =
     exportIntervalMillis: 3_600_000,
   });
   const meterProvider = new MeterProvider({ readers: [reader] });
-  const telemetry = createOtelTelemetry({ tracerProvider, meterProvider, ...options });
+  const telemetry = createOtelTelemetry({ tracerProvider, meterProvider, ...telemetryOptions });
   const tracer = tracerProvider.getTracer('test');
   return {
     telemetry,

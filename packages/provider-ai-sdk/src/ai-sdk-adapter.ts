@@ -9,10 +9,7 @@ import {
 import { createModelAdapter, resolveModelAdapterOptions } from '@cairn/provider-utils';
 import type { AiSdkAdapterOptions } from './ai-sdk-adapter-options.js';
 import { type AiSdkCallOptions, buildAiSdkCallOptions } from './ai-sdk-call-options.js';
-import {
-  type AiSdkLanguageModel,
-  SPECIFICATION_VERSIONS,
-} from './ai-sdk-language-model.js';
+import { type AiSdkLanguageModel, SPECIFICATION_VERSIONS } from './ai-sdk-language-model.js';
 import { classifyAiSdkError } from './classify-ai-sdk-error.js';
 import { downloadUnsupportedUrls, type SupportedUrls } from './download-unsupported-urls.js';
 import { type AiSdkGenerateResult, readAiSdkContent } from './read-ai-sdk-content.js';

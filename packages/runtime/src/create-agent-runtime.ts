@@ -121,7 +121,9 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
         const inputs = [...(params.extraUserMessages ?? []), params.userInput].map((text) =>
           storedUserMessage(env.generateId(), createdAt, text, session),
         );
-        const turn = await runTurn(env, {
+        // A caller's telemetry scope (a server request's) makes the turn its child.
+        const turnEnv = params.telemetry === undefined ? env : { ...env, telemetry: params.telemetry };
+        const turn = await runTurn(turnEnv, {
           conversationId,
           model: params.model ?? options.model,
           session,

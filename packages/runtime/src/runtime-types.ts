@@ -127,6 +127,11 @@ export interface ChatParams<OUTPUT = never> {
   extraUserMessages?: string[];
   signal?: AbortSignal;
   onEvent?: RuntimeEventListener;
+  /**
+   * This turn's telemetry, when the caller traces the work around it (a server request's scope,
+   * `TelemetryScope.telemetry`): the turn's `invoke_agent` is its child. The runtime's own otherwise.
+   */
+  telemetry?: Telemetry;
   /** Another model for this turn (the conversation moves to it; see provider portability). */
   model?: ModelAdapter;
   /**

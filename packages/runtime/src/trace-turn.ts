@@ -34,7 +34,8 @@ export function traceTurn<REQUEST extends TracedTurnRequest, RESULT extends Trac
     ...definedFields({ agentId: agent?.id, agentName: agent?.name ?? agent?.id }),
   };
   return env.telemetry.invokeAgent(invocation, async (scope) => {
-    const result = await play(env, request);
+    // The loop's model and tool calls are this invocation's children, however the context flows.
+    const result = await play({ ...env, telemetry: scope.telemetry }, request);
     const { loop, error } = result;
     scope.end(
       definedFields({

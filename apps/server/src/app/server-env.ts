@@ -1,3 +1,4 @@
+import type { Telemetry } from '@cairn/core';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 
 /** A pino-compatible logger (only these methods are used); given ids and codes, never bodies or tokens. */
@@ -12,6 +13,8 @@ export interface ServerEnv {
   Variables: {
     /** The `error.code` of an error response, so the request log can name it. */
     errorCode?: string;
+    /** The request's telemetry scope (`traceRequests`): turns it starts are traced as its children. */
+    telemetry?: Telemetry;
   };
 }
 

@@ -5,6 +5,7 @@ describe('noopTelemetry', () => {
   it('runs the work as it is: its value, its error, and a scope whose end does nothing', async () => {
     const call = { provider: 'openai', model: 'gpt-4o', request: { messages: [] } };
     const value = await noopTelemetry.modelCall(call, async (scope) => {
+      expect(scope.telemetry).toBe(noopTelemetry);
       scope.end({
         message: { role: 'assistant', content: 'hi' },
         usage: { inputTokens: 1, outputTokens: 1 },

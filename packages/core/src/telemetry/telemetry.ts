@@ -59,6 +59,13 @@ export interface ServerResponse {
 /** Records the end of a piece of work; a throw out of the work is recorded as its error instead. */
 export interface TelemetryScope<OUTCOME> {
   end(outcome: OUTCOME): void;
+  /**
+   * The telemetry for work inside this piece: its spans are this one's children and its
+   * `traceContext()` is this one's. Cairn hands it on explicitly (runtime → loop, server request →
+   * turn, agent run → the CLI's environment), so Cairn's own spans nest correctly whether or not a
+   * context manager carries the active context through every promise (its cost on Node 20 and 22).
+   */
+  readonly telemetry: Telemetry;
 }
 
 /**
@@ -88,7 +95,6 @@ export interface Telemetry {
   traceContext(): Record<string, string>;
 }
 
-const NO_SCOPE: TelemetryScope<never> = { end: () => {} };
 const run = <T>(_: unknown, work: (scope: TelemetryScope<never>) => Promise<T>): Promise<T> => work(NO_SCOPE);
 
 /** Telemetry that records nothing: the work runs as it is, at the cost of one call. */
@@ -99,3 +105,5 @@ export const noopTelemetry: Telemetry = {
   serverRequest: run,
   traceContext: () => ({}),
 };
+
+const NO_SCOPE: TelemetryScope<never> = { end: () => {}, telemetry: noopTelemetry };

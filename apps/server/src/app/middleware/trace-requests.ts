@@ -20,6 +20,7 @@ export function traceRequests(telemetry: Telemetry): MiddlewareHandler<ServerEnv
     telemetry.serverRequest(
       { method: c.req.method, headers: Object.fromEntries(c.req.raw.headers) },
       async (scope) => {
+        c.set('telemetry', scope.telemetry);
         await next();
         const route = routeOf(c.req.matchedRoutes);
         scope.end(route === undefined ? { status: c.res.status } : { status: c.res.status, route });

@@ -23,7 +23,7 @@ import {
 
 export type AgentSessionRouteDeps = Pick<
   RouteDeps,
-  'store' | 'turnLock' | 'events' | 'logger' | 'registry' | 'streamLimits' | 'agentSessions'
+  'store' | 'turnLock' | 'events' | 'logger' | 'registry' | 'streamLimits' | 'agentSessions' | 'telemetry'
 >;
 
 // A session streams the display view too (`display` events), live.
@@ -134,7 +134,14 @@ export function registerAgentSessionRoutes(app: ServerApp, deps: AgentSessionRou
       c,
       registry,
       conversationId,
-      (signal, emit) => runAgentSession({ ...deps, settings }, request, signal, emit),
+      (signal, emit) =>
+        runAgentSession(
+          // The request's telemetry scope: the agent run is traced as its child.
+          { ...deps, settings, ...definedFields({ telemetry: c.get('telemetry') ?? deps.telemetry }) },
+          request,
+          signal,
+          emit,
+        ),
     );
     if (started instanceof Response) return started;
     if (wantsEventStream(c)) {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { CairnError, type MessageContent, toCairnError } from '@cairn/core';
+import { CairnError, definedFields, type MessageContent, type Telemetry, toCairnError } from '@cairn/core';
 import {
   createUIMessageChunkMapper,
   createUIMessageStreamResponse,
@@ -95,7 +95,12 @@ export function registerChatRoutes(app: ServerApp, deps: ChatRouteDeps): void {
   const running = new RunningUIStreams();
 
   // Starts the turn, detached from the request: its chunks go to a log every reader replays.
-  function startTurn(conversationId: string, content: MessageContent, controller: AbortController) {
+  function startTurn(
+    conversationId: string,
+    content: MessageContent,
+    controller: AbortController,
+    telemetry: Telemetry | undefined,
+  ) {
     const { log, finish } = running.begin(conversationId);
     const mapper = createUIMessageChunkMapper(conversationId, {
       messageId: randomUUID(),
@@ -111,6 +116,7 @@ export function registerChatRoutes(app: ServerApp, deps: ChatRouteDeps): void {
           conversationId,
           content,
           signal: controller.signal,
+          ...definedFields({ telemetry }),
           onEvent: (event) => push(mapper.push(event)),
         }),
       )
@@ -155,7 +161,7 @@ export function registerChatRoutes(app: ServerApp, deps: ChatRouteDeps): void {
     }
     const controller = registry.begin(conversationId);
     if (controller === undefined) return tooManyTurns(c);
-    const log = startTurn(conversationId, content, controller);
+    const log = startTurn(conversationId, content, controller, c.get('telemetry'));
     return createUIMessageStreamResponse(readableOf(log), { keepAliveMs: KEEP_ALIVE_MS }) as never;
   });
 

@@ -120,7 +120,7 @@ export function registerTurnRoutes(app: ServerApp, deps: TurnRouteDeps): void {
             conversationId: id,
             content,
             signal: controller.signal,
-            ...definedFields({ onEvent }),
+            ...definedFields({ onEvent, telemetry: c.get('telemetry') }),
           }),
         )
         .finally(() => registry.end(id, controller));

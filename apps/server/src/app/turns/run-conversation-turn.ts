@@ -1,4 +1,10 @@
-import { CairnError, type ConversationMessage, type MessageContent } from '@cairn/core';
+import {
+  CairnError,
+  type ConversationMessage,
+  definedFields,
+  type MessageContent,
+  type Telemetry,
+} from '@cairn/core';
 import type { AgentRuntime, ChatResult, RuntimeEventListener } from '@cairn/runtime';
 import type { ConversationEventBus } from '../../events/conversation-events.js';
 import type { ConversationTurnLock } from '../../turn-lock/turn-lock.js';
@@ -17,6 +23,8 @@ export interface ConversationTurn {
   content: MessageContent;
   signal: AbortSignal;
   onEvent?: RuntimeEventListener;
+  /** The request's telemetry scope: the turn is traced as its child. */
+  telemetry?: Telemetry;
 }
 
 // What `runtime.chat` itself answers for a turn cancelled before it started: nothing was stored.
@@ -81,6 +89,7 @@ export async function runConversationTurn(
           conversationId,
           userInput: turn.content,
           signal: abortOnLockLost(deps, conversationId, turn.signal, lockLost),
+          ...definedFields({ telemetry: turn.telemetry }),
           onEvent: (event) => {
             if (event.type === 'runtime' && event.event === 'message_persisted') publish(event.message);
             turn.onEvent?.(event);
