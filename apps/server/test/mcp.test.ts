@@ -9,6 +9,7 @@ import {
   type ServerProcess,
   serverEnv,
   startServerProcess,
+  stopServerAndMock,
   TOKEN,
   tempDir,
 } from './support/server-process.js';
@@ -20,10 +21,8 @@ const EVERYTHING_BIN = fileURLToPath(
 let mock: MockProviderServer | undefined;
 let server: ServerProcess | undefined;
 afterEach(async () => {
-  if (server !== undefined && server.child.exitCode === null) server.child.kill('SIGKILL');
-  await server?.exited;
+  await stopServerAndMock(server, mock);
   server = undefined;
-  await mock?.close();
   mock = undefined;
 });
 

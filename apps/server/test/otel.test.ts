@@ -16,6 +16,7 @@ import {
   TRANSCRIPT_PROMPT,
   tempDir,
 } from './support/agent-fake-cli.js';
+import { inProcessAppParts } from './support/in-process-app-parts.js';
 import { serveApp } from './support/serve-app.js';
 
 const cleanups: (() => Promise<unknown> | unknown)[] = [];
@@ -97,16 +98,8 @@ describe('--otel: requests traced', () => {
     const bin = await tempDir();
     const argvFile = join(bin, 'runs.jsonl');
     const claude = await installFakeAgent(bin, 'claude', { transcript: CLAUDE_TRANSCRIPT, argvFile });
-    const store = createMemoryConversationStore();
     const served = await serveApp({
-      store,
-      runtime: createAgentRuntime({
-        store,
-        model: new ScriptedModel({ turns: [] }),
-        settings: { compression: false },
-      }),
-      events: createInProcessEventBus(),
-      turnLock: createInProcessTurnLock(),
+      ...inProcessAppParts(),
       agentSessions: { workspaceRoot: root, commands: { claude } },
       telemetry,
     });

@@ -11,6 +11,7 @@ import {
   type ServerProcess,
   serverEnv,
   startServerProcess,
+  stopServerAndMock,
   TOKEN,
   tempDir,
 } from './support/server-process.js';
@@ -19,10 +20,8 @@ let mock: MockProviderServer | undefined;
 let server: ServerProcess | undefined;
 
 afterEach(async () => {
-  if (server !== undefined && server.child.exitCode === null) server.child.kill('SIGKILL');
-  await server?.exited;
+  await stopServerAndMock(server, mock);
   server = undefined;
-  await mock?.close();
   mock = undefined;
 });
 

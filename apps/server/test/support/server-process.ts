@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type NodeScriptRun, runNodeScript } from '@cairn/testing';
+import { type MockProviderServer, type NodeScriptRun, runNodeScript } from '@cairn/testing';
 
 /** The built `cairn-server` binary (the vitest global setup builds the package first). */
 export const SERVER_BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
@@ -105,4 +105,14 @@ export function postStreamingTurn(server: ServerProcess, conversationId: string,
     headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
     body: JSON.stringify({ content }),
   });
+}
+
+/** After a test: kills its server if it is still running (and waits for the exit), closes its mock model. */
+export async function stopServerAndMock(
+  server: ServerProcess | undefined,
+  mock: MockProviderServer | undefined,
+): Promise<void> {
+  if (server !== undefined && server.child.exitCode === null) server.child.kill('SIGKILL');
+  await server?.exited;
+  await mock?.close();
 }
