@@ -6,10 +6,15 @@
 // @hono/node-server streaming the same model's events as SSE, with no runtime, store, validation,
 // auth or middleware.
 //
-// IPC, answered as `{ id, ...answer }` for a request `{ id, type }`: `clock` (this process's wall
-// clock), `memory` (process.memoryUsage() after forced GCs), `loop-start` / `loop-stop` (event-loop
-// delay and CPU use in between), `log` (warnings and errors logged so far), `close`. Ready is `{ type: 'ready', port }`.
+// IPC, answered as `{ id, ...answer }` for a request `{ id, type, payload? }`: `clock` (this
+// process's wall clock), `memory` (process.memoryUsage() after forced GCs), `loop-start` /
+// `loop-stop` (event-loop delay and this process's CPU time in between), `profile-start` /
+// `profile-stop` (a V8 CPU profile of just that window, written to `payload.file`), `count`
+// (count-store.mjs on the memory store, which dies with this process), `log` (warnings and errors
+// logged so far), `close`. Ready is `{ type: 'ready', port }`.
 import { randomUUID } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createAgentRuntime } from '@cairn/runtime';
 import { createAdaptorServer } from '@hono/node-server';
@@ -17,6 +22,7 @@ import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { seededRandom } from '../../../tooling/bench/index.js';
 import { createInProcessEventBus, createInProcessTurnLock, createServerApp } from '../dist/index.js';
+import { countStore } from './count-store.mjs';
 import { openStore } from './open-store.mjs';
 import { createStampedModel, wallClock } from './stamped-model.mjs';
 
@@ -34,9 +40,11 @@ const note = (level) => (fields, message) => {
 const logger = { debug() {}, info() {}, warn: note('warn'), error: note('error') };
 let fetchHandler;
 let closeApp = async () => {};
+let cairnStore;
 
 if (config.mode === 'cairn') {
   const store = openStore(config.store, config.storeDir);
+  cairnStore = store;
   const events = createInProcessEventBus();
   const turnLock = createInProcessTurnLock();
   const handle = createServerApp({
@@ -80,6 +88,7 @@ const LOOP_RESOLUTION_MS = 10;
 let loop;
 let cpuStart;
 let timeStart;
+let profiler;
 const answers = {
   clock: () => ({ now: wallClock() }),
   log: () => ({ logged }),
@@ -101,11 +110,29 @@ const answers = {
     const elapsedMs = performance.now() - timeStart;
     // The histogram holds whole timer intervals: the delay is what exceeds the resolution.
     const ms = (nanoseconds) => Math.max(0, nanoseconds / 1e6 - LOOP_RESOLUTION_MS);
+    const cpuMs = (cpu.user + cpu.system) / 1000;
     return {
       loopDelayMs: { p50: ms(loop.percentile(50)), p99: ms(loop.percentile(99)), max: ms(loop.max) },
-      cpuPercent: ((cpu.user + cpu.system) / 1000 / elapsedMs) * 100,
+      cpuMs,
+      cpuPercent: (cpuMs / elapsedMs) * 100,
     };
   },
+  // In-process rather than --cpu-prof: the profile then covers the turn phase only, not start-up,
+  // warm-up or the create burst.
+  'profile-start': async () => {
+    profiler = new Session();
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.start');
+    return {};
+  },
+  'profile-stop': async ({ file }) => {
+    const { profile } = await profiler.post('Profiler.stop');
+    profiler.disconnect();
+    await writeFile(file, JSON.stringify(profile));
+    return {};
+  },
+  count: async ({ groups, chunks }) => ({ counts: await countStore(cairnStore, groups, chunks) }),
   close: async () => {
     await new Promise((resolve) => {
       server.close(() => resolve());
@@ -116,8 +143,8 @@ const answers = {
   },
 };
 
-process.on('message', async ({ id, type }) => {
-  const answer = await answers[type]();
+process.on('message', async ({ id, type, payload }) => {
+  const answer = await answers[type](payload);
   process.send({ id, ...answer }, () => {
     if (type === 'close') process.exit(0);
   });

@@ -1,5 +1,6 @@
-// A worker thread of run.mjs: `clients` conversations of `turns` turns each, started with
-// autocannon's and shaped like them, but reading every SSE event as it arrives (fetch + stream
+// A worker thread of the turn phase (conversation-load.mjs): `turns` turns in each of the
+// conversations it is given (created in the create burst), started with autocannon's and shaped
+// like them, but reading every SSE event as it arrives (fetch + stream
 // reader) instead of waiting for the whole body. For each `agent_output` text chunk it records the
 // time the chunk was read off the socket here − the emit (and due) time the model wrote into it.
 // Its own thread, so autocannon's work on the main thread does not delay the reads.
@@ -9,12 +10,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { DUE_PATTERN, STAMP_PATTERN, wallClock } from './stamped-model.mjs';
 
-const { baseURL, apiToken, clients, turns } = workerData;
+const { baseURL, apiToken, conversationIds, turns } = workerData;
 const EMIT_PATTERN = new RegExp(STAMP_PATTERN.source);
 const headers = { authorization: `Bearer ${apiToken}`, 'content-type': 'application/json' };
 const latencies = [];
 const sinceDue = [];
-const conversations = [];
 const problems = [];
 let turnsDone = 0;
 
@@ -55,23 +55,14 @@ async function streamTurn(conversationId, content) {
   return success;
 }
 
-async function conversation(index) {
-  const created = await fetch(`${baseURL}/v1/conversations`, { method: 'POST', headers, body: '{}' });
-  if (created.status !== 201) {
-    problems.push(`create: HTTP ${created.status}`);
-    return;
-  }
-  const { id } = await created.json();
-  conversations.push(id);
+async function conversation(id, index) {
   for (let turn = 1; turn <= turns; turn++) {
     if (await streamTurn(id, `sampled ${index}, turn ${turn}: hello`)) turnsDone++;
   }
 }
 
 async function run() {
-  const outcomes = await Promise.allSettled(
-    Array.from({ length: clients }, (_, index) => conversation(index)),
-  );
+  const outcomes = await Promise.allSettled(conversationIds.map((id, index) => conversation(id, index)));
   for (const outcome of outcomes) {
     if (outcome.status === 'rejected') problems.push(`conversation: ${outcome.reason}`);
   }
@@ -79,7 +70,6 @@ async function run() {
     type: 'result',
     latencies: Float64Array.from(latencies),
     sinceDue: Float64Array.from(sinceDue),
-    conversations,
     turnsDone,
     problems,
   });

@@ -26,6 +26,30 @@ export const wallClock = () => performance.timeOrigin + performance.now();
  */
 export const STAMP_PATTERN = /\[emit:(\d+\.\d+)\]/g;
 export const DUE_PATTERN = /\[due:(\d+\.\d+)\]/;
+/** The first chunk also carries `[call:…]`, when Cairn called the model (wall clock, ms). */
+export const CALL_PATTERN = /\[call:(\d+\.\d+)\]/;
+/**
+ * The last chunk also carries `[paced:…]`: the sum of the waits the model meant to take this call
+ * (ms), its own pacing; what the turn took beyond it is the server's.
+ */
+export const PACED_PATTERN = /\[paced:(\d+)\]/;
+
+/**
+ * What the stamps in a turn's text (the SSE body, or a stored answer) tell: when the model was
+ * called, when it emitted its last chunk (both on the model's clock) and its own pacing (ms).
+ * Undefined fields when the text lacks the stamps.
+ */
+export function readTurnStamps(text) {
+  let lastEmit;
+  for (const [, emitted] of text.matchAll(STAMP_PATTERN)) lastEmit = Math.max(lastEmit ?? 0, Number(emitted));
+  const call = CALL_PATTERN.exec(text)?.[1];
+  const paced = PACED_PATTERN.exec(text)?.[1];
+  return {
+    call: call === undefined ? undefined : Number(call),
+    lastEmit,
+    pacedMs: paced === undefined ? undefined : Number(paced),
+  };
+}
 
 const FILLER = ' lorem ipsum dolor';
 
@@ -41,14 +65,21 @@ export function createStampedModel({ chunks, firstChunkMs, chunkMs, random }) {
   let calls = 0;
   const jitter = (mean) => mean * (0.5 + random());
   const play = async (sink, signal) => {
+    const calledAt = wallClock();
     const call = calls++;
     sink.start({ responseId: `bench-${call}`, modelId: 'stamped' });
+    let pacedMs = 0;
     for (let index = 0; index < chunks; index++) {
       const waitMs = Math.max(1, Math.round(jitter(index === 0 ? firstChunkMs : chunkMs)));
+      pacedMs += waitMs;
       const due = wallClock() + waitMs;
       await sleep(waitMs, undefined, signal ? { signal } : {});
-      const stamps = `[due:${due.toFixed(3)}][emit:${wallClock().toFixed(3)}]`;
-      sink.textDelta('text', `${stamps}${FILLER}${index === chunks - 1 ? '.' : ''}`);
+      const last = index === chunks - 1;
+      const stamps =
+        (index === 0 ? `[call:${calledAt.toFixed(3)}]` : '') +
+        `[due:${due.toFixed(3)}][emit:${wallClock().toFixed(3)}]` +
+        (last ? `[paced:${pacedMs}]` : '');
+      sink.textDelta('text', `${stamps}${FILLER}${last ? '.' : ''}`);
     }
     sink.textEnd('text');
     sink.usage({ inputTokens: 20, outputTokens: chunks * 4 });
