@@ -182,8 +182,10 @@ export function reportFigures(results, { model, offeredTurnsPerSecond, runSecond
       value: busyMs / turns,
       unit: 'ms',
       detail:
-        `${context}: V8 sampled self time, main thread only (the process's CPU per turn, all threads, ` +
-        `was ${ms(breakdown.turnPhase.cpuMsPerTurn)} with the profiler on); idle ${((selfMs.idle / totalMs) * 100).toFixed(0)}% of the phase`,
+        `${context}: V8's samples of the main thread, not idle (wall time: a blocking syscall such as a ` +
+        `synchronous fdatasync counts, as does waiting for a core on a busy machine); the process's CPU ` +
+        `time a turn, all threads, was ${ms(breakdown.turnPhase.cpuMsPerTurn)} with the profiler on; ` +
+        `idle ${((selfMs.idle / totalMs) * 100).toFixed(0)}% of the phase`,
     });
     for (const category of CATEGORIES) {
       if (category === 'idle' || selfMs[category] === 0) continue;
@@ -191,7 +193,7 @@ export function reportFigures(results, { model, offeredTurnsPerSecond, runSecond
         name: `CPU breakdown: ${category}`,
         value: selfMs[category] / turns,
         unit: 'ms',
-        detail: `${((selfMs[category] / busyMs) * 100).toFixed(1)}% of busy time a turn`,
+        detail: `${((selfMs[category] / busyMs) * 100).toFixed(1)}% of the main thread's busy time`,
       });
     }
     breakdownSummary = {
