@@ -1,13 +1,12 @@
 // One scenario's run on a fresh server process: memory per idle stream (when asked), the warm-up,
 // the create burst, the turn phase, then the lost-message check on the store it wrote.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { createBurst, turnPhase, warmUp } from './conversation-load.mjs';
 import { countStore } from './count-store.mjs';
 import { cpuBreakdown } from './cpu-categories.mjs';
 import { openStore, persists } from './open-store.mjs';
 import { measureStreamMemory } from './stream-memory.mjs';
+import { makeTempDir } from './temp-dir.mjs';
 
 /**
  * `options`: conversations (autocannon's) and sampled (the sampler's) created at once, then `turns`
@@ -17,7 +16,8 @@ import { measureStreamMemory } from './stream-memory.mjs';
  */
 export async function runScenario(scenario, options) {
   const { apiToken, turns } = options;
-  const storeDir = await mkdtemp(join(tmpdir(), 'cairn-server-bench-'));
+  const tempDir = makeTempDir('cairn-server-bench-');
+  const storeDir = tempDir.path;
   try {
     const server = await scenario.start({ ...options.server, storeDir, apiToken });
     let memory;
@@ -60,6 +60,6 @@ export async function runScenario(scenario, options) {
         : cpuBreakdown(JSON.parse(await readFile(options.profileFile, 'utf8')));
     return { memory, creates, turnPhase: turnResult, counts, breakdown };
   } finally {
-    await rm(storeDir, { recursive: true, force: true });
+    tempDir.remove();
   }
 }

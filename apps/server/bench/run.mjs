@@ -48,14 +48,15 @@
 // - Errors also count what the server and the runtime log at error level (a counting logger).
 // Load generator, sampler and server share the machine's cores: on a busy machine every latency
 // here includes waiting for a core, so the load average before the run is printed.
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { report } from '@cairn/bench';
 import { parseStore } from './open-store.mjs';
 import { reportFigures } from './report-figures.mjs';
 import { runScenario } from './run-scenario.mjs';
 import { cairn, peer } from './scenarios.mjs';
+import { makeTempDir } from './temp-dir.mjs';
 
 const setting = (name, fallback) => {
   const value = process.env[name];
@@ -112,10 +113,12 @@ console.log(
   `${availableParallelism()} cores, load average ${loadAverageBefore.join(' / ')} (1 / 5 / 15 min) before the run; ` +
     `scenarios: ${runs.map(({ scenario, turns }) => `${scenario.name} × ${turns} turns`).join(', ')}`,
 );
+// Interrupted, the bench still exits through 'exit': its servers are killed, its temp dirs removed.
+for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(130));
 const started = performance.now();
-const profileDir = process.env.BENCH_PROFILE
-  ? await mkdir(process.env.BENCH_PROFILE, { recursive: true }).then(() => process.env.BENCH_PROFILE)
-  : await mkdtemp(join(tmpdir(), 'cairn-server-bench-profile-'));
+const tempProfileDir = process.env.BENCH_PROFILE ? undefined : makeTempDir('cairn-server-bench-profile-');
+const profileDir = tempProfileDir?.path ?? process.env.BENCH_PROFILE;
+if (tempProfileDir === undefined) await mkdir(profileDir, { recursive: true });
 const results = [];
 try {
   for (const run of runs) {
@@ -131,7 +134,7 @@ try {
     });
   }
 } finally {
-  if (!process.env.BENCH_PROFILE) await rm(profileDir, { recursive: true, force: true });
+  tempProfileDir?.remove();
 }
 const runSeconds = (performance.now() - started) / 1000;
 
