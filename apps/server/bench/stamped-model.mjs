@@ -10,7 +10,8 @@ import { pathToFileURL } from 'node:url';
 
 // @cairn/provider-utils is not a dependency of @cairn/server; @cairn/testing (a dev dependency)
 // depends on it, so it is resolved from there.
-const fromTesting = createRequire(import.meta.resolve('@cairn/testing'));
+// (createRequire rather than import.meta.resolve, which vitest's module runner lacks.)
+const fromTesting = createRequire(createRequire(import.meta.url).resolve('@cairn/testing'));
 const providerUtilsDir = dirname(fromTesting.resolve('@cairn/provider-utils/package.json'));
 const { createModelStream, createResultAssembler } = await import(
   pathToFileURL(join(providerUtilsDir, 'dist/index.js')).href
