@@ -9,6 +9,7 @@ import type { ConversationEventBus } from '../events/conversation-events.js';
 import type { ConversationTurnLock } from '../turn-lock/turn-lock.js';
 import type { AgentSessionsOptions } from './agent-sessions/agent-session-options.js';
 import { type AttachmentLimits, DEFAULT_ATTACHMENT_LIMITS } from './attachments/message-content.js';
+import type { UIStreamPeers } from './chat/running-ui-streams.js';
 import { apiError } from './http/api-error.js';
 import { withCommonErrorResponses } from './http/common-error-responses.js';
 import { bearerAuth } from './middleware/bearer-auth.js';
@@ -81,6 +82,11 @@ export interface ServerAppOptions {
    * `traceparent`; give the runtime the same telemetry so its turns are the requests' children.
    */
   telemetry?: Telemetry;
+  /**
+   * The other workers of a cluster (`cairn-server --workers N`): `GET /v1/chat/{id}/stream` resumes a
+   * turn that another worker runs. Absent: this process only.
+   */
+  uiStreamPeers?: UIStreamPeers;
 }
 
 export interface ServerAppHandle {
@@ -171,6 +177,7 @@ export function createServerApp(options: ServerAppOptions): ServerAppHandle {
       metrics,
       apiToken,
       webRoot: options.webRoot,
+      uiStreamPeers: options.uiStreamPeers,
     }),
   };
   registerHealthRoutes(app, deps);

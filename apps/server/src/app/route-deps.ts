@@ -4,6 +4,7 @@ import type { ConversationEventBus } from '../events/conversation-events.js';
 import type { ConversationTurnLock } from '../turn-lock/turn-lock.js';
 import type { AgentSessionsOptions } from './agent-sessions/agent-session-options.js';
 import type { AttachmentLimits } from './attachments/message-content.js';
+import type { UIStreamPeers } from './chat/running-ui-streams.js';
 import type { ServerLogger } from './server-env.js';
 import type { ServerMetrics } from './server-metrics.js';
 import type { SseStreamLimits } from './streams/sse-writer.js';
@@ -39,4 +40,6 @@ export interface RouteDeps {
   apiToken?: string;
   /** The built web page (`dist/web`, with `index.html` and `assets/`); absent: no page. */
   webRoot?: string;
+  /** The other workers of a cluster, for chat-stream resume; absent for a single process. */
+  uiStreamPeers?: UIStreamPeers;
 }
