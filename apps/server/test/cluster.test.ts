@@ -63,8 +63,8 @@ async function startCluster(store: (typeof STORES)[number]): Promise<ServerProce
   return server;
 }
 
-/** A connection to worker 1 or 2 (`X-Cairn-Worker`). */
-async function worker(id: '1' | '2'): Promise<PinnedWorker> {
+/** A connection to the worker of this id (`X-Cairn-Worker`). */
+async function worker(id: string): Promise<PinnedWorker> {
   if (server === undefined) throw new Error('start the cluster first');
   const connection = await pinnedWorker(server.url, id, TOKEN);
   pinned.push(connection);
@@ -221,5 +221,38 @@ describe.each(STORES)('cairn-server --workers 2 on %s', (store) => {
     } finally {
       await stored.close();
     }
+  });
+});
+
+describe('a cluster worker that dies', () => {
+  it('releases its turn locks (a turn waiting on another worker goes on) and is restarted', async () => {
+    const cluster = await startCluster('fs');
+    const [a, b] = [await worker('1'), await worker('2')];
+    const id = `c-${randomUUID()}`;
+    const first = postMessage(a, id, 'first, slow, dies with worker 1').catch((error: unknown) => error);
+    await modelAsked('first, slow, dies with worker 1');
+    const second = postMessage(b, id, 'second, on worker 2');
+    const pid = cluster.logs().find((line) => line.worker === 1 && typeof line.pid === 'number')?.pid;
+    process.kill(Number(pid), 'SIGKILL');
+
+    const response = await second;
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { message?: { content: string } }).message?.content).toBe(
+      'Answer to: second, on worker 2',
+    );
+    expect(await first).toBeInstanceOf(Error);
+    expect((await storedMessages(b, id)).slice(-2)).toEqual([
+      ['user', 'second, on worker 2'],
+      ['assistant', 'Answer to: second, on worker 2'],
+    ]);
+    await expect
+      .poll(() => cluster.logs().some((line) => line.msg === 'cluster worker restarted'), { timeout: 20_000 })
+      .toBe(true);
+    expect(cluster.logs().find((line) => String(line.msg).startsWith('cluster worker died'))).toMatchObject({
+      workerId: 1,
+      signal: 'SIGKILL',
+    });
+    // The restarted worker (id 3) serves the port.
+    await worker('3');
   });
 });

@@ -37,7 +37,10 @@ export async function runClusterWorker(): Promise<void> {
   });
   if (start === undefined) return exit(0);
   const { config } = start;
-  const logger = pino({ level: config.logLevel, base: { service: 'cairn-server', worker: workerId } });
+  const logger = pino({
+    level: config.logLevel,
+    base: { service: 'cairn-server', worker: workerId, pid: process.pid },
+  });
 
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
@@ -55,17 +58,26 @@ export async function runClusterWorker(): Promise<void> {
     const cairnError = toCairnError(error, 'STORE_UNAVAILABLE');
     return exit(1, { cairn: 'failed', error: cairnError.toJSON() });
   }
-  logger.debug({ url: server.url, pid: process.pid }, 'cluster worker serving');
+  logger.info({ port: new URL(server.url).port }, 'cluster worker serving');
 
   let draining = false;
   // Once: the primary's word and its disconnect may both ask.
   const drain = () => {
     if (draining) return;
     draining = true;
-    void server.shutdown().then(({ abortedTurns }) => {
-      logger.info({ abortedTurns }, 'cluster worker stopped');
-      return exit(0, { cairn: 'stopped', abortedTurns });
-    });
+    server.shutdown().then(
+      ({ abortedTurns }) => {
+        logger.info({ abortedTurns }, 'cluster worker stopped');
+        return exit(0, { cairn: 'stopped', abortedTurns });
+      },
+      (error: unknown) => {
+        logger.error(
+          { error: toCairnError(error, 'STORE_UNAVAILABLE').toJSON() },
+          'cluster worker failed to stop',
+        );
+        return exit(1);
+      },
+    );
   };
   channel.onMessage((message) => {
     switch (message.cairn) {
