@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import { openStore } from '@cairn/connect';
 import { type MockProviderServer, startMockProviderServer } from '@cairn/testing';
 import { afterEach, describe, expect, inject, it } from 'vitest';
@@ -19,12 +20,15 @@ const STORES = ['fs', 'sqlite', 'postgres'] as const;
 let server: ServerProcess | undefined;
 let mock: MockProviderServer | undefined;
 const pinned: PinnedWorker[] = [];
+let dataDir = '';
 
 afterEach(async () => {
   for (const connection of pinned.splice(0)) connection.close();
   await stopServerAndMock(server, mock);
   server = undefined;
   mock = undefined;
+  if (dataDir !== '') await rm(dataDir, { recursive: true, force: true });
+  dataDir = '';
 });
 
 /** The last user message a chat request carried: which request the mock is answering. */
@@ -47,8 +51,6 @@ async function startMock(): Promise<MockProviderServer> {
   });
   return mock;
 }
-
-let dataDir = '';
 
 async function startCluster(store: (typeof STORES)[number]): Promise<ServerProcess> {
   const model = await startMock();

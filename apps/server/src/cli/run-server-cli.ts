@@ -73,6 +73,8 @@ async function runCluster(config: ServerConfig, logger: Logger): Promise<number>
       url: cluster.url,
       store: config.store,
       workers: config.workers,
+      model: cluster.model,
+      modelFrom: cluster.modelFrom,
       auth: config.apiToken === undefined ? 'none (--insecure-local)' : 'bearer',
       web: config.webRoot !== undefined,
     },

@@ -22,7 +22,7 @@ export type PrimaryToWorker =
 export type WorkerToPrimary =
   /** The worker's code is loaded and listens to the channel: now it may be told what to serve. */
   | { cairn: 'hello' }
-  | { cairn: 'listening'; url: string }
+  | { cairn: 'listening'; url: string; model: string; modelFrom: string }
   /** The worker could not start (the store, the model, the port): the primary gives up with this. */
   | { cairn: 'failed'; error: CairnErrorJSON }
   | { cairn: 'event'; event: ConversationChanged }

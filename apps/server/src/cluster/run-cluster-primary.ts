@@ -30,6 +30,9 @@ export interface ClusterOptions {
 export interface ClusterHandle {
   /** `http://host:port`: the port every worker serves. */
   url: string;
+  /** The model the workers use (`provider modelId`) and why (as `ResolvedModel.source`). */
+  model: string;
+  modelFrom: string;
   /** The ids of the running workers (`X-Cairn-Worker` of their answers). */
   workerIds(): number[];
   /** Each running worker's CPU usage and event-loop delay since it started. */
@@ -39,6 +42,8 @@ export interface ClusterHandle {
   /** Aborts every worker's running turns now (a second signal). */
   abortNow(): void;
 }
+
+type Listening = Extract<WorkerToPrimary, { cairn: 'listening' }>;
 
 const WORKER_ENTRY = fileURLToPath(new URL('./cluster-worker-entry.js', import.meta.url));
 const MAX_RESTART_DELAY_MS = 30_000;
@@ -146,13 +151,13 @@ export async function runClusterPrimary(options: ClusterOptions): Promise<Cluste
     }
   }
 
-  function fork(): { worker: Worker; listening: Promise<string> } {
+  function fork(): { worker: Worker; listening: Promise<Listening> } {
     const worker = cluster.fork(options.env);
     // A send to a worker that just died fails (EPIPE); its exit is handled below.
     worker.on('error', () => {});
     const startedAt = Date.now();
     workers.set(worker.id, worker);
-    const listening = new Promise<string>((resolve, reject) => {
+    const listening = new Promise<Listening>((resolve, reject) => {
       worker.on('message', (message: unknown) => {
         if (!isCairnMessage<WorkerToPrimary>(message)) return;
         // Messages sent before the worker's code listens are lost: it says hello when it does.
@@ -163,7 +168,7 @@ export async function runClusterPrimary(options: ClusterOptions): Promise<Cluste
             workerCount: count,
             ...definedFields({ modelModule: options.modelModule }),
           } satisfies PrimaryToWorker);
-        } else if (message.cairn === 'listening') resolve(message.url);
+        } else if (message.cairn === 'listening') resolve(message);
         else if (message.cairn === 'failed') {
           const { code, message: text, details } = message.error;
           reject(new CairnError(code, text, definedFields({ details })));
@@ -188,7 +193,7 @@ export async function runClusterPrimary(options: ClusterOptions): Promise<Cluste
           if (stopping) return;
           const next = fork();
           next.listening.then(
-            (url) => logger.info({ workerId: next.worker.id, url }, 'cluster worker restarted'),
+            () => logger.info({ workerId: next.worker.id }, 'cluster worker restarted'),
             () => {}, // its exit is logged (and retried) like any other
           );
         }, delayMs).unref();
@@ -208,9 +213,9 @@ export async function runClusterPrimary(options: ClusterOptions): Promise<Cluste
   }
 
   const started = Array.from({ length: count }, () => fork());
-  let url: string;
+  let first: Listening;
   try {
-    [url] = (await Promise.all(started.map((worker) => worker.listening))) as [string];
+    [first] = (await Promise.all(started.map((worker) => worker.listening))) as [Listening];
   } catch (error) {
     // One worker failed to start (the store, the model, the port): the others stop, the error stands.
     for (const id of workers.keys()) send(id, { cairn: 'abort-now' });
@@ -220,7 +225,9 @@ export async function runClusterPrimary(options: ClusterOptions): Promise<Cluste
   running = true;
 
   return {
-    url,
+    url: first.url,
+    model: first.model,
+    modelFrom: first.modelFrom,
     workerIds: () => [...workers.keys()],
     stats() {
       const expected = workers.size;

@@ -58,7 +58,7 @@ export async function runClusterWorker(): Promise<void> {
     const cairnError = toCairnError(error, 'STORE_UNAVAILABLE');
     return exit(1, { cairn: 'failed', error: cairnError.toJSON() });
   }
-  logger.info({ port: new URL(server.url).port }, 'cluster worker serving');
+  logger.debug({ url: server.url }, 'cluster worker serving');
 
   let draining = false;
   // Once: the primary's word and its disconnect may both ask.
@@ -112,7 +112,12 @@ export async function runClusterWorker(): Promise<void> {
   });
   // Orphaned (the primary was killed): nobody keeps the locks any more, so this worker stops too.
   channel.disconnected.addEventListener('abort', drain);
-  channel.send({ cairn: 'listening', url: server.url });
+  channel.send({
+    cairn: 'listening',
+    url: server.url,
+    model: `${server.model.provider} ${server.model.modelId}`,
+    modelFrom: server.model.source,
+  });
 }
 
 /** The `createModel()` export of the module the cluster was started with (the bench's model). */

@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { basename, extname } from 'node:path';
 import { type ResolvedModel, resolveModel } from '@cairn/connect';
 import { CairnError, definedFields, type ModelAdapter } from '@cairn/core';
@@ -41,6 +41,11 @@ export interface StartServerOptions {
 
 // Aborted turns still write their abort to the store; this bounds how long we wait for that.
 const ABORT_SETTLE_MS = 10_000;
+// How long ended streams may take to send their last bytes before their connections are cut.
+const STREAMS_SETTLE_MS = 2_000;
+
+const sockets = new WeakMap<ServerType, Set<Socket>>();
+const openSockets = (server: ServerType) => sockets.get(server)?.size ?? 0;
 
 /** Opens the store, resolves the model, and serves the API (and the web page) on `host:port`. */
 export async function startServer(
@@ -141,6 +146,12 @@ function listen(
 ): Promise<ServerType> {
   return new Promise((resolve, reject) => {
     const server = createAdaptorServer({ fetch: handle.app.fetch });
+    const open = new Set<Socket>();
+    sockets.set(server, open);
+    server.on('connection', (socket: Socket) => {
+      open.add(socket);
+      socket.once('close', () => open.delete(socket));
+    });
     if (workerId !== undefined) {
       // First, before Hono answers: which worker served the request (logs, tests, a misbehaving worker).
       const name = String(workerId);
@@ -198,7 +209,12 @@ async function shutdown(
     handle.abortAll('server shutting down');
     await waitUntil(() => handle.activeTurns() === 0, ABORT_SETTLE_MS);
   }
-  // Turn streams have sent their last event by now; what is left open is idle or stuck.
+  // Turn streams have sent their last event by now, and live event streams were told to end: their
+  // connections close as their last bytes go out (at once when no turn ran). What is left open is stuck.
+  await waitUntil(() => {
+    if ('closeIdleConnections' in server) server.closeIdleConnections();
+    return openSockets(server) === 0;
+  }, STREAMS_SETTLE_MS);
   if ('closeAllConnections' in server) server.closeAllConnections();
   await closed;
   await backends.close();

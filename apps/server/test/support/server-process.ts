@@ -14,13 +14,18 @@ export function tempDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), `cairn-server-${prefix}-`));
 }
 
-/** A clean environment: nothing from the machine running the tests (keys, base URLs, a local model). */
+/**
+ * A clean environment: nothing from the machine running the tests (keys, base URLs, a local model).
+ * Two workers, whatever the machine's cores: the binary is tested as a cluster (the default on any
+ * machine with two cores or more); a test about something else pins `--workers 1`.
+ */
 export function serverEnv(dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
   return {
     PATH: process.env.PATH ?? '',
     HOME: dataDir,
     CAIRN_DATA_DIR: dataDir,
     CAIRN_LOCAL_BASE_URL: 'off',
+    CAIRN_WORKERS: '2',
     ...extra,
   };
 }
