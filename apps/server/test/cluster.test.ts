@@ -44,6 +44,8 @@ async function startMock(): Promise<MockProviderServer> {
     provider: 'openai',
     turns: (request) => {
       const asked = lastUserText(request.body);
+      // Forty seconds: only an abort ends it.
+      if (asked.includes('endless')) return { text: 'x'.repeat(40), chunkSize: 1, chunkDelayMs: 1_000 };
       return asked.includes('slow')
         ? { text: `Answer to: ${asked}`, chunkSize: 4, chunkDelayMs: 100 }
         : { text: `Answer to: ${asked}` };
@@ -223,6 +225,35 @@ describe.each(STORES)('cairn-server --workers 2 on %s', (store) => {
     } finally {
       await stored.close();
     }
+  });
+});
+
+describe('aborting on another worker', () => {
+  it('aborts the turn running on one worker and the one queued on the other', async () => {
+    await startCluster('fs');
+    const [a, b, aborter] = [await worker('1'), await worker('2'), await worker('2')];
+    const id = `c-${randomUUID()}`;
+    const running = postMessage(a, id, 'endless, on worker 1');
+    await modelAsked('endless, on worker 1');
+    const queued = postMessage(b, id, 'queued on worker 2');
+    // Worker 2 counts it (waiting for the lock) before it is aborted.
+    await expect
+      .poll(
+        async () =>
+          (await (await aborter.request('/metrics')).text()).match(/^cairn_turns_active (\d+)/m)?.[1],
+      )
+      .toBe('1');
+    // Nothing runs there: no worker aborts anything.
+    const nothing = await aborter.request(`/v1/conversations/c-${randomUUID()}/abort`, { method: 'POST' });
+    expect(await nothing.json()).toEqual({ aborted: false });
+    const abort = await aborter.request(`/v1/conversations/${id}/abort`, { method: 'POST' });
+    expect([abort.status, await abort.json()]).toEqual([202, { aborted: true }]);
+    for (const response of await Promise.all([running, queued])) {
+      expect(await response.json()).toMatchObject({ success: false, error: { code: 'LLM_ABORTED' } });
+    }
+    const stored = await storedMessages(a, id);
+    expect(stored.map(([role]) => role)).toEqual(['user', 'assistant']);
+    expect(stored[0]?.[1]).toBe('endless, on worker 1');
   });
 });
 

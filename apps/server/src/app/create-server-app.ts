@@ -20,7 +20,7 @@ import { refuseWhileDraining } from './middleware/refuse-while-draining.js';
 import { requestLog } from './middleware/request-log.js';
 import { traceRequests } from './middleware/trace-requests.js';
 import { validationHook } from './middleware/validation-hook.js';
-import type { RouteDeps } from './route-deps.js';
+import type { RouteDeps, TurnPeers } from './route-deps.js';
 import { registerAgentSessionRoutes } from './routes/agent-session-routes.js';
 import { registerAttachmentRoutes } from './routes/attachment-routes.js';
 import { registerChatRoutes } from './routes/chat-routes.js';
@@ -87,6 +87,8 @@ export interface ServerAppOptions {
    * turn that another worker runs. Absent: this process only.
    */
   uiStreamPeers?: UIStreamPeers;
+  /** The other workers of a cluster: `POST /v1/conversations/{id}/abort` aborts the turn wherever it runs. */
+  turnPeers?: TurnPeers;
 }
 
 export interface ServerAppHandle {
@@ -178,6 +180,7 @@ export function createServerApp(options: ServerAppOptions): ServerAppHandle {
       apiToken,
       webRoot: options.webRoot,
       uiStreamPeers: options.uiStreamPeers,
+      turnPeers: options.turnPeers,
     }),
   };
   registerHealthRoutes(app, deps);

@@ -42,4 +42,14 @@ export interface RouteDeps {
   webRoot?: string;
   /** The other workers of a cluster, for chat-stream resume; absent for a single process. */
   uiStreamPeers?: UIStreamPeers;
+  /** The other workers of a cluster, for aborting turns; absent for a single process. */
+  turnPeers?: TurnPeers;
+}
+
+/** The other workers of a cluster (`cairn-server --workers N`), as the turn routes see them. */
+export interface TurnPeers {
+  /** How this process aborts its turns of a conversation when a peer asks (true: some were running). */
+  serve(abort: (conversationId: string, reason: string) => boolean): void;
+  /** Aborts the conversation's turns in every other worker; true when any was running there. */
+  abort(conversationId: string, reason: string): Promise<boolean>;
 }

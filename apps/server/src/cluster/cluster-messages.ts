@@ -15,6 +15,8 @@ export type PrimaryToWorker =
   | { cairn: 'ui-unfollow'; sub: string }
   | { cairn: 'ui-chunk'; sub: string; chunk: UIMessageChunk }
   | { cairn: 'ui-end'; sub: string; found: boolean }
+  | { cairn: 'abort'; request: string; conversationId: string; reason: string }
+  | { cairn: 'aborted'; request: string; aborted: boolean }
   | { cairn: 'stats' }
   | { cairn: 'shutdown' }
   | { cairn: 'abort-now' };
@@ -33,6 +35,8 @@ export type WorkerToPrimary =
   | { cairn: 'ui-unfollow'; sub: string }
   | { cairn: 'ui-chunk'; sub: string; chunk: UIMessageChunk }
   | { cairn: 'ui-end'; sub: string; found: boolean }
+  | { cairn: 'abort'; request: string; conversationId: string; reason: string }
+  | { cairn: 'aborted'; request: string; aborted: boolean }
   | { cairn: 'stats'; stats: WorkerStats }
   | { cairn: 'stopped'; abortedTurns: number };
 

@@ -67,6 +67,11 @@ export async function runClusterPrimary(options: ClusterOptions): Promise<Cluste
   // Which workers run chat turns of a conversation, and the streams relayed between workers.
   const uiOwners = new Map<string, Set<number>>();
   const follows = new Map<string, { asker: number; sub: string; owner: number }>();
+  // Aborts asked by one worker, waiting for the others' answers.
+  const aborts = new Map<
+    string,
+    { asker: number; request: string; waiting: Set<number>; aborted: boolean }
+  >();
   const statsWaiters = new Set<(stats: WorkerStats) => void>();
   const aborted = { turns: 0 };
   let stopping = false;
@@ -127,6 +132,22 @@ export async function runClusterPrimary(options: ClusterOptions): Promise<Cluste
         send(follow.asker, { ...message, sub: follow.sub });
         break;
       }
+      case 'abort': {
+        const key = `${id}:${message.request}`;
+        const waiting = new Set([...workers.keys()].filter((other) => other !== id));
+        aborts.set(key, { asker: id, request: message.request, waiting, aborted: false });
+        for (const other of waiting) send(other, { ...message, request: key });
+        answerAbort(key);
+        break;
+      }
+      case 'aborted': {
+        const pending = aborts.get(message.request);
+        if (pending === undefined) break;
+        pending.waiting.delete(id);
+        pending.aborted ||= message.aborted;
+        answerAbort(message.request);
+        break;
+      }
       case 'stats':
         for (const waiter of statsWaiters) waiter(message.stats);
         break;
@@ -136,6 +157,14 @@ export async function runClusterPrimary(options: ClusterOptions): Promise<Cluste
     }
   }
 
+  /** Answers an abort once every other worker has (a worker that died answers nothing: not aborted). */
+  function answerAbort(key: string) {
+    const pending = aborts.get(key);
+    if (pending === undefined || pending.waiting.size > 0) return;
+    aborts.delete(key);
+    send(pending.asker, { cairn: 'aborted', request: pending.request, aborted: pending.aborted });
+  }
+
   /** A worker is gone: its locks pass on, streams followed from it end, streams it followed stop. */
   function forget(workerId: number) {
     workers.delete(workerId);
@@ -143,6 +172,11 @@ export async function runClusterPrimary(options: ClusterOptions): Promise<Cluste
     for (const [conversationId, owners] of uiOwners) {
       owners.delete(workerId);
       if (owners.size === 0) uiOwners.delete(conversationId);
+    }
+    for (const [key, pending] of aborts) {
+      pending.waiting.delete(workerId);
+      if (pending.asker === workerId) aborts.delete(key);
+      else answerAbort(key);
     }
     for (const [key, follow] of follows) {
       if (follow.owner === workerId) send(follow.asker, { cairn: 'ui-end', sub: follow.sub, found: true });

@@ -7,6 +7,7 @@ import { startServer } from '../main/start-server.js';
 import type { PrimaryToWorker } from './cluster-messages.js';
 import { createIpcEventBus } from './ipc-event-bus.js';
 import { createIpcTurnLock } from './ipc-turn-lock.js';
+import { createIpcTurnPeers } from './ipc-turn-peers.js';
 import { createIpcUIStreamPeers } from './ipc-ui-stream-peers.js';
 import { processWorkerChannel } from './worker-channel.js';
 
@@ -48,6 +49,7 @@ export async function runClusterWorker(): Promise<void> {
     server = await startServer(config, process.env, logger, {
       workerId,
       uiStreamPeers: createIpcUIStreamPeers(channel),
+      turnPeers: createIpcTurnPeers(channel),
       ...(config.store === 'postgres'
         ? {}
         : { local: () => ({ events: createIpcEventBus(channel), turnLock: createIpcTurnLock(channel) }) }),

@@ -8,6 +8,7 @@ import { createAgentRuntime, type RuntimeLogger, readWorkflowFile } from '@cairn
 import { createAdaptorServer, type ServerType } from '@hono/node-server';
 import type { UIStreamPeers } from '../app/chat/running-ui-streams.js';
 import { createServerApp, type ServerAppHandle } from '../app/create-server-app.js';
+import type { TurnPeers } from '../app/route-deps.js';
 import type { ServerConfig } from '../config/server-config.js';
 import { connectConfiguredMcp } from './connect-mcp.js';
 import { type Backends, type LocalCoordination, openBackends, turnCap } from './open-backends.js';
@@ -33,8 +34,9 @@ export interface StartServerOptions {
   workerId?: number;
   /** The bus and turn lock for the fs and SQLite stores; default in-process. */
   local?: () => LocalCoordination;
-  /** The cluster's other workers, for chat-stream resume. */
+  /** The cluster's other workers, for chat-stream resume and aborts. */
   uiStreamPeers?: UIStreamPeers;
+  turnPeers?: TurnPeers;
   /** A model instead of the configured one (the bench's scripted model): not closed by the server. */
   model?: ModelAdapter;
 }
@@ -96,7 +98,12 @@ export async function startServer(
       ...(config.agentSessions && config.workspace !== undefined
         ? { agentSessions: { workspaceRoot: config.workspace, passEnv: config.agentEnv } }
         : {}),
-      ...definedFields({ webRoot: config.webRoot, telemetry, uiStreamPeers: options.uiStreamPeers }),
+      ...definedFields({
+        webRoot: config.webRoot,
+        telemetry,
+        uiStreamPeers: options.uiStreamPeers,
+        turnPeers: options.turnPeers,
+      }),
       logger,
     });
     const server = await listen(handle, config.host, config.port, options.workerId);
