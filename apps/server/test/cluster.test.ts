@@ -231,18 +231,22 @@ describe.each(STORES)('cairn-server --workers 2 on %s', (store) => {
 describe('aborting on another worker', () => {
   it('aborts the turn running on one worker and the one queued on the other', async () => {
     await startCluster('fs');
-    const [a, b, aborter] = [await worker('1'), await worker('2'), await worker('2')];
+    const [a, b, aborter, scraper] = [
+      await worker('1'),
+      await worker('2'),
+      await worker('2'),
+      await worker('1'),
+    ];
     const id = `c-${randomUUID()}`;
     const running = postMessage(a, id, 'endless, on worker 1');
     await modelAsked('endless, on worker 1');
     const queued = postMessage(b, id, 'queued on worker 2');
-    // Worker 2 counts it (waiting for the lock) before it is aborted.
-    await expect
-      .poll(
-        async () =>
-          (await (await aborter.request('/metrics')).text()).match(/^cairn_turns_active (\d+)/m)?.[1],
-      )
-      .toBe('1');
+    // Both turns are counted (one running on worker 1, one waiting on worker 2) before the abort:
+    // /metrics answers for the whole server, whichever worker a scrape reaches.
+    const activeTurns = async (on: PinnedWorker) =>
+      (await (await on.request('/metrics')).text()).match(/^cairn_turns_active (\d+)/m)?.[1];
+    await expect.poll(() => activeTurns(aborter)).toBe('2');
+    expect(await activeTurns(scraper)).toBe('2');
     // Nothing runs there: no worker aborts anything.
     const nothing = await aborter.request(`/v1/conversations/c-${randomUUID()}/abort`, { method: 'POST' });
     expect(await nothing.json()).toEqual({ aborted: false });

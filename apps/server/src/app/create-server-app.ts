@@ -20,7 +20,7 @@ import { refuseWhileDraining } from './middleware/refuse-while-draining.js';
 import { requestLog } from './middleware/request-log.js';
 import { traceRequests } from './middleware/trace-requests.js';
 import { validationHook } from './middleware/validation-hook.js';
-import type { RouteDeps, TurnPeers } from './route-deps.js';
+import type { MetricsPeers, RouteDeps, TurnPeers } from './route-deps.js';
 import { registerAgentSessionRoutes } from './routes/agent-session-routes.js';
 import { registerAttachmentRoutes } from './routes/attachment-routes.js';
 import { registerChatRoutes } from './routes/chat-routes.js';
@@ -89,6 +89,8 @@ export interface ServerAppOptions {
   uiStreamPeers?: UIStreamPeers;
   /** The other workers of a cluster: `POST /v1/conversations/{id}/abort` aborts the turn wherever it runs. */
   turnPeers?: TurnPeers;
+  /** The workers of a cluster: `GET /metrics` answers for all of them. */
+  metricsPeers?: MetricsPeers;
 }
 
 export interface ServerAppHandle {
@@ -181,6 +183,7 @@ export function createServerApp(options: ServerAppOptions): ServerAppHandle {
       webRoot: options.webRoot,
       uiStreamPeers: options.uiStreamPeers,
       turnPeers: options.turnPeers,
+      metricsPeers: options.metricsPeers,
     }),
   };
   registerHealthRoutes(app, deps);

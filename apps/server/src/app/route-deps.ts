@@ -44,6 +44,16 @@ export interface RouteDeps {
   uiStreamPeers?: UIStreamPeers;
   /** The other workers of a cluster, for aborting turns; absent for a single process. */
   turnPeers?: TurnPeers;
+  /** The workers of a cluster, for `/metrics` of the whole server; absent for a single process. */
+  metricsPeers?: MetricsPeers;
+}
+
+/** The workers of a cluster, as `/metrics` sees them. */
+export interface MetricsPeers {
+  /** How this worker gives its metrics (`registry.getMetricsAsJSON()`) when the cluster gathers them. */
+  serve(collect: () => Promise<unknown[]>): void;
+  /** Every worker's metrics, summed (counters, histograms, gauges such as open streams) as one server's. */
+  gather(): Promise<{ text: string; contentType: string }>;
 }
 
 /** The other workers of a cluster (`cairn-server --workers N`), as the turn routes see them. */

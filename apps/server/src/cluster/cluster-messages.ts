@@ -17,6 +17,9 @@ export type PrimaryToWorker =
   | { cairn: 'ui-end'; sub: string; found: boolean }
   | { cairn: 'abort'; request: string; conversationId: string; reason: string }
   | { cairn: 'aborted'; request: string; aborted: boolean }
+  /** Asks a worker for its metrics (`registry.getMetricsAsJSON()`), or answers a gather. */
+  | { cairn: 'metrics'; request: string }
+  | { cairn: 'metrics-gathered'; request: string; text: string; contentType: string }
   | { cairn: 'stats' }
   | { cairn: 'shutdown' }
   | { cairn: 'abort-now' };
@@ -37,6 +40,9 @@ export type WorkerToPrimary =
   | { cairn: 'ui-end'; sub: string; found: boolean }
   | { cairn: 'abort'; request: string; conversationId: string; reason: string }
   | { cairn: 'aborted'; request: string; aborted: boolean }
+  /** Asks for every worker's metrics, summed; or answers `metrics` with this worker's. */
+  | { cairn: 'metrics-gather'; request: string }
+  | { cairn: 'metrics'; request: string; metrics: unknown[] }
   | { cairn: 'stats'; stats: WorkerStats }
   | { cairn: 'stopped'; abortedTurns: number };
 

@@ -1,6 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';
 import { CairnError, definedFields } from '@cairn/core';
+import { AggregatorRegistry } from 'prom-client';
 import type { ServerLogger } from '../app/server-env.js';
 import type { ServerConfig } from '../config/server-config.js';
 import {
@@ -71,6 +72,11 @@ export async function runClusterPrimary(options: ClusterOptions): Promise<Cluste
   const aborts = new Map<
     string,
     { asker: number; request: string; waiting: Set<number>; aborted: boolean }
+  >();
+  // Metrics gathers in progress: the asker, and the workers' metrics so far.
+  const gathers = new Map<
+    string,
+    { asker: number; request: string; waiting: Set<number>; metrics: unknown[][] }
   >();
   const statsWaiters = new Set<(stats: WorkerStats) => void>();
   const aborted = { turns: 0 };
@@ -148,6 +154,21 @@ export async function runClusterPrimary(options: ClusterOptions): Promise<Cluste
         answerAbort(message.request);
         break;
       }
+      case 'metrics-gather': {
+        const key = `${id}:${message.request}`;
+        const waiting = new Set(workers.keys());
+        gathers.set(key, { asker: id, request: message.request, waiting, metrics: [] });
+        for (const other of waiting) send(other, { cairn: 'metrics', request: key });
+        break;
+      }
+      case 'metrics': {
+        const gather = gathers.get(message.request);
+        if (gather === undefined) break;
+        gather.waiting.delete(id);
+        gather.metrics.push(message.metrics);
+        void answerGather(message.request);
+        break;
+      }
       case 'stats':
         for (const waiter of statsWaiters) waiter(message.stats);
         break;
@@ -165,6 +186,21 @@ export async function runClusterPrimary(options: ClusterOptions): Promise<Cluste
     send(pending.asker, { cairn: 'aborted', request: pending.request, aborted: pending.aborted });
   }
 
+  /** Sums the workers' metrics once all have answered (a worker that died counts no more). */
+  async function answerGather(key: string) {
+    const gather = gathers.get(key);
+    if (gather === undefined || gather.waiting.size > 0) return;
+    gathers.delete(key);
+    const summed = AggregatorRegistry.aggregate(gather.metrics);
+    const text = await summed.metrics();
+    send(gather.asker, {
+      cairn: 'metrics-gathered',
+      request: gather.request,
+      text,
+      contentType: summed.contentType,
+    });
+  }
+
   /** A worker is gone: its locks pass on, streams followed from it end, streams it followed stop. */
   function forget(workerId: number) {
     workers.delete(workerId);
@@ -172,6 +208,11 @@ export async function runClusterPrimary(options: ClusterOptions): Promise<Cluste
     for (const [conversationId, owners] of uiOwners) {
       owners.delete(workerId);
       if (owners.size === 0) uiOwners.delete(conversationId);
+    }
+    for (const [key, gather] of gathers) {
+      gather.waiting.delete(workerId);
+      if (gather.asker === workerId) gathers.delete(key);
+      else void answerGather(key);
     }
     for (const [key, pending] of aborts) {
       pending.waiting.delete(workerId);

@@ -6,6 +6,7 @@ import { pino } from 'pino';
 import { startServer } from '../main/start-server.js';
 import type { PrimaryToWorker } from './cluster-messages.js';
 import { createIpcEventBus } from './ipc-event-bus.js';
+import { createIpcMetricsPeers } from './ipc-metrics-peers.js';
 import { createIpcTurnLock } from './ipc-turn-lock.js';
 import { createIpcTurnPeers } from './ipc-turn-peers.js';
 import { createIpcUIStreamPeers } from './ipc-ui-stream-peers.js';
@@ -50,6 +51,7 @@ export async function runClusterWorker(): Promise<void> {
       workerId,
       uiStreamPeers: createIpcUIStreamPeers(channel),
       turnPeers: createIpcTurnPeers(channel),
+      metricsPeers: createIpcMetricsPeers(channel),
       ...(config.store === 'postgres'
         ? {}
         : { local: () => ({ events: createIpcEventBus(channel), turnLock: createIpcTurnLock(channel) }) }),

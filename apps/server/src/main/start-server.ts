@@ -8,7 +8,7 @@ import { createAgentRuntime, type RuntimeLogger, readWorkflowFile } from '@cairn
 import { createAdaptorServer, type ServerType } from '@hono/node-server';
 import type { UIStreamPeers } from '../app/chat/running-ui-streams.js';
 import { createServerApp, type ServerAppHandle } from '../app/create-server-app.js';
-import type { TurnPeers } from '../app/route-deps.js';
+import type { MetricsPeers, TurnPeers } from '../app/route-deps.js';
 import type { ServerConfig } from '../config/server-config.js';
 import { connectConfiguredMcp } from './connect-mcp.js';
 import { type Backends, type LocalCoordination, openBackends, turnCap } from './open-backends.js';
@@ -37,6 +37,8 @@ export interface StartServerOptions {
   /** The cluster's other workers, for chat-stream resume and aborts. */
   uiStreamPeers?: UIStreamPeers;
   turnPeers?: TurnPeers;
+  /** The cluster's workers, for `/metrics` of the whole server. */
+  metricsPeers?: MetricsPeers;
   /** A model instead of the configured one (the bench's scripted model): not closed by the server. */
   model?: ModelAdapter;
 }
@@ -103,6 +105,7 @@ export async function startServer(
         telemetry,
         uiStreamPeers: options.uiStreamPeers,
         turnPeers: options.turnPeers,
+        metricsPeers: options.metricsPeers,
       }),
       logger,
     });
