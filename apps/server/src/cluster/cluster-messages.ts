@@ -8,7 +8,7 @@ import type { ConversationChanged } from '../events/conversation-events.js';
  * has a `cairn` tag, so a message of anyone else (Node's own cluster messages are internal) is ignored.
  */
 export type PrimaryToWorker =
-  | { cairn: 'start'; config: ServerConfig; modelModule?: string; workerCount: number }
+  | { cairn: 'start'; config: ServerConfig; modelModule?: string }
   | { cairn: 'event'; event: ConversationChanged }
   | { cairn: 'lock-granted'; request: number }
   | { cairn: 'ui-follow'; sub: string; conversationId: string }

@@ -240,7 +240,6 @@ export async function runClusterPrimary(options: ClusterOptions): Promise<Cluste
           worker.send({
             cairn: 'start',
             config: workerShare(config),
-            workerCount: count,
             ...definedFields({ modelModule: options.modelModule }),
           } satisfies PrimaryToWorker);
         } else if (message.cairn === 'listening') resolve(message);
