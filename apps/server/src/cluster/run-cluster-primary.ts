@@ -85,6 +85,7 @@ export async function runClusterPrimary(options: ClusterOptions): Promise<Cluste
   let running = false;
   let crashesInARow = 0;
 
+  if (config.store === 'postgres') warnAboutConnections(config, logger);
   cluster.setupPrimary({ exec: WORKER_ENTRY, args: [] });
 
   function send(workerId: number, message: PrimaryToWorker) {
@@ -330,4 +331,19 @@ export async function runClusterPrimary(options: ClusterOptions): Promise<Cluste
       for (const id of workers.keys()) send(id, { cairn: 'abort-now' });
     },
   };
+}
+
+// Each worker opens the store's pool and the bus's and lock waiter's connections; the lock
+// connections are shared out. PostgreSQL refuses connections past `max_connections` (default 100).
+const STORE_POOL = 10;
+const BUS_AND_WAITER = 4;
+const DEFAULT_MAX_CONNECTIONS = 100;
+
+function warnAboutConnections(config: ServerConfig, logger: ServerLogger): void {
+  const connections = config.lockConnections + (STORE_POOL + BUS_AND_WAITER) * config.workers;
+  if (connections <= DEFAULT_MAX_CONNECTIONS) return;
+  logger.warn(
+    { workers: config.workers, connections },
+    `${config.workers} workers open up to ${connections} PostgreSQL connections: raise max_connections (default 100) or pass --workers`,
+  );
 }
