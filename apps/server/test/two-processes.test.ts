@@ -32,7 +32,8 @@ async function serverProcess(): Promise<ServerProcess> {
     OPENAI_BASE_URL: mock.baseURL,
     CAIRN_MODEL: 'mock-model',
   });
-  const server = await startServerProcess(['--store', 'postgres'], env);
+  // Separate instances (as on separate machines), each a single process: the point is the database.
+  const server = await startServerProcess(['--store', 'postgres', '--workers', '1'], env);
   processes.push(server);
   return server;
 }

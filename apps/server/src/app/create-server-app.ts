@@ -9,6 +9,7 @@ import type { ConversationEventBus } from '../events/conversation-events.js';
 import type { ConversationTurnLock } from '../turn-lock/turn-lock.js';
 import type { AgentSessionsOptions } from './agent-sessions/agent-session-options.js';
 import { type AttachmentLimits, DEFAULT_ATTACHMENT_LIMITS } from './attachments/message-content.js';
+import type { UIStreamPeers } from './chat/running-ui-streams.js';
 import { apiError } from './http/api-error.js';
 import { withCommonErrorResponses } from './http/common-error-responses.js';
 import { bearerAuth } from './middleware/bearer-auth.js';
@@ -19,7 +20,7 @@ import { refuseWhileDraining } from './middleware/refuse-while-draining.js';
 import { requestLog } from './middleware/request-log.js';
 import { traceRequests } from './middleware/trace-requests.js';
 import { validationHook } from './middleware/validation-hook.js';
-import type { RouteDeps } from './route-deps.js';
+import type { MetricsPeers, RouteDeps, TurnPeers } from './route-deps.js';
 import { registerAgentSessionRoutes } from './routes/agent-session-routes.js';
 import { registerAttachmentRoutes } from './routes/attachment-routes.js';
 import { registerChatRoutes } from './routes/chat-routes.js';
@@ -81,6 +82,15 @@ export interface ServerAppOptions {
    * `traceparent`; give the runtime the same telemetry so its turns are the requests' children.
    */
   telemetry?: Telemetry;
+  /**
+   * The other workers of a cluster (`cairn-server --workers N`): `GET /v1/chat/{id}/stream` resumes a
+   * turn that another worker runs. Absent: this process only.
+   */
+  uiStreamPeers?: UIStreamPeers;
+  /** The other workers of a cluster: `POST /v1/conversations/{id}/abort` aborts the turn wherever it runs. */
+  turnPeers?: TurnPeers;
+  /** The workers of a cluster: `GET /metrics` answers for all of them. */
+  metricsPeers?: MetricsPeers;
 }
 
 export interface ServerAppHandle {
@@ -171,6 +181,9 @@ export function createServerApp(options: ServerAppOptions): ServerAppHandle {
       metrics,
       apiToken,
       webRoot: options.webRoot,
+      uiStreamPeers: options.uiStreamPeers,
+      turnPeers: options.turnPeers,
+      metricsPeers: options.metricsPeers,
     }),
   };
   registerHealthRoutes(app, deps);

@@ -4,6 +4,7 @@ import type { ConversationEventBus } from '../events/conversation-events.js';
 import type { ConversationTurnLock } from '../turn-lock/turn-lock.js';
 import type { AgentSessionsOptions } from './agent-sessions/agent-session-options.js';
 import type { AttachmentLimits } from './attachments/message-content.js';
+import type { UIStreamPeers } from './chat/running-ui-streams.js';
 import type { ServerLogger } from './server-env.js';
 import type { ServerMetrics } from './server-metrics.js';
 import type { SseStreamLimits } from './streams/sse-writer.js';
@@ -39,4 +40,26 @@ export interface RouteDeps {
   apiToken?: string;
   /** The built web page (`dist/web`, with `index.html` and `assets/`); absent: no page. */
   webRoot?: string;
+  /** The other workers of a cluster, for chat-stream resume; absent for a single process. */
+  uiStreamPeers?: UIStreamPeers;
+  /** The other workers of a cluster, for aborting turns; absent for a single process. */
+  turnPeers?: TurnPeers;
+  /** The workers of a cluster, for `/metrics` of the whole server; absent for a single process. */
+  metricsPeers?: MetricsPeers;
+}
+
+/** The workers of a cluster, as `/metrics` sees them. */
+export interface MetricsPeers {
+  /** How this worker gives its metrics (`registry.getMetricsAsJSON()`) when the cluster gathers them. */
+  serve(collect: () => Promise<unknown[]>): void;
+  /** Every worker's metrics, summed (counters, histograms, gauges such as open streams) as one server's. */
+  gather(): Promise<{ text: string; contentType: string }>;
+}
+
+/** The other workers of a cluster (`cairn-server --workers N`), as the turn routes see them. */
+export interface TurnPeers {
+  /** How this process aborts its turns of a conversation when a peer asks (true: some were running). */
+  serve(abort: (conversationId: string, reason: string) => boolean): void;
+  /** Aborts the conversation's turns in every other worker; true when any was running there. */
+  abort(conversationId: string, reason: string): Promise<boolean>;
 }

@@ -1,8 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { exitCodeFor, formatErrorLine } from '@cairn/connect';
-import { pino } from 'pino';
+import { type Logger, pino } from 'pino';
+import { runClusterPrimary } from '../cluster/run-cluster-primary.js';
 import { readServerConfig } from '../config/read-server-config.js';
+import type { ServerConfig } from '../config/server-config.js';
 import { startServer } from '../main/start-server.js';
 import { serverProgram } from './server-program.js';
 
@@ -22,6 +24,10 @@ export async function runServerCli(argv: readonly string[], env: NodeJS.ProcessE
       ...(existsSync(`${builtWebRoot}/index.html`) ? { webRoot: builtWebRoot } : {}),
     });
     const logger = pino({ level: config.logLevel, base: { service: 'cairn-server' } });
+    if (config.workers > 1) {
+      exitCode = await runCluster(config, logger);
+      return;
+    }
     const server = await startServer(config, env, logger);
     logger.info(
       {
@@ -57,6 +63,33 @@ export async function runServerCli(argv: readonly string[], env: NodeJS.ProcessE
     process.stderr.write(`${formatErrorLine('cairn-server', error)}\n`);
     return exitCodeFor(error);
   }
+}
+
+/** `--workers N`: the primary of N workers serving the port; it drains them all on a signal. */
+async function runCluster(config: ServerConfig, logger: Logger): Promise<number> {
+  const cluster = await runClusterPrimary({ config, logger });
+  logger.info(
+    {
+      url: cluster.url,
+      store: config.store,
+      workers: config.workers,
+      model: cluster.model,
+      modelFrom: cluster.modelFrom,
+      auth: config.apiToken === undefined ? 'none (--insecure-local)' : 'bearer',
+      web: config.webRoot !== undefined,
+    },
+    `cairn-server listening on ${cluster.url} (${config.workers} workers)`,
+  );
+  return untilSignal(async (signal, again) => {
+    logger.info(
+      { signal, gracePeriodMs: config.gracePeriodMs, workers: config.workers },
+      'draining every worker: no new turns, waiting for running ones',
+    );
+    again.then(() => cluster.abortNow());
+    const { abortedTurns } = await cluster.shutdown();
+    logger.info({ abortedTurns }, 'stopped');
+    return 0;
+  });
 }
 
 /** Waits for SIGTERM or SIGINT, then runs `onSignal`; `again` resolves on a second signal. */

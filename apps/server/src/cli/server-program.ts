@@ -64,6 +64,10 @@ export function serverProgram(version: string, run: (flags: ServerFlags) => Prom
       '--cors-origin <origin...>',
       'allow these browser origins (env CAIRN_CORS_ORIGINS, comma-separated)',
     )
+    .option(
+      '--workers <n>',
+      'processes serving the port, 1 = no cluster (env CAIRN_WORKERS, default: the number of cores)',
+    )
     .option('--log-level <level>', 'pino level (env LOG_LEVEL, default info)')
     .option(
       '--otel',

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { defaultDataDir } from '@cairn/connect';
 import { ATTACHMENT_MAX_BYTES, CairnError } from '@cairn/core';
@@ -29,6 +30,7 @@ export interface ServerFlags {
   workflows?: string[];
   mcpConfig?: string[];
   lockConnections?: string;
+  workers?: string;
   logLevel?: string;
   /** commander's `--no-web`: false when given. */
   web?: boolean;
@@ -60,6 +62,7 @@ const SOURCES: Record<keyof ServerConfig, string> = {
   workflowFiles: '--workflows / CAIRN_WORKFLOWS',
   mcpConfigFiles: '--mcp-config / CAIRN_MCP_CONFIG',
   lockConnections: '--lock-connections / CAIRN_LOCK_CONNECTIONS',
+  workers: '--workers / CAIRN_WORKERS',
   logLevel: '--log-level / LOG_LEVEL',
   webRoot: '--no-web',
 };
@@ -141,6 +144,8 @@ export function readServerConfig(
     mcpConfigFiles: list(flags.mcpConfig, env.CAIRN_MCP_CONFIG).map((file) => resolve(options.cwd, file)),
     // With the store's 10 and 4 more, two instances fit PostgreSQL's default max_connections (100).
     lockConnections: flagOrEnv(flags.lockConnections, env.CAIRN_LOCK_CONNECTIONS) ?? 32,
+    // Every core: each worker is a process of its own serving the one port.
+    workers: flagOrEnv(flags.workers, env.CAIRN_WORKERS) ?? availableParallelism(),
     logLevel: flagOrEnv(flags.logLevel, env.LOG_LEVEL) ?? 'info',
     webRoot: flags.web === false ? undefined : options.webRoot,
   };

@@ -54,6 +54,11 @@ export const ServerConfigSchema = z
     workflowFiles: z.array(z.string().min(1)),
     /** PostgreSQL connections for turn locks (each running turn holds one). */
     lockConnections: positiveInt,
+    /**
+     * Processes serving the port (node:cluster): 1 = a single process, no cluster. Limits hold for the
+     * whole server: each worker gets its share of `maxConcurrentTurns` and of the rate limit.
+     */
+    workers: positiveInt,
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
     /** The built web page; absent = no page at `/`. */
     webRoot: z.string().min(1).optional(),

@@ -20,14 +20,16 @@ export interface Backends {
 /**
  * The store, and what instances must share: on PostgreSQL the event bus (LISTEN/NOTIFY) and the
  * turn locks (advisory locks), so several server processes can serve one database. The fs and
- * SQLite stores belong to one process, so their bus and locks are in-process.
+ * SQLite stores are shared by the processes of one machine only: their bus and locks are `local`,
+ * in-process for a single process, the cluster primary's for its workers.
  */
 export async function openBackends(
   config: Pick<ServerConfig, 'store' | 'dataDir' | 'databaseUrl' | 'lockConnections'>,
   logger: ServerLogger,
+  local: () => LocalCoordination = inProcessCoordination,
 ): Promise<Backends> {
   try {
-    return await open(config, logger);
+    return await open(config, logger, local);
   } catch (error) {
     if (CairnError.is(error)) throw error;
     // A driver's own words (never the URL, which may hold a password), with what to check.
@@ -43,9 +45,18 @@ export async function openBackends(
   }
 }
 
+/** The bus and turn lock of the fs and SQLite stores: in-process, or a cluster primary's over IPC. */
+export type LocalCoordination = Pick<Backends, 'events' | 'turnLock'>;
+
+const inProcessCoordination = (): LocalCoordination => ({
+  events: createInProcessEventBus(),
+  turnLock: createInProcessTurnLock(),
+});
+
 async function open(
   config: Pick<ServerConfig, 'store' | 'dataDir' | 'databaseUrl' | 'lockConnections'>,
   logger: ServerLogger,
+  local: () => LocalCoordination,
 ): Promise<Backends> {
   const store = await openStore(config, {
     onQuarantine: (report) => logger.warn({ quarantine: report }, 'damaged store lines set aside'),
@@ -61,7 +72,7 @@ async function open(
               maxConnections: config.lockConnections,
             }),
           }
-        : { events: createInProcessEventBus(), turnLock: createInProcessTurnLock() };
+        : local();
     return {
       store,
       ...shared,

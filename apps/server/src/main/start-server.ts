@@ -1,15 +1,17 @@
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { basename, extname } from 'node:path';
 import { type ResolvedModel, resolveModel } from '@cairn/connect';
-import { CairnError, definedFields } from '@cairn/core';
+import { CairnError, definedFields, type ModelAdapter } from '@cairn/core';
 import { createWorkspaceTools } from '@cairn/loop/tools';
 import { type OtelSdk, startOtelSdk } from '@cairn/otel/node';
 import { createAgentRuntime, type RuntimeLogger, readWorkflowFile } from '@cairn/runtime';
 import { createAdaptorServer, type ServerType } from '@hono/node-server';
+import type { UIStreamPeers } from '../app/chat/running-ui-streams.js';
 import { createServerApp, type ServerAppHandle } from '../app/create-server-app.js';
+import type { MetricsPeers, TurnPeers } from '../app/route-deps.js';
 import type { ServerConfig } from '../config/server-config.js';
 import { connectConfiguredMcp } from './connect-mcp.js';
-import { type Backends, openBackends, turnCap } from './open-backends.js';
+import { type Backends, type LocalCoordination, openBackends, turnCap } from './open-backends.js';
 import { waitUntil } from './wait-until.js';
 
 export interface RunningServer {
@@ -26,26 +28,47 @@ export interface RunningServer {
   abortNow(reason?: string): void;
 }
 
+/** How a cluster worker (or a test seam) differs from a plain `cairn-server` process. */
+export interface StartServerOptions {
+  /** The worker's id in its cluster: every answer names it in `X-Cairn-Worker`. */
+  workerId?: number;
+  /** The bus and turn lock for the fs and SQLite stores; default in-process. */
+  local?: () => LocalCoordination;
+  /** The cluster's other workers, for chat-stream resume and aborts. */
+  uiStreamPeers?: UIStreamPeers;
+  turnPeers?: TurnPeers;
+  /** The cluster's workers, for `/metrics` of the whole server. */
+  metricsPeers?: MetricsPeers;
+  /** A model instead of the configured one (the bench's scripted model): not closed by the server. */
+  model?: ModelAdapter;
+}
+
 // Aborted turns still write their abort to the store; this bounds how long we wait for that.
 const ABORT_SETTLE_MS = 10_000;
+// How long ended streams may take to send their last bytes before their connections are cut.
+const STREAMS_SETTLE_MS = 2_000;
+
+const sockets = new WeakMap<ServerType, Set<Socket>>();
+const openSockets = (server: ServerType) => sockets.get(server)?.size ?? 0;
 
 /** Opens the store, resolves the model, and serves the API (and the web page) on `host:port`. */
 export async function startServer(
   config: ServerConfig,
   env: NodeJS.ProcessEnv,
   logger: RuntimeLogger,
+  options: StartServerOptions = {},
 ): Promise<RunningServer> {
   const workflows = await Promise.all(
     config.workflowFiles.map((file) => readWorkflowFile(file, { name: basename(file, extname(file)) })),
   );
-  const backends = await openBackends(config, logger);
+  const backends = await openBackends(config, logger, options.local);
   let model: ResolvedModel | undefined;
   let mcp: Awaited<ReturnType<typeof connectConfiguredMcp>> | undefined;
   let otel: OtelSdk | undefined;
   try {
     if (config.otel) otel = await startOtelSdk({ serviceName: 'cairn-server', env });
     const telemetry = otel?.telemetry;
-    model = await resolveModel(config.model, env, {});
+    model = options.model === undefined ? await resolveModel(config.model, env, {}) : given(options.model);
     mcp = await connectConfiguredMcp(config, env);
     const workspaceTools =
       config.workspace === undefined ? [] : createWorkspaceTools({ root: config.workspace });
@@ -77,10 +100,16 @@ export async function startServer(
       ...(config.agentSessions && config.workspace !== undefined
         ? { agentSessions: { workspaceRoot: config.workspace, passEnv: config.agentEnv } }
         : {}),
-      ...definedFields({ webRoot: config.webRoot, telemetry }),
+      ...definedFields({
+        webRoot: config.webRoot,
+        telemetry,
+        uiStreamPeers: options.uiStreamPeers,
+        turnPeers: options.turnPeers,
+        metricsPeers: options.metricsPeers,
+      }),
       logger,
     });
-    const server = await listen(handle, config.host, config.port);
+    const server = await listen(handle, config.host, config.port, options.workerId);
     const address = server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const aborted = { turns: 0 };
@@ -119,9 +148,25 @@ export async function startServer(
 // Node's default (511) overflows when a thousand clients connect at once; the kernel caps it anyway.
 const LISTEN_BACKLOG = 4_096;
 
-function listen(handle: ServerAppHandle, hostname: string, port: number): Promise<ServerType> {
+function listen(
+  handle: ServerAppHandle,
+  hostname: string,
+  port: number,
+  workerId: number | undefined,
+): Promise<ServerType> {
   return new Promise((resolve, reject) => {
     const server = createAdaptorServer({ fetch: handle.app.fetch });
+    const open = new Set<Socket>();
+    sockets.set(server, open);
+    server.on('connection', (socket: Socket) => {
+      open.add(socket);
+      socket.once('close', () => open.delete(socket));
+    });
+    if (workerId !== undefined) {
+      // First, before Hono answers: which worker served the request (logs, tests, a misbehaving worker).
+      const name = String(workerId);
+      server.prependListener('request', (_request, response) => response.setHeader('x-cairn-worker', name));
+    }
     server.listen({ host: hostname, port, backlog: LISTEN_BACKLOG }, () => {
       server.off('error', failed);
       resolve(server);
@@ -145,6 +190,18 @@ function listen(handle: ServerAppHandle, hostname: string, port: number): Promis
   });
 }
 
+/** A model handed in by the caller, described like a resolved one. */
+function given(adapter: ModelAdapter): ResolvedModel {
+  return {
+    adapter,
+    provider: 'demo',
+    modelId: adapter.modelId,
+    source: `a ${adapter.provider} adapter given to startServer`,
+    demo: false,
+    async close() {},
+  };
+}
+
 async function shutdown(
   aborted: { turns: number },
   server: ServerType,
@@ -162,7 +219,12 @@ async function shutdown(
     handle.abortAll('server shutting down');
     await waitUntil(() => handle.activeTurns() === 0, ABORT_SETTLE_MS);
   }
-  // Turn streams have sent their last event by now; what is left open is idle or stuck.
+  // Turn streams have sent their last event by now, and live event streams were told to end: their
+  // connections close as their last bytes go out (at once when no turn ran). What is left open is stuck.
+  await waitUntil(() => {
+    if ('closeIdleConnections' in server) server.closeIdleConnections();
+    return openSockets(server) === 0;
+  }, STREAMS_SETTLE_MS);
   if ('closeAllConnections' in server) server.closeAllConnections();
   await closed;
   await backends.close();

@@ -14,13 +14,18 @@ export function tempDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), `cairn-server-${prefix}-`));
 }
 
-/** A clean environment: nothing from the machine running the tests (keys, base URLs, a local model). */
+/**
+ * A clean environment: nothing from the machine running the tests (keys, base URLs, a local model).
+ * Two workers, whatever the machine's cores: the binary is tested as a cluster (the default on any
+ * machine with two cores or more); a test about something else pins `--workers 1`.
+ */
 export function serverEnv(dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
   return {
     PATH: process.env.PATH ?? '',
     HOME: dataDir,
     CAIRN_DATA_DIR: dataDir,
     CAIRN_LOCAL_BASE_URL: 'off',
+    CAIRN_WORKERS: '2',
     ...extra,
   };
 }
@@ -107,12 +112,24 @@ export function postStreamingTurn(server: ServerProcess, conversationId: string,
   });
 }
 
-/** After a test: kills its server if it is still running (and waits for the exit), closes its mock model. */
+/**
+ * After a test: stops its server if it is still running (and waits for the exit), closes its mock
+ * model. A signal to drain and a second to abort at once: a cluster's primary then takes its workers
+ * down with it (a SIGKILLed primary would leave them draining on their own). SIGKILL after a deadline.
+ */
 export async function stopServerAndMock(
   server: ServerProcess | undefined,
   mock: MockProviderServer | undefined,
 ): Promise<void> {
-  if (server !== undefined && server.child.exitCode === null) server.child.kill('SIGKILL');
+  if (server !== undefined && server.child.exitCode === null) {
+    server.child.kill('SIGTERM');
+    server.child.kill('SIGINT');
+    const deadline = AbortSignal.timeout(15_000);
+    const kill = () => server.child.kill('SIGKILL');
+    deadline.addEventListener('abort', kill, { once: true });
+    await server.exited;
+    deadline.removeEventListener('abort', kill);
+  }
   await server?.exited;
   await mock?.close();
 }

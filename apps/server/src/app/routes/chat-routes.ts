@@ -79,12 +79,12 @@ const resumeRoute = createRoute({
         'text/event-stream': { schema: z.string().openapi({ description: UI_STREAM_DESCRIPTION }) },
       },
     },
-    204: { description: 'No chat turn of the conversation runs here' },
+    204: { description: 'No chat turn of the conversation runs in this server (any of its workers)' },
     400: errorResponse('Invalid id'),
   },
 });
 
-export type ChatRouteDeps = TurnRouteDeps & Pick<RouteDeps, 'store'>;
+export type ChatRouteDeps = TurnRouteDeps & Pick<RouteDeps, 'store' | 'uiStreamPeers'>;
 
 /**
  * The AI SDK UI message stream endpoints: an app built on `useChat` talks to the server unchanged.
@@ -92,7 +92,7 @@ export type ChatRouteDeps = TurnRouteDeps & Pick<RouteDeps, 'store'>;
  */
 export function registerChatRoutes(app: ServerApp, deps: ChatRouteDeps): void {
   const { registry } = deps;
-  const running = new RunningUIStreams();
+  const running = new RunningUIStreams(deps.uiStreamPeers);
 
   // Starts the turn, detached from the request: its chunks go to a log every reader replays.
   function startTurn(
@@ -165,10 +165,11 @@ export function registerChatRoutes(app: ServerApp, deps: ChatRouteDeps): void {
     return createUIMessageStreamResponse(readableOf(log), { keepAliveMs: KEEP_ALIVE_MS }) as never;
   });
 
-  app.openapi(resumeRoute, (c) => {
+  app.openapi(resumeRoute, async (c) => {
     const { id } = c.req.valid('param');
-    const log = running.running(id);
-    if (log === undefined) return c.body(null, 204);
-    return createUIMessageStreamResponse(readableOf(log), { keepAliveMs: KEEP_ALIVE_MS }) as never;
+    // Here, or in a cluster the worker that runs the turn.
+    const stream = await running.resume(id);
+    if (stream === undefined) return c.body(null, 204);
+    return createUIMessageStreamResponse(stream, { keepAliveMs: KEEP_ALIVE_MS }) as never;
   });
 }

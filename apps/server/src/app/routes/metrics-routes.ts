@@ -33,19 +33,27 @@ const guardedMetricsRoute = createRoute({
   },
 });
 
-export type MetricsRouteDeps = Pick<RouteDeps, 'metrics' | 'apiToken'>;
+export type MetricsRouteDeps = Pick<RouteDeps, 'metrics' | 'apiToken' | 'metricsPeers'>;
 
 /**
  * `GET /metrics`: outside `/v1` (no rate limit), but behind the API token when the server has one;
  * no route at all when metrics are off.
  */
 export function registerMetricsRoutes(app: ServerApp, deps: MetricsRouteDeps): void {
-  const { metrics, apiToken } = deps;
+  const { metrics, apiToken, metricsPeers } = deps;
   if (metrics === undefined) return;
-  const render = async () => ({
-    text: await metrics.registry.metrics(),
-    headers: { 'Content-Type': metrics.registry.contentType },
-  });
+  // In a cluster, a scrape reaches one worker: it answers for all of them, as one server.
+  metricsPeers?.serve(() => metrics.registry.getMetricsAsJSON());
+  const render = async () => {
+    if (metricsPeers !== undefined) {
+      const { text, contentType } = await metricsPeers.gather();
+      return { text, headers: { 'Content-Type': contentType } };
+    }
+    return {
+      text: await metrics.registry.metrics(),
+      headers: { 'Content-Type': metrics.registry.contentType },
+    };
+  };
   if (apiToken === undefined) {
     app.openapi(openMetricsRoute, async (c) => {
       const { text, headers } = await render();

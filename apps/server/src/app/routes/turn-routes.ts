@@ -84,7 +84,8 @@ const abortRoute = createRoute({
   request: { params: ConversationParamsSchema },
   responses: {
     202: {
-      description: 'Whether a turn was running here',
+      description:
+        'Whether a turn of the conversation was running (or waiting) in this server, any of its workers',
       content: { 'application/json': { schema: z.object({ aborted: z.boolean() }) } },
     },
     400: errorResponse('Invalid id'),
@@ -93,7 +94,7 @@ const abortRoute = createRoute({
 
 export type TurnRouteDeps = Pick<
   RouteDeps,
-  'runtime' | 'turnLock' | 'events' | 'logger' | 'registry' | 'streamLimits'
+  'runtime' | 'turnLock' | 'events' | 'logger' | 'registry' | 'streamLimits' | 'turnPeers'
 > & { attachments: AttachmentLimits };
 
 /**
@@ -138,8 +139,13 @@ export function registerTurnRoutes(app: ServerApp, deps: TurnRouteDeps): void {
     );
   });
 
-  app.openapi(abortRoute, (c) => {
+  // In a cluster, an abort reaches one worker; the turn may run (or wait) in another.
+  deps.turnPeers?.serve((id, reason) => registry.abort(id, reason));
+  app.openapi(abortRoute, async (c) => {
     const { id } = c.req.valid('param');
-    return c.json({ aborted: registry.abort(id, 'aborted by request') }, 202);
+    const reason = 'aborted by request';
+    const here = registry.abort(id, reason);
+    const elsewhere = (await deps.turnPeers?.abort(id, reason)) ?? false;
+    return c.json({ aborted: here || elsewhere }, 202);
   });
 }

@@ -1,0 +1,64 @@
+import type { CairnErrorJSON } from '@cairn/core';
+import type { UIMessageChunk } from '@cairn/runtime';
+import type { ServerConfig } from '../config/server-config.js';
+import type { ConversationChanged } from '../events/conversation-events.js';
+
+/**
+ * What the primary and its workers say to each other over the cluster's IPC channel. Every message
+ * has a `cairn` tag, so a message of anyone else (Node's own cluster messages are internal) is ignored.
+ */
+export type PrimaryToWorker =
+  | { cairn: 'start'; config: ServerConfig; modelModule?: string }
+  | { cairn: 'event'; event: ConversationChanged }
+  | { cairn: 'lock-granted'; request: number }
+  | { cairn: 'ui-follow'; sub: string; conversationId: string }
+  | { cairn: 'ui-unfollow'; sub: string }
+  | { cairn: 'ui-chunk'; sub: string; chunk: UIMessageChunk }
+  | { cairn: 'ui-end'; sub: string; found: boolean }
+  | { cairn: 'abort'; request: string; conversationId: string; reason: string }
+  | { cairn: 'aborted'; request: string; aborted: boolean }
+  /** Asks a worker for its metrics (`registry.getMetricsAsJSON()`), or answers a gather. */
+  | { cairn: 'metrics'; request: string }
+  | { cairn: 'metrics-gathered'; request: string; text: string; contentType: string }
+  | { cairn: 'stats' }
+  | { cairn: 'shutdown' }
+  | { cairn: 'abort-now' };
+
+export type WorkerToPrimary =
+  /** The worker's code is loaded and listens to the channel: now it may be told what to serve. */
+  | { cairn: 'hello' }
+  | { cairn: 'listening'; url: string; model: string; modelFrom: string }
+  /** The worker could not start (the store, the model, the port): the primary gives up with this. */
+  | { cairn: 'failed'; error: CairnErrorJSON }
+  | { cairn: 'event'; event: ConversationChanged }
+  | { cairn: 'lock-acquire'; request: number; conversationId: string }
+  | { cairn: 'lock-release'; request: number }
+  | { cairn: 'ui-running'; conversationId: string; running: boolean }
+  | { cairn: 'ui-follow'; sub: string; conversationId: string }
+  | { cairn: 'ui-unfollow'; sub: string }
+  | { cairn: 'ui-chunk'; sub: string; chunk: UIMessageChunk }
+  | { cairn: 'ui-end'; sub: string; found: boolean }
+  | { cairn: 'abort'; request: string; conversationId: string; reason: string }
+  | { cairn: 'aborted'; request: string; aborted: boolean }
+  /** Asks for every worker's metrics, summed; or answers `metrics` with this worker's. */
+  | { cairn: 'metrics-gather'; request: string }
+  | { cairn: 'metrics'; request: string; metrics: unknown[] }
+  | { cairn: 'stats'; stats: WorkerStats }
+  | { cairn: 'stopped'; abortedTurns: number };
+
+/** One worker's load, for `ClusterHandle.stats()` (the bench reads it). */
+export interface WorkerStats {
+  workerId: number;
+  pid: number;
+  /** `process.cpuUsage()` since the worker started, in microseconds. */
+  cpuUserMicros: number;
+  cpuSystemMicros: number;
+  /** Event-loop delay since the worker started (`monitorEventLoopDelay`), in milliseconds. */
+  eventLoopDelayMs: { mean: number; p50: number; p99: number; max: number };
+  /** Turns running or queued in the worker. */
+  activeTurns: number;
+}
+
+export function isCairnMessage<T extends { cairn: string }>(message: unknown): message is T {
+  return typeof message === 'object' && message !== null && typeof (message as T).cairn === 'string';
+}

@@ -1,0 +1,69 @@
+import { rm } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { pino } from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ClusterHandle } from '../src/index.js';
+import { pinnedWorker } from './support/pinned-worker.js';
+import { tempDir } from './support/server-process.js';
+
+// The built package, as the bench uses it: the workers run dist/cluster/cluster-worker-entry.js (the
+// global setup builds it), which a primary started from the sources would not find.
+const { readServerConfig, runClusterPrimary } = (await import(
+  new URL('../dist/index.js', import.meta.url).href
+)) as typeof import('../src/index.js');
+
+const MODEL_MODULE = fileURLToPath(new URL('./support/scripted-model-module.mjs', import.meta.url));
+
+let cluster: ClusterHandle | undefined;
+let dataDir = '';
+
+afterEach(async () => {
+  await cluster?.shutdown();
+  cluster = undefined;
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('runClusterPrimary (the entry the bench uses)', () => {
+  it('starts workers with the model of a module, answers on each, reports each worker’s load, and stops them', async () => {
+    dataDir = tempDir('cluster-entry');
+    const config = readServerConfig(
+      { insecureLocal: true, port: '0', workers: '2', dataDir, logLevel: 'silent', web: false },
+      {},
+      { cwd: dataDir },
+    );
+    cluster = await runClusterPrimary({
+      config,
+      logger: pino({ level: 'silent' }),
+      modelModule: MODEL_MODULE,
+    });
+    expect(cluster.modelFrom).toMatch(/given to startServer/);
+    expect(cluster.workerIds()).toHaveLength(2);
+
+    const answers = new Set<string>();
+    for (const id of cluster.workerIds()) {
+      const worker = await pinnedWorker(cluster.url, String(id));
+      const response = await worker.request(`/v1/conversations/c-${id}/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ content: 'hi' }),
+      });
+      const body = (await response.json()) as { message?: { content: string } };
+      answers.add(body.message?.content ?? '');
+      worker.close();
+    }
+    const stats = await cluster.stats();
+    expect(stats.map((entry) => entry.workerId)).toEqual(cluster.workerIds());
+    // Each worker answered with its own model (its pid), and counts its own CPU time and loop delay.
+    expect([...answers].sort()).toEqual(stats.map((entry) => `scripted in ${entry.pid}`).sort());
+    for (const entry of stats) {
+      expect(entry.cpuUserMicros).toBeGreaterThan(0);
+      expect(entry.eventLoopDelayMs.max).toBeGreaterThanOrEqual(entry.eventLoopDelayMs.p50);
+      expect(entry.activeTurns).toBe(0);
+    }
+
+    const stopping = cluster;
+    cluster = undefined;
+    expect(await stopping.shutdown()).toEqual({ abortedTurns: 0 });
+    expect(stopping.workerIds()).toEqual([]);
+  });
+});
