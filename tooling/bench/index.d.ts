@@ -3,6 +3,8 @@ export interface Figure {
   value: number;
   /** A ratio's ceiling: the figure passes when `value <= goal`. */
   goal?: number;
+  /** A floor (a share achieved): the figure passes when `value >= goalAtLeast`. */
+  goalAtLeast?: number;
   unit?: string;
   detail?: string;
   /**

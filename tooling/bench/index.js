@@ -38,10 +38,15 @@ const format = (value, digits = 3) => (Number.isFinite(value) ? value.toFixed(di
 
 const withUnit = (value, unit) => `${format(value)}${unit ? ` ${unit}` : ''}`;
 
+const hasGoal = (figure) => figure.goal !== undefined || figure.goalAtLeast !== undefined;
+const meetsGoal = (figure) =>
+  (figure.goal === undefined || figure.value <= figure.goal) &&
+  (figure.goalAtLeast === undefined || figure.value >= figure.goalAtLeast);
+
 /**
  * Prints a benchmark's figures as a table and then one JSON line (`{"bench": …, "figures": […]}`).
- * Each figure: `{ name, value, goal?, unit?, detail?, peer? }`; a figure with a goal is a ratio that
- * must be at most the goal; `peer: { name, value, unit? }` is the baseline it is compared with,
+ * Each figure: `{ name, value, goal?, goalAtLeast?, unit?, detail?, peer? }`; a figure with a `goal`
+ * must be at most it, one with a `goalAtLeast` (a share achieved) at least it; `peer: { name, value, unit? }` is the baseline it is compared with,
  * measured in the same run (a `peer` column appears when any figure has one). Returns true when
  * every goal is met.
  */
@@ -50,8 +55,13 @@ export function report(bench, figures, extra = {}) {
   const rows = figures.map((figure) => ({
     figure: figure.name,
     value: withUnit(figure.value, figure.unit),
-    goal: figure.goal === undefined ? '' : `≤ ${figure.goal}`,
-    ok: figure.goal === undefined ? '' : figure.value <= figure.goal ? 'yes' : 'NO',
+    goal:
+      figure.goal !== undefined
+        ? `≤ ${figure.goal}`
+        : figure.goalAtLeast !== undefined
+          ? `≥ ${figure.goalAtLeast}`
+          : '',
+    ok: hasGoal(figure) ? (meetsGoal(figure) ? 'yes' : 'NO') : '',
     ...(peers
       ? { peer: figure.peer ? `${figure.peer.name}: ${withUnit(figure.peer.value, figure.peer.unit)}` : '' }
       : {}),
@@ -65,7 +75,7 @@ export function report(bench, figures, extra = {}) {
   console.log(line(Object.keys(rows[0] ?? {})));
   console.log(line(widths.map((width) => '-'.repeat(width))));
   for (const row of rows) console.log(line(Object.values(row)));
-  const ok = figures.every((figure) => figure.goal === undefined || figure.value <= figure.goal);
+  const ok = figures.every((figure) => !hasGoal(figure) || meetsGoal(figure));
   console.log(JSON.stringify({ bench, ok, figures, ...extra, node: process.version }));
   return ok;
 }

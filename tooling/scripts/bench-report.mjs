@@ -33,8 +33,23 @@ const withUnit = (value, unit) => `${formatNumber(value)}${unit ? ` ${unit}` : '
 
 /** Whether a figure met its goal: true, false, or undefined when it has none. */
 export function goalMet(figure) {
-  if (figure.goal === undefined || figure.goal === null) return undefined;
-  return typeof figure.value === 'number' && figure.value <= figure.goal;
+  const ceiling = figure.goal ?? undefined;
+  const floor = figure.goalAtLeast ?? undefined;
+  if (ceiling === undefined && floor === undefined) return undefined;
+  return (
+    typeof figure.value === 'number' &&
+    (ceiling === undefined || figure.value <= ceiling) &&
+    (floor === undefined || figure.value >= floor)
+  );
+}
+
+/** The goal as text: `≤ goal` (a ceiling) or `≥ goalAtLeast` (a floor), with the unit. */
+export function goalText(figure) {
+  const unit = figure.unit ? ` ${figure.unit}` : '';
+  if (figure.goal !== undefined && figure.goal !== null) return `≤ ${figure.goal}${unit}`;
+  if (figure.goalAtLeast !== undefined && figure.goalAtLeast !== null)
+    return `≥ ${figure.goalAtLeast}${unit}`;
+  return '—';
 }
 
 /** The peer cell: the baseline's value from the same run, with the ratio when both share a unit. */
@@ -146,7 +161,7 @@ export function renderMarkdown(info, runs) {
       'measured on another day or machine: each bench measures its baseline or peer side by side in the same ' +
       'run (interleaved rounds, medians) and reports the ratio. The **peer, same run** column shows that ' +
       'baseline’s own value; absolute times only describe this machine at this load. A goal is a ceiling ' +
-      '(`value ≤ goal`).',
+      '(`value ≤ goal`), or a floor for a share achieved (`value ≥ goal`).',
     '',
     `- Machine: ${info.cpus} × ${info.cpuModel}, ${info.memoryGB.toFixed(1)} GB RAM, ${info.os}`,
     `- Node ${info.node}; commit ${info.commit}`,
@@ -171,7 +186,7 @@ export function renderMarkdown(info, runs) {
           run.name,
           figure.name,
           withUnit(figure.value, figure.unit),
-          figure.goal === undefined ? '—' : `≤ ${figure.goal}${figure.unit ? ` ${figure.unit}` : ''}`,
+          goalText(figure),
           met === undefined ? '—' : met ? 'yes' : '**no**',
           peerCell(figure),
           shorten(figure.detail) || '—',

@@ -136,9 +136,13 @@ export async function turnLoad(server, apiToken, { ids, turns, clockOffset = 0 }
       onResponse,
     })),
   });
+  const sum = (values) => values.reduce((total, value) => total + value, 0);
   return {
     autocannon: result,
     check,
+    // Closed-loop conversations go as fast as their turns end: the rate achieved ÷ the rate the
+    // model's pacing offers is the model's time ÷ the whole turns' time.
+    offeredShare: sum(timing.pacing) / sum(timing.turn),
     timingMs: Object.fromEntries(Object.entries(timing).map(([name, values]) => [name, spread(values)])),
   };
 }
@@ -222,6 +226,7 @@ export async function turnPhase(server, apiToken, { ids, samplerIds, turns, prof
       cpuMsPerTurn: loop.cpuMs / turnsDone,
       server: loop,
       timingMs: load.timingMs,
+      offeredShare: load.offeredShare,
       perEventMs: { ...spread(corrected(sampled.latencies)), events: sampled.latencies.length },
       sinceDueMs: spread(corrected(sampled.sinceDue)),
       requestsPerSecond: load.autocannon.requests.average,

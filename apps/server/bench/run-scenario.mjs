@@ -47,7 +47,7 @@ export async function runScenario(scenario, options) {
       await server.close();
     }
     if (scenario.store !== undefined && persists(scenario.store)) {
-      const store = openStore(scenario.store, storeDir);
+      const store = openStore(scenario.store, scenario.storeDir?.(storeDir) ?? storeDir);
       try {
         counts = await countStore(store, expected(), options.chunks);
       } finally {

@@ -2,7 +2,8 @@
 // Smaller runs while developing: BENCH_CONVERSATIONS=200 BENCH_IDLE_STREAMS=100 (and the other
 // BENCH_* settings below). BENCH_STORE (fs, fs:none, sqlite, sqlite:append, memory) is the main
 // scenario's store; BENCH_EXTRA_STORES=memory,sqlite the other Cairn scenarios ('' for none);
-// BENCH_PEER=0 skips the peer, BENCH_BREAKDOWN=0 the CPU profile; BENCH_PROFILE=<dir> keeps it.
+// BENCH_PEER=0 skips the peer, BENCH_BREAKDOWN=0 the CPU profile (BENCH_PROFILE=<dir> keeps it),
+// BENCH_WORKERS=0 the cluster (BENCH_WORKERS=4: four workers).
 //
 // The issue's load test: 1,000 concurrent conversations, each streaming 10 turns from a scripted
 // model, against real servers, each a fresh process of its own (scenarios.mjs, bench-server.mjs):
@@ -13,6 +14,10 @@
 // - Cairn on the memory and SQLite stores, and the bare Hono peer (the same model's events as SSE,
 //   no runtime, store, validation, auth or middleware): the same conversations at once, fewer
 //   turns each (BENCH_OTHER_TURNS), to keep the run short;
+// - workers: `cairn-server --workers 2`, its own cluster (bench-cluster.mjs: runClusterPrimary from
+//   ../dist, configured as the command line would, the stamped model in every worker) on the fs
+//   store, TURNS turns; CPU time of the primary and the workers; the issue's goals for it: turns
+//   done ≥ 90% of what the model's pacing offers, creates p99 ≤ 1 s, no errors, nothing lost;
 // - breakdown: Cairn on the fs store again, BREAKDOWN_TURNS turns, with a V8 CPU profile of the turn
 //   phase, its self time bucketed by cpu-categories.mjs (a separate process: profiling costs CPU
 //   that must not be in the main scenario's CPU per turn).
@@ -55,7 +60,7 @@ import { report } from '@cairn/bench';
 import { parseStore } from './open-store.mjs';
 import { reportFigures } from './report-figures.mjs';
 import { runScenario } from './run-scenario.mjs';
-import { cairn, peer } from './scenarios.mjs';
+import { cairn, peer, workers } from './scenarios.mjs';
 import { makeTempDir } from './temp-dir.mjs';
 
 const setting = (name, fallback) => {
@@ -72,6 +77,8 @@ const IDLE_STREAMS = setting('BENCH_IDLE_STREAMS', 1000);
 // The other scenarios run as many conversations at once, for fewer turns: the same load, shorter.
 const OTHER_TURNS = Math.min(TURNS, setting('BENCH_OTHER_TURNS', 3));
 const BREAKDOWN_TURNS = Math.min(TURNS, setting('BENCH_BREAKDOWN_TURNS', 2));
+// `cairn-server --workers N` on the fs store, the same conversations × TURNS (0: not run).
+const WORKERS = setting('BENCH_WORKERS', 2);
 const MAIN_STORE = parseStore(process.env.BENCH_STORE || 'fs');
 const EXTRA_STORES = (process.env.BENCH_EXTRA_STORES ?? 'memory,sqlite')
   .split(',')
@@ -102,6 +109,7 @@ const runs = [
   { role: 'main', scenario: main, turns: TURNS, measureMemory: IDLE_STREAMS > 0 },
   ...EXTRA_STORES.map((store) => ({ role: 'other', scenario: cairn(store), turns: OTHER_TURNS })),
   ...(process.env.BENCH_PEER === '0' ? [] : [{ role: 'baseline', scenario: peer(), turns: OTHER_TURNS }]),
+  ...(WORKERS > 0 ? [{ role: 'workers', scenario: workers(WORKERS, parseStore('fs')), turns: TURNS }] : []),
   ...(process.env.BENCH_BREAKDOWN === '0'
     ? []
     : [{ role: 'breakdown', scenario: cairn(parseStore('fs')), turns: BREAKDOWN_TURNS, profile: true }]),

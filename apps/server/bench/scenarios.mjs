@@ -6,6 +6,7 @@
 // (Cairn only) is the store it writes, which the lost-message check counts after the run (settings
 // carry its directory, `storeDir`). Adding a server kind is one more function here and a line in
 // run.mjs's list of runs.
+import { join } from 'node:path';
 import { describeStore } from './open-store.mjs';
 import { startBenchServer } from './server-process.mjs';
 
@@ -24,4 +25,14 @@ export const peer = () => ({
   name: 'bare Hono peer',
   description: 'bare Hono SSE on @hono/node-server: no runtime, store, validation, auth or middleware',
   start: (settings) => startBenchServer({ ...settings, mode: 'bare' }),
+});
+
+/** `cairn-server --workers N`: its own cluster (bench-cluster.mjs) on `store`, with every worker's CPU. */
+export const workers = (count, store) => ({
+  name: `Cairn --workers ${count} (${storeLabel(store)})`,
+  description: `cairn-server's cluster, ${count} workers, ${describeStore(store)}`,
+  store,
+  // The server opens its store under its data directory: fs in <dir>/store, SQLite <dir>/conversations.db.
+  storeDir: (dataDir) => (store.kind === 'fs' ? join(dataDir, 'store') : dataDir),
+  start: (settings) => startBenchServer({ ...settings, workers: count, store }, './bench-cluster.mjs'),
 });

@@ -4,9 +4,12 @@
 import { fork } from 'node:child_process';
 import { wallClock } from './stamped-model.mjs';
 
-/** Forks bench-server.mjs with `config` (`mode: 'cairn' | 'bare'`, store, model, …). */
-export async function startBenchServer(config) {
-  const child = fork(new URL('./bench-server.mjs', import.meta.url), [JSON.stringify(config)], {
+/**
+ * Forks `script` (bench-server.mjs, or bench-cluster.mjs for a cluster) with `config` (`mode: 'cairn' |
+ * 'bare'`, store, model, …).
+ */
+export async function startBenchServer(config, script = './bench-server.mjs') {
+  const child = fork(new URL(script, import.meta.url), [JSON.stringify(config)], {
     execArgv: ['--expose-gc'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -20,7 +20,8 @@ export type PrimaryToWorker =
   /** Asks a worker for its metrics (`registry.getMetricsAsJSON()`), or answers a gather. */
   | { cairn: 'metrics'; request: string }
   | { cairn: 'metrics-gathered'; request: string; text: string; contentType: string }
-  | { cairn: 'stats' }
+  /** `resetLoopDelay`: the event-loop histogram starts afresh after answering (a measured window). */
+  | { cairn: 'stats'; resetLoopDelay?: boolean }
   | { cairn: 'shutdown' }
   | { cairn: 'abort-now' };
 
@@ -53,7 +54,7 @@ export interface WorkerStats {
   /** `process.cpuUsage()` since the worker started, in microseconds. */
   cpuUserMicros: number;
   cpuSystemMicros: number;
-  /** Event-loop delay since the worker started (`monitorEventLoopDelay`), in milliseconds. */
+  /** Event-loop delay since the worker started or the last reset (`monitorEventLoopDelay`), in milliseconds. */
   eventLoopDelayMs: { mean: number; p50: number; p99: number; max: number };
   /** Turns running or queued in the worker. */
   activeTurns: number;

@@ -36,8 +36,11 @@ export interface ClusterHandle {
   modelFrom: string;
   /** The ids of the running workers (`X-Cairn-Worker` of their answers). */
   workerIds(): number[];
-  /** Each running worker's CPU usage and event-loop delay since it started. */
-  stats(): Promise<WorkerStats[]>;
+  /**
+   * Each running worker's CPU usage since it started and event-loop delay since it started or the last
+   * `resetLoopDelay` (which starts a measured window after answering).
+   */
+  stats(options?: { resetLoopDelay?: boolean }): Promise<WorkerStats[]>;
   /** Drains every worker (see `RunningServer.shutdown`); resolves when all have exited. */
   shutdown(): Promise<{ abortedTurns: number }>;
   /** Aborts every worker's running turns now (a second signal). */
@@ -304,7 +307,7 @@ export async function runClusterPrimary(options: ClusterOptions): Promise<Cluste
     model: first.model,
     modelFrom: first.modelFrom,
     workerIds: () => [...workers.keys()],
-    stats() {
+    stats(options = {}) {
       const expected = workers.size;
       const collected: WorkerStats[] = [];
       return new Promise((resolve) => {
@@ -320,7 +323,7 @@ export async function runClusterPrimary(options: ClusterOptions): Promise<Cluste
         // A worker that is restarting does not answer: the others' stats still come back.
         const timer = setTimeout(done, STATS_TIMEOUT_MS);
         statsWaiters.add(waiter);
-        for (const id of workers.keys()) send(id, { cairn: 'stats' });
+        for (const id of workers.keys()) send(id, { cairn: 'stats', ...options });
       });
     },
     async shutdown() {

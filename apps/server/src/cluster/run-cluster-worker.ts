@@ -110,6 +110,7 @@ export async function runClusterWorker(): Promise<void> {
             activeTurns: server.handle.activeTurns(),
           },
         });
+        if (message.resetLoopDelay) loopDelay.reset();
         break;
       }
     }
