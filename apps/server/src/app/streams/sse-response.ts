@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Context } from 'hono';
 import { type SSEStreamingApi, streamSSE } from 'hono/streaming';
+import type { ServerEnv } from '../server-env.js';
 import { type SseSink, type SseStreamLimits, SseWriter } from './sse-writer.js';
 
 // The header by which @hono/node-server learns that the handler answered on the connection itself.
@@ -105,7 +106,7 @@ class WebSseSink implements SseSink {
  * hears why.
  */
 export function sseResponse(
-  c: Context,
+  c: Context<ServerEnv>,
   limits: SseStreamLimits | undefined,
   produce: (writer: SseWriter) => Promise<void>,
   onError: (error: unknown) => void,
@@ -124,6 +125,10 @@ export function sseResponse(
   c.header('Cache-Control', 'no-cache');
   c.header('Connection', 'keep-alive');
   c.header(ALREADY_SENT_HEADER, 'true');
+  c.set('onEventStreamEnd', (listener) => {
+    if (outgoing.destroyed || outgoing.writableFinished) listener();
+    else outgoing.once('close', listener);
+  });
   // The middleware returns to node-server within this turn of the event loop (they only set headers
   // after the handler): the next one writes the head as they left it.
   setImmediate(() => {

@@ -55,11 +55,11 @@ describe('encodeSse', () => {
   it('writes what hono writeSSE writes: one data line per line of data', () => {
     // hono's own encoding (helper/streaming/sse.ts), the reference.
     const hono = (message: { event?: string; data: string; id?: string }) =>
-      [
+      `${[
         ...(message.event === undefined ? [] : [`event: ${message.event}`]),
         ...message.data.split(/\r\n|\r|\n/).map((line) => `data: ${line}`),
         ...(message.id === undefined ? [] : [`id: ${message.id}`]),
-      ].join('\n') + '\n\n';
+      ].join('\n')}\n\n`;
     const line = fc.string().filter((text) => !/[\r\n]/.test(text));
     fc.assert(
       fc.property(
