@@ -154,6 +154,8 @@ export class ConversationSession {
       // The server leaves out an answer's `content` that only repeats the text streamed since the last message.
       const streamed =
         message.role === 'assistant' && message.content === undefined && this.state.draft !== '';
+      // Block ids are the model call's own: the next call may use them again.
+      this.streamedBlocks.clear();
       this.showStored(streamed ? { ...message, content: this.state.draft } : message);
     } else if (event.type === 'agent_output') {
       const { output } = event;

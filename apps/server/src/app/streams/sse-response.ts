@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import { ServerResponse } from 'node:http';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Context } from 'hono';
 import { type SSEStreamingApi, streamSSE } from 'hono/streaming';
@@ -10,10 +10,9 @@ const ALREADY_SENT_HEADER = [...RESPONSE_ALREADY_SENT.headers.keys()][0] as stri
 
 /** The connection's own response, when the app runs on @hono/node-server (HTTP/1.1). */
 function nodeResponse(c: Context): ServerResponse | undefined {
-  const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
-  return typeof outgoing?.writeHead === 'function' && typeof outgoing.on === 'function'
-    ? outgoing
-    : undefined;
+  const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
+  // Not HTTP/2's response (it refuses connection headers): hono's web stream serves that.
+  return outgoing instanceof ServerResponse ? outgoing : undefined;
 }
 
 /** Text written straight to the connection: one `write` per event, `drain` for backpressure. */
