@@ -3,7 +3,6 @@ import type { ConversationStore, Telemetry } from '@cairn/core';
 import { CairnError, definedFields } from '@cairn/core';
 import type { AgentRuntime, WorkflowPackage } from '@cairn/runtime';
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { bodyLimit } from 'hono/body-limit';
 import { requestId } from 'hono/request-id';
 import type { ConversationEventBus } from '../events/conversation-events.js';
 import type { ConversationTurnLock } from '../turn-lock/turn-lock.js';
@@ -12,6 +11,7 @@ import { type AttachmentLimits, DEFAULT_ATTACHMENT_LIMITS } from './attachments/
 import { apiError } from './http/api-error.js';
 import { withCommonErrorResponses } from './http/common-error-responses.js';
 import { bearerAuth } from './middleware/bearer-auth.js';
+import { bodyLimit } from './middleware/body-limit.js';
 import { type CorsOptions, corsMiddleware } from './middleware/cors-options.js';
 import { handleErrors, notFoundHandler } from './middleware/handle-errors.js';
 import { DEFAULT_RATE_LIMIT, type RateLimitOptions, rateLimit } from './middleware/rate-limit.js';
