@@ -284,7 +284,8 @@ describe('POST /v1/runs/:id/messages', () => {
   it('continues without a body ("Continue.") and streams the turn', async () => {
     const app = await start([{ text: 'Still drafting' }, { text: 'Now done', chunkSize: 100 }]);
     await app.post('/v1/runs', { workflow: 'review', runId: 'r1' });
-    const response = await app.post('/v1/runs/r1/messages', undefined, 'text/event-stream');
+    // The whole text too: the messages' content is checked below.
+    const response = await app.post('/v1/runs/r1/messages?text=full', undefined, 'text/event-stream');
     expect(response.status).toBe(200);
     const events = await new SseReader(response).readUntil((event) => event.event === 'done');
     const messages = events

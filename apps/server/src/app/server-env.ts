@@ -15,6 +15,11 @@ export interface ServerEnv {
     errorCode?: string;
     /** The request's telemetry scope (`traceRequests`): turns it starts are traced as its children. */
     telemetry?: Telemetry;
+    /**
+     * Set by an event stream written straight to the connection (`sseResponse`), whose response has no
+     * body to watch: calls `listener` once the stream ends (metrics count open streams by it).
+     */
+    onEventStreamEnd?: (listener: () => void) => void;
   };
 }
 

@@ -117,8 +117,14 @@ export function createServerMetrics(options: ServerMetricsOptions): ServerMetric
     if (c.get('errorCode') === 'RATE_LIMITED') rateLimited.inc();
     const body = c.res.body;
     // HEAD answers drop the body without reading it: such a stream would never count as closed.
-    if (body !== null && method !== 'HEAD' && isEventStream(c.res.headers.get('content-type'))) {
-      const kind = { kind: STREAM_KINDS[key] ?? 'other' };
+    if (method === 'HEAD' || !isEventStream(c.res.headers.get('content-type'))) return;
+    const kind = { kind: STREAM_KINDS[key] ?? 'other' };
+    // A stream written straight to the connection says when it ends; a web stream is watched.
+    const onEventStreamEnd = c.get('onEventStreamEnd');
+    if (onEventStreamEnd !== undefined) {
+      streams.inc(kind);
+      onEventStreamEnd(() => streams.dec(kind));
+    } else if (body !== null) {
       streams.inc(kind);
       c.res = new Response(
         onStreamEnd(body, () => streams.dec(kind)),

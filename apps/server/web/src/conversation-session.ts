@@ -76,6 +76,8 @@ export class ConversationSession {
   private feed: AbortController | undefined;
   /** The last `id` the feed sent, for this view's conversation: where it resumes. */
   private lastEventId: string | undefined;
+  // Text blocks of the running turn that came as deltas (their closing `text` event repeats them).
+  private readonly streamedBlocks = new Set<string>();
 
   constructor(
     readonly conversationId: string,
@@ -106,6 +108,7 @@ export class ConversationSession {
   async send(content: string, files: readonly File[] = []): Promise<void> {
     if (this.state.turnRunning || this.closed) return;
     this.stopFeed();
+    this.streamedBlocks.clear();
     this.update({
       turnRunning: true,
       sentText: content,
@@ -147,11 +150,22 @@ export class ConversationSession {
 
   private onTurnEvent(event: TurnEvent): void {
     if (event.type === 'message') {
-      this.showStored(event.message);
+      const { message } = event;
+      // The server leaves out an answer's `content` that only repeats the text streamed since the last message.
+      const streamed =
+        message.role === 'assistant' && message.content === undefined && this.state.draft !== '';
+      // Block ids are the model call's own: the next call may use them again.
+      this.streamedBlocks.clear();
+      this.showStored(streamed ? { ...message, content: this.state.draft } : message);
     } else if (event.type === 'agent_output') {
       const { output } = event;
-      if (output.type === 'text_delta') this.update({ draft: this.state.draft + output.delta });
-      else if (output.type === 'tool_use') {
+      if (output.type === 'text_delta') {
+        this.streamedBlocks.add(output.id);
+        this.update({ draft: this.state.draft + output.delta });
+      } else if (output.type === 'text' && !this.streamedBlocks.has(output.id)) {
+        // A block that came whole (no deltas).
+        this.update({ draft: this.state.draft + output.text });
+      } else if (output.type === 'tool_use') {
         this.update({
           runningTools: [...this.state.runningTools, { id: output.id, toolName: output.toolName }],
         });

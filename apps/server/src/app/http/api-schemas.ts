@@ -60,3 +60,22 @@ export const SeqQuerySchema = queryIntegerSchema(1);
 export function limitQuerySchema(max: number, fallback: number) {
   return queryIntegerSchema(1, max).default(fallback).openapi({ default: fallback });
 }
+
+/** How a turn's event stream sends the answer's text. */
+export const TurnStreamQuerySchema = z.object({
+  text: z
+    .enum(['deltas', 'full'])
+    .optional()
+    .openapi({
+      description:
+        'Event stream only. `deltas` (default): the answer text goes once, as `text_delta` events. `full`: ' +
+        "also each text block's closing `text` event and every stored message's `content`",
+    }),
+});
+
+/** What a turn's event stream leaves out by default (appended to each event-stream description). */
+export const TEXT_ONCE_DESCRIPTION =
+  " The answer text is sent once, as `text_delta` events: a text block's closing `text` event is left out " +
+  'when its deltas were sent (unless it carries `providerMetadata`), and an assistant `message` whose ' +
+  '`content` is exactly the text streamed since the previous `message` comes without `content` (its id, ' +
+  'seq, tool calls, usage and metadata are all there): take the streamed text. Ask for both with `?text=full`.';

@@ -8,6 +8,7 @@ import { type AgentSessionSettings, agentSessionSettings } from '../agent-sessio
 import { agentSessionBody, asTurnResult, runAgentSession } from '../agent-sessions/agent-session-turn.js';
 import { resolveSessionCwd } from '../agent-sessions/agent-session-workspace.js';
 import { apiError, errorResponse } from '../http/api-error.js';
+import { TEXT_ONCE_DESCRIPTION, TurnStreamQuerySchema } from '../http/api-schemas.js';
 import type { RouteDeps } from '../route-deps.js';
 import type { ServerApp, ServerEnv } from '../server-env.js';
 import { startRegisteredTurn, wantsEventStream } from '../turns/registered-turn.js';
@@ -43,6 +44,7 @@ const runSessionRoute = createRoute({
     'transcript. With `conversationId` the agent resumes its session of that conversation. Runs of one ' +
     'conversation run one at a time, counted against the turn limit like chat turns.',
   request: {
+    query: TurnStreamQuerySchema,
     body: { required: true, content: { 'application/json': { schema: AgentSessionBodySchema } } },
   },
   responses: {
@@ -51,7 +53,9 @@ const runSessionRoute = createRoute({
       content: {
         'application/json': { schema: AgentSessionResultSchema },
         'text/event-stream': {
-          schema: z.string().openapi({ description: AGENT_SESSION_EVENTS_DESCRIPTION }),
+          schema: z
+            .string()
+            .openapi({ description: AGENT_SESSION_EVENTS_DESCRIPTION + TEXT_ONCE_DESCRIPTION }),
         },
       },
     },

@@ -1,12 +1,11 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { streamSSE } from 'hono/streaming';
 import { errorResponse } from '../http/api-error.js';
 import { ConversationParamsSchema, SeqQuerySchema } from '../http/api-schemas.js';
 import { errorFields } from '../http/error-fields.js';
 import type { RouteDeps } from '../route-deps.js';
 import type { ServerApp } from '../server-env.js';
 import { startMessageFeed } from '../streams/message-feed.js';
-import { sseWriterFor } from '../streams/sse-writer.js';
+import { sseResponse } from '../streams/sse-response.js';
 
 // Often enough for proxies that close idle connections after 30-60 s.
 const HEARTBEAT_MS = 15_000;
@@ -64,54 +63,61 @@ export function registerEventRoutes(app: ServerApp, deps: EventRouteDeps): void 
     const lastEventId = LAST_EVENT_ID_PATTERN.exec(c.req.valid('header')['last-event-id'] ?? '');
     const afterSeq = lastEventId === null ? (fromSeq ?? 1) - 1 : Number(lastEventId[1]);
     const epoch = lastEventId?.[2];
-    c.header('X-Accel-Buffering', 'no');
     // HEAD gets the headers only: Hono drops the body unread, so a feed started here would never end.
-    if (c.req.method === 'HEAD') return c.body(null, 200, { 'content-type': 'text/event-stream' });
-    return streamSSE(c, async (stream) => {
-      const writer = sseWriterFor(c, stream, deps.streamLimits);
-      // Sends the headers now: a client waiting for a first message knows it is connected.
-      writer.comment('connected');
-      await new Promise<void>((resolve) => {
-        let finished = false;
-        const finish = () => {
-          if (finished) return;
-          finished = true;
-          stopFeed();
-          clearInterval(heartbeat);
-          deps.shutdown.removeEventListener('abort', finish);
-          resolve();
-        };
-        const stopFeed = startMessageFeed({
-          store: deps.store,
-          events: deps.events,
-          conversationId: id,
-          afterSeq,
-          ...(lastEventId === null ? {} : { resume: epoch === undefined ? {} : { epoch } }),
-          send: (message, messageEpoch) =>
-            writer.send({
-              event: 'message',
-              id: `${message.seq}-${messageEpoch}`,
-              data: JSON.stringify(message),
-            }),
-          onDeleted: () => {
-            void writer.send({ event: 'deleted', data: JSON.stringify({ conversationId: id }) });
-            finish();
-          },
-          onError: (error) => {
-            // The client reconnects with Last-Event-ID and resumes where this stream stopped.
-            deps.logger.warn({ conversationId: id, ...errorFields(error) }, 'event stream read failed');
-            finish();
-          },
+    if (c.req.method === 'HEAD') {
+      c.header('X-Accel-Buffering', 'no');
+      return c.body(null, 200, { 'content-type': 'text/event-stream' });
+    }
+    const fail = (error: unknown) => deps.logger.error(errorFields(error), 'event stream failed');
+    return sseResponse(
+      c,
+      deps.streamLimits,
+      async (writer) => {
+        // Sends the headers now: a client waiting for a first message knows it is connected.
+        writer.comment('connected');
+        await new Promise<void>((resolve) => {
+          let finished = false;
+          const finish = () => {
+            if (finished) return;
+            finished = true;
+            stopFeed();
+            clearInterval(heartbeat);
+            deps.shutdown.removeEventListener('abort', finish);
+            resolve();
+          };
+          const stopFeed = startMessageFeed({
+            store: deps.store,
+            events: deps.events,
+            conversationId: id,
+            afterSeq,
+            ...(lastEventId === null ? {} : { resume: epoch === undefined ? {} : { epoch } }),
+            send: (message, messageEpoch) =>
+              writer.send({
+                event: 'message',
+                id: `${message.seq}-${messageEpoch}`,
+                data: JSON.stringify(message),
+              }),
+            onDeleted: () => {
+              void writer.send({ event: 'deleted', data: JSON.stringify({ conversationId: id }) });
+              finish();
+            },
+            onError: (error) => {
+              // The client reconnects with Last-Event-ID and resumes where this stream stopped.
+              deps.logger.warn({ conversationId: id, ...errorFields(error) }, 'event stream read failed');
+              finish();
+            },
+          });
+          const heartbeat = setInterval(() => writer.comment('heartbeat'), HEARTBEAT_MS);
+          // The client went away, or was disconnected for not reading.
+          writer.onEnd(finish);
+          deps.shutdown.addEventListener('abort', finish);
+          // Shutdown may have happened before the listener was added.
+          if (deps.shutdown.aborted) finish();
         });
-        const heartbeat = setInterval(() => writer.comment('heartbeat'), HEARTBEAT_MS);
-        // The client went away, or was disconnected for not reading.
-        writer.onEnd(finish);
-        deps.shutdown.addEventListener('abort', finish);
-        // Shutdown may have happened before the listener was added.
-        if (deps.shutdown.aborted) finish();
-      });
-      // What is queued (a `deleted` event) goes out before the stream closes, unless the client stalls.
-      await writer.flush();
-    });
+        // What is queued (a `deleted` event) goes out before the stream closes, unless the client stalls.
+        await writer.flush();
+      },
+      fail,
+    );
   });
 }

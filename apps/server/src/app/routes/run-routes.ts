@@ -4,6 +4,7 @@ import { type RunResult, type RuntimeEventListener, runConversationId } from '@c
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { apiError, errorResponse, isOutage, publicTurnError } from '../http/api-error.js';
+import { TEXT_ONCE_DESCRIPTION, TurnStreamQuerySchema } from '../http/api-schemas.js';
 import type { RouteDeps } from '../route-deps.js';
 import type { ServerApp, ServerEnv } from '../server-env.js';
 import { startRegisteredTurn, wantsEventStream } from '../turns/registered-turn.js';
@@ -39,7 +40,9 @@ const turnResponses = {
 
 const turnContent = {
   'application/json': { schema: RunTurnResultSchema },
-  'text/event-stream': { schema: z.string().openapi({ description: RUN_TURN_EVENTS_DESCRIPTION }) },
+  'text/event-stream': {
+    schema: z.string().openapi({ description: RUN_TURN_EVENTS_DESCRIPTION + TEXT_ONCE_DESCRIPTION }),
+  },
 };
 
 const listWorkflowsRoute = createRoute({
@@ -63,6 +66,7 @@ const startRunRoute = createRoute({
     "message of its turns. Answers 201 with the turn's result as JSON, or streams the turn with " +
     '`Accept: text/event-stream`.',
   request: {
+    query: TurnStreamQuerySchema,
     body: { required: true, content: { 'application/json': { schema: StartRunBodySchema } } },
   },
   responses: {
@@ -111,6 +115,7 @@ const continueRunRoute = createRoute({
     'answers follow-up questions.',
   request: {
     params: RunParamsSchema,
+    query: TurnStreamQuerySchema,
     body: { required: false, content: { 'application/json': { schema: ContinueRunBodySchema } } },
   },
   responses: {

@@ -14,6 +14,8 @@ import {
   CairnErrorJsonSchema,
   ConversationMessageSchema,
   ConversationParamsSchema,
+  TEXT_ONCE_DESCRIPTION,
+  TurnStreamQuerySchema,
 } from '../http/api-schemas.js';
 import type { RouteDeps } from '../route-deps.js';
 import type { ServerApp } from '../server-env.js';
@@ -37,7 +39,8 @@ const TURN_EVENTS_DESCRIPTION =
   'Sent when the request has `Accept: text/event-stream`. Events: `agent_output` (data: an ' +
   '`AgentOutput`, see components) for each model or tool event; `message` (data: a ConversationMessage, `id`: its ' +
   'seq) for each stored message; finally `done` (data: `{ success, error? }`). Disconnecting does ' +
-  'not stop the turn: use `POST …/abort`.';
+  'not stop the turn: use `POST …/abort`.' +
+  TEXT_ONCE_DESCRIPTION;
 
 const postMessageRoute = createRoute({
   method: 'post',
@@ -50,6 +53,7 @@ const postMessageRoute = createRoute({
     'Stored bytes are served by `GET /v1/conversations/{id}/attachments/{sha256}`.',
   request: {
     params: ConversationParamsSchema,
+    query: TurnStreamQuerySchema,
     // Not `required`: the JSON validator would then refuse a multipart body (read by the handler).
     body: {
       content: {

@@ -1,12 +1,11 @@
-import type { Context } from 'hono';
-import type { SSEMessage, SSEStreamingApi } from 'hono/streaming';
+import type { SSEMessage } from 'hono/streaming';
 
 /** How much a client that does not read may cost before it is disconnected. */
 export interface SseStreamLimits {
   /**
-   * Bytes of events waiting for a client, besides the one being written: when an event would take the
-   * queue past this, the client is disconnected as too slow. (An event larger than this still goes, when
-   * nothing else waits.) Default 4 MiB.
+   * Bytes of events waiting for a client, besides what the connection already holds: when an event
+   * would take the queue past this, the client is disconnected as too slow. (An event larger than this
+   * still goes, when nothing else waits.) Default 4 MiB.
    */
   maxBufferedBytes?: number;
   /** How long one write may wait for the client to read before it is disconnected. Default 30 s. */
@@ -15,21 +14,41 @@ export interface SseStreamLimits {
 
 const DEFAULT_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 const DEFAULT_STALL_TIMEOUT_MS = 30_000;
+const LINE_BREAK = /\r\n|\r|\n/;
+const SENT: Promise<void> = Promise.resolve();
 
 /** One server-sent event as text (what hono's `writeSSE` sends). */
 export function encodeSse(message: SSEMessage): string {
-  for (const field of [message.event, message.id]) {
-    if (field !== undefined && /[\r\n]/.test(field)) throw new Error('SSE event and id must be one line');
+  const { event, id, retry } = message;
+  for (const field of [event, id]) {
+    if (field !== undefined && LINE_BREAK.test(field)) throw new Error('SSE event and id must be one line');
   }
-  const lines = [
-    ...(message.event === undefined ? [] : [`event: ${message.event}`]),
-    ...String(message.data)
-      .split(/\r\n|\r|\n/)
-      .map((line) => `data: ${line}`),
-    ...(message.id === undefined ? [] : [`id: ${message.id}`]),
-    ...(message.retry === undefined ? [] : [`retry: ${message.retry}`]),
-  ];
-  return `${lines.join('\n')}\n\n`;
+  const data = String(message.data);
+  // JSON.stringify never writes a raw line break: most events are one `data:` line.
+  const lines = LINE_BREAK.test(data) ? data.split(LINE_BREAK).join('\ndata: ') : data;
+  return (
+    (event === undefined ? '' : `event: ${event}\n`) +
+    `data: ${lines}\n` +
+    (id === undefined ? '' : `id: ${id}\n`) +
+    (retry === undefined ? '' : `retry: ${retry}\n`) +
+    '\n'
+  );
+}
+
+/**
+ * Where an event stream's text goes: a connection (`node-sse-sink.ts`) or a web stream (anywhere else).
+ * `write` hands the text over at once and says whether the client keeps up: `false` means it is backed
+ * up, and nothing more should be written until `drained()` resolves.
+ */
+export interface SseSink {
+  write(text: string): boolean;
+  /** Resolves when the client has read what was written, or the stream ended. */
+  drained(): Promise<void>;
+  /** Closes the connection itself: a stalled one would otherwise never see the stream end. */
+  destroy(): void;
+  /** Calls `listener` once when the stream ends (the client went away, or it was closed). */
+  onClose(listener: () => void): void;
+  readonly closed: boolean;
 }
 
 interface Queued {
@@ -38,14 +57,12 @@ interface Queued {
   done: () => void;
 }
 
-type Stream = Pick<SSEStreamingApi, 'write' | 'abort' | 'onAbort' | 'aborted'>;
-
 /**
- * Writes a stream's events one at a time, so a client that reads slowly (or not at all) costs a bounded
- * amount of memory: hono's `stream.write` waits while the connection is backed up (@hono/node-server
- * waits for `drain`), events queue here meanwhile, and the client is disconnected when the queue would
- * pass `maxBufferedBytes` or one write waits longer than `stallTimeoutMs`. A disconnected `/events`
- * client resumes with `Last-Event-ID`; a turn goes on without its stream either way.
+ * Writes a stream's events in order, so a client that reads slowly (or not at all) costs a bounded
+ * amount of memory: while the connection is backed up, events queue here, and the client is
+ * disconnected when the queue would pass `maxBufferedBytes` or the connection stays backed up longer
+ * than `stallTimeoutMs`. A client that keeps up costs one write per event, nothing more. A disconnected
+ * `/events` client resumes with `Last-Event-ID`; a turn goes on without its stream either way.
  *
  * `send` resolves once the event is handed to the connection (or dropped, the stream having ended): a
  * producer that can wait (the `/events` feed) awaits it, and so never queues more than one event; one
@@ -57,39 +74,55 @@ export class SseWriter {
   private readonly endListeners: (() => void)[] = [];
   private readonly maxBufferedBytes: number;
   private readonly stallTimeoutMs: number;
-  // Bytes in `queue`: the event being written is no longer counted.
   private queuedBytes = 0;
-  private writing: Queued | undefined;
+  // Set while the connection is backed up: the stall timer.
+  private stalled: NodeJS.Timeout | undefined;
   private ended = false;
 
   constructor(
-    private readonly stream: Stream,
+    private readonly sink: SseSink,
     limits: SseStreamLimits = {},
-    /** Closes the connection itself: a stalled one would otherwise never see the stream end. */
-    private readonly closeConnection: () => void = () => {},
   ) {
     this.maxBufferedBytes = limits.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
     this.stallTimeoutMs = limits.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS;
-    stream.onAbort(() => this.end());
+    sink.onClose(() => this.end());
   }
 
   /** Whether the stream ended (the client went away or was disconnected): later events are dropped. */
   get closed(): boolean {
-    return this.ended || this.stream.aborted;
+    return this.ended || this.sink.closed;
   }
 
   send(message: SSEMessage): Promise<void> {
-    return this.enqueue(encodeSse(message));
+    return this.write(encodeSse(message));
   }
 
-  /** A comment (`: text`), sent only when nothing else waits: a keep-alive never piles up. */
+  /** Writes text already encoded as events (`encodeSse`). */
+  write(text: string): Promise<void> {
+    if (this.closed) return SENT;
+    if (this.stalled === undefined) {
+      if (!this.sink.write(text)) this.waitForDrain();
+      return SENT;
+    }
+    const bytes = Buffer.byteLength(text);
+    if (this.queue.length > 0 && this.queuedBytes + bytes > this.maxBufferedBytes) {
+      this.disconnect();
+      return SENT;
+    }
+    return new Promise<void>((done) => {
+      this.queue.push({ text, bytes, done });
+      this.queuedBytes += bytes;
+    });
+  }
+
+  /** A comment (`: text`), sent only when the connection keeps up: a keep-alive never piles up. */
   comment(text: string): void {
-    if (this.queue.length === 0 && this.writing === undefined) void this.enqueue(`: ${text}\n\n`);
+    if (this.stalled === undefined) void this.write(`: ${text}\n\n`);
   }
 
-  /** Resolves when everything queued is written, or the stream ended. */
+  /** Resolves when everything queued is read by the client, or the stream ended. */
   flush(): Promise<void> {
-    if (this.closed || (this.queue.length === 0 && this.writing === undefined)) return Promise.resolve();
+    if (this.closed || this.stalled === undefined) return SENT;
     return new Promise((resolve) => this.idle.push(resolve));
   }
 
@@ -102,45 +135,38 @@ export class SseWriter {
   /** Ends the stream now, closing the connection (a client too slow). */
   disconnect(): void {
     if (this.ended) return;
-    this.closeConnection();
-    this.stream.abort();
+    this.sink.destroy();
     this.end();
   }
 
-  private enqueue(text: string): Promise<void> {
-    if (this.closed) return Promise.resolve();
-    const bytes = Buffer.byteLength(text);
-    if (this.queue.length > 0 && this.queuedBytes + bytes > this.maxBufferedBytes) {
-      this.disconnect();
-      return Promise.resolve();
-    }
-    return new Promise<void>((done) => {
-      this.queue.push({ text, bytes, done });
-      this.queuedBytes += bytes;
-      void this.pump();
+  private waitForDrain() {
+    const stalled = setTimeout(() => this.disconnect(), this.stallTimeoutMs);
+    stalled.unref();
+    this.stalled = stalled;
+    void this.sink.drained().then(() => {
+      clearTimeout(stalled);
+      this.stalled = undefined;
+      this.writeQueued();
     });
   }
 
-  private async pump() {
-    if (this.writing !== undefined) return;
-    for (let next = this.queue.shift(); next !== undefined && !this.closed; next = this.queue.shift()) {
-      this.writing = next;
+  private writeQueued() {
+    for (let next = this.queue.shift(); next !== undefined; next = this.queue.shift()) {
       this.queuedBytes -= next.bytes;
-      const stalled = setTimeout(() => this.disconnect(), this.stallTimeoutMs);
-      stalled.unref();
-      // Never rejects: hono swallows write errors (the client went away; `onAbort` tells).
-      await this.stream.write(next.text);
-      clearTimeout(stalled);
       next.done();
+      if (this.closed) continue;
+      if (!this.sink.write(next.text)) {
+        this.waitForDrain();
+        return;
+      }
     }
-    this.writing = undefined;
-    if (this.queue.length === 0) this.settleIdle();
+    this.settleIdle();
   }
 
   private end() {
     if (this.ended) return;
     this.ended = true;
-    this.writing?.done();
+    clearTimeout(this.stalled);
     for (const queued of this.queue.splice(0)) queued.done();
     this.queuedBytes = 0;
     this.settleIdle();
@@ -150,14 +176,4 @@ export class SseWriter {
   private settleIdle() {
     for (const resolve of this.idle.splice(0)) resolve();
   }
-}
-
-/**
- * A writer for a stream of request `c`, which can close the connection when it runs on @hono/node-server
- * (its `c.env.outgoing`); elsewhere, aborting the stream is all it can do.
- */
-export function sseWriterFor(c: Context, stream: Stream, limits: SseStreamLimits | undefined): SseWriter {
-  const env: unknown = c.env;
-  const outgoing = (env as { outgoing?: { destroy?: () => void } } | undefined)?.outgoing;
-  return new SseWriter(stream, limits, () => outgoing?.destroy?.());
 }

@@ -1,11 +1,12 @@
 import type { CairnErrorJSON, ConversationMessage } from '@cairn/core';
 import type { ChatResult, RuntimeEventListener } from '@cairn/runtime';
 import type { Context } from 'hono';
-import { streamSSE } from 'hono/streaming';
 import { type PublicError, publicTurnError, toPublicError } from '../http/api-error.js';
 import { errorFields } from '../http/error-fields.js';
 import type { ServerEnv, ServerLogger } from '../server-env.js';
-import { type SseStreamLimits, sseWriterFor } from '../streams/sse-writer.js';
+import { sseResponse } from '../streams/sse-response.js';
+import { encodeSse, type SseStreamLimits } from '../streams/sse-writer.js';
+import { StreamedAnswerText } from './streamed-answer-text.js';
 
 type DoneEvent = { success: boolean; error?: CairnErrorJSON | Omit<PublicError, 'status'> };
 
@@ -18,11 +19,16 @@ export interface DisplayEvent {
   message: ConversationMessage;
 }
 
+/** Whether the client asked for the whole text again after its deltas (`?text=full`). */
+export const wantsFullText = (c: Context<ServerEnv>) => c.req.query('text') === 'full';
+
 /**
  * Streams one turn as server-sent events: `agent_output` per model/tool event, `message` per
- * stored message (`id:` its seq), then `done`. The turn does not depend on the stream: when the
- * client goes away, or is disconnected for not reading (`limits`, see `SseWriter`), writes are dropped
- * and the turn runs on, storing everything (abort is explicit).
+ * stored message (`id:` its seq), then `done`. The answer's text goes once, as `text_delta`s: a block's
+ * closing `text` event and an assistant message's `content` that only repeat them are left out
+ * (`StreamedAnswerText`), unless `fullText`. The turn does not depend on the stream: when the client
+ * goes away, or is disconnected for not reading (`limits`, see `SseWriter`), writes are dropped and the
+ * turn runs on, storing everything (abort is explicit).
  */
 export function streamTurn(
   c: Context<ServerEnv>,
@@ -31,40 +37,50 @@ export function streamTurn(
   ) => Promise<ChatResult>,
   logger: ServerLogger,
   limits?: SseStreamLimits,
+  { fullText = wantsFullText(c) }: { fullText?: boolean } = {},
 ): Response {
-  // Proxies such as nginx would otherwise buffer the stream.
-  c.header('X-Accel-Buffering', 'no');
-  return streamSSE(c, async (stream) => {
-    // Events arrive synchronously; the writer keeps them in order without blocking the turn, and
-    // bounds what waits for a client that does not read.
-    const writer = sseWriterFor(c, stream, limits);
-    const send = (message: { event: string; data: string; id?: string }) => void writer.send(message);
-    let done: DoneEvent;
-    try {
-      const result = await runTurn((event) => {
-        if (event.type === 'error' && event.code === 'STORE_UNAVAILABLE') {
-          // The store's own words stay in the logs; the final `done` event says what happened.
-        } else if (event.type === 'display') {
-          send({ event: 'display', data: JSON.stringify(event.message) });
-        } else if (event.type !== 'runtime') {
-          send({ event: 'agent_output', data: JSON.stringify(event) });
-        } else if (event.event === 'message_persisted') {
-          // Other runtime events (compression bookkeeping) are not part of this API.
-          const { message } = event;
-          const id = message.seq === undefined ? {} : { id: String(message.seq) };
-          send({ event: 'message', data: JSON.stringify(message), ...id });
-        }
-      });
-      done = {
-        success: result.success,
-        ...(result.error === undefined ? {} : { error: publicTurnError(result.error) }),
-      };
-    } catch (error) {
-      const { status: _status, ...shown } = toPublicError(error);
-      if (shown.code === 'INTERNAL') logger.error(errorFields(error), 'turn failed');
-      done = { success: false, error: shown };
-    }
-    send({ event: 'done', data: JSON.stringify(done) });
-    await writer.flush();
-  });
+  const fail = (error: unknown) => logger.error(errorFields(error), 'turn stream failed');
+  return sseResponse(
+    c,
+    limits,
+    async (writer) => {
+      // Events arrive synchronously; the writer keeps them in order without blocking the turn, and
+      // bounds what waits for a client that does not read. Each is serialised once, here.
+      const send = (event: string, data: string, id?: string) =>
+        void writer.write(encodeSse(id === undefined ? { event, data } : { event, data, id }));
+      const streamed = fullText ? undefined : new StreamedAnswerText();
+      let done: DoneEvent;
+      try {
+        const result = await runTurn((event) => {
+          if (event.type === 'error' && event.code === 'STORE_UNAVAILABLE') {
+            // The store's own words stay in the logs; the final `done` event says what happened.
+          } else if (event.type === 'display') {
+            send('display', JSON.stringify(event.message));
+          } else if (event.type !== 'runtime') {
+            if (streamed === undefined || streamed.add(event)) send('agent_output', JSON.stringify(event));
+          } else if (event.event === 'message_persisted') {
+            // Other runtime events (compression bookkeeping) are not part of this API.
+            const message =
+              streamed === undefined ? event.message : streamed.withoutStreamedText(event.message);
+            send(
+              'message',
+              JSON.stringify(message),
+              message.seq === undefined ? undefined : String(message.seq),
+            );
+          }
+        });
+        done = {
+          success: result.success,
+          ...(result.error === undefined ? {} : { error: publicTurnError(result.error) }),
+        };
+      } catch (error) {
+        const { status: _status, ...shown } = toPublicError(error);
+        if (shown.code === 'INTERNAL') logger.error(errorFields(error), 'turn failed');
+        done = { success: false, error: shown };
+      }
+      send('done', JSON.stringify(done));
+      await writer.flush();
+    },
+    fail,
+  );
 }
