@@ -1,17 +1,27 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type MockProviderServer, type NodeScriptRun, runNodeScript } from '@cairn/testing';
+import { afterAll } from 'vitest';
 
 /** The built `cairn-server` binary (the vitest global setup builds the package first). */
 export const SERVER_BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
 
 export const TOKEN = 'test-token-0123456789abcdef';
 
+const madeDirs: string[] = [];
+// Registered while the importing test file is collected: its temp dirs go when its tests are done.
+afterAll(() => {
+  for (const dir of madeDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh directory under the OS temp dir, removed after the test file's tests. */
 export function tempDir(prefix: string): string {
-  return mkdtempSync(join(tmpdir(), `cairn-server-${prefix}-`));
+  const dir = mkdtempSync(join(tmpdir(), `cairn-server-${prefix}-`));
+  madeDirs.push(dir);
+  return dir;
 }
 
 /**
