@@ -1,10 +1,13 @@
 // pnpm --filter @cairn/store-fs bench [-- --crash-trials N]
 // The issue's three ratios, each measured side by side in one run (interleaved rounds, medians),
-// then the SIGKILL crash test at benchmark scale. Prints a table and one JSON line.
+// then durable appends from 100 concurrent conversations against raw syncs one at a time (with the
+// event loop's delay meanwhile), then the SIGKILL crash test at benchmark scale. Prints a table and
+// one JSON line.
 import { closeSync, fdatasyncSync, fsyncSync, openSync, statSync, writeSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { benchMessage, createSeedJsonArrayStore, interleaved, report } from '@cairn/bench';
 import { runCrashTrials } from '@cairn/storage/testkit/runner';
@@ -119,6 +122,59 @@ try {
   closeSync(rawFd);
   closeSync(preallocatedFd);
 
+  // 4. Durable appends ('append') from 100 conversations at once, each appending turn after turn
+  // (a conversation's appends follow each other, as in a server), vs the same count of raw
+  // write + fdatasync issued one at a time, rounds interleaved. Message sizes as in an agent's
+  // turns: a user message, an assistant answer, a tool result. The event loop's delay is sampled
+  // (1 ms resolution) only while the store's appends run.
+  const CONVERSATIONS = 100;
+  const PER_CONVERSATION = 10;
+  const CONCURRENT_ROUNDS = 5;
+  const sizes = [300, 1200, 4000, 800];
+  const concurrent = createFsConversationStore({ rootDir: join(root, 'concurrent'), durability: 'append' });
+  await Promise.all(
+    Array.from({ length: CONVERSATIONS }, (_, index) => concurrent.append(`c${index}`, [nextMessage()])),
+  );
+  let concurrentId = 0;
+  const sizedMessage = () => benchMessage(`cc${concurrentId}`, sizes[concurrentId++ % sizes.length]);
+  const rawConcurrentFd = openSync(join(root, 'raw-concurrent.log'), 'a');
+  const rawLines = sizes.map((size) => Buffer.from(`${JSON.stringify(benchMessage('raw', size))}\n`));
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  const perAppend = { store: [], raw: [] };
+  for (let round = 0; round < CONCURRENT_ROUNDS; round++) {
+    const phases = {
+      store: async () => {
+        loop.enable();
+        await Promise.all(
+          Array.from({ length: CONVERSATIONS }, async (_, index) => {
+            for (let turn = 0; turn < PER_CONVERSATION; turn++) {
+              await concurrent.append(`c${index}`, [sizedMessage()]);
+            }
+          }),
+        );
+        loop.disable();
+      },
+      raw: async () => {
+        for (let count = 0; count < CONVERSATIONS * PER_CONVERSATION; count++) {
+          writeSync(rawConcurrentFd, rawLines[count % rawLines.length]);
+          fdatasyncSync(rawConcurrentFd);
+        }
+      },
+    };
+    const order = round % 2 === 0 ? ['store', 'raw'] : ['raw', 'store'];
+    for (const name of order) {
+      globalThis.gc?.();
+      const start = performance.now();
+      await phases[name]();
+      perAppend[name].push((performance.now() - start) / (CONVERSATIONS * PER_CONVERSATION));
+    }
+  }
+  closeSync(rawConcurrentFd);
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  const concurrentStore = median(perAppend.store);
+  const concurrentRaw = median(perAppend.raw);
+  const loopP99 = loop.percentile(99) / 1e6;
+
   // The crash test at benchmark scale, on preallocated logs (the CI suite runs 50 + 20 trials).
   const trials = Number(values['crash-trials']);
   const crashSeconds = await runCrashTrials({
@@ -176,6 +232,20 @@ try {
         },
       },
       {
+        name: "durable append ('append'), 100 conversations at once ÷ raw write + fdatasync one at a time",
+        value: concurrentStore / concurrentRaw,
+        goal: 0.33,
+        detail: `${(1000 / concurrentStore).toFixed(0)} vs ${(1000 / concurrentRaw).toFixed(0)} appends/s: ${(concurrentRaw / concurrentStore).toFixed(2)}x the throughput (goal ≥ 3x); ${CONVERSATIONS} × ${PER_CONVERSATION} appends of ${sizes.join('/')}-byte messages per round`,
+        peer: { name: 'raw write + fdatasync', value: 1000 / concurrentRaw, unit: '/s' },
+      },
+      {
+        name: 'event loop delay p99 during those appends',
+        value: loopP99,
+        unit: 'ms',
+        goal: 5,
+        detail: `max ${(loop.max / 1e6).toFixed(1)} ms, mean ${(loop.mean / 1e6).toFixed(2)} ms (monitorEventLoopDelay, 1 ms resolution)`,
+      },
+      {
         name: "SIGKILL crash trials (durability 'append'), every acknowledged append intact",
         value: trials,
         unit: 'trials',
@@ -184,7 +254,7 @@ try {
     ],
     { rounds: ROUNDS },
   );
-  await Promise.all([store.close(), loadStore.close(), durable.close()]);
+  await Promise.all([store.close(), loadStore.close(), durable.close(), concurrent.close()]);
   process.exitCode = ok ? 0 : 1;
 } finally {
   await rm(root, { recursive: true, force: true });
