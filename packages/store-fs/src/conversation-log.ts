@@ -162,7 +162,7 @@ export class ConversationLog {
 
   /** The cached summary if it still describes the file on disk (no lock needed to use it for listing). */
   cachedSummary(stats: Stats): LogSummary | undefined {
-    const state = this.#state;
+    const state = this.cached;
     return state &&
       sameFile(state, stats) &&
       checkRecordsEnd(state.fd, state.size, state.lastCrc, stats.size) === 'same'
@@ -387,6 +387,13 @@ export class ConversationLog {
     if (state === undefined) return;
     this.#state = undefined;
     if (!state.commit.busy) closeSync(state.fd);
-    else void state.commit.idle().then(() => closeSync(state.fd));
+    else
+      void state.commit.idle().then(() => {
+        try {
+          closeSync(state.fd);
+        } catch {
+          // Already closed with its process's other descriptors: nothing left to release.
+        }
+      });
   }
 }
