@@ -13,6 +13,7 @@ import {
 import { readFile } from 'node:fs/promises';
 import { CairnError, type ConversationMessage, definedFields } from '@cairn/core';
 import { deriveConversationTitle } from '@cairn/storage';
+import type { FileSyncer } from './file-syncer.js';
 import type { FsLayout } from './fs-layout.js';
 import { GroupCommit } from './group-commit.js';
 import { checkRecordsEnd, preallocatedSize, zeros } from './log-padding.js';
@@ -20,7 +21,6 @@ import { type DecodedLog, decodeLog } from './log-record.js';
 import type { LogRecord } from './log-record-types.js';
 import { migrateLegacyConversation } from './migrate-legacy-conversation.js';
 import { type QuarantineReport, writeQuarantine } from './quarantine.js';
-import type { FileSyncer } from './sync-pool.js';
 import { writeFileAtomic } from './write-file-atomic.js';
 
 /** What the store knows about a conversation's log without reading it again. */

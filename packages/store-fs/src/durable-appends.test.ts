@@ -8,9 +8,10 @@ import { CairnError } from '@cairn/core';
 import { userMessage } from '@cairn/storage/testkit';
 import { createGate, type Gate } from '@cairn/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { FileSyncer } from './file-syncer.js';
 import { FsConversationStore } from './fs-conversation-store.js';
 import type { FsConversationStoreOptions } from './fs-store-options.js';
-import { type FileSyncer, SyncPool } from './sync-pool.js';
+import { SharedSyncQueue } from './shared-sync-queue.js';
 
 // Durable appends: written under the lock, then synced off the event loop, the appends that arrive
 // while a file's sync is in flight sharing the next one. A syncer the test controls shows which
@@ -180,7 +181,7 @@ describe('durable appends', () => {
 
 describe('the sync threads', () => {
   it('make written bytes durable off the event loop, start on demand and are all gone after close()', async () => {
-    const pool = new SyncPool(3);
+    const pool = new SharedSyncQueue(3);
     expect(pool.threads).toBe(0);
     const fds = [0, 1, 2, 3, 4].map((index) => openSync(join(rootDir, `f${index}`), 'w'));
     try {
@@ -200,7 +201,7 @@ describe('the sync threads', () => {
   });
 
   it('a store with its own pool leaves no thread behind after close()', async () => {
-    const pool = new SyncPool();
+    const pool = new SharedSyncQueue();
     const store = openStore(pool);
     await Promise.all(
       Array.from({ length: 8 }, (_, index) => store.append(`c${index}`, [userMessage(`m${index}`, 'x')])),
@@ -208,6 +209,71 @@ describe('the sync threads', () => {
     expect(pool.threads).toBeGreaterThan(0);
     await store.close();
     expect(pool.threads).toBe(0);
+  });
+});
+
+describe('the shared-memory sync queue', () => {
+  it('a thread that dies in the middle of a sync fails that sync; the others complete', async () => {
+    // Descriptor 1,000,000 makes the thread exit instead of syncing; others sync after a pause, so
+    // some are still queued or running when it dies.
+    const pool = new SharedSyncQueue(
+      2,
+      `(fd) => { if (fd === 1000000) process.exit(1); Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20); fdatasyncSync(fd); }`,
+    );
+    const fd = openSync(join(rootDir, 'f'), 'w');
+    try {
+      writeSync(fd, 'bytes');
+      const before = [pool.sync(fd), pool.sync(fd)];
+      const dying = pool.sync(1_000_000);
+      const after = [pool.sync(fd), pool.sync(fd), pool.sync(fd)];
+      await expect(dying).rejects.toThrow(/exited/);
+      await Promise.all([...before, ...after]);
+      // A new thread takes over: later syncs still complete.
+      await pool.sync(fd);
+      await pool.close();
+      expect(pool.threads).toBe(0);
+    } finally {
+      closeSync(fd);
+    }
+  });
+
+  it('more syncs at once than it has slots all complete, each after its own fdatasync', async () => {
+    let runs = 0;
+    const pool = new SharedSyncQueue(4);
+    const fds = Array.from({ length: 8 }, (_, index) => openSync(join(rootDir, `g${index}`), 'w'));
+    try {
+      // 600 syncs (the ring has 256 slots): the rest wait on the main thread for a free slot.
+      await Promise.all(
+        Array.from({ length: 600 }, (_, index) => pool.sync(fds[index % fds.length] ?? 0).then(() => runs++)),
+      );
+      expect(runs).toBe(600);
+      const errors = await Promise.allSettled(Array.from({ length: 300 }, () => pool.sync(1 << 20)));
+      expect(errors.every((result) => result.status === 'rejected' && result.reason.code === 'EBADF')).toBe(
+        true,
+      );
+      await pool.close();
+      expect(pool.threads).toBe(0);
+    } finally {
+      for (const fd of fds) closeSync(fd);
+    }
+  });
+
+  it('close() waits for the syncs submitted before it, then rejects new ones', async () => {
+    const pool = new SharedSyncQueue(
+      1,
+      `(fd) => { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 30); fdatasyncSync(fd); }`,
+    );
+    const fd = openSync(join(rootDir, 'h'), 'w');
+    try {
+      const syncs = [track(pool.sync(fd)), track(pool.sync(fd))];
+      await pool.close();
+      expect(syncs.every((sync) => sync.settled)).toBe(true);
+      await Promise.all(syncs.map((sync) => sync.promise));
+      await expect(pool.sync(fd)).rejects.toThrow(/closed/);
+      expect(pool.threads).toBe(0);
+    } finally {
+      closeSync(fd);
+    }
   });
 });
 
@@ -222,7 +288,7 @@ describe('the lock lease', () => {
   };
 
   it('an idle holder gives its lease to a waiting process at once (long before the lease would end)', async () => {
-    const pool = new SyncPool();
+    const pool = new SharedSyncQueue();
     // The lease would last a third of lockStaleMs (40 s); the other process gives up after 3 s.
     const store = openStore(pool, { lockStaleMs: 120_000 });
     await store.append('c1', [userMessage('m1', 'mine')]);

@@ -35,13 +35,14 @@ import {
 } from '@cairn/storage';
 import { readConversationIndex, writeConversationIndex } from './conversation-index.js';
 import { ConversationLog, type LogSummary, summarize } from './conversation-log.js';
+import type { FileSyncer } from './file-syncer.js';
 import { FsLayout } from './fs-layout.js';
 import type { FsConversationStoreOptions, FsDurability } from './fs-store-options.js';
 import { LockLeases } from './lock-leases.js';
 import { checkRecordsEnd, recordsEnd } from './log-padding.js';
 import { decodeCleanLog, decodeLog, encodeRecords } from './log-record.js';
 import { type QuarantineReport, warnQuarantine } from './quarantine.js';
-import { type FileSyncer, SyncPool } from './sync-pool.js';
+import { SharedSyncQueue } from './shared-sync-queue.js';
 import { writeFileAtomic } from './write-file-atomic.js';
 
 // Open descriptors are bounded: idle logs beyond this are closed (and re-read on next use).
@@ -108,7 +109,7 @@ export class FsConversationStore implements ConversationStore {
       timeoutMs: options.lockTimeoutMs ?? 10_000,
     });
     this.#onQuarantine = options.onQuarantine ?? warnQuarantine;
-    this.#syncer = internals.syncer ?? new SyncPool();
+    this.#syncer = internals.syncer ?? new SharedSyncQueue();
   }
 
   #assertOpen(): void {
