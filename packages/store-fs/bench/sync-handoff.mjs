@@ -46,10 +46,12 @@ function mainThreadSched() {
 
 const root = await mkdtemp(join(tmpdir(), 'cairn-fs-handoff-'));
 let messageId = 0;
-const results = Object.fromEntries(Object.keys(syncers).map((name) => [name, []]));
+// HANDOFF_SYNCERS=shared,none runs only those (for a CPU profile of one, say).
+const chosen = process.env.HANDOFF_SYNCERS?.split(',') ?? Object.keys(syncers);
+const results = Object.fromEntries(chosen.map((name) => [name, []]));
 try {
   for (let round = 0; round < ROUNDS; round++) {
-    const names = Object.keys(syncers);
+    const names = chosen;
     // Rotate the order so no syncer always runs first (or right after another's dirty pages).
     const order = names.map((_, index) => names[(index + round) % names.length]);
     for (const name of order) {
