@@ -13,7 +13,9 @@ import {
 import { readFile } from 'node:fs/promises';
 import { CairnError, type ConversationMessage, definedFields } from '@cairn/core';
 import { deriveConversationTitle } from '@cairn/storage';
+import type { FileSyncer } from './file-syncer.js';
 import type { FsLayout } from './fs-layout.js';
+import { GroupCommit } from './group-commit.js';
 import { checkRecordsEnd, preallocatedSize, zeros } from './log-padding.js';
 import { type DecodedLog, decodeLog } from './log-record.js';
 import type { LogRecord } from './log-record-types.js';
@@ -44,13 +46,20 @@ interface LogState extends LogSummary {
   keys: Map<string, { firstSeq: number; count: number }>;
   /** message id → its seq: an append checks its ids here, without reading the log. */
   ids: Map<string, number>;
+  /** The descriptor's syncs, off the event loop, shared by the appends that wait at the same time. */
+  commit: GroupCommit;
 }
 
 export interface ConversationLogOptions {
   layout: FsLayout;
   syncDirectories: boolean;
-  /** Open logs with O_DSYNC: every write() returns only once durable (durability 'append'). */
-  syncEveryWrite: boolean;
+  /**
+   * Pad logs with zeros ahead of their records (durability 'append'): a sync then only flushes
+   * data, not the file's size, so it costs one journal write less.
+   */
+  preallocate: boolean;
+  /** Runs the syncs (fdatasync) off the event loop. */
+  syncer: FileSyncer;
   onQuarantine: (report: QuarantineReport) => void;
 }
 
@@ -132,6 +141,8 @@ function readAt(fd: number, position: number, length: number): Buffer {
  */
 export class ConversationLog {
   #state: LogState | undefined;
+  /** A sync failed: what the cache says was written may not be in the file; read it again. */
+  #suspect = false;
   readonly #file: string;
   /** The conversation's lock file (the store takes the lock; the path is kept here, worked out once). */
   readonly lockFile: string;
@@ -146,12 +157,12 @@ export class ConversationLog {
 
   /** The state as of the last refresh or write (valid while the lock has been held since). */
   get cached(): LogState | undefined {
-    return this.#state;
+    return this.#suspect ? undefined : this.#state;
   }
 
   /** The cached summary if it still describes the file on disk (no lock needed to use it for listing). */
   cachedSummary(stats: Stats): LogSummary | undefined {
-    const state = this.#state;
+    const state = this.cached;
     return state &&
       sameFile(state, stats) &&
       checkRecordsEnd(state.fd, state.size, state.lastCrc, stats.size) === 'same'
@@ -168,7 +179,7 @@ export class ConversationLog {
       if (!migrated) return undefined;
       stats = statSync(this.#file);
     }
-    const state = this.#state;
+    const state = this.#suspect ? undefined : this.#state;
     if (state !== undefined && sameFile(state, stats)) {
       state.allocated = stats.size;
       const check = checkRecordsEnd(state.fd, state.size, state.lastCrc, stats.size);
@@ -197,12 +208,13 @@ export class ConversationLog {
       await this.#quarantine(buffer, decoded);
       decoded = decodeLog(await readFile(this.#file));
     }
-    const fd = openSync(this.#file, this.#openFlags());
+    const fd = openSync(this.#file, constants.O_RDWR);
     const stats = fstatSync(fd);
     const indexes: Pick<LogState, 'keys' | 'ids'> = { keys: new Map(), ids: new Map() };
     index(indexes, decoded.records);
     const summary = summarize(decoded.records, { ...factsOf(stats), size: decoded.end });
-    this.#state = { ...summary, fd, allocated: stats.size, ...indexes };
+    this.#state = { ...summary, fd, allocated: stats.size, ...indexes, commit: this.#commitFor(fd) };
+    this.#suspect = false;
     return this.#state;
   }
 
@@ -240,41 +252,65 @@ export class ConversationLog {
     }
   }
 
-  // O_DSYNC makes the write itself durable: one syscall instead of write + fdatasync. No O_APPEND:
-  // records go where the records end, which is before the padding.
-  #openFlags(): number {
-    return constants.O_RDWR | (this.options.syncEveryWrite ? constants.O_DSYNC : 0);
+  #commitFor(fd: number): GroupCommit {
+    return new GroupCommit(() => this.options.syncer.sync(fd));
   }
 
   /** Creates the log file (and its directory entry, durably when asked). Under the lock. */
   async create(): Promise<LogState> {
-    const fd = openSync(this.#file, this.#openFlags() | constants.O_CREAT, 0o644);
+    // No O_APPEND: records go where the records end, which is before the padding.
+    const fd = openSync(this.#file, constants.O_RDWR | constants.O_CREAT, 0o644);
     if (this.options.syncDirectories) {
+      // The new directory entry's sync, off the event loop like every other.
       const dir = openSync(this.options.layout.conversationDir(this.conversationId), 'r');
       try {
-        fdatasyncSync(dir);
+        await this.options.syncer.sync(dir);
+      } catch (error) {
+        closeSync(fd);
+        throw new CairnError(
+          'STORE_UNAVAILABLE',
+          `Could not make the new log ${this.#file} durable: ${String(error)}`,
+          { cause: error, retryable: true, details: { conversationId: this.conversationId } },
+        );
       } finally {
         closeSync(dir);
       }
     }
     const stats = fstatSync(fd);
-    this.#state = { ...summarize([], stats), fd, allocated: stats.size, keys: new Map(), ids: new Map() };
+    this.#state = {
+      ...summarize([], stats),
+      fd,
+      allocated: stats.size,
+      keys: new Map(),
+      ids: new Map(),
+      commit: this.#commitFor(fd),
+    };
+    this.#suspect = false;
     return this.#state;
   }
 
   /**
-   * Appends encoded records with one `write()` where the records end. A failed or short write is
-   * cut back off, so the log never keeps part of a batch. Under the lock.
+   * Appends encoded records with one `write()` where the records end (to the page cache: 20-35 µs
+   * on average, measured under 100 conversations' load; kept synchronous, as a hand-off to a thread
+   * costs the event loop more). A failed or short write is cut back off, so the log never keeps part
+   * of a batch.
+   * Under the lock. With `sync`, returns the wait for the bytes to be durable: it runs off the event
+   * loop and needs no lock (it is the file's, whoever writes next), shared with the appends that
+   * wait at the same time; it rejects with a retryable `STORE_UNAVAILABLE` if the sync fails.
    */
-  write(state: LogState, bytes: Buffer, records: readonly LogRecord[], sync: boolean): void {
-    if (this.options.syncEveryWrite && state.size + bytes.length > state.allocated) {
+  write(
+    state: LogState,
+    bytes: Buffer,
+    records: readonly LogRecord[],
+    sync: boolean,
+  ): Promise<void> | undefined {
+    if (this.options.preallocate && state.size + bytes.length > state.allocated) {
       this.#preallocate(state, state.size + bytes.length);
     }
     let written = 0;
     try {
       written = writeSync(state.fd, bytes, 0, bytes.length, state.size);
       if (written !== bytes.length) throw new Error(`short write: ${written} of ${bytes.length} bytes`);
-      if (sync && !this.options.syncEveryWrite) fdatasyncSync(state.fd);
     } catch (error) {
       try {
         ftruncateSync(state.fd, state.size);
@@ -297,10 +333,23 @@ export class ConversationLog {
       mtimeMs: Date.now(),
     };
     Object.assign(state, summarize(records, facts, state));
+    return sync ? this.#durable(state) : undefined;
+  }
+
+  #durable(state: LogState): Promise<void> {
+    return state.commit.sync().catch((error: unknown) => {
+      // The kernel may have dropped the pages it could not write: trust the file, not the cache.
+      if (this.#state === state) this.#suspect = true;
+      throw new CairnError(
+        'STORE_UNAVAILABLE',
+        `Could not make the append to ${this.#file} durable (fdatasync failed: ${String(error)}); it may or may not be in the log: retry it with the same idempotencyKey`,
+        { cause: error, retryable: true, details: { conversationId: this.conversationId } },
+      );
+    });
   }
 
   /**
-   * Pads the file with zeros past `needed` bytes (durably: the descriptor is O_DSYNC). Another
+   * Pads the file with zeros past `needed` bytes (made durable by the append's sync). Another
    * process may have padded it already. Padding only saves time: if it fails (a full disk), the
    * append goes on and reports its own error.
    */
@@ -331,10 +380,22 @@ export class ConversationLog {
       .map((record) => record.msg);
   }
 
-  /** Closes the descriptor and forgets the state. */
+  /**
+   * Forgets the state and closes its descriptor; while a sync of it is in flight, once that is done
+   * (closing earlier could let a new file take the descriptor's number under the sync).
+   */
   close(): void {
-    if (this.#state === undefined) return;
-    closeSync(this.#state.fd);
+    const state = this.#state;
+    if (state === undefined) return;
     this.#state = undefined;
+    if (!state.commit.busy) closeSync(state.fd);
+    else
+      void state.commit.idle().then(() => {
+        try {
+          closeSync(state.fd);
+        } catch {
+          // Already closed with its process's other descriptors: nothing left to release.
+        }
+      });
   }
 }

@@ -324,14 +324,17 @@ describe('lock', () => {
     expect((error as CairnError).retryable).toBe(true);
   });
 
-  it('keeps the lock across a run of appends and gives it back once the event loop is idle', async () => {
+  it('keeps the lock while idle (no lock syscalls per append) and gives it back on close()', async () => {
     const store = openStore();
     const appends = Array.from({ length: 20 }, (_, index) =>
       store.append('c1', [userMessage(`m${index}`, 'x')]),
     );
     await Promise.all(appends);
-    await expect.poll(() => lockExists('c1')).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(lockExists('c1')).toBe(true);
     expect((await store.load('c1')).length).toBe(20);
+    await store.close();
+    expect(lockExists('c1')).toBe(false);
   });
 
   it('two instances appending to two conversations in opposite orders both finish (no lock cycle)', async () => {

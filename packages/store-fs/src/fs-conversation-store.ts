@@ -35,12 +35,14 @@ import {
 } from '@cairn/storage';
 import { readConversationIndex, writeConversationIndex } from './conversation-index.js';
 import { ConversationLog, type LogSummary, summarize } from './conversation-log.js';
+import type { FileSyncer } from './file-syncer.js';
 import { FsLayout } from './fs-layout.js';
 import type { FsConversationStoreOptions, FsDurability } from './fs-store-options.js';
 import { LockLeases } from './lock-leases.js';
 import { checkRecordsEnd, recordsEnd } from './log-padding.js';
 import { decodeCleanLog, decodeLog, encodeRecords } from './log-record.js';
 import { type QuarantineReport, warnQuarantine } from './quarantine.js';
+import { SharedSyncQueue } from './shared-sync-queue.js';
 import { writeFileAtomic } from './write-file-atomic.js';
 
 // Open descriptors are bounded: idle logs beyond this are closed (and re-read on next use).
@@ -87,9 +89,13 @@ export class FsConversationStore implements ConversationStore {
   readonly #onQuarantine: (report: QuarantineReport) => void;
   readonly #logs = new Map<string, ConversationLog>();
   readonly #queue = new KeyedSerialQueue();
+  readonly #syncer: FileSyncer;
+  /** Appends written and waiting for their sync: close() waits for them. */
+  readonly #syncing = new Set<Promise<void>>();
   #closed = false;
 
-  constructor(options: FsConversationStoreOptions) {
+  /** `internals.syncer` replaces the sync threads (tests count and fail syncs through it). */
+  constructor(options: FsConversationStoreOptions, internals: { syncer?: FileSyncer } = {}) {
     this.layout = new FsLayout(options.rootDir, options.projectId ?? 'default');
     this.#durability = options.durability ?? 'turn';
     if (!['none', 'turn', 'append'].includes(this.#durability)) {
@@ -103,6 +109,7 @@ export class FsConversationStore implements ConversationStore {
       timeoutMs: options.lockTimeoutMs ?? 10_000,
     });
     this.#onQuarantine = options.onQuarantine ?? warnQuarantine;
+    this.#syncer = internals.syncer ?? new SharedSyncQueue();
   }
 
   #assertOpen(): void {
@@ -115,7 +122,8 @@ export class FsConversationStore implements ConversationStore {
       log = new ConversationLog(conversationId, {
         layout: this.layout,
         syncDirectories: this.#durability !== 'none',
-        syncEveryWrite: this.#durability === 'append',
+        preallocate: this.#durability === 'append',
+        syncer: this.#syncer,
         onQuarantine: this.#onQuarantine,
       });
       this.#evictIdleLogs();
@@ -160,7 +168,7 @@ export class FsConversationStore implements ConversationStore {
     // writer. Its blobs are only collected here, and written under the lock once it is accepted.
     const offloads = collectBlobs();
     const prepared = await prepareAppend(offloads.writer, conversationId, messages, options);
-    return this.#exclusive(conversationId, async (log, continued) => {
+    const { result, durable } = await this.#exclusive(conversationId, async (log, continued) => {
       this.#assertOpen();
       // Holding the lock since our last look means the cached state is still the file's.
       const existing = continued ? (log.cached ?? (await log.refresh())) : await log.refresh();
@@ -168,11 +176,11 @@ export class FsConversationStore implements ConversationStore {
       if (existing !== undefined && idempotencyKey !== undefined) {
         const previous = await log.readAppend(existing, idempotencyKey);
         if (previous !== undefined)
-          return replayIdempotentAppend(conversationId, idempotencyKey, previous, prepared);
+          return { result: replayIdempotentAppend(conversationId, idempotencyKey, previous, prepared) };
       }
       assertExpectedSeq(conversationId, expectedSeq, existing?.lastSeq ?? 0);
       assertNewMessageIds(conversationId, prepared, (id) => existing?.ids.get(id));
-      if (prepared.length === 0) return { seqs: [], messages: [] };
+      if (prepared.length === 0) return { result: { seqs: [], messages: [] } };
       // Accepted: the outputs are written now, under the lock, so a delete cannot remove them
       // before the messages land, and a lock another process may have taken over writes nothing.
       if (!this.#locks.isFresh(log.lockFile)) throw lockLapsed(conversationId);
@@ -183,9 +191,21 @@ export class FsConversationStore implements ConversationStore {
       const { bytes, records } = encodeRecords(stored, at, idempotencyKey);
       const sync = this.#durability === 'append' || (this.#durability === 'turn' && endsTurn(prepared));
       if (!this.#locks.isFresh(log.lockFile)) throw lockLapsed(conversationId);
-      log.write(state, bytes, records, sync);
-      return { seqs: stored.map((message) => message.seq ?? 0), messages: stored };
+      const durable = log.write(state, bytes, records, sync);
+      const result: AppendResult = { seqs: stored.map((message) => message.seq ?? 0), messages: stored };
+      return { result, durable };
     });
+    // The sync is awaited outside the conversation's queue and lock: the appends written meanwhile
+    // (this process's and others') share the next sync instead of each waiting for its own.
+    if (durable !== undefined) {
+      this.#syncing.add(durable);
+      try {
+        await durable;
+      } finally {
+        this.#syncing.delete(durable);
+      }
+    }
+    return result;
   }
 
   async load(conversationId: string, options?: LoadOptions): Promise<ConversationMessage[]> {
@@ -370,6 +390,8 @@ export class FsConversationStore implements ConversationStore {
     if (this.#closed) return;
     this.#closed = true;
     await this.#queue.settled();
+    await Promise.allSettled([...this.#syncing]);
+    await this.#syncer.close();
     this.#locks.releaseAll();
     for (const log of this.#logs.values()) log.close();
     this.#logs.clear();

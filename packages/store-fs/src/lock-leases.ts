@@ -1,9 +1,16 @@
-import { existsSync, unlinkSync } from 'node:fs';
+import { existsSync, type FSWatcher, unlinkSync, watch } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import { acquireLock, type HeldLock, type LockOptions, wantFile } from './conversation-lock.js';
 
 interface Lease {
   lock: HeldLock;
   acquiredAt: number;
+  /** Watches the lock's directory for a waiter's "want" marker (none where watching failed). */
+  watcher: FSWatcher | undefined;
+  /** Another process asked for the lock: give it up as soon as no run is using it. */
+  wanted: boolean;
+  /** Gives the lease up before it could look stale to others. */
+  expiry: NodeJS.Timeout;
 }
 
 const liveLeases = new Set<LockLeases>();
@@ -13,15 +20,18 @@ process.once('exit', () => {
 });
 
 /**
- * Keeps a conversation's lock file between consecutive appends of one store instance, so a run of
- * appends pays for one lock instead of one per append. The lease ends as soon as the event loop
- * goes idle (a timer), when another process leaves a "want" marker, and well before it could look
- * stale to others; so other processes wait no longer than for an ordinary append.
+ * Keeps a conversation's lock file between appends of one store instance, so that appends pay for
+ * no lock syscalls at all while no other process wants the conversation. A lease ends when another
+ * process leaves its "want" marker beside the lock (noticed through a watch on the lock's directory,
+ * also while this process is idle), when the store closes, and well before it could look stale to
+ * others (a third of `staleMs`). Where a directory cannot be watched, the lease ends as soon as the
+ * event loop goes idle, and before this instance waits for another lock (two processes each idly
+ * holding what the other waits for would both time out).
  */
 export class LockLeases {
   readonly #leases = new Map<string, Lease>();
   #releaseTimer: NodeJS.Timeout | undefined;
-  // Runs in progress per lock: an idle release must never pull a lock from under one.
+  // Runs in progress per lock: a lease is never given up from under one.
   readonly #active = new Map<string, number>();
 
   constructor(private readonly options: LockOptions) {}
@@ -34,30 +44,67 @@ export class LockLeases {
     this.#active.set(path, (this.#active.get(path) ?? 0) + 1);
     try {
       let lease = this.#leases.get(path);
-      const stale = lease !== undefined && Date.now() - lease.acquiredAt > this.options.staleMs / 3;
-      // A waiter's marker is looked for before every run (a stat): the waiter is served after the
-      // run in progress, however fast this instance appends.
-      if (lease !== undefined && (stale || existsSync(wantFile(path)))) {
+      if (
+        lease !== undefined &&
+        (lease.wanted || this.#expired(lease) || this.#wantedUnwatched(path, lease))
+      ) {
         this.release(path);
         lease = undefined;
       }
       const continued = lease !== undefined;
       if (lease === undefined) {
-        // Never wait for one lock while idly holding others: two processes doing that to each
-        // other would both time out.
-        this.#releaseIdle();
-        const lock = await acquireLock(path, this.options);
-        lease = { lock, acquiredAt: lock.acquiredAt };
-        this.#leases.set(path, lease);
-        liveLeases.add(this);
+        this.#releaseUnwatched();
+        lease = this.#lease(path, await acquireLock(path, this.options));
       }
       return await work(continued);
     } finally {
       const active = (this.#active.get(path) ?? 1) - 1;
       if (active === 0) this.#active.delete(path);
       else this.#active.set(path, active);
-      this.#releaseWhenIdle();
+      const lease = this.#leases.get(path);
+      if (active === 0 && lease !== undefined) {
+        // The waiter is served after the run in progress, however fast this instance appends.
+        if (lease.wanted || this.#expired(lease)) this.release(path);
+        else if (lease.watcher === undefined) this.#releaseWhenIdle();
+      }
     }
+  }
+
+  #lease(path: string, lock: HeldLock): Lease {
+    const expiry = setTimeout(() => {
+      if (!this.#active.has(path)) this.release(path);
+    }, this.options.staleMs / 3);
+    expiry.unref();
+    const lease: Lease = { lock, acquiredAt: lock.acquiredAt, watcher: undefined, wanted: false, expiry };
+    this.#leases.set(path, lease);
+    liveLeases.add(this);
+    const want = basename(wantFile(path));
+    try {
+      lease.watcher = watch(dirname(path), { persistent: false }, (_event, name) => {
+        if (name !== want || this.#leases.get(path) !== lease) return;
+        lease.wanted = true;
+        if (!this.#active.has(path)) this.release(path);
+      });
+      lease.watcher.on('error', () => {
+        // The directory went away (a delete) or the watch broke: fall back to releasing at idle.
+        lease.watcher?.close();
+        lease.watcher = undefined;
+        if (!this.#active.has(path)) this.#releaseWhenIdle();
+      });
+    } catch {
+      // Out of watches (or none on this platform): the lease ends at idle instead.
+    }
+    // A waiter that asked before the watch began: its marker is already there.
+    if (existsSync(wantFile(path))) lease.wanted = true;
+    return lease;
+  }
+
+  #expired(lease: Lease): boolean {
+    return Date.now() - lease.acquiredAt > this.options.staleMs / 3;
+  }
+
+  #wantedUnwatched(path: string, lease: Lease): boolean {
+    return lease.watcher === undefined && existsSync(wantFile(path));
   }
 
   /**
@@ -74,22 +121,22 @@ export class LockLeases {
     if (this.#releaseTimer !== undefined) return;
     this.#releaseTimer = setTimeout(() => {
       this.#releaseTimer = undefined;
-      this.#releaseIdle();
+      this.#releaseUnwatched();
     }, 0);
     this.#releaseTimer.unref();
   }
 
-  /** Gives back every lease no run is using. */
-  #releaseIdle(): void {
-    for (const path of [...this.#leases.keys()]) if (!this.#active.has(path)) this.release(path);
-    if (this.#leases.size === 0) liveLeases.delete(this);
+  /** Gives back every lease without a watch that no run is using. */
+  #releaseUnwatched(): void {
+    for (const [path, lease] of [...this.#leases]) {
+      if (lease.watcher === undefined && !this.#active.has(path)) this.release(path);
+    }
   }
 
   /** Gives the lock at `path` back (a waiter's marker is cleared first, so it is not honoured twice). */
   release(path: string): void {
-    const lease = this.#leases.get(path);
+    const lease = this.#forget(path);
     if (lease === undefined) return;
-    this.#leases.delete(path);
     try {
       unlinkSync(wantFile(path));
     } catch {
@@ -100,7 +147,22 @@ export class LockLeases {
 
   /** Forgets a lease whose lock file went away with its directory (a deleted conversation). */
   forget(path: string): void {
+    this.#forget(path);
+  }
+
+  #forget(path: string): Lease | undefined {
+    const lease = this.#leases.get(path);
+    if (lease === undefined) return undefined;
     this.#leases.delete(path);
+    lease.watcher?.close();
+    clearTimeout(lease.expiry);
+    if (this.#leases.size === 0) liveLeases.delete(this);
+    return lease;
+  }
+
+  /** How many leases are held (for tests and diagnostics). */
+  get size(): number {
+    return this.#leases.size;
   }
 
   releaseAll(): void {

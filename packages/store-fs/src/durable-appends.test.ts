@@ -1,0 +1,313 @@
+import { execFile } from 'node:child_process';
+import { closeSync, lstatSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { CairnError } from '@cairn/core';
+import { userMessage } from '@cairn/storage/testkit';
+import { createGate, type Gate } from '@cairn/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { FileSyncer } from './file-syncer.js';
+import { FsConversationStore } from './fs-conversation-store.js';
+import type { FsConversationStoreOptions } from './fs-store-options.js';
+import { SharedSyncQueue } from './shared-sync-queue.js';
+
+// Durable appends: written under the lock, then synced off the event loop, the appends that arrive
+// while a file's sync is in flight sharing the next one. A syncer the test controls shows which
+// sync covers which append, and that none resolves before its sync has completed.
+
+let rootDir: string;
+beforeEach(async () => {
+  rootDir = await mkdtemp(join(tmpdir(), 'cairn-fs-durable-'));
+});
+afterEach(async () => {
+  await rm(rootDir, { recursive: true, force: true });
+});
+
+const conversationDir = (id: string) => join(rootDir, 'projects', 'default', 'conversations', id);
+const logFile = (id: string) => join(conversationDir(id), 'messages.jsonl');
+
+/** A syncer whose syncs complete when the test says so (or at once, with `auto`). */
+function controlledSyncer() {
+  const calls: (Gate & { fd: number })[] = [];
+  let auto = false;
+  let closed = 0;
+  const syncer: FileSyncer = {
+    sync(fd) {
+      const gate = { ...createGate(), fd };
+      calls.push(gate);
+      if (auto) gate.open();
+      return gate.promise;
+    },
+    async close() {
+      closed++;
+    },
+  };
+  return {
+    syncer,
+    calls,
+    closed: () => closed,
+    autoComplete() {
+      auto = true;
+      for (const call of calls) call.open();
+    },
+  };
+}
+
+function openStore(syncer: FileSyncer, options: Partial<FsConversationStoreOptions> = {}) {
+  return new FsConversationStore({ rootDir, durability: 'append', ...options }, { syncer });
+}
+
+/** Tracks whether a promise has settled, without awaiting it. */
+function track<T>(promise: Promise<T>) {
+  const state = { settled: false, promise };
+  promise.then(
+    () => (state.settled = true),
+    () => (state.settled = true),
+  );
+  return state;
+}
+
+describe('durable appends', () => {
+  it('share one sync per file: the appends written while a sync is in flight wait for the next one, and none resolves before its sync completes', async () => {
+    const sync = controlledSyncer();
+    const store = openStore(sync.syncer);
+    const first = track(store.append('c1', [userMessage('m0', 'first')]));
+    // A new log: its directory entry is synced first, then the append.
+    await expect.poll(() => sync.calls.length).toBe(1);
+    sync.calls[0]?.open();
+    await expect.poll(() => sync.calls.length).toBe(2);
+    const logFd = sync.calls[1]?.fd;
+
+    const rest = Array.from({ length: 10 }, (_, index) =>
+      track(store.append('c1', [userMessage(`m${index + 1}`, 'more')])),
+    );
+    // All ten are written (to the page cache) while the first sync is still in flight...
+    await expect.poll(() => readFileSync(logFile('c1'), 'utf8').includes('"m10"')).toBe(true);
+    expect(sync.calls).toHaveLength(2);
+    expect([first, ...rest].some((append) => append.settled)).toBe(false);
+
+    // ...and when it completes, one sync starts for all ten of them.
+    sync.calls[1]?.open();
+    await first.promise;
+    await expect.poll(() => sync.calls.length).toBe(3);
+    expect(sync.calls[2]?.fd).toBe(logFd);
+    expect(rest.some((append) => append.settled)).toBe(false);
+    sync.calls[2]?.open();
+    const results = await Promise.all(rest.map((append) => append.promise));
+    expect(results.map((result) => result.seqs[0])).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    expect(sync.calls).toHaveLength(3);
+    await store.close();
+  });
+
+  it("durability 'turn' syncs at the end of a turn only, and the turn end waits for it", async () => {
+    const sync = controlledSyncer();
+    const store = openStore(sync.syncer, { durability: 'turn' });
+    sync.autoComplete();
+    await store.append('c1', [userMessage('u1', 'question')]);
+    const syncsBefore = sync.calls.length;
+    await store.append('c1', [userMessage('u2', 'another')]);
+    expect(sync.calls).toHaveLength(syncsBefore);
+
+    const held = controlledSyncer();
+    const turnStore = openStore(held.syncer, { durability: 'turn' });
+    const answer = track(
+      turnStore.append('c1', [
+        { id: 'a1', role: 'assistant', content: 'answer', createdAt: new Date().toISOString() },
+      ]),
+    );
+    await expect.poll(() => held.calls.length).toBe(1);
+    expect(answer.settled).toBe(false);
+    held.calls[0]?.open();
+    expect((await answer.promise).seqs).toEqual([3]);
+    await Promise.all([store.close(), turnStore.close()]);
+  });
+
+  it('a failed sync rejects every append it covered with a retryable STORE_UNAVAILABLE, and the store stays correct', async () => {
+    const sync = controlledSyncer();
+    const store = openStore(sync.syncer);
+    const first = track(store.append('c1', [userMessage('m0', 'first')], { idempotencyKey: 'k0' }));
+    await expect.poll(() => sync.calls.length).toBe(1);
+    sync.calls[0]?.open();
+    await expect.poll(() => sync.calls.length).toBe(2);
+    const covered = [1, 2, 3].map((index) =>
+      track(store.append('c1', [userMessage(`m${index}`, 'x')], { idempotencyKey: `k${index}` })),
+    );
+    await expect.poll(() => readFileSync(logFile('c1'), 'utf8').includes('"m3"')).toBe(true);
+    sync.calls[1]?.open();
+    await first.promise;
+    await expect.poll(() => sync.calls.length).toBe(3);
+    sync.calls[2]?.fail(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
+    for (const append of covered) {
+      const error = await append.promise.then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+      expect(CairnError.is(error, 'STORE_UNAVAILABLE')).toBe(true);
+      expect((error as CairnError).retryable).toBe(true);
+    }
+
+    // Later appends work; a retry with the same key finds what reached the log and adds no copy.
+    sync.autoComplete();
+    expect((await store.append('c1', [userMessage('m4', 'after')])).seqs).toEqual([5]);
+    expect((await store.append('c1', [userMessage('m2', 'x')], { idempotencyKey: 'k2' })).seqs).toEqual([3]);
+    expect((await store.load('c1')).map((message) => message.id)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
+    await store.close();
+  });
+
+  it('close() waits for the syncs in flight and closes the syncer', async () => {
+    const sync = controlledSyncer();
+    const store = openStore(sync.syncer);
+    sync.autoComplete();
+    await store.append('c1', [userMessage('m0', 'x')]);
+    const autoCalls = sync.calls.length;
+    const held = controlledSyncer();
+    const second = openStore(held.syncer);
+    const append = track(second.append('c1', [userMessage('m1', 'x')]));
+    await expect.poll(() => held.calls.length).toBe(1);
+    const closing = track(second.close());
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(closing.settled).toBe(false);
+    expect(held.closed()).toBe(0);
+    held.calls[0]?.open();
+    await closing.promise;
+    expect(append.settled).toBe(true);
+    expect(held.closed()).toBe(1);
+    expect(autoCalls).toBeGreaterThan(0);
+    await store.close();
+  });
+});
+
+describe('the sync threads', () => {
+  it('make written bytes durable off the event loop, start on demand and are all gone after close()', async () => {
+    const pool = new SharedSyncQueue(3);
+    expect(pool.threads).toBe(0);
+    const fds = [0, 1, 2, 3, 4].map((index) => openSync(join(rootDir, `f${index}`), 'w'));
+    try {
+      for (const fd of fds) writeSync(fd, 'bytes');
+      await Promise.all(fds.map((fd) => pool.sync(fd)));
+      expect(pool.threads).toBeGreaterThan(0);
+      expect(pool.threads).toBeLessThanOrEqual(3);
+      // A bad descriptor fails its sync, not the pool.
+      await expect(pool.sync(1 << 20)).rejects.toMatchObject({ code: 'EBADF' });
+      await pool.sync(fds[0] ?? 0);
+      await pool.close();
+      expect(pool.threads).toBe(0);
+      await expect(pool.sync(fds[0] ?? 0)).rejects.toThrow(/closed/);
+    } finally {
+      for (const fd of fds) closeSync(fd);
+    }
+  });
+
+  it('a store with its own pool leaves no thread behind after close()', async () => {
+    const pool = new SharedSyncQueue();
+    const store = openStore(pool);
+    await Promise.all(
+      Array.from({ length: 8 }, (_, index) => store.append(`c${index}`, [userMessage(`m${index}`, 'x')])),
+    );
+    expect(pool.threads).toBeGreaterThan(0);
+    await store.close();
+    expect(pool.threads).toBe(0);
+  });
+});
+
+describe('the shared-memory sync queue', () => {
+  it('a thread that dies in the middle of a sync fails that sync; the others complete', async () => {
+    // Descriptor 1,000,000 makes the thread exit instead of syncing; others sync after a pause, so
+    // some are still queued or running when it dies.
+    const pool = new SharedSyncQueue(
+      2,
+      `(fd) => { if (fd === 1000000) process.exit(1); Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20); fdatasyncSync(fd); }`,
+    );
+    const fd = openSync(join(rootDir, 'f'), 'w');
+    try {
+      writeSync(fd, 'bytes');
+      const before = [pool.sync(fd), pool.sync(fd)];
+      const dying = pool.sync(1_000_000);
+      const after = [pool.sync(fd), pool.sync(fd), pool.sync(fd)];
+      await expect(dying).rejects.toThrow(/exited/);
+      await Promise.all([...before, ...after]);
+      // A new thread takes over: later syncs still complete.
+      await pool.sync(fd);
+      await pool.close();
+      expect(pool.threads).toBe(0);
+    } finally {
+      closeSync(fd);
+    }
+  });
+
+  it('more syncs at once than it has slots all complete, each after its own fdatasync', async () => {
+    let runs = 0;
+    const pool = new SharedSyncQueue(4);
+    const fds = Array.from({ length: 8 }, (_, index) => openSync(join(rootDir, `g${index}`), 'w'));
+    try {
+      // 600 syncs (the ring has 256 slots): the rest wait on the main thread for a free slot.
+      await Promise.all(
+        Array.from({ length: 600 }, (_, index) => pool.sync(fds[index % fds.length] ?? 0).then(() => runs++)),
+      );
+      expect(runs).toBe(600);
+      const errors = await Promise.allSettled(Array.from({ length: 300 }, () => pool.sync(1 << 20)));
+      expect(errors.every((result) => result.status === 'rejected' && result.reason.code === 'EBADF')).toBe(
+        true,
+      );
+      await pool.close();
+      expect(pool.threads).toBe(0);
+    } finally {
+      for (const fd of fds) closeSync(fd);
+    }
+  });
+
+  it('close() waits for the syncs submitted before it, then rejects new ones', async () => {
+    const pool = new SharedSyncQueue(
+      1,
+      `(fd) => { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 30); fdatasyncSync(fd); }`,
+    );
+    const fd = openSync(join(rootDir, 'h'), 'w');
+    try {
+      const syncs = [track(pool.sync(fd)), track(pool.sync(fd))];
+      await pool.close();
+      expect(syncs.every((sync) => sync.settled)).toBe(true);
+      await Promise.all(syncs.map((sync) => sync.promise));
+      await expect(pool.sync(fd)).rejects.toThrow(/closed/);
+      expect(pool.threads).toBe(0);
+    } finally {
+      closeSync(fd);
+    }
+  });
+});
+
+describe('the lock lease', () => {
+  const lockExists = (id: string) => {
+    try {
+      lstatSync(join(conversationDir(id), 'lock'));
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  it('an idle holder gives its lease to a waiting process at once (long before the lease would end)', async () => {
+    const pool = new SharedSyncQueue();
+    // The lease would last a third of lockStaleMs (40 s); the other process gives up after 3 s.
+    const store = openStore(pool, { lockStaleMs: 120_000 });
+    await store.append('c1', [userMessage('m1', 'mine')]);
+    expect(lockExists('c1')).toBe(true);
+    const script = `import { createFsConversationStore } from '@cairn/store-fs';
+      const store = createFsConversationStore({ rootDir: process.argv[1], lockTimeoutMs: 3000 });
+      const { seqs } = await store.append('c1', [{ id: 'theirs', role: 'user', content: 'hi', createdAt: new Date().toISOString() }]);
+      await store.close();
+      console.log(JSON.stringify(seqs));`;
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--input-type=module', '-e', script, rootDir],
+      { cwd: new URL('..', import.meta.url) },
+    );
+    expect(JSON.parse(stdout)).toEqual([2]);
+    // The holder takes the lock again and sees the other process's append.
+    expect((await store.append('c1', [userMessage('m3', 'mine again')])).seqs).toEqual([3]);
+    expect((await store.load('c1')).map((message) => message.id)).toEqual(['m1', 'theirs', 'm3']);
+    await store.close();
+    expect(lockExists('c1')).toBe(false);
+  });
+});
