@@ -5,7 +5,9 @@ import {
   existsSync,
   lstatSync,
   openSync,
+  readdirSync,
   readFileSync,
+  readlinkSync,
   statSync,
   truncateSync,
   unlinkSync,
@@ -516,4 +518,29 @@ describe('conversation index', () => {
     await mkdir(join(rootDir, 'projects', 'default', 'conversations', 'empty'), { recursive: true });
     expect((await openStore().listConversations()).conversations.map((summary) => summary.id)).toEqual(['a']);
   });
+});
+
+describe('open logs', () => {
+  const openLogFiles = () =>
+    readdirSync('/proc/self/fd').filter((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`).startsWith(rootDir);
+      } catch {
+        return false; // closed while listing
+      }
+    }).length;
+
+  it.runIf(existsSync('/proc/self/fd'))(
+    'keeps at most maxOpenLogs logs open, closing the least recently used idle ones, and reads them again on use',
+    async () => {
+      const store = openStore({ durability: 'none', maxOpenLogs: 2 });
+      for (const id of ['a', 'b', 'c', 'd']) await store.append(id, [userMessage(`${id}1`, id)]);
+      expect(openLogFiles()).toBe(2);
+      await store.append('a', [userMessage('a2', 'again')]);
+      expect((await store.load('a')).map((message) => message.id)).toEqual(['a1', 'a2']);
+      expect(openLogFiles()).toBe(2);
+      await store.close();
+      expect(openLogFiles()).toBe(0);
+    },
+  );
 });

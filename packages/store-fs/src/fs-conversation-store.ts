@@ -45,8 +45,10 @@ import { type QuarantineReport, warnQuarantine } from './quarantine.js';
 import { SharedSyncQueue } from './shared-sync-queue.js';
 import { writeFileAtomic } from './write-file-atomic.js';
 
-// Open descriptors are bounded: idle logs beyond this are closed (and re-read on next use).
-const MAX_OPEN_LOGS = 256;
+// Open descriptors are bounded: idle logs beyond this are closed (and re-read on next use). A server
+// with a thousand conversations going keeps them all open (Node raises its descriptor limit to the
+// hard limit at start), where 256 meant re-reading a whole log on most turns.
+const DEFAULT_MAX_OPEN_LOGS = 2048;
 
 function isMissing(error: unknown): boolean {
   return (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
@@ -85,6 +87,7 @@ export class FsConversationStore implements ConversationStore {
   readonly capabilities: StoreCapabilities = { persistent: true, concurrentInstances: true };
   readonly layout: FsLayout;
   readonly #durability: FsDurability;
+  readonly #maxOpenLogs: number;
   readonly #locks: LockLeases;
   readonly #onQuarantine: (report: QuarantineReport) => void;
   readonly #logs = new Map<string, ConversationLog>();
@@ -98,6 +101,7 @@ export class FsConversationStore implements ConversationStore {
   constructor(options: FsConversationStoreOptions, internals: { syncer?: FileSyncer } = {}) {
     this.layout = new FsLayout(options.rootDir, options.projectId ?? 'default');
     this.#durability = options.durability ?? 'turn';
+    this.#maxOpenLogs = options.maxOpenLogs ?? DEFAULT_MAX_OPEN_LOGS;
     if (!['none', 'turn', 'append'].includes(this.#durability)) {
       throw new CairnError(
         'INVALID_ARGUMENT',
@@ -136,7 +140,7 @@ export class FsConversationStore implements ConversationStore {
 
   #evictIdleLogs(): void {
     for (const [id, log] of this.#logs) {
-      if (this.#logs.size < MAX_OPEN_LOGS) return;
+      if (this.#logs.size < this.#maxOpenLogs) return;
       if (this.#queue.has(id)) continue;
       log.close();
       this.#logs.delete(id);

@@ -19,6 +19,11 @@ export interface FsConversationStoreOptions {
   lockStaleMs?: number;
   /** How long an append waits for another process's lock. Default 10 s. */
   lockTimeoutMs?: number;
+  /**
+   * Conversation logs kept open (a descriptor and what the store knows of each) between uses; beyond
+   * this the least recently used idle ones are closed and read again on next use. Default 2048.
+   */
+  maxOpenLogs?: number;
   /** Called for every span of bytes moved to a `.corrupt` side file; default: a process warning. */
   onQuarantine?: (report: QuarantineReport) => void;
 }
