@@ -4,9 +4,10 @@
 // syncers, rounds interleaved, medians:
 //   postMessage  the worker pool that gets each sync as a message and replies with one (the
 //                store's first implementation, kept here as the baseline);
-//   shared       a SharedArrayBuffer ring read by sleeping threads (woken only when all sleep),
-//                completions counted in shared memory, one Atomics.waitAsync wake-up for many
-//                (SharedSyncQueue);
+//   shared       a SharedArrayBuffer ring read by sleeping threads (the main thread wakes one at
+//                most once per event-loop tick, only when all sleep; a thread that takes a sync
+//                while more wait wakes a peer), completions counted in shared memory, one
+//                Atomics.waitAsync wake-up for many (SharedSyncQueue);
 //   libuv        plain fs.fdatasync on libuv's pool (4 threads, shared with all other fs calls);
 //   none         the same appends with durability 'none': the appends' own cost, no sync.
 // Main-thread CPU is the main thread's own time on a core, and beside it its time runnable but
@@ -70,6 +71,7 @@ try {
         benchMessage(`m${messageId++}`, sizes[index % sizes.length]),
       );
       globalThis.gc?.();
+      const wakeUps = syncer?.wakeUps?.notified;
       const cpu = process.cpuUsage();
       const sched = mainThreadSched();
       const elu = performance.eventLoopUtilization();
@@ -92,6 +94,8 @@ try {
         eluActiveUs: (loop.active * 1000) / count,
         elu: loop.utilization,
         processCpuUs: (allCpu.user + allCpu.system) / count,
+        // Threads woken by the main thread (the shared queue counts them), per 100 appends.
+        mainWakeUps: wakeUps === undefined ? undefined : ((syncer.wakeUps.notified - wakeUps) / count) * 100,
       });
       await store.close();
     }
@@ -109,6 +113,8 @@ const rows = Object.entries(results).map(([name, runs]) => ({
   'loop active µs/append': Math.round(median(runs.map((run) => run.eluActiveUs))),
   'loop utilization': Number(median(runs.map((run) => run.elu)).toFixed(2)),
   'process CPU µs/append': Math.round(median(runs.map((run) => run.processCpuUs))),
+  'main thread wake-ups /100 appends':
+    runs[0]?.mainWakeUps === undefined ? '–' : Number(median(runs.map((run) => run.mainWakeUps)).toFixed(1)),
 }));
 console.table(rows);
 console.log(

@@ -277,6 +277,76 @@ describe('the shared-memory sync queue', () => {
   });
 });
 
+describe('waking the sync threads', () => {
+  /** Whether `promise` settles within `ms` (a lost wake-up must fail the test, not hang it). */
+  const within = (promise: Promise<unknown>, ms: number) => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+    return Promise.race([promise.then(() => true), late]).finally(() => clearTimeout(timer));
+  };
+  const spin = (microseconds: number) => {
+    const until = performance.now() + microseconds / 1000;
+    while (performance.now() < until);
+  };
+
+  it('no submission is lost to a thread going to sleep as it arrives (thousands of rounds)', async () => {
+    // Syncs that return at once: each round submits as the threads, just done with the last one,
+    // are on their way to sleep. The threads pause (0 to 120 µs) between finding the ring empty and
+    // sleeping, so that the round's submission and the main thread's look at who sleeps fall into
+    // that window, where a wake-up is lost unless the wait compares against the value read before
+    // the ring was found empty; the main thread's pause varies where in the path it lands.
+    const pool = new SharedSyncQueue(
+      2,
+      '() => {}',
+      'for (const until = performance.now() + (tail % 7) * 0.02; performance.now() < until; );',
+    );
+    let lost = 0;
+    try {
+      for (let round = 0; round < 3000 && lost === 0; round++) {
+        spin(round % 40);
+        const syncs = Array.from({ length: 1 + (round % 3) }, () => pool.sync(0));
+        if (!(await within(Promise.all(syncs), 5000))) lost = round + 1;
+      }
+    } finally {
+      // A lost submission waits for a thread that sleeps: a later submission wakes it, so close()
+      // can end.
+      if (lost > 0) await within(pool.sync(0), 5000);
+      await within(pool.close(), 5000);
+    }
+    expect(lost).toBe(0);
+  });
+
+  it('the main thread wakes one thread per tick; that thread wakes its peers while more wait', async () => {
+    // Each sync writes the id of the thread that ran it, after a pause so that one thread alone
+    // could not take them all at once.
+    const pool = new SharedSyncQueue(
+      4,
+      `(fd) => { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20); process.getBuiltinModule('node:fs').writeSync(fd, threadId + '\\n'); }`,
+    );
+    const file = join(rootDir, 'ids');
+    const fd = openSync(file, 'a');
+    try {
+      await Promise.all(Array.from({ length: 8 }, () => pool.sync(fd)));
+      expect(pool.threads).toBe(4);
+      for (let wait = 0; pool.sleeping < 4; wait++) {
+        expect(wait).toBeLessThan(500);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      closeSync(openSync(file, 'w'));
+      const before = { ...pool.wakeUps };
+      await Promise.all(Array.from({ length: 16 }, () => pool.sync(fd)));
+      expect(pool.wakeUps.ticks - before.ticks).toBe(1);
+      expect(pool.wakeUps.notified - before.notified).toBe(1);
+      const ids = readFileSync(file, 'utf8').trim().split('\n');
+      expect(ids).toHaveLength(16);
+      expect(new Set(ids).size).toBeGreaterThan(1);
+      await pool.close();
+    } finally {
+      closeSync(fd);
+    }
+  });
+});
+
 describe('the lock lease', () => {
   const lockExists = (id: string) => {
     try {

@@ -14,6 +14,7 @@ const CRC_PREFIX = ',"crc":"';
 const CRC_SUFFIX_LENGTH = CRC_PREFIX.length + 8 + 2; // ,"crc":"xxxxxxxx"}
 const NEWLINE = 0x0a;
 const CRC_PREFIX_BYTES = Buffer.from(CRC_PREFIX);
+const CRC_PLACEHOLDER = '00000000';
 
 export interface DecodedLog {
   records: LogRecord[];
@@ -42,15 +43,18 @@ export function encodeRecords(
       msg,
     };
     // JSON.stringify keeps insertion order, so the line is seq, at, first, last, bcrc, key, msg:
-    // then the crc, in place of the closing brace.
-    const json = Buffer.from(JSON.stringify(fields));
-    const body = json.subarray(0, json.length - 1);
-    const crc = crcHex(crc32(body));
+    // then the crc, in place of the closing brace. The line is encoded once, with a placeholder
+    // checksum that is then overwritten in place (no copy of the body to hash or to join).
+    const json = JSON.stringify(fields);
+    const line = Buffer.from(`${json.slice(0, -1)}${CRC_PREFIX}${CRC_PLACEHOLDER}"}\n`);
+    const bodyEnd = line.length - CRC_SUFFIX_LENGTH - 1;
+    const crc = crcHex(crc32(line.subarray(0, bodyEnd)));
+    line.write(crc, bodyEnd + CRC_PREFIX.length, 'latin1');
     crcs.push(crc);
-    lines.push(body, Buffer.from(`${CRC_PREFIX}${crc}"}\n`));
+    lines.push(line);
     return { ...fields, crc };
   });
-  return { bytes: Buffer.concat(lines), records };
+  return { bytes: lines.length === 1 && lines[0] !== undefined ? lines[0] : Buffer.concat(lines), records };
 }
 
 function checksumMatches(buffer: Buffer, start: number, end: number): boolean {

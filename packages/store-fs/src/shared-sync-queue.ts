@@ -12,8 +12,8 @@ const SLOTS = 256;
 
 // The header's fields (Int32 each).
 const HEAD = 0; // next submission a thread takes (threads compete for it with compareExchange)
-const TAIL = 1; // next submission the main thread writes; sleeping threads wait on it
-const SLEEPERS = 2; // threads waiting on TAIL: the main thread wakes one only if there is one
+const TAIL = 1; // next submission the main thread writes; the futex word sleeping threads wait on
+const SLEEPERS = 2; // threads asleep (or about to be): the main thread wakes one only if all are
 const DONE = 3; // completions so far; the main thread waits on it (Atomics.waitAsync)
 const CLOSING = 4;
 const HEADER = 8;
@@ -28,23 +28,31 @@ const FAILED = 4;
 
 // The worker is a script (eval), so it needs no file of its own next to the built or source module;
 // getBuiltinModule works whether the process evaluates it as CommonJS or as a module.
-const workerSource = (syncCall: string) => `
+const workerSource = (syncCall: string, beforeSleep: string) => `
 const { workerData } = process.getBuiltinModule('node:worker_threads');
 const { fdatasyncSync } = process.getBuiltinModule('node:fs');
 const sync = ${syncCall};
 const { header, ring, slots, slotCount, threadId } = workerData;
 const h = new Int32Array(header), r = new Int32Array(ring), s = new Int32Array(slots);
 for (;;) {
+  // The futex word is read before the ring is found empty and the wait compares against that value:
+  // a submission after the read has changed it, so the wait returns at once instead of sleeping
+  // through it (the main thread may have seen this thread awake and not woken anyone).
+  const tail = Atomics.load(h, ${TAIL});
   const head = Atomics.load(h, ${HEAD});
-  if (head === Atomics.load(h, ${TAIL})) {
+  if (head === tail) {
     if (Atomics.load(h, ${CLOSING}) === 1) break;
-    // Say it sleeps before looking again: a submission after the look sees it and wakes it.
+    ${beforeSleep}
     Atomics.add(h, ${SLEEPERS}, 1);
-    if (Atomics.load(h, ${CLOSING}) === 0) Atomics.wait(h, ${TAIL}, head);
+    Atomics.wait(h, ${TAIL}, tail);
     Atomics.sub(h, ${SLEEPERS}, 1);
     continue;
   }
   if (Atomics.compareExchange(h, ${HEAD}, head, (head + 1) | 0) !== head) continue;
+  // More waiting: this thread wakes a sleeping peer for it, so the wake-up's cost (a cross-core
+  // futex wake) is not the main thread's, which wakes a thread only when all sleep.
+  if (((head + 1) | 0) !== Atomics.load(h, ${TAIL}) && Atomics.load(h, ${SLEEPERS}) > 0)
+    Atomics.notify(h, ${TAIL}, 1);
   const slot = r[head & (slotCount - 1)] * ${FIELDS};
   s[slot + 3] = threadId;
   Atomics.store(s, slot, ${RUNNING});
@@ -90,22 +98,32 @@ export class SharedSyncQueue implements FileSyncer {
   readonly #threads: Thread[] = [];
   #nextThreadId = 1;
   #watching = false;
+  #wakeScheduled = false;
+  /** Ticks that submitted syncs, and the wake-ups the main thread paid for them (tests, the bench). */
+  readonly wakeUps = { ticks: 0, notified: 0 };
   /** close() waiting for the pending syncs. */
   #drained: (() => void) | undefined;
   #closed = false;
 
   /**
    * `syncCall` is the threads' sync function as source (`fdatasyncSync`): tests replace it to make a
-   * thread die in the middle of a sync.
+   * thread die in the middle of a sync. `beforeSleep` is source a thread runs between finding the
+   * ring empty and sleeping: tests widen that window to show no submission is lost in it.
    */
   constructor(
     private readonly maxThreads = MAX_THREADS,
     private readonly syncCall = 'fdatasyncSync',
+    private readonly beforeSleep = '',
   ) {}
 
   /** How many threads are running (for tests and diagnostics). */
   get threads(): number {
     return this.#threads.length;
+  }
+
+  /** How many of them sleep, waiting for a submission (for tests and diagnostics). */
+  get sleeping(): number {
+    return Atomics.load(this.#header, SLEEPERS);
   }
 
   sync(fd: number): Promise<void> {
@@ -127,15 +145,39 @@ export class SharedSyncQueue implements FileSyncer {
     this.#ring[tail & (SLOTS - 1)] = slot;
     Atomics.store(this.#header, TAIL, (tail + 1) | 0);
     if (this.#pending.size === 1) for (const thread of this.#threads) thread.worker.ref();
-    if (Atomics.load(this.#header, SLEEPERS) > 0) Atomics.notify(this.#header, TAIL, 1);
-    else if (this.#threads.length < this.maxThreads && this.#pending.size > this.#threads.length)
+    if (
+      this.#threads.length < this.maxThreads &&
+      this.#pending.size > this.#threads.length &&
+      Atomics.load(this.#header, SLEEPERS) === 0
+    )
       this.#start();
+    if (!this.#wakeScheduled) {
+      this.#wakeScheduled = true;
+      setImmediate(this.#endOfTick);
+    }
     this.#watch();
+  }
+
+  /**
+   * Once per event-loop tick, after its submissions: a thread is woken only if all sleep. An awake
+   * thread takes the submissions before it sleeps (and wakes peers while more wait).
+   */
+  readonly #endOfTick = (): void => {
+    this.#wakeScheduled = false;
+    this.wakeUps.ticks++;
+    this.#wakeIfAllAsleep();
+  };
+
+  #wakeIfAllAsleep(): void {
+    if (Atomics.load(this.#header, HEAD) === Atomics.load(this.#header, TAIL)) return;
+    if (Atomics.load(this.#header, SLEEPERS) < this.#threads.length) return;
+    this.wakeUps.notified++;
+    Atomics.notify(this.#header, TAIL, 1);
   }
 
   #start(): void {
     const id = this.#nextThreadId++;
-    const worker = new Worker(workerSource(this.syncCall), {
+    const worker = new Worker(workerSource(this.syncCall, this.beforeSleep), {
       eval: true,
       workerData: {
         header: this.#header.buffer,
@@ -202,8 +244,10 @@ export class SharedSyncQueue implements FileSyncer {
       this.#pending.get(slot)?.reject(new Error('the sync thread exited'));
       this.#release(slot);
     }
-    // Submissions no thread has taken yet need one.
+    // Submissions no thread has taken yet need one: a new thread, or a sleeping one (the main thread
+    // counted the dead one as awake, so it may have woken none).
     if (this.#pending.size > 0 && this.#threads.length === 0) this.#start();
+    else this.#wakeIfAllAsleep();
   }
 
   /** Waits for the syncs submitted, then lets every thread finish and waits for it to end. */
