@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { CairnError } from '@cairn/core';
 import { userMessage } from '@cairn/storage/testkit';
-import { createGate, type Gate } from '@cairn/testing';
+import { createGate, type Gate, simulatedDelay } from '@cairn/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FileSyncer } from './file-syncer.js';
 import { FsConversationStore } from './fs-conversation-store.js';
@@ -167,7 +167,8 @@ describe('durable appends', () => {
     const append = track(second.append('c1', [userMessage('m1', 'x')]));
     await expect.poll(() => held.calls.length).toBe(1);
     const closing = track(second.close());
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Time passing is the point: close() must still be waiting for the held sync.
+    await simulatedDelay(20);
     expect(closing.settled).toBe(false);
     expect(held.closed()).toBe(0);
     held.calls[0]?.open();
@@ -280,9 +281,13 @@ describe('the shared-memory sync queue', () => {
 describe('waking the sync threads', () => {
   /** Whether `promise` settles within `ms` (a lost wake-up must fail the test, not hang it). */
   const within = (promise: Promise<unknown>, ms: number) => {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-    return Promise.race([promise.then(() => true), late]).finally(() => clearTimeout(timer));
+    const deadline = new AbortController();
+    // The deadline is the behaviour under test: a round that does not finish in time failed.
+    const late = simulatedDelay(ms, deadline.signal).then(
+      () => false,
+      () => false,
+    );
+    return Promise.race([promise.then(() => true), late]).finally(() => deadline.abort());
   };
   const spin = (microseconds: number) => {
     const until = performance.now() + microseconds / 1000;
@@ -328,10 +333,7 @@ describe('waking the sync threads', () => {
     try {
       await Promise.all(Array.from({ length: 8 }, () => pool.sync(fd)));
       expect(pool.threads).toBe(4);
-      for (let wait = 0; pool.sleeping < 4; wait++) {
-        expect(wait).toBeLessThan(500);
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+      await expect.poll(() => pool.sleeping, { timeout: 5_000 }).toBe(4);
       closeSync(openSync(file, 'w'));
       const before = { ...pool.wakeUps };
       await Promise.all(Array.from({ length: 16 }, () => pool.sync(fd)));

@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { CairnError, type ConversationMessage, createImagePart, type MediaPart } from '@cairn/core';
 import { readPartBytes } from '@cairn/storage';
 import { rejectsWithCode, toolTurn, userMessage } from '@cairn/storage/testkit';
-import { createGate } from '@cairn/testing';
+import { createGate, simulatedDelay } from '@cairn/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFsConversationStore } from './fs-conversation-store.js';
 import type { FsConversationStoreOptions } from './fs-store-options.js';
@@ -332,7 +332,8 @@ describe('lock', () => {
       store.append('c1', [userMessage(`m${index}`, 'x')]),
     );
     await Promise.all(appends);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Idle for a while is the point: the lease outlives the event loop going idle.
+    await simulatedDelay(20);
     expect(lockExists('c1')).toBe(true);
     expect((await store.load('c1')).length).toBe(20);
     await store.close();
