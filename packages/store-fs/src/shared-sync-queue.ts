@@ -48,12 +48,18 @@ for (;;) {
     Atomics.sub(h, ${SLEEPERS}, 1);
     continue;
   }
+  // The tail read above may be stale: other threads may have taken, since, what was submitted after
+  // it, leaving head past that tail. A submission is at head only while head is before the tail now.
+  if (((Atomics.load(h, ${TAIL}) - head) | 0) <= 0) continue;
+  // The entry is read before it is claimed: once head moves on, threads taking the entries after it
+  // free their slots, and the main thread may write a new submission over this position.
+  const taken = r[head & (slotCount - 1)];
   if (Atomics.compareExchange(h, ${HEAD}, head, (head + 1) | 0) !== head) continue;
   // More waiting: this thread wakes a sleeping peer for it, so the wake-up's cost (a cross-core
   // futex wake) is not the main thread's, which wakes a thread only when all sleep.
   if (((head + 1) | 0) !== Atomics.load(h, ${TAIL}) && Atomics.load(h, ${SLEEPERS}) > 0)
     Atomics.notify(h, ${TAIL}, 1);
-  const slot = r[head & (slotCount - 1)] * ${FIELDS};
+  const slot = taken * ${FIELDS};
   s[slot + 3] = threadId;
   Atomics.store(s, slot, ${RUNNING});
   try {
