@@ -4,19 +4,26 @@ import type { ServerConfig } from '../config/server-config.js';
 import type { ConversationChanged } from '../events/conversation-events.js';
 
 /**
- * What the primary and its workers say to each other over the cluster's IPC channel. Every message
- * has a `cairn` tag, so a message of anyone else (Node's own cluster messages are internal) is ignored.
+ * What the primary passes on between workers, the same both ways: conversation changes, a chat
+ * stream followed on another worker, and aborts of a conversation's turns wherever they run.
  */
-export type PrimaryToWorker =
-  | { cairn: 'start'; config: ServerConfig; modelModule?: string }
+type Relayed =
   | { cairn: 'event'; event: ConversationChanged }
-  | { cairn: 'lock-granted'; request: number }
   | { cairn: 'ui-follow'; sub: string; conversationId: string }
   | { cairn: 'ui-unfollow'; sub: string }
   | { cairn: 'ui-chunk'; sub: string; chunk: UIMessageChunk }
   | { cairn: 'ui-end'; sub: string; found: boolean }
   | { cairn: 'abort'; request: string; conversationId: string; reason: string }
-  | { cairn: 'aborted'; request: string; aborted: boolean }
+  | { cairn: 'aborted'; request: string; aborted: boolean };
+
+/**
+ * What the primary and its workers say to each other over the cluster's IPC channel. Every message
+ * has a `cairn` tag, so a message of anyone else (Node's own cluster messages are internal) is ignored.
+ */
+export type PrimaryToWorker =
+  | Relayed
+  | { cairn: 'start'; config: ServerConfig; modelModule?: string }
+  | { cairn: 'lock-granted'; request: number }
   /** Asks a worker for its metrics (`registry.getMetricsAsJSON()`), or answers a gather. */
   | { cairn: 'metrics'; request: string }
   | { cairn: 'metrics-gathered'; request: string; text: string; contentType: string }
@@ -26,21 +33,15 @@ export type PrimaryToWorker =
   | { cairn: 'abort-now' };
 
 export type WorkerToPrimary =
+  | Relayed
   /** The worker's code is loaded and listens to the channel: now it may be told what to serve. */
   | { cairn: 'hello' }
   | { cairn: 'listening'; url: string; model: string; modelFrom: string }
   /** The worker could not start (the store, the model, the port): the primary gives up with this. */
   | { cairn: 'failed'; error: CairnErrorJSON }
-  | { cairn: 'event'; event: ConversationChanged }
   | { cairn: 'lock-acquire'; request: number; conversationId: string }
   | { cairn: 'lock-release'; request: number }
   | { cairn: 'ui-running'; conversationId: string; running: boolean }
-  | { cairn: 'ui-follow'; sub: string; conversationId: string }
-  | { cairn: 'ui-unfollow'; sub: string }
-  | { cairn: 'ui-chunk'; sub: string; chunk: UIMessageChunk }
-  | { cairn: 'ui-end'; sub: string; found: boolean }
-  | { cairn: 'abort'; request: string; conversationId: string; reason: string }
-  | { cairn: 'aborted'; request: string; aborted: boolean }
   /** Asks for every worker's metrics, summed; or answers `metrics` with this worker's. */
   | { cairn: 'metrics-gather'; request: string }
   | { cairn: 'metrics'; request: string; metrics: unknown[] }
