@@ -347,28 +347,6 @@ describe('waking the sync threads', () => {
       closeSync(fd);
     }
   });
-  it('a sync submitted while the only awake thread is in another sync wakes a sleeping one', async () => {
-    // Descriptor -1 stands for a slow disk: its "sync" holds its thread for 3 s.
-    const pool = new SharedSyncQueue(
-      2,
-      `(fd) => { if (fd === -1) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 3000); else fdatasyncSync(fd); }`,
-    );
-    const fd = openSync(join(rootDir, 'fast'), 'w');
-    try {
-      await Promise.all([pool.sync(fd), pool.sync(fd)]);
-      expect(pool.threads).toBe(2);
-      await expect.poll(() => pool.sleeping, { timeout: 5_000 }).toBe(2);
-      const slow = pool.sync(-1).then(() => 'slow');
-      await expect.poll(() => pool.sleeping, { timeout: 5_000 }).toBe(1);
-      // Without the wake-up it would wait behind the slow one and settle after it.
-      const fast = pool.sync(fd).then(() => 'fast');
-      expect(await Promise.race([fast, slow])).toBe('fast');
-      await slow;
-      await pool.close();
-    } finally {
-      closeSync(fd);
-    }
-  });
 });
 
 describe('the lock lease', () => {

@@ -16,7 +16,6 @@ const TAIL = 1; // next submission the main thread writes; the futex word sleepi
 const SLEEPERS = 2; // threads asleep (or about to be): the main thread wakes one only if all are
 const DONE = 3; // completions so far; the main thread waits on it (Atomics.waitAsync)
 const CLOSING = 4;
-const BUSY = 5; // threads running a sync: a submission waits for one of them unless another is woken
 const HEADER = 8;
 
 // A slot's fields: its state, the descriptor, the errno of a failed sync, the thread running it.
@@ -56,9 +55,8 @@ for (;;) {
   // free their slots, and the main thread may write a new submission over this position.
   const taken = r[head & (slotCount - 1)];
   if (Atomics.compareExchange(h, ${HEAD}, head, (head + 1) | 0) !== head) continue;
-  Atomics.add(h, ${BUSY}, 1);
   // More waiting: this thread wakes a sleeping peer for it, so the wake-up's cost (a cross-core
-  // futex wake) is not the main thread's, which wakes one only when no thread is awake and idle.
+  // futex wake) is not the main thread's, which wakes a thread only when all sleep.
   if (((head + 1) | 0) !== Atomics.load(h, ${TAIL}) && Atomics.load(h, ${SLEEPERS}) > 0)
     Atomics.notify(h, ${TAIL}, 1);
   const slot = taken * ${FIELDS};
@@ -71,7 +69,6 @@ for (;;) {
     s[slot + 2] = typeof error.errno === 'number' ? error.errno : -5;
     Atomics.store(s, slot, ${FAILED});
   }
-  Atomics.sub(h, ${BUSY}, 1);
   Atomics.add(h, ${DONE}, 1);
   Atomics.notify(h, ${DONE});
 }
@@ -168,21 +165,18 @@ export class SharedSyncQueue implements FileSyncer {
   }
 
   /**
-   * Once per event-loop tick, after its submissions: a thread is woken only if none is awake and idle. An awake
+   * Once per event-loop tick, after its submissions: a thread is woken only if all sleep. An awake
    * thread takes the submissions before it sleeps (and wakes peers while more wait).
    */
   readonly #endOfTick = (): void => {
     this.#wakeScheduled = false;
     this.wakeUps.ticks++;
-    this.#wakeIfNoneIdle();
+    this.#wakeIfAllAsleep();
   };
 
-  #wakeIfNoneIdle(): void {
+  #wakeIfAllAsleep(): void {
     if (Atomics.load(this.#header, HEAD) === Atomics.load(this.#header, TAIL)) return;
-    // A thread awake and idle takes the submissions; one in the middle of a sync would make them
-    // wait for a whole other sync (a latency the turn's end pays), so then a sleeping one is woken.
-    const asleepOrBusy = Atomics.load(this.#header, SLEEPERS) + Atomics.load(this.#header, BUSY);
-    if (asleepOrBusy < this.#threads.length) return;
+    if (Atomics.load(this.#header, SLEEPERS) < this.#threads.length) return;
     this.wakeUps.notified++;
     Atomics.notify(this.#header, TAIL, 1);
   }
@@ -259,7 +253,7 @@ export class SharedSyncQueue implements FileSyncer {
     // Submissions no thread has taken yet need one: a new thread, or a sleeping one (the main thread
     // counted the dead one as awake, so it may have woken none).
     if (this.#pending.size > 0 && this.#threads.length === 0) this.#start();
-    else this.#wakeIfNoneIdle();
+    else this.#wakeIfAllAsleep();
   }
 
   /** Waits for the syncs submitted, then lets every thread finish and waits for it to end. */
