@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { LogSummary } from './conversation-log.js';
+import type { LogSummary } from './log-summary.js';
 import { writeFileAtomic } from './write-file-atomic.js';
 
 // 2: summaries carry the last record's checksum.

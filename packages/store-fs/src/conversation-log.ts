@@ -11,32 +11,17 @@ import {
   writeSync,
 } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { CairnError, type ConversationMessage, definedFields } from '@cairn/core';
-import { deriveConversationTitle } from '@cairn/storage';
+import { CairnError, type ConversationMessage } from '@cairn/core';
 import type { FileSyncer } from './file-syncer.js';
 import type { FsLayout } from './fs-layout.js';
 import { GroupCommit } from './group-commit.js';
 import { checkRecordsEnd, preallocatedSize, zeros } from './log-padding.js';
 import { type DecodedLog, decodeLog } from './log-record.js';
 import type { LogRecord } from './log-record-types.js';
+import { factsOf, type LogSummary, sameFile, summarize } from './log-summary.js';
 import { migrateLegacyConversation } from './migrate-legacy-conversation.js';
 import { type QuarantineReport, writeQuarantine } from './quarantine.js';
 import { writeFileAtomic } from './write-file-atomic.js';
-
-/** What the store knows about a conversation's log without reading it again. */
-export interface LogSummary {
-  createdAt: string;
-  updatedAt: string;
-  messageCount: number;
-  lastSeq: number;
-  title?: string;
-  /** Identity of the file the summary describes, and where its records end (its padding excluded). */
-  ino: number;
-  birthtimeMs: number;
-  size: number;
-  /** The checksum of the last record: the summary holds only while the records still end with it. */
-  lastCrc?: string;
-}
 
 interface LogState extends LogSummary {
   fd: number;
@@ -70,46 +55,6 @@ function statOrUndefined(path: string): Stats | undefined {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-}
-
-function sameFile(summary: Pick<LogSummary, 'ino' | 'birthtimeMs'>, stats: FileFacts): boolean {
-  return summary.ino === stats.ino && summary.birthtimeMs === stats.birthtimeMs;
-}
-
-/** The file facts a summary keeps (`size`: where the records end). */
-type FileFacts = Pick<Stats, 'ino' | 'birthtimeMs' | 'size' | 'mtimeMs'>;
-
-function factsOf(stats: Stats): FileFacts {
-  return { ino: stats.ino, birthtimeMs: stats.birthtimeMs, size: stats.size, mtimeMs: stats.mtimeMs };
-}
-
-/** Folds records into a summary (a fresh one, or one being extended by a tail). */
-export function summarize(
-  records: readonly LogRecord[],
-  stats: FileFacts,
-  previous?: LogSummary,
-): LogSummary {
-  const first = records[0];
-  const last = records.at(-1);
-  // Only user messages can give a title; most appends (assistant and tool messages) skip the work.
-  const title =
-    previous?.title ??
-    (records.some((record) => record.msg.role === 'user')
-      ? deriveConversationTitle(records.map((record) => record.msg))
-      : undefined);
-  const lastCrc = last?.crc ?? previous?.lastCrc;
-  return {
-    // An empty log's placeholder time gives way to its first record's.
-    createdAt:
-      (previous?.messageCount ? previous.createdAt : first?.at) ?? new Date(stats.mtimeMs).toISOString(),
-    updatedAt: last?.at ?? previous?.updatedAt ?? new Date(stats.mtimeMs).toISOString(),
-    messageCount: (previous?.messageCount ?? 0) + records.length,
-    lastSeq: last?.seq ?? previous?.lastSeq ?? 0,
-    ...definedFields({ title, lastCrc }),
-    ino: stats.ino,
-    birthtimeMs: stats.birthtimeMs,
-    size: stats.size,
-  };
 }
 
 /** Adds records' idempotency keys and message ids (a legacy log may repeat an id: the first stays). */

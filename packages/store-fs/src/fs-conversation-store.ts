@@ -11,9 +11,7 @@ import {
   type ConversationPage,
   type ConversationStore,
   type ConversationSummary,
-  definedFields,
   isSafeId,
-  isToolCallMessage,
   KeyedSerialQueue,
   type LoadOptions,
   type StoreCapabilities,
@@ -26,7 +24,6 @@ import {
   normalizeBlobRange,
   normalizeLoadOptions,
   type PendingBlob,
-  type PreparedMessage,
   paginateSummaries,
   prepareAppend,
   replayIdempotentAppend,
@@ -34,13 +31,15 @@ import {
   toBlobBytes,
 } from '@cairn/storage';
 import { readConversationIndex, writeConversationIndex } from './conversation-index.js';
-import { ConversationLog, type LogSummary, summarize } from './conversation-log.js';
+import { ConversationLog } from './conversation-log.js';
+import { endsTurn } from './ends-turn.js';
 import type { FileSyncer } from './file-syncer.js';
 import { FsLayout } from './fs-layout.js';
 import type { FsConversationStoreOptions, FsDurability } from './fs-store-options.js';
 import { LockLeases } from './lock-leases.js';
 import { checkRecordsEnd, recordsEnd } from './log-padding.js';
 import { decodeCleanLog, decodeLog, encodeRecords } from './log-record.js';
+import { type LogSummary, summarize, toSummary } from './log-summary.js';
 import { type QuarantineReport, warnQuarantine } from './quarantine.js';
 import { SharedSyncQueue } from './shared-sync-queue.js';
 import { writeFileAtomic } from './write-file-atomic.js';
@@ -54,27 +53,12 @@ function isMissing(error: unknown): boolean {
   return (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
 }
 
-/** The end of a model turn: a final assistant answer or a persisted error. */
-function endsTurn(messages: readonly PreparedMessage[]): boolean {
-  const last = messages.at(-1);
-  if (last === undefined) return false;
-  return (
-    last.partType === 'error' ||
-    (last.role === 'assistant' && !isToolCallMessage(last as ConversationMessage))
-  );
-}
-
 function lockLapsed(conversationId: string): CairnError {
   return new CairnError(
     'STORE_UNAVAILABLE',
     `The append to conversation ${conversationId} took so long that its lock may have been taken over (lockStaleMs); no message was written, retry it`,
     { retryable: true, details: { conversationId } },
   );
-}
-
-function toSummary(id: string, summary: LogSummary): ConversationSummary {
-  const { createdAt, updatedAt, messageCount, lastSeq, title } = summary;
-  return { id, createdAt, updatedAt, messageCount, lastSeq, ...definedFields({ title }) };
 }
 
 /**
