@@ -69,6 +69,23 @@ describe('watchProcessEnd', () => {
     expect(proc.raised).toEqual(['SIGTERM']);
   });
 
+  it('a hang-up that arrives twice (from the kernel and from the shell) lets the turn be stored, then ends by SIGHUP', () => {
+    const { proc, ending } = watch();
+    proc.emit('SIGHUP');
+    proc.emit('SIGHUP');
+    expect(proc.raised).toEqual([]);
+    expect(endReason(ending.signal)).toBe('a hang-up');
+    ending.end(130);
+    expect(proc.raised).toEqual(['SIGHUP']);
+  });
+
+  it('a SIGTERM after a hang-up ends the process at once, by the hang-up', () => {
+    const { proc } = watch();
+    proc.emit('SIGHUP');
+    proc.emit('SIGTERM');
+    expect(proc.raised).toEqual(['SIGHUP']);
+  });
+
   it('Ctrl-C aborts; a second one exits 130; a command listening for it itself is left alone', () => {
     const { proc, ending } = watch();
     const own = () => {};

@@ -46,7 +46,7 @@ export function endReason(signal: AbortSignal | undefined): EndReason | undefine
 /**
  * Turns every way a process is asked to end into one abort, so the running turn stores what it
  * has (the answer so far and an interrupted record) before the process exits: Ctrl-C (a second
- * one exits at once), SIGTERM and SIGHUP (a second one, or 10 s, exits at once), and a stdout
+ * one exits at once), SIGTERM and SIGHUP (a second SIGTERM, or 10 s, exits at once), and a stdout
  * whose reader went away (`cairn -p … | head -c 20`). Default handling would kill the process
  * mid-turn, keeping only the prompt.
  */
@@ -56,7 +56,7 @@ export function watchProcessEnd(
 ): ProcessEnd {
   const controller = new AbortController();
   let ending: 'SIGTERM' | 'SIGHUP' | 'EPIPE' | undefined;
-  // Whether a SIGTERM or SIGHUP arrived: only a second one exits at once (a gone terminal's EIO is no signal).
+  // Whether a SIGTERM or SIGHUP arrived: only a second SIGTERM exits at once (a gone terminal's EIO is no signal).
   let signalled = false;
   const abort = (reason: EndReason) => {
     if (!controller.signal.aborted) controller.abort(reason);
@@ -76,7 +76,13 @@ export function watchProcessEnd(
   });
   for (const name of ['SIGTERM', 'SIGHUP'] as const) {
     proc.on(name, () => {
-      if (signalled && ending !== undefined && ending !== 'EPIPE') raise(ending);
+      if (signalled) {
+        // Only a second SIGTERM is someone insisting. One hang-up often arrives twice (from the
+        // kernel to the terminal's foreground group, and from a shell passing it on to its jobs),
+        // with nobody there: the wind-down's time limit ends those.
+        if (name === 'SIGTERM' && ending !== undefined && ending !== 'EPIPE') raise(ending);
+        return;
+      }
       signalled = true;
       ending ??= name;
       abort(REASONS[name]);
