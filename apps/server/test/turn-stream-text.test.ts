@@ -10,7 +10,7 @@ import { type SseEvent, SseReader } from './support/read-sse.js';
 import { startTestServer, type TestServer, type TestServerOptions } from './support/start-test-server.js';
 
 const PAGE = 'https://app.example.com';
-const TURNS = [{ text: 'Hello there', chunkSize: 3 }];
+const TURNS = [{ reasoning: 'They greet me', text: 'Hello there', chunkSize: 3 }];
 let server: TestServer | undefined;
 
 // startTestServer hands every other option to createServerApp.
@@ -84,22 +84,30 @@ describe.each([
     expect(events.at(-1)).toEqual({ event: 'done', data: JSON.stringify({ success: true }) });
   });
 
-  it('sends the answer text once by default: deltas, then the stored message without content', async () => {
+  it('sends the answer text and reasoning once by default: deltas, then the stored message without them', async () => {
     const { outputs, messages } = await readTurn(await post());
-    const deltas = outputs.flatMap((output) => (output.type === 'text_delta' ? [output.delta] : []));
-    expect(deltas.join('')).toBe('Hello there');
-    expect(outputs.filter((output) => output.type === 'text')).toEqual([]);
-    expect(messages.map((message) => [message.seq, message.role, message.content])).toEqual([
-      [1, 'user', 'Hi'],
-      [2, 'assistant', undefined],
+    const deltas = (type: AgentOutput['type']) =>
+      outputs.flatMap((output) => (output.type === type && 'delta' in output ? [output.delta] : []));
+    expect(deltas('text_delta').join('')).toBe('Hello there');
+    expect(deltas('reasoning_delta').join('')).toBe('They greet me');
+    expect(outputs.filter((output) => output.type === 'text' || output.type === 'reasoning')).toEqual([]);
+    expect(
+      messages.map((message) => [message.seq, message.role, message.content, message.reasoning]),
+    ).toEqual([
+      [1, 'user', 'Hi', undefined],
+      [2, 'assistant', undefined, undefined],
     ]);
     expect(messages[1]).toMatchObject({ id: expect.any(String), createdAt: expect.any(String) });
   });
 
-  it('sends the whole text too with ?text=full', async () => {
+  it('sends the whole text and reasoning too with ?text=full', async () => {
     const { outputs, messages } = await readTurn(await post('?text=full'));
     expect(outputs.filter((output) => output.type === 'text')).toMatchObject([{ text: 'Hello there' }]);
+    expect(outputs.filter((output) => output.type === 'reasoning')).toMatchObject([
+      { text: 'They greet me' },
+    ]);
     expect(messages.map((message) => message.content)).toEqual(['Hi', 'Hello there']);
+    expect(messages[1]?.reasoning).toEqual([{ text: 'They greet me' }]);
   });
 });
 
@@ -121,6 +129,9 @@ describe('GET …/events on a connection', () => {
     ).toEqual([
       ['1', 'Hi'],
       ['2', 'Hello there'],
+    ]);
+    expect((parse(events[1] as SseEvent) as ConversationMessage).reasoning).toEqual([
+      { text: 'They greet me' },
     ]);
     await reader.close();
   });

@@ -68,14 +68,17 @@ export const TurnStreamQuerySchema = z.object({
     .optional()
     .openapi({
       description:
-        'Event stream only. `deltas` (default): the answer text goes once, as `text_delta` events. `full`: ' +
-        "also each text block's closing `text` event and every stored message's `content`",
+        'Event stream only. `deltas` (default): the answer text and reasoning go once, as `text_delta` and ' +
+        "`reasoning_delta` events. `full`: also each block's closing `text` or `reasoning` event and every " +
+        "stored message's `content` and `reasoning`",
     }),
 });
 
 /** What a turn's event stream leaves out by default (appended to each event-stream description). */
 export const TEXT_ONCE_DESCRIPTION =
-  " The answer text is sent once, as `text_delta` events: a text block's closing `text` event is left out " +
-  'when its deltas were sent (unless it carries `providerMetadata`), and an assistant `message` whose ' +
-  '`content` is exactly the text streamed since the previous `message` comes without `content` (its id, ' +
-  'seq, tool calls, usage and metadata are all there): take the streamed text. Ask for both with `?text=full`.';
+  ' The answer text and reasoning are sent once, as `text_delta` and `reasoning_delta` events: a text ' +
+  "block's closing `text` event is left out when its deltas were sent (unless it carries `providerMetadata`), " +
+  "and so is a reasoning block's closing `reasoning` event; an assistant `message` whose `content` is exactly " +
+  'the text streamed since the previous `message` comes without `content`, and one whose reasoning is exactly ' +
+  'the reasoning streamed comes without `reasoning` (its id, seq, tool calls, usage and metadata are all ' +
+  'there): take what was streamed. Ask for all of it with `?text=full`.';

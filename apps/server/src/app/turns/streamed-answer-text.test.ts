@@ -51,6 +51,49 @@ describe('StreamedAnswerText', () => {
     expect(streamed.withoutStreamedText(user)).toBe(user);
   });
 
+  it('leaves out the closing reasoning event (signature and all) and the reasoning that repeat the deltas', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ minLength: 1 }), { minLength: 1 }),
+        fc.string({ minLength: 1 }),
+        (pieces, text) => {
+          const streamed = new StreamedAnswerText();
+          const reasoning = pieces.join('');
+          for (const piece of pieces)
+            expect(streamed.add({ type: 'reasoning_delta', timestamp, id: 'r', delta: piece })).toBe(true);
+          const signature = { anthropic: { signature: 'sig' } };
+          expect(
+            streamed.add({
+              type: 'reasoning',
+              timestamp,
+              id: 'r',
+              text: reasoning,
+              providerMetadata: signature,
+            }),
+          ).toBe(false);
+          streamed.add(delta('t', text));
+          const message = { ...answer(text), reasoning: [{ text: reasoning, providerMetadata: signature }] };
+          expect(streamed.withoutStreamedText(message)).toEqual({
+            id: 'm2',
+            role: 'assistant',
+            createdAt: timestamp,
+            seq: 2,
+          });
+        },
+      ),
+    );
+  });
+
+  it('keeps reasoning the deltas do not say: a redacted block, different text', () => {
+    const streamed = new StreamedAnswerText();
+    expect(streamed.add({ type: 'reasoning', timestamp, id: 'r', text: '', redacted: true })).toBe(true);
+    const redacted = { ...answer('Hi'), reasoning: [{ text: '', redacted: true }] };
+    expect(streamed.withoutStreamedText(redacted).reasoning).toEqual([{ text: '', redacted: true }]);
+    streamed.add({ type: 'reasoning_delta', timestamp, id: 'r', delta: 'Hm' });
+    const other = { ...answer('Hi'), reasoning: [{ text: 'Hmm' }] };
+    expect(streamed.withoutStreamedText(other)).toEqual(other);
+  });
+
   it('joins the blocks of one message in order', () => {
     const streamed = new StreamedAnswerText();
     streamed.add(delta('a', 'One. '));

@@ -24,9 +24,9 @@ export const wantsFullText = (c: Context<ServerEnv>) => c.req.query('text') === 
 
 /**
  * Streams one turn as server-sent events: `agent_output` per model/tool event, `message` per
- * stored message (`id:` its seq), then `done`. The answer's text goes once, as `text_delta`s: a block's
- * closing `text` event and an assistant message's `content` that only repeat them are left out
- * (`StreamedAnswerText`), unless `fullText`. The turn does not depend on the stream: when the client
+ * stored message (`id:` its seq), then `done`. The answer's text and reasoning go once, as deltas: a
+ * block's closing event and an assistant message's `content` or `reasoning` that only repeat them are
+ * left out (`StreamedAnswerText`), unless `fullText`. The turn does not depend on the stream: when the client
  * goes away, or is disconnected for not reading (`limits`, see `SseWriter`), writes are dropped and the
  * turn runs on, storing everything (abort is explicit).
  */
