@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { openStore } from '@cairn/connect';
 import { type MockProviderServer, startMockProviderServer } from '@cairn/testing';
+import { DefaultChatTransport, readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { type PinnedWorker, pinnedWorker } from './support/pinned-worker.js';
 import { SseReader } from './support/read-sse.js';
@@ -97,15 +98,31 @@ async function storedMessages(on: PinnedWorker, conversationId: string): Promise
   return messages.map((message) => [message.role, message.content]);
 }
 
-/** The text of an AI SDK UI message stream (`data: {…}` lines), read to its end. */
-async function uiStreamText(response: Response): Promise<string> {
-  let text = '';
-  for (const line of (await response.text()).split('\n')) {
-    if (!line.startsWith('data: {')) continue;
-    const chunk = JSON.parse(line.slice('data: '.length)) as { type: string; delta?: string };
-    if (chunk.type === 'text-delta') text += chunk.delta ?? '';
-  }
-  return text;
+/**
+ * The AI SDK's own chat transport (what `useChat` uses) talking to one worker: its requests go over
+ * that worker's connection, and `workers` records which worker answered each.
+ */
+function transportOn(on: PinnedWorker, workers: string[]) {
+  if (server === undefined) throw new Error('start the cluster first');
+  return new DefaultChatTransport<UIMessage>({
+    api: `${server.url}/v1/chat`,
+    fetch: async (input, init) => {
+      const response = await on.request(new URL(String(input)).pathname, {
+        method: init?.method ?? 'GET',
+        headers: Object.fromEntries(new Headers(init?.headers)),
+        ...(typeof init?.body === 'string' ? { body: init.body } : {}),
+      });
+      workers.push(response.headers.get('x-cairn-worker') ?? '');
+      return response;
+    },
+  });
+}
+
+/** The text of the message the AI SDK builds from a UI message stream, read to its end. */
+async function answerText(stream: ReadableStream<UIMessageChunk>): Promise<string> {
+  let message: UIMessage | undefined;
+  for await (const next of readUIMessageStream({ stream })) message = next;
+  return (message?.parts ?? []).map((part) => (part.type === 'text' ? part.text : '')).join('');
 }
 
 describe.each(STORES)('cairn-server --workers 2 on %s', (store) => {
@@ -158,28 +175,32 @@ describe.each(STORES)('cairn-server --workers 2 on %s', (store) => {
     expect(await resumed.next()).toEqual(deleted);
   });
 
-  it('resumes a chat turn on a worker that does not run it: the answer so far, then live', async () => {
+  it('resumes a chat turn on a worker that does not run it (the AI SDK client): the answer so far, then live', async () => {
     await startCluster(store);
     const [a, b] = [await worker('1'), await worker('2')];
     const id = `chat-${randomUUID()}`;
-    const chat = await a.request(
-      '/v1/chat',
-      json('POST', {
-        id,
-        trigger: 'submit-message',
-        messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'a slow question' }] }],
-      }),
-    );
-    expect(chat.headers.get('x-cairn-worker')).toBe('1');
+    const onA: string[] = [];
+    const onB: string[] = [];
+    const chat = await transportOn(a, onA).sendMessages({
+      trigger: 'submit-message',
+      chatId: id,
+      messageId: undefined,
+      messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'a slow question' }] }],
+      abortSignal: undefined,
+    });
     await modelAsked('a slow question');
-    const resumed = await b.request(`/v1/chat/${id}/stream`);
-    expect([resumed.status, resumed.headers.get('x-cairn-worker')]).toEqual([200, '2']);
-    const [original, relayed] = await Promise.all([uiStreamText(chat), uiStreamText(resumed)]);
+    const resumed = await transportOn(b, onB).reconnectToStream({ chatId: id });
+    expect(resumed).not.toBeNull();
+    expect([onA, onB]).toEqual([['1'], ['2']]);
+    const [original, relayed] = await Promise.all([
+      answerText(chat),
+      answerText(resumed as ReadableStream<UIMessageChunk>),
+    ]);
     expect(original).toBe('Answer to: a slow question');
     expect(relayed).toBe(original);
-    // Once the turn ended, no worker runs it.
-    expect((await b.request(`/v1/chat/${id}/stream`)).status).toBe(204);
-    expect((await a.request(`/v1/chat/${id}/stream`)).status).toBe(204);
+    // Once the turn ended, no worker runs it: the client finds nothing to resume.
+    expect(await transportOn(b, onB).reconnectToStream({ chatId: id })).toBeNull();
+    expect(await transportOn(a, onA).reconnectToStream({ chatId: id })).toBeNull();
   });
 
   it('drains every worker on SIGTERM: a turn in flight on each finishes and is stored', async () => {
