@@ -167,4 +167,35 @@ describe('an event-stream client that stops reading', () => {
     const events = await new SseReader(response).readUntil((event) => event.event === 'done');
     expect(events.at(-1)).toEqual({ event: 'done', data: JSON.stringify({ success: true }) });
   });
+  it('a useChat stream (POST /v1/chat): is disconnected once a write stalls, and the turn runs to the end', async () => {
+    const text = 'z'.repeat(24 * 1024 * 1024);
+    const server = await startServer({ stallTimeoutMs: 200 }, [
+      { text, chunkSize: 64 * 1024, chunkDelayMs: 1 },
+      { text: 'read at once' },
+    ]);
+    const chat = (id: string, text: string) =>
+      JSON.stringify({
+        id: 'c1',
+        trigger: 'submit-message',
+        messages: [{ id, role: 'user', parts: [{ type: 'text', text }] }],
+      });
+    await pausedClient(server.port, '/v1/chat', { method: 'POST', body: chat('u1', 'Hi') });
+    const disconnected = await settlesWithin(server.lastConnectionClosed(), 15_000);
+    expect(disconnected).toBe(true);
+    await expect.poll(() => server.handle.activeTurns(), { timeout: 15_000 }).toBe(0);
+    const stored = await server.store.load('c1');
+    expect(stored.at(-1)).toMatchObject({ role: 'assistant', content: text });
+
+    // A client that reads gets the protocol's headers and the whole stream, to its `[DONE]`.
+    const response = await fetch(`http://127.0.0.1:${server.port}/v1/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: chat('u2', 'Again'),
+    });
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    expect(response.headers.get('x-vercel-ai-ui-message-stream')).toBe('v1');
+    const body = await response.text();
+    expect(body).toContain('"finishReason":"stop"');
+    expect(body.endsWith('data: [DONE]\n\n')).toBe(true);
+  });
 });

@@ -10,7 +10,7 @@ export interface UIStreamPeers {
   /** How this process answers a peer that follows one of its running turns. */
   serve(lookup: (conversationId: string) => EventLog<UIMessageChunk> | undefined): void;
   /** The running turn of another process, replayed from its first chunk and followed live; none: `undefined`. */
-  follow(conversationId: string): Promise<ReadableStream<UIMessageChunk> | undefined>;
+  follow(conversationId: string): Promise<AsyncIterable<UIMessageChunk> | undefined>;
 }
 
 /**
@@ -53,24 +53,9 @@ export class RunningUIStreams {
   }
 
   /** The running turn's stream, here or (in a cluster) in another worker; none: `undefined`. */
-  async resume(conversationId: string): Promise<ReadableStream<UIMessageChunk> | undefined> {
+  async resume(conversationId: string): Promise<AsyncIterable<UIMessageChunk> | undefined> {
     const log = this.running(conversationId);
-    if (log !== undefined) return readableOf(log);
+    if (log !== undefined) return log.read();
     return this.peers?.follow(conversationId);
   }
-}
-
-/** The log as a stream that replays it from the first chunk; cancelling stops reading only. */
-export function readableOf(log: EventLog<UIMessageChunk>): ReadableStream<UIMessageChunk> {
-  const chunks = log.read();
-  return new ReadableStream<UIMessageChunk>({
-    async pull(controller) {
-      const next = await chunks.next();
-      if (next.done) controller.close();
-      else controller.enqueue(next.value);
-    },
-    async cancel() {
-      await chunks.return();
-    },
-  });
 }

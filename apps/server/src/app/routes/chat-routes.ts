@@ -1,11 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CairnError, definedFields, type MessageContent, type Telemetry, toCairnError } from '@cairn/core';
-import {
-  createUIMessageChunkMapper,
-  createUIMessageStreamResponse,
-  type UIMessageChunk,
-  uiTurnOutcome,
-} from '@cairn/runtime';
+import { createUIMessageChunkMapper, type UIMessageChunk, uiTurnOutcome } from '@cairn/runtime';
 import { createRoute, z } from '@hono/zod-openapi';
 import { readMessageContent } from '../attachments/message-content.js';
 import {
@@ -14,7 +9,8 @@ import {
   lastStoredUserInput,
   newUserMessage,
 } from '../chat/chat-request.js';
-import { RunningUIStreams, readableOf } from '../chat/running-ui-streams.js';
+import { RunningUIStreams } from '../chat/running-ui-streams.js';
+import { uiStreamResponse } from '../chat/ui-stream-response.js';
 import { apiError, errorResponse, publicTurnError } from '../http/api-error.js';
 import { ConversationParamsSchema, SafeIdSchema } from '../http/api-schemas.js';
 import { errorFields } from '../http/error-fields.js';
@@ -23,9 +19,6 @@ import type { ServerApp } from '../server-env.js';
 import { tooManyTurns } from '../turns/registered-turn.js';
 import { runConversationTurn } from '../turns/run-conversation-turn.js';
 import type { TurnRouteDeps } from './turn-routes.js';
-
-// As `/events`: often enough for proxies that close idle connections (a long tool run sends nothing).
-const KEEP_ALIVE_MS = 15_000;
 
 const UI_STREAM_DESCRIPTION =
   'The AI SDK UI message stream (`x-vercel-ai-ui-message-stream: v1`): `data: <chunk JSON>` events ' +
@@ -93,6 +86,7 @@ export type ChatRouteDeps = TurnRouteDeps & Pick<RouteDeps, 'store' | 'uiStreamP
 export function registerChatRoutes(app: ServerApp, deps: ChatRouteDeps): void {
   const { registry } = deps;
   const running = new RunningUIStreams(deps.uiStreamPeers);
+  const streamFailed = (error: unknown) => deps.logger.error(errorFields(error), 'chat stream failed');
 
   // Starts the turn, detached from the request: its chunks go to a log every reader replays.
   function startTurn(
@@ -162,7 +156,7 @@ export function registerChatRoutes(app: ServerApp, deps: ChatRouteDeps): void {
     const controller = registry.begin(conversationId);
     if (controller === undefined) return tooManyTurns(c);
     const log = startTurn(conversationId, content, controller, c.get('telemetry'));
-    return createUIMessageStreamResponse(readableOf(log), { keepAliveMs: KEEP_ALIVE_MS }) as never;
+    return uiStreamResponse(c, log.read(), deps.streamLimits, streamFailed) as never;
   });
 
   app.openapi(resumeRoute, async (c) => {
@@ -170,6 +164,6 @@ export function registerChatRoutes(app: ServerApp, deps: ChatRouteDeps): void {
     // Here, or in a cluster the worker that runs the turn.
     const stream = await running.resume(id);
     if (stream === undefined) return c.body(null, 204);
-    return createUIMessageStreamResponse(stream, { keepAliveMs: KEEP_ALIVE_MS }) as never;
+    return uiStreamResponse(c, stream, deps.streamLimits, streamFailed) as never;
   });
 }
