@@ -1,36 +1,33 @@
 import {
   type AgentInvocation,
   type AgentInvocationOutcome,
-  CairnError,
   contentText,
-  definedFields,
   type ModelCall,
   type ModelResult,
   type ServerRequest,
   type ServerResponse,
   type Telemetry,
-  type TelemetryScope,
   type TokenUsage,
   type ToolCallResult,
   type ToolExecution,
 } from '@cairn/core';
 import {
   type Attributes,
+  type AttributeValue,
   type Context,
   context,
   type Meter,
   type MeterProvider,
   metrics,
-  type Span,
   SpanKind,
-  SpanStatusCode,
   type Tracer,
   type TracerProvider,
   trace,
 } from '@opentelemetry/api';
 import { genAiFinishReason, genAiInput, genAiOutput } from './gen-ai-messages.js';
-import { createGenAiMetrics, type GenAiMetrics, recordTokens } from './gen-ai-metrics.js';
+import { createGenAiMetrics, MetricAttributesByModel } from './gen-ai-metrics.js';
 import { genAiProviderName } from './gen-ai-provider-name.js';
+import { fail, type OtelRecorder, type SpanScope, traced } from './span-scope.js';
 import { extractTraceContext, injectTraceContext } from './w3c-trace-context.js';
 
 export interface OtelTelemetryOptions {
@@ -53,34 +50,63 @@ export interface OtelTelemetryOptions {
 /** The instrumentation scope's name, on every span and metric. */
 export const OTEL_SCOPE_NAME = '@cairn/otel';
 
-/** What ended a piece of work: a CairnError's code, else the error's class name. */
-function errorType(error: unknown): string {
-  if (CairnError.is(error)) return error.code;
-  return error instanceof Error ? error.constructor.name : '_OTHER';
+// An attribute the call may not have: set only when it does.
+function setDefined(attributes: Attributes, key: string, value: AttributeValue | undefined): void {
+  if (value !== undefined) attributes[key] = value;
 }
 
-function fail(span: Span, type: string, message: string): void {
-  span.setAttribute('error.type', type);
-  span.setStatus({ code: SpanStatusCode.ERROR, message });
+function setUsage(attributes: Attributes, usage: TokenUsage): void {
+  attributes['gen_ai.usage.input_tokens'] = usage.inputTokens;
+  attributes['gen_ai.usage.output_tokens'] = usage.outputTokens;
+  setDefined(attributes, 'gen_ai.usage.cache_read.input_tokens', usage.cacheReadTokens);
+  setDefined(attributes, 'gen_ai.usage.cache_creation.input_tokens', usage.cacheWriteTokens);
 }
 
-function usageAttributes(usage: TokenUsage): Attributes {
-  return {
-    'gen_ai.usage.input_tokens': usage.inputTokens,
-    'gen_ai.usage.output_tokens': usage.outputTokens,
-    ...definedFields({
-      'gen_ai.usage.cache_read.input_tokens': usage.cacheReadTokens,
-      'gen_ai.usage.cache_creation.input_tokens': usage.cacheWriteTokens,
-    }),
+// Each kind's end builds one object of what the outcome adds and sets it on the span at once.
+
+function endAgent(scope: SpanScope<AgentInvocationOutcome>, outcome: AgentInvocationOutcome): void {
+  const { span } = scope;
+  const { usage, finishReason, responseModel, error } = outcome;
+  const attributes: Attributes = {};
+  if (usage !== undefined) setUsage(attributes, usage);
+  if (finishReason !== undefined)
+    attributes['gen_ai.response.finish_reasons'] = [genAiFinishReason(finishReason)];
+  setDefined(attributes, 'gen_ai.response.model', responseModel);
+  span.setAttributes(attributes);
+  scope.answeredBy(responseModel);
+  if (error !== undefined) {
+    fail(span, error.code, error.message);
+    scope.errorType = error.code;
+  }
+}
+
+function endModelCall(scope: SpanScope<ModelResult>, result: ModelResult): void {
+  const { span, recorder } = scope;
+  const { usage, modelId } = result;
+  const attributes: Attributes = {
+    'gen_ai.response.finish_reasons': [genAiFinishReason(result.finishReason)],
   };
+  setUsage(attributes, usage);
+  setDefined(attributes, 'gen_ai.response.id', result.responseId);
+  setDefined(attributes, 'gen_ai.response.model', modelId);
+  if (recorder.recordContent) {
+    attributes['gen_ai.output.messages'] = JSON.stringify(genAiOutput(result.message, result.finishReason));
+  }
+  span.setAttributes(attributes);
+  const metricAttributes = scope.answeredBy(modelId);
+  if (metricAttributes !== undefined) {
+    recorder.instruments.tokens.record(usage.inputTokens, metricAttributes.inputTokens);
+    recorder.instruments.tokens.record(usage.outputTokens, metricAttributes.outputTokens);
+  }
 }
 
-/** One span under way: its duration metric is recorded with the attributes known when it ends. */
-interface Operation {
-  span: Span;
-  /** The metrics' attributes (a subset of the span's), completed as the work ends. */
-  metricAttributes: Attributes | undefined;
-  startedAt: number;
+function endTool({ span, recorder }: SpanScope<ToolCallResult>, result: ToolCallResult): void {
+  // The result's text only when it is recorded or names the failure.
+  if (!recorder.recordContent && !result.isError) return;
+  // Media stay out of spans: a part is its placeholder (`[image: chart.png]`), never its bytes.
+  const text = contentText(result.content, { placeholders: true });
+  if (recorder.recordContent) span.setAttribute('gen_ai.tool.call.result', text);
+  if (result.isError) fail(span, result.errorCode ?? 'TOOL_FAILED', text.split('\n', 1)[0] ?? '');
 }
 
 /**
@@ -93,26 +119,19 @@ interface Operation {
  * AsyncLocalStorage) spans started inside (an instrumented HTTP client's) are its children.
  */
 export function createOtelTelemetry(options: OtelTelemetryOptions = {}): Telemetry {
-  return telemetryUnder(undefined, otelRecorder(options));
-}
-
-// What every span needs, shared by the telemetry of each scope.
-interface OtelRecorder {
-  tracer: Tracer;
-  genAiMetrics: GenAiMetrics;
-  recordContent: boolean;
-}
-
-function otelRecorder(options: OtelTelemetryOptions): OtelRecorder {
   const tracer =
     options.tracer ?? (options.tracerProvider ?? trace.getTracerProvider()).getTracer(OTEL_SCOPE_NAME);
   const meter =
     options.meter ?? (options.meterProvider ?? metrics.getMeterProvider()).getMeter(OTEL_SCOPE_NAME);
-  return {
+  const recorder: OtelRecorder = {
     tracer,
-    genAiMetrics: createGenAiMetrics(meter),
+    instruments: createGenAiMetrics(meter),
     recordContent: options.recordContent === true,
+    chatMetrics: new MetricAttributesByModel('chat'),
+    agentMetrics: new MetricAttributesByModel('invoke_agent'),
+    telemetryUnder: (parent) => telemetryUnder(parent, recorder),
   };
+  return telemetryUnder(undefined, recorder);
 }
 
 /**
@@ -120,119 +139,27 @@ function otelRecorder(options: OtelTelemetryOptions): OtelRecorder {
  * when there is none (the caller's span, through whatever context manager is registered).
  */
 function telemetryUnder(parentContext: Context | undefined, recorder: OtelRecorder): Telemetry {
-  const { tracer, genAiMetrics, recordContent } = recorder;
   const parentOf = () => parentContext ?? context.active();
-
-  // Runs `work` in a new span, active inside it; a throw is recorded and rethrown; the span ends
-  // when the work settles, and with metric attributes its duration is recorded. The scope's own
-  // telemetry names the span as the parent of what the work traces, explicitly.
-  async function traced<T, OUTCOME>(
-    name: string,
-    kind: SpanKind,
-    attributes: Attributes,
-    metricAttributes: Attributes | undefined,
-    record: (operation: Operation, outcome: OUTCOME) => void,
-    work: (scope: TelemetryScope<OUTCOME>) => Promise<T>,
-    parent = parentOf(),
-  ): Promise<T> {
-    const span = tracer.startSpan(name, { kind, attributes }, parent);
-    const operation: Operation = { span, metricAttributes, startedAt: performance.now() };
-    const inside = trace.setSpan(parent, span);
-    let child: Telemetry | undefined;
-    const scope: TelemetryScope<OUTCOME> = {
-      end: (outcome: OUTCOME) => record(operation, outcome),
-      get telemetry() {
-        child ??= telemetryUnder(inside, recorder);
-        return child;
-      },
-    };
-    try {
-      return await context.with(inside, work, undefined, scope);
-    } catch (error) {
-      const type = errorType(error);
-      fail(span, type, error instanceof Error ? error.message : String(error));
-      if (operation.metricAttributes !== undefined) operation.metricAttributes['error.type'] = type;
-      throw error;
-    } finally {
-      span.end();
-      if (operation.metricAttributes !== undefined) {
-        genAiMetrics.duration.record(
-          (performance.now() - operation.startedAt) / 1000,
-          operation.metricAttributes,
-        );
-      }
-    }
-  }
-
-  function endAgent(operation: Operation, outcome: AgentInvocationOutcome): void {
-    const { span, metricAttributes } = operation;
-    const { usage, finishReason, responseModel, error } = outcome;
-    if (usage !== undefined) span.setAttributes(usageAttributes(usage));
-    if (finishReason !== undefined)
-      span.setAttribute('gen_ai.response.finish_reasons', [genAiFinishReason(finishReason)]);
-    if (responseModel !== undefined) {
-      span.setAttribute('gen_ai.response.model', responseModel);
-      if (metricAttributes !== undefined) metricAttributes['gen_ai.response.model'] = responseModel;
-    }
-    if (error !== undefined) {
-      fail(span, error.code, error.message);
-      if (metricAttributes !== undefined) metricAttributes['error.type'] = error.code;
-    }
-  }
-
-  function endModelCall(operation: Operation, result: ModelResult): void {
-    const { span, metricAttributes } = operation;
-    span.setAttributes({
-      'gen_ai.response.finish_reasons': [genAiFinishReason(result.finishReason)],
-      ...usageAttributes(result.usage),
-      ...definedFields({ 'gen_ai.response.id': result.responseId, 'gen_ai.response.model': result.modelId }),
-    });
-    if (recordContent) {
-      span.setAttribute(
-        'gen_ai.output.messages',
-        JSON.stringify(genAiOutput(result.message, result.finishReason)),
-      );
-    }
-    if (metricAttributes !== undefined) {
-      if (result.modelId !== undefined) metricAttributes['gen_ai.response.model'] = result.modelId;
-      recordTokens(genAiMetrics, metricAttributes, result.usage);
-    }
-  }
-
-  function endTool(operation: Operation, result: ToolCallResult): void {
-    const { span } = operation;
-    // Media stay out of spans: a part is its placeholder (`[image: chart.png]`), never its bytes.
-    const text = contentText(result.content, { placeholders: true });
-    if (recordContent) span.setAttribute('gen_ai.tool.call.result', text);
-    if (result.isError) fail(span, result.errorCode ?? 'TOOL_FAILED', text.split('\n', 1)[0] ?? '');
-  }
 
   return {
     invokeAgent(invocation: AgentInvocation, work) {
+      const { provider, model } = invocation;
       const name = invocation.agentName ?? invocation.agentId;
-      const common: Attributes = {
-        'gen_ai.operation.name': 'invoke_agent',
-        ...definedFields({
-          'gen_ai.provider.name':
-            invocation.provider === undefined ? undefined : genAiProviderName(invocation.provider),
-          'gen_ai.request.model': invocation.model,
-        }),
-      };
-      const attributes: Attributes = {
-        ...common,
-        ...definedFields({
-          'gen_ai.agent.name': name,
-          'gen_ai.agent.id': invocation.agentId,
-          'gen_ai.conversation.id': invocation.conversationId,
-        }),
-      };
+      const attributes: Attributes = { 'gen_ai.operation.name': 'invoke_agent' };
+      if (provider !== undefined) attributes['gen_ai.provider.name'] = genAiProviderName(provider);
+      setDefined(attributes, 'gen_ai.request.model', model);
+      setDefined(attributes, 'gen_ai.agent.name', name);
+      setDefined(attributes, 'gen_ai.agent.id', invocation.agentId);
+      setDefined(attributes, 'gen_ai.conversation.id', invocation.conversationId);
       // An agent in this process is INTERNAL; one in another process (an agent CLI) is called: CLIENT.
       const kind = invocation.remote ? SpanKind.CLIENT : SpanKind.INTERNAL;
       return traced(
+        recorder,
+        parentOf(),
         name === undefined ? 'invoke_agent' : `invoke_agent ${name}`,
         kind,
         attributes,
-        { ...common },
+        recorder.agentMetrics.of(provider, model),
         endAgent,
         work,
       );
@@ -240,30 +167,36 @@ function telemetryUnder(parentContext: Context | undefined, recorder: OtelRecord
 
     modelCall(call: ModelCall, work) {
       const { request } = call;
-      const common: Attributes = {
+      const attributes: Attributes = {
         'gen_ai.operation.name': 'chat',
         'gen_ai.provider.name': genAiProviderName(call.provider),
         'gen_ai.request.model': call.model,
       };
-      const settings = request.settings ?? {};
-      const attributes: Attributes = {
-        ...common,
-        ...definedFields({
-          'gen_ai.conversation.id': call.conversationId,
-          'gen_ai.request.max_tokens': settings.maxOutputTokens,
-          'gen_ai.request.temperature': settings.temperature,
-          'gen_ai.request.top_p': settings.topP,
-          'gen_ai.request.stop_sequences': settings.stopSequences,
-          'gen_ai.request.seed': settings.seed,
-          'gen_ai.output.type': request.output === undefined ? undefined : 'json',
-        }),
-      };
-      if (recordContent) {
+      setDefined(attributes, 'gen_ai.conversation.id', call.conversationId);
+      const { settings } = request;
+      if (settings !== undefined) {
+        setDefined(attributes, 'gen_ai.request.max_tokens', settings.maxOutputTokens);
+        setDefined(attributes, 'gen_ai.request.temperature', settings.temperature);
+        setDefined(attributes, 'gen_ai.request.top_p', settings.topP);
+        setDefined(attributes, 'gen_ai.request.stop_sequences', settings.stopSequences);
+        setDefined(attributes, 'gen_ai.request.seed', settings.seed);
+      }
+      if (request.output !== undefined) attributes['gen_ai.output.type'] = 'json';
+      if (recorder.recordContent) {
         const input = genAiInput(request.messages);
         if (input.system.length > 0) attributes['gen_ai.system_instructions'] = JSON.stringify(input.system);
         attributes['gen_ai.input.messages'] = JSON.stringify(input.messages);
       }
-      return traced(`chat ${call.model}`, SpanKind.CLIENT, attributes, { ...common }, endModelCall, work);
+      return traced(
+        recorder,
+        parentOf(),
+        `chat ${call.model}`,
+        SpanKind.CLIENT,
+        attributes,
+        recorder.chatMetrics.of(call.provider, call.model),
+        endModelCall,
+        work,
+      );
     },
 
     toolExecution({ call }: ToolExecution, work) {
@@ -273,8 +206,10 @@ function telemetryUnder(parentContext: Context | undefined, recorder: OtelRecord
         'gen_ai.tool.call.id': call.id,
         'gen_ai.tool.type': 'function',
       };
-      if (recordContent) attributes['gen_ai.tool.call.arguments'] = call.function.arguments;
+      if (recorder.recordContent) attributes['gen_ai.tool.call.arguments'] = call.function.arguments;
       return traced(
+        recorder,
+        parentOf(),
         `execute_tool ${call.function.name}`,
         SpanKind.INTERNAL,
         attributes,
@@ -287,12 +222,10 @@ function telemetryUnder(parentContext: Context | undefined, recorder: OtelRecord
     serverRequest(request: ServerRequest, work) {
       const parent = extractTraceContext(parentOf(), request.headers);
       const { method, route } = request;
-      const attributes: Attributes = {
-        'http.request.method': method,
-        ...definedFields({ 'http.route': route }),
-      };
+      const attributes: Attributes = { 'http.request.method': method };
+      setDefined(attributes, 'http.route', route);
       // The HTTP conventions' name: the method and the route's template (never the path: ids in it).
-      const end = ({ span }: Operation, response: ServerResponse) => {
+      const end = ({ span }: SpanScope<ServerResponse>, response: ServerResponse) => {
         span.setAttribute('http.response.status_code', response.status);
         if (response.route !== undefined) {
           span.setAttribute('http.route', response.route);
@@ -301,7 +234,7 @@ function telemetryUnder(parentContext: Context | undefined, recorder: OtelRecord
         if (response.status >= 500) fail(span, String(response.status), `HTTP ${response.status}`);
       };
       const name = route === undefined ? method : `${method} ${route}`;
-      return traced(name, SpanKind.SERVER, attributes, undefined, end, work, parent);
+      return traced(recorder, parent, name, SpanKind.SERVER, attributes, undefined, end, work);
     },
 
     traceContext: () => injectTraceContext(parentOf()),

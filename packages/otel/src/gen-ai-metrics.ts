@@ -1,4 +1,5 @@
 import type { Attributes, Histogram, Meter } from '@opentelemetry/api';
+import { genAiProviderName } from './gen-ai-provider-name.js';
 
 // The conventions' explicit bucket advice for the two client histograms.
 const TOKEN_BUCKETS = [
@@ -29,12 +30,60 @@ export function createGenAiMetrics(meter: Meter): GenAiMetrics {
   };
 }
 
-/** Records one operation's tokens (input and output, by `gen_ai.token.type`). */
-export function recordTokens(
-  metrics: GenAiMetrics,
-  attributes: Attributes,
-  usage: { inputTokens: number; outputTokens: number },
-): void {
-  metrics.tokens.record(usage.inputTokens, { ...attributes, 'gen_ai.token.type': 'input' });
-  metrics.tokens.record(usage.outputTokens, { ...attributes, 'gen_ai.token.type': 'output' });
+/** What one ended operation's measurements are recorded with: shared, never changed. */
+export interface OutcomeAttributes {
+  readonly duration: Readonly<Attributes>;
+  readonly inputTokens: Readonly<Attributes>;
+  readonly outputTokens: Readonly<Attributes>;
+}
+
+// Sets kept per map: every model a process uses; past it (names from requests?) they are made per call.
+const MAX_KEPT = 256;
+
+function kept<K, V>(map: Map<K, V>, key: K, value: V): V {
+  if (map.size < MAX_KEPT) map.set(key, value);
+  return value;
+}
+
+/**
+ * The metric attributes of one operation (its name, provider and requested model) for each model
+ * that answered, made once and reused: the SDK hashes a record's attributes every time and keeps
+ * the first object of each set, so a copy per record would only be garbage.
+ */
+export class OperationMetricAttributes {
+  private readonly outcomes = new Map<string | undefined, OutcomeAttributes>();
+
+  constructor(private readonly base: Readonly<Attributes>) {}
+
+  /** The attributes once `responseModel` answered (none known: the operation's own). */
+  outcome(responseModel: string | undefined): OutcomeAttributes {
+    const found = this.outcomes.get(responseModel);
+    if (found !== undefined) return found;
+    const duration =
+      responseModel === undefined ? this.base : { ...this.base, 'gen_ai.response.model': responseModel };
+    return kept(this.outcomes, responseModel, {
+      duration,
+      inputTokens: { ...duration, 'gen_ai.token.type': 'input' },
+      outputTokens: { ...duration, 'gen_ai.token.type': 'output' },
+    });
+  }
+}
+
+type ByModel = Map<string | undefined, OperationMetricAttributes>;
+
+/** The `OperationMetricAttributes` of one operation, per provider (Cairn's name) and requested model. */
+export class MetricAttributesByModel {
+  private readonly byProvider = new Map<string | undefined, ByModel>();
+
+  constructor(private readonly operation: string) {}
+
+  of(provider: string | undefined, model: string | undefined): OperationMetricAttributes {
+    const byModel = this.byProvider.get(provider) ?? kept(this.byProvider, provider, new Map());
+    const found = byModel.get(model);
+    if (found !== undefined) return found;
+    const base: Attributes = { 'gen_ai.operation.name': this.operation };
+    if (provider !== undefined) base['gen_ai.provider.name'] = genAiProviderName(provider);
+    if (model !== undefined) base['gen_ai.request.model'] = model;
+    return kept(byModel, model, new OperationMetricAttributes(base));
+  }
 }
