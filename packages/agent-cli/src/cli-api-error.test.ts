@@ -62,6 +62,11 @@ describe('parseCliApiError', () => {
   it('keeps the whole text when nothing is left after the prefix', () => {
     expect(parseCliApiError('API Error: ').message).toBe('API Error:');
   });
+
+  it('gives its fields in the order of `{ ...definedFields({ status }), message, code }`', () => {
+    expect(Object.keys(parseCliApiError('API Error: 400 bad'))).toEqual(['status', 'message', 'code']);
+    expect(Object.keys(parseCliApiError('API Error: something odd'))).toEqual(['message', 'code']);
+  });
 });
 
 describe('codeOfApiStatus', () => {

@@ -35,11 +35,11 @@ export function readAgentSession(
     if (entry === undefined) continue;
     const { sessionId, cwd } = entry;
     if (typeof sessionId !== 'string' && typeof cwd !== 'string') continue;
-    return {
-      provider: namespace,
-      ...(typeof sessionId === 'string' ? { sessionId } : {}),
-      ...(typeof cwd === 'string' ? { cwd } : {}),
-    };
+    // Built field by field: a spread before more fields is slow in V8.
+    const session: AgentSessionInfo = { provider: namespace };
+    if (typeof sessionId === 'string') session.sessionId = sessionId;
+    if (typeof cwd === 'string') session.cwd = cwd;
+    return session;
   }
   return undefined;
 }

@@ -74,11 +74,12 @@ export class AssistantMessageDraft {
 
   closeReasoning(event: AgentOutputOf<'reasoning'>): void {
     this.reasonings ??= new Map();
-    this.reasonings.set(event.id, {
-      text: event.text,
-      ...(event.redacted ? { redacted: true } : {}),
-      ...(event.providerMetadata ? { providerMetadata: event.providerMetadata } : {}),
-    });
+    // Built field by field (a spread before more fields is slow in V8), in the order of
+    // `{ text, ...(redacted ? { redacted } : {}), ...(providerMetadata ? { providerMetadata } : {}) }`.
+    const block: Block = { text: event.text };
+    if (event.redacted) block.redacted = true;
+    if (event.providerMetadata) block.providerMetadata = event.providerMetadata;
+    this.reasonings.set(event.id, block);
   }
 
   addToolInputDelta(event: AgentOutputOf<'tool_input_delta'>): void {
@@ -173,8 +174,9 @@ export class AssistantMessageDraft {
     return this.reasonings === undefined ? undefined : Array.from(this.reasonings.values());
   }
 
-  get isEmpty(): boolean {
-    return this.calls.size === 0 && this.reasonings === undefined && (this.content() ?? '') === '';
+  /** Whether the message has nothing to log, `content` being its `content()`. */
+  isEmptyWith(content: string | null): boolean {
+    return this.calls.size === 0 && this.reasonings === undefined && (content ?? '') === '';
   }
 }
 

@@ -70,69 +70,81 @@ export function createProjector(
   knownInputs?: ReadonlyMap<OpenAIToolCall, JsonValue>,
 ): DisplayProjector {
   if (options.merge === false) return { push: (message) => [{ ...message }], end: () => [] };
-  const registry = options.toolProcessors ?? builtInRegistry();
-  const pending = new Map<string, PendingCall>();
-  let cwd = options.cwd;
-  // The session metadata last read, and its cwd: the processor gives one session's messages the same object.
-  let sessionMetadata: ConversationMessage['providerMetadata'];
-  let sessionCwd: string | undefined;
+  return new MergingProjector(options, options.toolProcessors ?? builtInRegistry(), knownInputs);
+}
 
+// A class rather than closures made per projector: its methods, compiled once, serve every one.
+class MergingProjector implements DisplayProjector {
+  private readonly pending = new Map<string, PendingCall>();
   // Calls answered by an interrupted result, so a late real result updates their execution.
-  const interrupted = new Map<string, PendingCall>();
+  private readonly interrupted = new Map<string, PendingCall>();
+  private cwd: string | undefined;
+  // The session metadata last read, and its cwd: the processor gives one session's messages the same object.
+  private sessionMetadata: ConversationMessage['providerMetadata'];
+  private sessionCwd: string | undefined;
 
-  const execution = (entry: PendingCall, result?: ConversationMessage) =>
-    executionMessage(entry.call, entry.input, entry.assistant, result, registry, cwd);
+  constructor(
+    private readonly options: DisplayOptions,
+    private readonly registry: ToolProcessorRegistry,
+    private readonly knownInputs: ReadonlyMap<OpenAIToolCall, JsonValue> | undefined,
+  ) {
+    this.cwd = options.cwd;
+  }
 
-  const toolResult = (message: ConversationMessage, callId: string): ConversationMessage[] => {
-    const entry = pending.get(callId);
-    if (entry !== undefined) {
-      pending.delete(callId);
-      if (message.interrupted) remember(interrupted, callId, entry);
-      return [execution(entry, message)];
+  push(message: ConversationMessage): ConversationMessage[] {
+    if (message.role === 'tool' && message.tool_call_id !== undefined)
+      return this.toolResult(message, message.tool_call_id);
+    if (message.role !== 'assistant') return [{ ...message }];
+    if (this.options.cwd === undefined) {
+      const metadata = message.providerMetadata;
+      if (metadata === undefined || metadata !== this.sessionMetadata) {
+        this.sessionMetadata = metadata;
+        this.sessionCwd = readAgentSession(message)?.cwd;
+      }
+      this.cwd = this.sessionCwd ?? this.cwd;
     }
-    const timedOut = message.interrupted ? undefined : interrupted.get(callId);
-    if (timedOut === undefined) return [{ ...message }];
-    interrupted.delete(callId);
-    // The same display id as the unfinished execution: a UI replaces that one with this.
-    return [execution(timedOut, message)];
-  };
+    const shown = splitAssistantMessage(message);
+    const calls = message.tool_calls;
+    if (calls === undefined) return shown;
+    const { pending, knownInputs } = this;
+    for (const call of calls) {
+      // A reused id while the first call still waits: the first will never be matched, show it now.
+      const earlier = pending.get(call.id);
+      if (earlier !== undefined) shown.push(this.execution(earlier));
+      const known = knownInputs?.get(call);
+      pending.set(call.id, {
+        call,
+        assistant: message,
+        input: known === undefined ? toolArgumentsOf(call) : known,
+      });
+    }
+    return shown;
+  }
 
-  return {
-    push(message) {
-      if (message.role === 'tool' && message.tool_call_id !== undefined)
-        return toolResult(message, message.tool_call_id);
-      if (message.role !== 'assistant') return [{ ...message }];
-      if (options.cwd === undefined) {
-        const metadata = message.providerMetadata;
-        if (metadata === undefined || metadata !== sessionMetadata) {
-          sessionMetadata = metadata;
-          sessionCwd = readAgentSession(message)?.cwd;
-        }
-        cwd = sessionCwd ?? cwd;
-      }
-      const shown = splitAssistantMessage(message);
-      const calls = message.tool_calls;
-      if (calls === undefined) return shown;
-      for (const call of calls) {
-        // A reused id while the first call still waits: the first will never be matched, show it now.
-        const earlier = pending.get(call.id);
-        if (earlier !== undefined) shown.push(execution(earlier));
-        const known = knownInputs?.get(call);
-        pending.set(call.id, {
-          call,
-          assistant: message,
-          input: known === undefined ? toolArgumentsOf(call) : known,
-        });
-      }
-      return shown;
-    },
-    end() {
-      const unfinished = Array.from(pending.values(), (entry) => execution(entry));
-      pending.clear();
-      interrupted.clear();
-      return unfinished;
-    },
-  };
+  end(): ConversationMessage[] {
+    const unfinished = Array.from(this.pending.values(), (entry) => this.execution(entry));
+    this.pending.clear();
+    this.interrupted.clear();
+    return unfinished;
+  }
+
+  private execution(entry: PendingCall, result?: ConversationMessage): ConversationMessage {
+    return executionMessage(entry.call, entry.input, entry.assistant, result, this.registry, this.cwd);
+  }
+
+  private toolResult(message: ConversationMessage, callId: string): ConversationMessage[] {
+    const entry = this.pending.get(callId);
+    if (entry !== undefined) {
+      this.pending.delete(callId);
+      if (message.interrupted) remember(this.interrupted, callId, entry);
+      return [this.execution(entry, message)];
+    }
+    const timedOut = message.interrupted ? undefined : this.interrupted.get(callId);
+    if (timedOut === undefined) return [{ ...message }];
+    this.interrupted.delete(callId);
+    // The same display id as the unfinished execution: a UI replaces that one with this.
+    return [this.execution(timedOut, message)];
+  }
 }
 
 // An assistant message's reasoning and text, as separate display messages; its calls come later.

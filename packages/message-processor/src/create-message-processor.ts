@@ -7,14 +7,18 @@ import {
   compactStructuredResult,
   createInterruptedToolResult,
   createMessageIds,
-  definedFields,
   type JsonValue,
   type OpenAIToolCall,
   type ProviderMetadata,
 } from '@cairn/core';
 import { type AgentSessionInfo, agentSessionMetadata } from './agent-session-metadata.js';
 import type { AssistantMessageDraft } from './assistant-message-draft.js';
-import { createProjector, type DisplayOptions, splitAssistantMessage } from './create-display-projector.js';
+import {
+  createProjector,
+  type DisplayOptions,
+  type DisplayProjector,
+  splitAssistantMessage,
+} from './create-display-projector.js';
 import { OpenDrafts } from './open-drafts.js';
 import { type PendingToolCall, PendingToolCalls } from './pending-tool-calls.js';
 import { runningExecutionMessage } from './tool-execution-message.js';
@@ -78,53 +82,110 @@ export function createMessageProcessor(options: MessageProcessorOptions): Messag
   if (!(timeoutMs > 0)) {
     throw new CairnError('INVALID_ARGUMENT', `pendingTimeoutMs must be a positive number, got ${timeoutMs}`);
   }
-  const now = options.now ?? (() => Date.now());
-  const generateId = options.generateId ?? createMessageIds();
-  const withFields = fieldsAdder(options.messageFields ?? {});
-  // The inputs of the calls of the message being emitted, for the projector (see `createProjector`).
-  const knownInputs = new Map<OpenAIToolCall, JsonValue>();
-  const projector = options.onDisplayMessage ? createProjector(options, knownInputs) : undefined;
-  const pending = new PendingToolCalls();
-  const drafts = new OpenDrafts(closeDraft);
-  let session: AgentSessionInfo | undefined;
-  // The session's `providerMetadata`, made once per session rather than once per message.
-  let sessionMetadata: ProviderMetadata | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let ended = false;
-  // A callback that threw inside the timer has no caller to reach: the next push or end throws it.
-  let timerFailure: { error: unknown } | undefined;
+  return new LogMessageProcessor(options, timeoutMs);
+}
 
-  function emit(message: ConversationMessage) {
-    options.onLogMessage(message);
-    if (projector === undefined || options.onDisplayMessage === undefined) return;
-    for (const shown of projector.push(message)) options.onDisplayMessage(shown);
+// A class rather than closures made per processor (as the converters are): its methods exist once,
+// so their optimized code outlives each processor instead of being compiled again for the next one.
+class LogMessageProcessor implements MessageProcessor {
+  private readonly now: () => number;
+  private readonly generateId: () => string;
+  private readonly withFields: (message: ConversationMessage) => ConversationMessage;
+  // The inputs of the calls of the message being emitted, for the projector (see `createProjector`).
+  private readonly knownInputs = new Map<OpenAIToolCall, JsonValue>();
+  private readonly projector: DisplayProjector | undefined;
+  private readonly pending = new PendingToolCalls();
+  private readonly drafts = new OpenDrafts(this);
+  private session: AgentSessionInfo | undefined;
+  // The session's `providerMetadata`, made once per session rather than once per message.
+  private sessionMetadata: ProviderMetadata | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private ended = false;
+  // A callback that threw inside the timer has no caller to reach: the next push or end throws it.
+  private timerFailure: { error: unknown } | undefined;
+
+  constructor(
+    private readonly options: MessageProcessorOptions,
+    private readonly timeoutMs: number,
+  ) {
+    this.now = options.now ?? Date.now;
+    this.generateId = options.generateId ?? createMessageIds();
+    this.withFields = fieldsAdder(options.messageFields ?? {});
+    this.projector = options.onDisplayMessage ? createProjector(options, this.knownInputs) : undefined;
   }
 
-  function closeDraft(draft: AssistantMessageDraft) {
-    if (draft.isEmpty) return;
-    const calls = draft.toolCalls(projector === undefined ? undefined : knownInputs);
-    const message = assistantMessage(draft, calls, draft.liveId ?? generateId());
+  // The options' clock and id source, called as plain functions (not as methods of the processor).
+  private time(): number {
+    const { now } = this;
+    return now();
+  }
+
+  private newId(): string {
+    const { generateId } = this;
+    return generateId();
+  }
+
+  get pendingToolCalls(): number {
+    return this.pending.size;
+  }
+
+  push(event: AgentOutput): void {
+    if (this.ended) throw new CairnError('INVALID_ARGUMENT', 'the message processor has ended');
+    if (this.timerFailure !== undefined) this.rethrowTimerFailure();
+    this.handle(event);
+  }
+
+  end(reason = 'the agent stopped before the tool returned'): void {
+    if (this.ended) return;
+    this.ended = true;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.rethrowTimerFailure();
+    this.drafts.closeAll();
+    this.interrupt(this.pending.takeStartedBy(), reason);
+    const { projector } = this;
+    const onDisplayMessage = this.options.onDisplayMessage;
+    if (projector === undefined || onDisplayMessage === undefined) return;
+    for (const shown of projector.end()) onDisplayMessage(shown);
+  }
+
+  private emit(message: ConversationMessage): void {
+    const { options, projector } = this;
+    options.onLogMessage(message);
+    const onDisplayMessage = options.onDisplayMessage;
+    if (projector === undefined || onDisplayMessage === undefined) return;
+    const shown = projector.push(message);
+    for (let index = 0; index < shown.length; index++) onDisplayMessage(shown[index] as ConversationMessage);
+  }
+
+  /** The draft's message goes to the log (`OpenDrafts` calls this when it closes one). */
+  closeDraft(draft: AssistantMessageDraft): void {
+    const content = draft.content();
+    if (draft.isEmptyWith(content)) return;
+    const calls = draft.toolCalls(this.projector === undefined ? undefined : this.knownInputs);
+    const message = this.assistantMessage(draft, content, calls, draft.liveId ?? this.newId());
     try {
-      emit(message);
+      this.emit(message);
     } finally {
-      knownInputs.clear();
+      this.knownInputs.clear();
     }
     // Calls that only streamed input (no `tool_use` came) start waiting now.
-    for (const call of calls) if (!draft.hasToolUse(call.id)) wait(call.id, call.function.name);
+    for (const call of calls) if (!draft.hasToolUse(call.id)) this.wait(call.id, call.function.name);
   }
 
   // The log message of a draft (also the base of its live display, without `calls`).
-  function assistantMessage(
+  private assistantMessage(
     draft: AssistantMessageDraft,
+    content: string | null,
     calls: OpenAIToolCall[] | undefined,
     id: string,
   ): ConversationMessage {
     const reasoning = draft.reasoning();
-    const message: ConversationMessage = withFields({
+    const message: ConversationMessage = this.withFields({
       id,
       role: 'assistant',
       createdAt: draft.timestamp,
-      content: draft.content(),
+      content,
     });
     if (calls !== undefined && calls.length > 0) {
       message.tool_calls = calls;
@@ -133,9 +194,9 @@ export function createMessageProcessor(options: MessageProcessorOptions): Messag
     if (reasoning !== undefined && reasoning.length > 0) message.reasoning = reasoning;
     // A sub-agent's messages (Claude's Task) sit between the Task call and its result: shown, not replayed.
     if (draft.parentToolUseId !== undefined) message.includeInContext = false;
-    if (session !== undefined) {
-      sessionMetadata ??= agentSessionMetadata(session);
-      message.providerMetadata = sessionMetadata;
+    if (this.session !== undefined) {
+      this.sessionMetadata ??= agentSessionMetadata(this.session);
+      message.providerMetadata = this.sessionMetadata;
     }
     return message;
   }
@@ -143,18 +204,24 @@ export function createMessageProcessor(options: MessageProcessorOptions): Messag
   // Call `callId` of `draft` started: its message so far and the call as running, shown at once.
   // Only what the display view shows of the message is made: its text and reasoning parts, not its
   // calls (the log builds those once, when the message closes).
-  function showRunning(
+  private showRunning(
     draft: AssistantMessageDraft,
     callId: string,
     show: (message: ConversationMessage) => void,
-  ) {
+  ): void {
     const call = draft.runningCall(callId);
-    draft.liveId ??= generateId();
-    const message = assistantMessage(draft, undefined, draft.liveId);
+    draft.liveId ??= this.newId();
+    const message = this.assistantMessage(draft, draft.content(), undefined, draft.liveId);
     const running =
       call === undefined
         ? undefined
-        : runningExecutionMessage(callId, call.name, call.input, message, options.cwd ?? session?.cwd);
+        : runningExecutionMessage(
+            callId,
+            call.name,
+            call.input,
+            message,
+            this.options.cwd ?? this.session?.cwd,
+          );
     if (message.reasoning === undefined) {
       // Text alone: the message without calls is its own text part (`splitAssistantMessage` would
       // copy it), shown when it has text, as for any message with calls.
@@ -168,21 +235,21 @@ export function createMessageProcessor(options: MessageProcessorOptions): Messag
     if (running !== undefined) show(running);
   }
 
-  function wait(id: string, toolName: string) {
-    pending.add({ id, toolName, startedAt: now() });
-    armTimer();
+  private wait(id: string, toolName: string): void {
+    this.pending.add({ id, toolName, startedAt: this.time() });
+    this.armTimer();
   }
 
-  function interrupt(calls: PendingToolCall[], reason: string) {
-    const createdAt = new Date(now()).toISOString();
+  private interrupt(calls: PendingToolCall[], reason: string): void {
+    const createdAt = new Date(this.time()).toISOString();
     for (const call of calls) {
       // The call's assistant message goes to the log before the result that answers it.
-      drafts.closeHolding(call.id);
-      pending.markInterrupted(call.id);
-      emit(
-        withFields({
+      this.drafts.closeHolding(call.id);
+      this.pending.markInterrupted(call.id);
+      this.emit(
+        this.withFields({
           ...createInterruptedToolResult({
-            id: generateId(),
+            id: this.newId(),
             toolCallId: call.id,
             toolName: call.toolName,
             createdAt,
@@ -194,38 +261,40 @@ export function createMessageProcessor(options: MessageProcessorOptions): Messag
   }
 
   // One timer for the oldest waiting call; unref'd so a forgotten processor never keeps a process up.
-  function armTimer() {
-    if (timer !== undefined || ended || !Number.isFinite(timeoutMs)) return;
-    const oldest = pending.oldestStart();
+  private armTimer(): void {
+    if (this.timer !== undefined || this.ended || !Number.isFinite(this.timeoutMs)) return;
+    const oldest = this.pending.oldestStart();
     if (oldest === undefined) return;
-    timer = setTimeout(onTimeout, Math.min(MAX_TIMER_DELAY_MS, Math.max(0, oldest + timeoutMs - now())));
-    timer.unref();
+    const delay = Math.min(MAX_TIMER_DELAY_MS, Math.max(0, oldest + this.timeoutMs - this.time()));
+    this.timer = setTimeout(() => this.onTimeout(), delay);
+    this.timer.unref();
   }
 
-  function onTimeout() {
-    timer = undefined;
+  private onTimeout(): void {
+    this.timer = undefined;
     try {
-      interrupt(pending.takeStartedBy(now() - timeoutMs), `no result after ${timeoutMs} ms`);
+      const { timeoutMs } = this;
+      this.interrupt(this.pending.takeStartedBy(this.time() - timeoutMs), `no result after ${timeoutMs} ms`);
     } catch (error) {
-      timerFailure ??= { error };
+      this.timerFailure ??= { error };
       return;
     }
-    armTimer();
+    this.armTimer();
   }
 
-  function toolResult(event: AgentOutputOf<'tool_result'>) {
+  private toolResult(event: AgentOutputOf<'tool_result'>): void {
     // Before the result: its call, whatever the sub-agent it started (Claude's Task) still had open
     // (closing that thread closes the message holding the call first), and its own thread's message.
-    drafts.close(event.toolUseId);
-    drafts.close(event.parentToolUseId);
-    const call = pending.take(event.toolUseId);
+    this.drafts.close(event.toolUseId);
+    this.drafts.close(event.parentToolUseId);
+    const call = this.pending.take(event.toolUseId);
     // A result after its call timed out: kept and shown, but the model already has the interrupted one.
-    const late = call === undefined && pending.takeInterrupted(event.toolUseId);
+    const late = call === undefined && this.pending.takeInterrupted(event.toolUseId);
     const toolName = event.toolName ?? call?.toolName;
     const duration =
-      event.durationMs ?? (call === undefined ? undefined : Math.max(0, now() - call.startedAt));
-    const message: ConversationMessage = withFields({
-      id: generateId(),
+      event.durationMs ?? (call === undefined ? undefined : Math.max(0, this.time() - call.startedAt));
+    const message: ConversationMessage = this.withFields({
+      id: this.newId(),
       role: 'tool',
       createdAt: event.timestamp,
       tool_call_id: event.toolUseId,
@@ -238,14 +307,14 @@ export function createMessageProcessor(options: MessageProcessorOptions): Messag
     if (toolName !== undefined) message.toolName = toolName;
     if (duration !== undefined) message.duration = duration;
     if (late || event.parentToolUseId !== undefined) message.includeInContext = false;
-    emit(message);
+    this.emit(message);
   }
 
-  function error(event: AgentOutputOf<'error'>) {
+  private error(event: AgentOutputOf<'error'>): void {
     // A skipped bad line leaves the messages being assembled open; a failure that ends the stream does not.
-    if (event.fatal) drafts.closeAll();
-    const message: ConversationMessage = withFields({
-      id: generateId(),
+    if (event.fatal) this.drafts.closeAll();
+    const message: ConversationMessage = this.withFields({
+      id: this.newId(),
       role: 'assistant',
       createdAt: event.timestamp,
       content: event.message,
@@ -254,57 +323,57 @@ export function createMessageProcessor(options: MessageProcessorOptions): Messag
     });
     // Only a failure that ended the stream is for the model; a skipped line is kept for the record.
     if (!event.fatal) message.includeInContext = false;
-    emit(message);
+    this.emit(message);
   }
 
-  function userMessage(event: AgentOutputOf<'user_message'>) {
-    drafts.close(event.parentToolUseId);
-    const message: ConversationMessage = withFields({
-      id: generateId(),
+  private userMessage(event: AgentOutputOf<'user_message'>): void {
+    this.drafts.close(event.parentToolUseId);
+    const message: ConversationMessage = this.withFields({
+      id: this.newId(),
       role: 'user',
       createdAt: event.timestamp,
       content: event.content ?? event.text,
     });
     // A sub-agent's prompt sits between the Task call and its result, like its other messages.
     if (event.parentToolUseId !== undefined) message.includeInContext = false;
-    emit(message);
+    this.emit(message);
   }
 
-  function handle(event: AgentOutput) {
+  private handle(event: AgentOutput) {
     switch (event.type) {
       case 'text_delta':
-        return drafts.for(event).addTextDelta(event.id, event.delta);
+        return this.drafts.for(event).addTextDelta(event.id, event.delta);
       case 'text':
-        return drafts.for(event).closeText(event.id, event.text);
+        return this.drafts.for(event).closeText(event.id, event.text);
       case 'reasoning_delta':
-        return drafts.for(event).addReasoningDelta(event.id, event.delta);
+        return this.drafts.for(event).addReasoningDelta(event.id, event.delta);
       case 'reasoning':
-        return drafts.for(event).closeReasoning(event);
+        return this.drafts.for(event).closeReasoning(event);
       case 'tool_input_delta':
-        return drafts.for(event).addToolInputDelta(event);
+        return this.drafts.for(event).addToolInputDelta(event);
       case 'tool_use': {
-        const draft = drafts.for(event);
+        const draft = this.drafts.for(event);
         draft.addToolUse(event);
-        wait(event.id, event.toolName);
-        if (options.onLiveDisplayMessage !== undefined)
-          showRunning(draft, event.id, options.onLiveDisplayMessage);
+        this.wait(event.id, event.toolName);
+        const show = this.options.onLiveDisplayMessage;
+        if (show !== undefined) this.showRunning(draft, event.id, show);
         return;
       }
       case 'tool_result':
-        return toolResult(event);
+        return this.toolResult(event);
       case 'user_message':
-        return userMessage(event);
+        return this.userMessage(event);
       case 'error':
-        return error(event);
+        return this.error(event);
       case 'session_start':
-        drafts.closeAll();
-        session = sessionOf(event, options.cwd);
-        sessionMetadata = undefined;
+        this.drafts.closeAll();
+        this.session = sessionOf(event, this.options.cwd);
+        this.sessionMetadata = undefined;
         return;
       case 'finish':
-        return drafts.close(event.parentToolUseId);
+        return this.drafts.close(event.parentToolUseId);
       case 'session_result':
-        return drafts.closeAll();
+        return this.drafts.closeAll();
       // Usage and unrecognised input are not conversation messages (the raw transcript keeps them).
       case 'usage':
       case 'unknown':
@@ -312,34 +381,12 @@ export function createMessageProcessor(options: MessageProcessorOptions): Messag
     }
   }
 
-  function rethrowTimerFailure() {
+  private rethrowTimerFailure(): void {
+    const { timerFailure } = this;
     if (timerFailure === undefined) return;
-    const { error: failure } = timerFailure;
-    timerFailure = undefined;
-    throw failure;
+    this.timerFailure = undefined;
+    throw timerFailure.error;
   }
-
-  return {
-    get pendingToolCalls() {
-      return pending.size;
-    },
-    push(event) {
-      if (ended) throw new CairnError('INVALID_ARGUMENT', 'the message processor has ended');
-      rethrowTimerFailure();
-      handle(event);
-    },
-    end(reason = 'the agent stopped before the tool returned') {
-      if (ended) return;
-      ended = true;
-      if (timer !== undefined) clearTimeout(timer);
-      timer = undefined;
-      rethrowTimerFailure();
-      drafts.closeAll();
-      interrupt(pending.takeStartedBy(), reason);
-      if (projector === undefined || options.onDisplayMessage === undefined) return;
-      for (const shown of projector.end()) options.onDisplayMessage(shown);
-    },
-  };
 }
 
 function sessionOf(
@@ -348,10 +395,11 @@ function sessionOf(
 ): AgentSessionInfo | undefined {
   if (event.provider === undefined) return undefined;
   const sessionCwd = cwd ?? event.cwd;
-  return {
-    provider: event.provider,
-    ...definedFields({ sessionId: event.sessionId, cwd: sessionCwd }),
-  };
+  // Built field by field, in the order of `{ provider, ...definedFields({ sessionId, cwd }) }`.
+  const session: AgentSessionInfo = { provider: event.provider };
+  if (event.sessionId !== undefined) session.sessionId = event.sessionId;
+  if (sessionCwd !== undefined) session.cwd = sessionCwd;
+  return session;
 }
 
 /**

@@ -16,14 +16,19 @@ export class LiveDisplay {
   constructor(private readonly show: (message: ConversationMessage) => void) {}
 
   /** A live message (pass as `onLiveDisplayMessage`). */
-  readonly live = (message: ConversationMessage): void => {
-    if (message.partType !== 'tool_execution')
-      this.shownLive.set(message.id, contentText(message.content, { placeholders: true }));
-    this.show(message);
-  };
+  readonly live = (message: ConversationMessage): void => this.showLive(message);
 
   /** A message of the log's display view (pass as `onDisplayMessage`, or what a projector gives). */
-  readonly logged = (message: ConversationMessage): void => {
+  readonly logged = (message: ConversationMessage): void => this.showLogged(message);
+
+  // The work is done in methods, which exist once: the two bound functions above are made per
+  // display, and optimized code made for one display's functions would not serve the next one's.
+  private showLive(message: ConversationMessage): void {
+    if (message.partType !== 'tool_execution') this.shownLive.set(message.id, textOf(message.content));
+    this.show(message);
+  }
+
+  private showLogged(message: ConversationMessage): void {
     // Most messages were not shown live: one lookup, none while nothing waits.
     if (this.shownLive.size > 0 && message.partType !== 'tool_execution') {
       const shown = this.shownLive.get(message.id);
@@ -34,5 +39,9 @@ export class LiveDisplay {
       }
     }
     this.show(message);
-  };
+  }
 }
+
+// A message's text as `contentText` gives it with placeholders; a string (the usual content) as is.
+const textOf = (content: ConversationMessage['content']): string =>
+  typeof content === 'string' ? content : contentText(content, { placeholders: true });

@@ -1,6 +1,11 @@
 import type { AgentOutput } from '@cairn/core';
 import { AssistantMessageDraft } from './assistant-message-draft.js';
 
+/** Who gets each message the drafts close. */
+export interface DraftCloser {
+  closeDraft(draft: AssistantMessageDraft): void;
+}
+
 /**
  * The assistant messages being assembled, one per thread: the main agent's, and one per running
  * sub-agent (events with a `parentToolUseId`), so parallel sub-agents never cut each other's
@@ -9,7 +14,7 @@ import { AssistantMessageDraft } from './assistant-message-draft.js';
 export class OpenDrafts {
   private readonly drafts = new Map<string | undefined, AssistantMessageDraft>();
 
-  constructor(private readonly onClose: (draft: AssistantMessageDraft) => void) {}
+  constructor(private readonly closer: DraftCloser) {}
 
   /** The draft `event` adds to, closing its thread's previous message when this is another. */
   for(event: AgentOutput): AssistantMessageDraft {
@@ -31,7 +36,7 @@ export class OpenDrafts {
     const draft = this.drafts.get(thread);
     if (draft !== undefined) this.drafts.delete(thread);
     if (thread !== undefined) this.closeHolding(thread);
-    if (draft !== undefined) this.onClose(draft);
+    if (draft !== undefined) this.closer.closeDraft(draft);
   }
 
   /** Closes whichever open message holds call `id` (its result must follow it in the log). */

@@ -25,7 +25,8 @@ export function executionMessage(
 ): ConversationMessage {
   const finished = result !== undefined && result.interrupted !== true;
   const toolName = call.function.name;
-  const output = finished ? contentText(result.content, { placeholders: true }) : '';
+  const content = finished ? result.content : '';
+  const output = typeof content === 'string' ? content : contentText(content, { placeholders: true });
   const isError = finished && result.isError === true;
   const view: ToolCallView = {
     toolName,

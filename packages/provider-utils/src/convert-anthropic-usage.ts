@@ -1,4 +1,4 @@
-import { definedFields, type TokenUsage } from '@cairn/core';
+import type { TokenUsage } from '@cairn/core';
 
 /**
  * Anthropic's usage counts as the API sends them: whole on `message_start` and on a non-streamed
@@ -25,12 +25,12 @@ export function convertAnthropicUsage(usage: AnthropicUsage): TokenUsage {
   const reasoningTokens = count(usage.output_tokens_details?.thinking_tokens);
   const inputTokens = (count(usage.input_tokens) ?? 0) + (cacheReadTokens ?? 0) + (cacheWriteTokens ?? 0);
   const outputTokens = count(usage.output_tokens) ?? 0;
-  return {
-    inputTokens,
-    outputTokens,
-    totalTokens: inputTokens + outputTokens,
-    ...definedFields({ cacheReadTokens, cacheWriteTokens, reasoningTokens }),
-  };
+  // Built field by field, in the order of `{ …, ...definedFields({ cacheReadTokens, cacheWriteTokens, reasoningTokens }) }`.
+  const converted: TokenUsage = { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
+  if (cacheReadTokens !== undefined) converted.cacheReadTokens = cacheReadTokens;
+  if (cacheWriteTokens !== undefined) converted.cacheWriteTokens = cacheWriteTokens;
+  if (reasoningTokens !== undefined) converted.reasoningTokens = reasoningTokens;
+  return converted;
 }
 
 /**

@@ -103,6 +103,24 @@ describe('LineSplitter', () => {
     expect(splitter.push(encoder.encode('o\n'))).toEqual(['two']);
   });
 
+  it("splits a Uint8Array subclass's chunks (Node's Buffer) as it splits plain ones, offsets included", () => {
+    class Bytes extends Uint8Array {}
+    const text = 'one\r\ntwo é\nthree';
+    const bytes = encoder.encode(`xx${text}yy`);
+    for (const make of [
+      (start: number, end: number) => new Bytes(bytes.buffer, start, end - start),
+      (start: number, end: number) => Buffer.from(bytes.buffer, start, end - start),
+    ]) {
+      const splitter = new LineSplitter();
+      const lines = [
+        ...splitter.push(make(2, 9)),
+        ...splitter.push(make(9, bytes.length - 2)),
+        ...splitter.end(),
+      ];
+      expect(lines).toEqual(['one', 'two é', 'three']);
+    }
+  });
+
   it('splitLines reads an async stream of chunks', async () => {
     const lines: string[] = [];
     for await (const line of splitLines(chunksOf(encoder.encode('a\n{"é'), encoder.encode('":1}'))))

@@ -1,7 +1,8 @@
-import { type AgentOutputOf, definedFields, isRetryableByDefault } from '@cairn/core';
+import { type AgentOutputOf, isRetryableByDefault } from '@cairn/core';
 import { codeOfApiStatus, parseCliApiError } from '../cli-api-error.js';
 import { ownEntry } from '../own-entry.js';
-import { type EventBase, isJsonObject, type JsonObject, stringField } from './claude-code-event-context.js';
+import { type EventBase, errorEventOf, type JsonObject, stringField } from './claude-code-event-context.js';
+import { outputTextOf } from './claude-code-tool-result.js';
 
 // Claude Code's `error` names on its synthetic message, for a text that states no HTTP status.
 export const STATUS_OF_ERROR: Readonly<Record<string, number>> = {
@@ -20,15 +21,6 @@ export function isClaudeCodeApiError(line: JsonObject, message: JsonObject): boo
   return message.model === '<synthetic>' && typeof line.error === 'string';
 }
 
-function textOf(message: JsonObject): string {
-  const content = Array.isArray(message.content) ? message.content : [];
-  return content
-    .filter(isJsonObject)
-    .map((block) => (block.type === 'text' && typeof block.text === 'string' ? block.text : ''))
-    .filter((text) => text !== '')
-    .join('\n');
-}
-
 /**
  * The `error` event of a synthetic API-error message: an `LLM_*` code from the HTTP status, the
  * provider's message without prefix or JSON, the CLI's text in `raw`. It ends the run unless it
@@ -39,7 +31,7 @@ export function claudeCodeApiErrorEvent(
   message: JsonObject,
   base: EventBase,
 ): AgentOutputOf<'error'> {
-  const text = textOf(message);
+  const text = outputTextOf(Array.isArray(message.content) ? message.content : []);
   const errorName = stringField(line, 'error') ?? 'unknown';
   // A status in the text is more precise than the error's name (`server_error` is said for 529 too).
   const parsed = parseCliApiError(text);
@@ -52,14 +44,16 @@ export function claudeCodeApiErrorEvent(
           code: parsed.status === status ? parsed.code : codeOfApiStatus(status, parsed.message),
           message: parsed.message,
         };
-  return {
-    type: 'error',
-    ...base,
+  const event = errorEventOf(
+    base,
     code,
-    message: shown,
-    retryable: isRetryableByDefault(code),
-    fatal: base.parentToolUseId === undefined,
-    raw: text,
-    providerMetadata: { 'claude-code': { error: errorName, ...definedFields({ status }) } },
+    shown,
+    isRetryableByDefault(code),
+    base.parentToolUseId === undefined,
+  );
+  event.raw = text;
+  event.providerMetadata = {
+    'claude-code': status === undefined ? { error: errorName } : { error: errorName, status },
   };
+  return event;
 }

@@ -1,6 +1,8 @@
+import type { JsonValue } from '@cairn/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isIsoDateTime } from './claude-code-event-context.js';
+import { type EventBase, errorEventOf, isIsoDateTime, statusEvent } from './claude-code-event-context.js';
+import { unknownClaudeCodeEvent } from './unknown-claude-code-event.js';
 
 // The format as a regex: the hand-written check must accept exactly what it accepts.
 const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
@@ -38,6 +40,57 @@ describe('isIsoDateTime', () => {
         expect(isIsoDateTime(text)).toBe(ISO_DATETIME.test(text));
       }),
       { numRuns: 2000 },
+    );
+  });
+});
+
+// Contexts as the converter makes them: a timestamp, then a sub-agent's parent and a message id when known.
+const eventBase = fc
+  .record(
+    {
+      timestamp: fc.constantFrom('2026-11-22T08:49:48.458Z', 'now'),
+      parentToolUseId: fc.string({ maxLength: 8 }),
+      messageId: fc.string({ maxLength: 8 }),
+    },
+    { requiredKeys: ['timestamp'] },
+  )
+  .map(({ timestamp, parentToolUseId, messageId }) => {
+    const base: EventBase = { timestamp };
+    if (parentToolUseId !== undefined) base.parentToolUseId = parentToolUseId;
+    if (messageId !== undefined) base.messageId = messageId;
+    return base;
+  });
+
+describe('events built field by field', () => {
+  // They replaced spreads (`{ type, ...base, … }`), which are slow in V8 when more fields follow:
+  // the same keys in the same order, the same values.
+  const same = (built: unknown, spread: unknown) =>
+    expect(JSON.stringify(built)).toBe(JSON.stringify(spread));
+
+  it('are the events the spreads gave', () => {
+    fc.assert(
+      fc.property(eventBase, fc.jsonValue(), fc.string(), fc.boolean(), (base, raw, text, flag) => {
+        same(unknownClaudeCodeEvent(raw as JsonValue, base), {
+          type: 'unknown',
+          ...base,
+          source: 'claude-code',
+          raw,
+        });
+        same(statusEvent(base, 'interrupted', text), {
+          type: 'status',
+          ...base,
+          status: 'interrupted',
+          message: text,
+        });
+        same(errorEventOf(base, 'AGENT_FAILED', text, flag, !flag), {
+          type: 'error',
+          ...base,
+          code: 'AGENT_FAILED',
+          message: text,
+          retryable: flag,
+          fatal: !flag,
+        });
+      }),
     );
   });
 });

@@ -1,4 +1,4 @@
-import type { AgentOutput, AgentOutputOf, JsonValue } from '@cairn/core';
+import type { AgentOutput, AgentOutputOf, CairnErrorCode, JsonValue } from '@cairn/core';
 
 /** What every event converted from one Claude Code line shares. */
 export interface ClaudeCodeEventContext {
@@ -30,6 +30,33 @@ export function eventOf<T extends AgentOutput['type']>(type: T, base: EventBase)
   if (base.parentToolUseId !== undefined) event.parentToolUseId = base.parentToolUseId;
   if (base.messageId !== undefined) event.messageId = base.messageId;
   return event as AgentOutputOf<T>;
+}
+
+/** A `status` event: `{ type: 'status', ...context, status, message }`, built without spreading. */
+export function statusEvent(context: ClaudeCodeEventContext, status: string, message: string): AgentOutput {
+  const event = eventOf('status', context);
+  event.status = status;
+  event.message = message;
+  return event;
+}
+
+/**
+ * An `error` event: `{ type: 'error', ...base, code, message, retryable, fatal }`, for the caller to
+ * add `raw` and the rest. Built field by field: a spread before more fields is slow in V8.
+ */
+export function errorEventOf(
+  base: EventBase,
+  code: CairnErrorCode,
+  message: string,
+  retryable: boolean,
+  fatal: boolean,
+): AgentOutputOf<'error'> {
+  const event = eventOf('error', base);
+  event.code = code;
+  event.message = message;
+  event.retryable = retryable;
+  event.fatal = fatal;
+  return event;
 }
 
 /** The source name of `unknown` events from Claude Code output. */
@@ -105,9 +132,9 @@ export function isoNow(now: (() => Date) | undefined): string {
 
 /** The context of `line`: its own timestamp when valid, else `now()`, and its sub-agent parent. */
 export function eventContextOf(line: JsonObject, now: (() => Date) | undefined): ClaudeCodeEventContext {
-  const reported = stringField(line, 'timestamp');
+  const reported = line.timestamp;
   // A timestamp the CLI reported (user lines carry one) wins over the converter's clock.
-  const timestamp = reported !== undefined && isIsoDateTime(reported) ? reported : isoNow(now);
-  const parentToolUseId = stringField(line, 'parent_tool_use_id');
-  return parentToolUseId === undefined ? { timestamp } : { timestamp, parentToolUseId };
+  const timestamp = typeof reported === 'string' && isIsoDateTime(reported) ? reported : isoNow(now);
+  const parentToolUseId = line.parent_tool_use_id;
+  return typeof parentToolUseId === 'string' ? { timestamp, parentToolUseId } : { timestamp };
 }

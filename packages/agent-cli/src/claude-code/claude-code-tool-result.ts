@@ -8,13 +8,16 @@ import {
 } from './claude-code-event-context.js';
 import { unknownClaudeCodeEvent } from './unknown-claude-code-event.js';
 
-// A tool result's content is a string or a list of blocks; only text blocks have readable output.
-function outputTextOf(content: JsonValue[]): string {
-  return content
-    .filter(isJsonObject)
-    .map((block) => (block.type === 'text' && typeof block.text === 'string' ? block.text : ''))
-    .filter((text) => text !== '')
-    .join('\n');
+/** The text blocks of a list of content blocks (a tool result's, an API error message's), joined with newlines. */
+export function outputTextOf(content: JsonValue[]): string {
+  let output = '';
+  for (let index = 0; index < content.length; index++) {
+    const block = content[index];
+    if (!isJsonObject(block) || block.type !== 'text' || typeof block.text !== 'string' || block.text === '')
+      continue;
+    output = output === '' ? block.text : `${output}\n${block.text}`;
+  }
+  return output;
 }
 
 /**

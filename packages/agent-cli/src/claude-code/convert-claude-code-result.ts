@@ -1,7 +1,6 @@
 import {
   type AgentOutput,
   type CairnErrorCode,
-  definedFields,
   isRetryableByDefault,
   type JsonValue,
   type ProviderMetadata,
@@ -11,6 +10,7 @@ import { codeOfApiStatus, parseCliApiError } from '../cli-api-error.js';
 import { ownEntry } from '../own-entry.js';
 import {
   type ClaudeCodeEventContext,
+  errorEventOf,
   eventContextOf,
   eventOf,
   isJsonObject,
@@ -72,17 +72,20 @@ function errorMessageOf(line: JsonObject, subtype: string | undefined): string {
   return `Claude Code failed (${reason ?? subtype ?? 'unknown error'})`;
 }
 
-// How and why the session ended, as the CLI reported it: kept on the session result.
+// How and why the session ended, as the CLI reported it: kept on the session result. Built field
+// by field, in the order of `definedFields({ terminalReason, stopReason, apiErrorStatus, modelUsage, errors })`.
 function resultMetadata(line: JsonObject): ProviderMetadata | undefined {
+  const fields: Record<string, JsonValue> = {};
+  const terminalReason = stringField(line, 'terminal_reason');
+  if (terminalReason !== undefined) fields.terminalReason = terminalReason;
+  const stopReason = stringField(line, 'stop_reason');
+  if (stopReason !== undefined) fields.stopReason = stopReason;
+  const apiErrorStatus = apiErrorStatusOf(line);
+  if (apiErrorStatus !== undefined) fields.apiErrorStatus = apiErrorStatus;
+  if (isJsonObject(line.modelUsage)) fields.modelUsage = line.modelUsage;
   // All of them, the diagnostics (kept out of the error's message) included.
   const errors = errorTexts(line);
-  const fields = definedFields({
-    terminalReason: stringField(line, 'terminal_reason'),
-    stopReason: stringField(line, 'stop_reason'),
-    apiErrorStatus: apiErrorStatusOf(line),
-    modelUsage: isJsonObject(line.modelUsage) ? line.modelUsage : undefined,
-    errors: errors.length === 0 ? undefined : errors,
-  });
+  if (errors.length > 0) fields.errors = errors;
   return Object.keys(fields).length === 0 ? undefined : { 'claude-code': fields };
 }
 
@@ -134,15 +137,8 @@ export function convertClaudeCodeResultLine(
   if (isError && options.errorReported !== true) {
     const message = errorMessageOf(line, subtype);
     const code = errorCodeOf(line, subtype, message);
-    events.push({
-      type: 'error',
-      ...context,
-      code,
-      message,
-      retryable: isRetryableByDefault(code),
-      // The result line is the session's last word: the run ended with this failure.
-      fatal: true,
-    });
+    // The result line is the session's last word: the run ended with this failure.
+    events.push(errorEventOf(context, code, message, isRetryableByDefault(code), true));
   }
   return events;
 }
@@ -168,15 +164,10 @@ function permissionDenials(denials: JsonValue[], context: ClaudeCodeEventContext
   return denials.filter(isJsonObject).map((denial) => {
     const toolName = stringField(denial, 'tool_name') ?? 'a tool';
     const toolUseId = stringField(denial, 'tool_use_id');
-    return {
-      type: 'error',
-      ...context,
-      code: 'TOOL_DENIED',
-      message: `Claude Code was not permitted to use ${toolName}${toolUseId === undefined ? '' : ` (call ${toolUseId})`}`,
-      retryable: false,
-      fatal: false,
-      raw: JSON.stringify(denial),
-    };
+    const message = `Claude Code was not permitted to use ${toolName}${toolUseId === undefined ? '' : ` (call ${toolUseId})`}`;
+    const event = errorEventOf(context, 'TOOL_DENIED', message, false, false);
+    event.raw = JSON.stringify(denial);
+    return event;
   });
 }
 

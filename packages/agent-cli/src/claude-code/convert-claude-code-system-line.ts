@@ -1,4 +1,4 @@
-import { type AgentOutput, type AgentOutputOf, definedFields, type JsonValue } from '@cairn/core';
+import type { AgentOutput, JsonValue } from '@cairn/core';
 import { ownEntry } from '../own-entry.js';
 import {
   type ClaudeCodeEventContext,
@@ -6,13 +6,13 @@ import {
   isJsonObject,
   type JsonObject,
   numberField,
+  statusEvent,
   stringField,
 } from './claude-code-event-context.js';
 import {
   addUnmappedClaudeCodeFields,
   knownClaudeCodeFields,
   unknownClaudeCodeEvent,
-  unmappedClaudeCodeFields,
 } from './unknown-claude-code-event.js';
 
 const RETRY_FIELDS = knownClaudeCodeFields([
@@ -62,22 +62,25 @@ function retryEvents(line: JsonObject, context: ClaudeCodeEventContext): AgentOu
   if (attempt === undefined) return [unknownClaudeCodeEvent(line, context)];
   const delay = numberField(line, 'retry_delay_ms');
   const status = numberField(line, 'error_status');
-  const event: AgentOutputOf<'retry'> = {
-    type: 'retry',
-    ...context,
-    attempt,
-    ...definedFields({
-      maxAttempts: positiveInteger(numberField(line, 'max_retries')),
-      // The CLI reports a fractional jittered delay; whole milliseconds are what anyone shows.
-      delayMs: delay === undefined || delay < 0 ? undefined : Math.round(delay),
-      status:
-        status !== undefined && Number.isInteger(status) && status >= 100 && status < 600
-          ? status
-          : undefined,
-      error: stringField(line, 'error'),
-    }),
-  };
-  return [event, ...unmappedClaudeCodeFields(line, RETRY_FIELDS, context)];
+  // Built field by field, in the order of `{ type, ...context, attempt, ...definedFields(…) }`.
+  const event = eventOf('retry', context);
+  event.attempt = attempt;
+  setDefined(event, 'maxAttempts', positiveInteger(numberField(line, 'max_retries')));
+  // The CLI reports a fractional jittered delay; whole milliseconds are what anyone shows.
+  setDefined(event, 'delayMs', delay === undefined || delay < 0 ? undefined : Math.round(delay));
+  if (status !== undefined && Number.isInteger(status) && status >= 100 && status < 600)
+    event.status = status;
+  setDefined(event, 'error', stringField(line, 'error'));
+  const events: AgentOutput[] = [event];
+  addUnmappedClaudeCodeFields(events, line, RETRY_FIELDS, context);
+  return events;
+}
+
+// Whether a task patch has a field besides the `status` and `end_time` the event carries.
+function hasOtherKeys(patch: JsonObject): boolean {
+  for (const key in patch)
+    if (key !== 'status' && key !== 'end_time' && Object.hasOwn(patch, key)) return true;
+  return false;
 }
 
 // `end_time` of a task update is epoch milliseconds: the CLI's own time for the event.
@@ -98,14 +101,12 @@ function taskEvents(line: JsonObject, context: ClaudeCodeEventContext, subtype: 
   if (status === undefined) return [unknownClaudeCodeEvent(line, context)];
   const timestamp =
     subtype === 'task_updated' ? timeOf(patch?.end_time, context.timestamp) : context.timestamp;
+  // Built field by field, in the order of `definedFields({ taskType, subagentType, patch })`.
+  const claudeCode: { taskType?: string; subagentType?: string; patch?: JsonObject } = {};
+  setDefined(claudeCode, 'taskType', stringField(line, 'task_type'));
+  setDefined(claudeCode, 'subagentType', stringField(line, 'subagent_type'));
   // A patch's other fields (a newer CLI's) are kept with it rather than dropped.
-  const patchExtra =
-    patch !== undefined && Object.keys(patch).some((key) => key !== 'status' && key !== 'end_time');
-  const claudeCode = definedFields({
-    taskType: stringField(line, 'task_type'),
-    subagentType: stringField(line, 'subagent_type'),
-    patch: patchExtra ? patch : undefined,
-  });
+  if (patch !== undefined && hasOtherKeys(patch)) claudeCode.patch = patch;
   // Built field by field, in the order of `{ type, ...context, timestamp, ...definedFields(…) }`.
   const event = eventOf('task_progress', context);
   event.timestamp = timestamp;
@@ -120,7 +121,12 @@ function taskEvents(line: JsonObject, context: ClaudeCodeEventContext, subtype: 
   setDefined(event, 'totalTokens', count(numberField(usage, 'total_tokens')));
   setDefined(event, 'toolUses', count(numberField(usage, 'tool_uses')));
   setDefined(event, 'durationMs', count(numberField(usage, 'duration_ms')));
-  if (Object.keys(claudeCode).length > 0) event.providerMetadata = { 'claude-code': claudeCode };
+  if (
+    claudeCode.taskType !== undefined ||
+    claudeCode.subagentType !== undefined ||
+    claudeCode.patch !== undefined
+  )
+    event.providerMetadata = { 'claude-code': claudeCode };
   const events: AgentOutput[] = [event];
   addUnmappedClaudeCodeFields(events, line, TASK_FIELDS, context);
   return events;
@@ -146,10 +152,9 @@ export function convertClaudeCodeSystemLine(
     case 'status': {
       const status = stringField(line, 'status');
       if (status === undefined) return [unknownClaudeCodeEvent(line, context)];
-      return [
-        { type: 'status', ...context, status, message: status },
-        ...unmappedClaudeCodeFields(line, STATUS_FIELDS, context),
-      ];
+      const events = [statusEvent(context, status, status)];
+      addUnmappedClaudeCodeFields(events, line, STATUS_FIELDS, context);
+      return events;
     }
     default:
       return [unknownClaudeCodeEvent(line, context)];

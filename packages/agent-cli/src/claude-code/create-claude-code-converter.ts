@@ -1,10 +1,4 @@
-import {
-  type AgentOutput,
-  type AgentOutputOf,
-  contentText,
-  definedFields,
-  type JsonValue,
-} from '@cairn/core';
+import { type AgentOutput, type AgentOutputOf, contentText, type JsonValue } from '@cairn/core';
 import { jsonValueText } from '@cairn/provider-utils';
 import { claudeCodeApiErrorEvent, isClaudeCodeApiError } from './claude-code-api-error.js';
 import { ClaudeCodeBlockIds } from './claude-code-block-ids.js';
@@ -16,6 +10,7 @@ import {
   eventOf,
   isJsonObject,
   type JsonObject,
+  statusEvent,
   stringField,
   withMessageId,
 } from './claude-code-event-context.js';
@@ -58,14 +53,6 @@ const USER_FIELDS = knownClaudeCodeFields([
 // What Claude Code writes as a user line when the user stops it ("… for tool use" while a tool ran).
 const INTERRUPTED = /^\[Request interrupted by user[^\]\n]*\]$/;
 
-// A sub-agent's lines name its type; kept with its events.
-function subagentMetadata(line: JsonObject): {
-  providerMetadata?: { 'claude-code': { subagentType: string } };
-} {
-  const subagentType = stringField(line, 'subagent_type');
-  return subagentType === undefined ? {} : { providerMetadata: { 'claude-code': { subagentType } } };
-}
-
 // A user line with an image or a document (stream-json input, `--input-format stream-json`) and no tool result.
 function hasMediaInput(content: JsonValue[]): boolean {
   let media = false;
@@ -88,6 +75,15 @@ function userMediaEvents(content: JsonValue[], context: ClaudeCodeEventContext):
   const events: AgentOutput[] = [event];
   for (const block of unmapped) events.push(unknownClaudeCodeEvent(block, context));
   return events;
+}
+
+// The strings of a list, as a new list: copied whole when all are strings, as they are in every
+// init line (no callback per item).
+function stringsOf(items: JsonValue[]): string[] {
+  for (let index = 0; index < items.length; index++) {
+    if (typeof items[index] !== 'string') return items.filter((item) => typeof item === 'string');
+  }
+  return items.slice() as string[];
 }
 
 const OPEN_BRACE = 0x7b;
@@ -165,24 +161,20 @@ class ClaudeCodeLineConverter implements ClaudeCodeConverter {
     }
     if (block.type === 'thinking' && typeof block.thinking === 'string') {
       const signature = stringField(block, 'signature');
-      return {
-        type: 'reasoning',
-        ...base,
-        id,
-        text: block.thinking,
-        // Kept where the Anthropic adapter looks for it, so the thinking can be replayed.
-        ...(signature ? { providerMetadata: { anthropic: { signature } } } : {}),
-      };
+      const event = eventOf('reasoning', base);
+      event.id = id;
+      event.text = block.thinking;
+      // Kept where the Anthropic adapter looks for it, so the thinking can be replayed.
+      if (signature) event.providerMetadata = { anthropic: { signature } };
+      return event;
     }
     if (block.type === 'redacted_thinking' && typeof block.data === 'string') {
-      return {
-        type: 'reasoning',
-        ...base,
-        id,
-        text: '',
-        redacted: true,
-        providerMetadata: { anthropic: { data: block.data } },
-      };
+      const event = eventOf('reasoning', base);
+      event.id = id;
+      event.text = '';
+      event.redacted = true;
+      event.providerMetadata = { anthropic: { data: block.data } };
+      return event;
     }
     if (block.type === 'tool_use' && typeof block.id === 'string' && typeof block.name === 'string') {
       this.toolNames.set(block.id, block.name);
@@ -221,17 +213,19 @@ class ClaudeCodeLineConverter implements ClaudeCodeConverter {
   // A user line's text: the user's input, but also the prompt of a sub-agent and the CLI's own
   // status lines, which nobody typed.
   private userTextEvent(text: string, line: JsonObject, context: ClaudeCodeEventContext): AgentOutput {
-    if (INTERRUPTED.test(text)) return { type: 'status', ...context, status: 'interrupted', message: text };
+    if (INTERRUPTED.test(text)) return statusEvent(context, 'interrupted', text);
     if (context.parentToolUseId !== undefined) {
-      return {
-        type: 'task_progress',
-        ...context,
-        toolUseId: context.parentToolUseId,
-        status: 'started',
-        ...definedFields({ description: stringField(line, 'task_description') }),
-        prompt: text,
-        ...subagentMetadata(line),
-      };
+      // Built field by field, in the order of `{ type, ...context, toolUseId, status, description?, prompt, providerMetadata? }`.
+      const event = eventOf('task_progress', context);
+      event.toolUseId = context.parentToolUseId;
+      event.status = 'started';
+      const description = stringField(line, 'task_description');
+      if (description !== undefined) event.description = description;
+      event.prompt = text;
+      const subagentType = stringField(line, 'subagent_type');
+      // A sub-agent's lines name its type; kept with its events.
+      if (subagentType !== undefined) event.providerMetadata = { 'claude-code': { subagentType } };
+      return event;
     }
     const event = eventOf('user_message', context) as AgentOutputOf<'user_message'>;
     event.text = text;
@@ -276,13 +270,18 @@ class ClaudeCodeLineConverter implements ClaudeCodeConverter {
     if (sessionId !== undefined) event.sessionId = sessionId;
     const model = stringField(line, 'model');
     if (model !== undefined) event.model = model;
-    if (Array.isArray(line.tools)) event.tools = line.tools.filter((tool) => typeof tool === 'string');
+    if (Array.isArray(line.tools)) event.tools = stringsOf(line.tools);
     const cwd = stringField(line, 'cwd');
     if (cwd !== undefined) event.cwd = cwd;
     const version = stringField(line, 'claude_code_version');
     const permissionMode = stringField(line, 'permissionMode');
-    if (version !== undefined || permissionMode !== undefined)
-      event.providerMetadata = { 'claude-code': definedFields({ version, permissionMode }) };
+    if (version !== undefined || permissionMode !== undefined) {
+      // `definedFields({ version, permissionMode })`, without the object it copies.
+      const claudeCode: { version?: string; permissionMode?: string } = {};
+      if (version !== undefined) claudeCode.version = version;
+      if (permissionMode !== undefined) claudeCode.permissionMode = permissionMode;
+      event.providerMetadata = { 'claude-code': claudeCode };
+    }
     const events: AgentOutput[] = [event];
     addUnmappedClaudeCodeFields(events, line, INIT_FIELDS, context);
     return events;

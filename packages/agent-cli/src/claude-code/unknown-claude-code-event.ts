@@ -2,6 +2,8 @@ import type { AgentOutput, JsonValue } from '@cairn/core';
 import {
   CLAUDE_CODE_SOURCE,
   type ClaudeCodeEventContext,
+  type EventBase,
+  eventOf,
   type JsonObject,
 } from './claude-code-event-context.js';
 
@@ -22,8 +24,13 @@ export function toJsonValue(value: unknown): JsonValue {
  * Output the converter does not recognise, kept whole. `raw` is part of a parsed line, so it is
  * JSON already and is kept as is: no copy on a path that runs for most lines.
  */
-export function unknownClaudeCodeEvent(raw: JsonValue, context: ClaudeCodeEventContext): AgentOutput {
-  return { type: 'unknown', ...context, source: CLAUDE_CODE_SOURCE, raw };
+export function unknownClaudeCodeEvent(raw: JsonValue, context: EventBase): AgentOutput {
+  // `{ type: 'unknown', ...context, source, raw }`, built field by field: a spread before more
+  // fields is slow in V8, and this runs for several lines of every session.
+  const event = eventOf('unknown', context);
+  event.source = CLAUDE_CODE_SOURCE;
+  event.raw = raw;
+  return event;
 }
 
 // Bookkeeping every line may carry: no information a consumer lacks once the line is converted.

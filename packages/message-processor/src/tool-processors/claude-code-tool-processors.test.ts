@@ -423,6 +423,16 @@ describe('Claude Code other tools', () => {
     expect(describeCall('TodoWrite', { todos }).summary).toBe('Updated todos (3): 3 pending');
   });
 
+  it('counts the known states of todos in their order, then the others as first seen', () => {
+    const statuses = ['pending', 'weird', 'completed', 'in_progress', 'other_thing', 'weird', undefined, 5];
+    const todos = [...statuses, 'cancelled', 'pending'].map((status) =>
+      status === undefined ? {} : { status },
+    );
+    expect(describeCall('TodoWrite', { todos }).summary).toBe(
+      'Updated todos (10): 1 completed, 1 in progress, 2 pending, 1 cancelled, 2 weird, 1 other thing, 1 other',
+    );
+  });
+
   it("names the sub-agent's task (Task, as Claude Code 1.x called the Agent tool)", () => {
     const input = { description: 'Find the config loader', prompt: '…', subagent_type: 'general-purpose' };
     expect(describeCall('Task', input).summary).toBe('Sub-agent: Find the config loader');

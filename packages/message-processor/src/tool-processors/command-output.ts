@@ -6,6 +6,8 @@ import type { ToolCallView } from './tool-call-view.js';
 // non-zero, and displays "Command exited with code: 2" when there is no output; it reports
 // either as a success. The last such line counts: the command's own output comes before it.
 const GEMINI_EXIT_CODE_LINE = /^(?:Exit Code: |Command exited with code: )(-?\d{1,9})[ \t]*$/gm;
+const GEMINI_EXIT_CODE = 'Exit Code: ';
+const GEMINI_EXITED_WITH = 'Command exited with code: ';
 // Claude Code's Bash starts a failure's output with "Exit code 2".
 const EXIT_CODE_LINE = /^(?:error:\s*)?exit code:?\s*(-?\d{1,9})\s*$/im;
 // Gemini CLI on a command killed by a signal: "Signal: 15" ("Signal: (none)" in older versions),
@@ -18,7 +20,9 @@ const SIGNAL_LINE = /^(?:Signal: (?!\(none\))|Command terminated by signal: )\S/
  */
 export function parseExitCode(text: string, failed = true): number | undefined {
   let code: string | undefined;
-  for (const match of text.matchAll(GEMINI_EXIT_CODE_LINE)) code = match[1];
+  // Only Gemini CLI's outputs have such lines: the regex runs over the whole output only when one may be there.
+  if (text.includes(GEMINI_EXIT_CODE) || text.includes(GEMINI_EXITED_WITH))
+    for (const match of text.matchAll(GEMINI_EXIT_CODE_LINE)) code = match[1];
   if (code === undefined && failed) code = EXIT_CODE_LINE.exec(text)?.[1];
   return code === undefined ? undefined : Number(code);
 }

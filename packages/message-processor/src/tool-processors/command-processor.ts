@@ -12,8 +12,9 @@ const baseName = (path: string): string => path.slice(path.lastIndexOf('/') + 1)
 /** The command in backticks, shortened to its first line: "`npm test`", "`cd web && …`". */
 function shownCommand(call: ToolCallView): string | undefined {
   const command = inputText(call, 'command');
-  if (command === undefined || firstLine(command) === '') return undefined;
-  const line = hasSeveralLines(command) ? `${firstLine(command)} …` : firstLine(command);
+  const first = command === undefined ? '' : firstLine(command);
+  if (command === undefined || first === '') return undefined;
+  const line = hasSeveralLines(command) ? `${first} …` : first;
   return `\`${truncate(line, MAX_COMMAND_LENGTH)}\``;
 }
 

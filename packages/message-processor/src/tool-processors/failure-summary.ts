@@ -5,6 +5,7 @@ import type { ToolCallView } from './tool-call-view.js';
 const MAX_REASON_LENGTH = 120;
 // Claude Code wraps its own refusals: "<tool_use_error>File has not been read yet.</tool_use_error>".
 const TOOL_USE_ERROR_TAG = /<\/?tool_use_error>/g;
+const TAG_NAME = 'tool_use_error>';
 // …and adds where it runs to a missing file's: the summary names the file relative to that already.
 const CWD_NOTE = /\s*Note: your current working directory is .*$/;
 
@@ -16,7 +17,9 @@ export interface CallSubject {
 
 /** Why a call failed, in one short line: the output's first line, else the structured error's message. */
 function failureReason(call: ToolCallView): string {
-  const output = firstLine(call.output.replace(TOOL_USE_ERROR_TAG, '')).replace(CWD_NOTE, '');
+  // The tags are looked for before the whole output is copied without them.
+  const untagged = call.output.includes(TAG_NAME) ? call.output.replace(TOOL_USE_ERROR_TAG, '') : call.output;
+  const output = firstLine(untagged).replace(CWD_NOTE, '');
   const reason =
     output !== ''
       ? output

@@ -3,6 +3,7 @@ import { singleLine, truncate } from './summary-text.js';
 
 // `mcp__<server>__<tool>`: how Cairn (and Claude Code) name an MCP server's tools.
 const MCP_TOOL_NAME = /^mcp__(.+?)__(.+)$/;
+const MCP_PREFIX = 'mcp__';
 const MAX_ARGS_LENGTH = 80;
 
 function argumentsText(input: JsonValue): string {
@@ -20,6 +21,8 @@ function argumentsText(input: JsonValue): string {
  * what a display can say about any of them.
  */
 export function mcpCallLabel(toolName: string, input: JsonValue): string | undefined {
+  // Most tools are no MCP tool: the regex runs only on names that may be one.
+  if (!toolName.startsWith(MCP_PREFIX)) return undefined;
   const match = MCP_TOOL_NAME.exec(toolName);
   if (match === null) return undefined;
   const [, server, tool] = match;

@@ -1,5 +1,14 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { countOf, firstLine, hasSeveralLines, singleLine, truncate } from './summary-text.js';
+
+// The lines as the summaries read them, written the plain way: split at every line break, trimmed,
+// blank ones left out.
+const nonBlankLines = (text: string) =>
+  text
+    .split(/[\n\r\v\f\u2028\u2029]/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
 
 describe('summary text', () => {
   it('takes the first line that is not blank', () => {
@@ -11,6 +20,38 @@ describe('summary text', () => {
   it('tells several lines from one', () => {
     expect(hasSeveralLines('a\n\nb')).toBe(true);
     expect(hasSeveralLines('\na\n')).toBe(false);
+  });
+
+  it('reads the lines as splitting the text at every line break does', () => {
+    const piece = fc.constantFrom(
+      'a',
+      'b c',
+      ' ',
+      '\t',
+      '\n',
+      '\r',
+      '\r\n',
+      '\v',
+      '\f',
+      '\u2028',
+      '\u2029',
+      '\u00a0',
+      'é',
+    );
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.array(piece, { maxLength: 12 }).map((pieces) => pieces.join('')),
+          fc.string(),
+        ),
+        (text) => {
+          const lines = nonBlankLines(text);
+          expect(firstLine(text)).toBe(lines[0] ?? '');
+          expect(hasSeveralLines(text)).toBe(lines.length > 1);
+        },
+      ),
+      { numRuns: 1000 },
+    );
   });
 
   it('truncates with an ellipsis, never inside a surrogate pair', () => {

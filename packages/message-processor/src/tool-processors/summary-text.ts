@@ -1,31 +1,32 @@
 // What text renders as a line break: the line terminators of JavaScript, plus vertical tab and form feed.
 const LINE_BREAKS_AROUND = /\s*[\n\r\v\f\u2028\u2029]+\s*/g;
 
-const LINE_BREAK_FROM = /[\n\r\v\f\u2028\u2029]/g;
-
-// The non-blank lines of `text`, trimmed, read lazily: an output of megabytes is not split whole
-// to find its first line.
-function* nonBlankLines(text: string): Generator<string> {
-  for (let start = 0; start <= text.length; ) {
-    LINE_BREAK_FROM.lastIndex = start;
-    const found = LINE_BREAK_FROM.exec(text);
-    const end = found === null ? text.length : found.index;
-    const line = text.slice(start, end).trim();
-    if (line !== '') yield line;
-    start = end + 1;
-  }
+// Where the line starting at `start` ends: at its line break, or at the end of the text. (A loop
+// rather than a regex or a generator of lines: these run on every command shown.)
+function lineEnd(text: string, start: number): number {
+  for (let index = start; index < text.length; index++) if (isLineBreak(text.charCodeAt(index))) return index;
+  return text.length;
 }
 
 /** The first line of `text` that is not blank, trimmed ('' when there is none). */
 export function firstLine(text: string): string {
-  for (const line of nonBlankLines(text)) return line;
+  for (let start = 0; start <= text.length; ) {
+    const end = lineEnd(text, start);
+    const line = text.slice(start, end).trim();
+    if (line !== '') return line;
+    start = end + 1;
+  }
   return '';
 }
 
 /** True when `text` has more than one line that is not blank. */
 export function hasSeveralLines(text: string): boolean {
   let count = 0;
-  for (const _line of nonBlankLines(text)) if (++count > 1) return true;
+  for (let start = 0; start <= text.length; ) {
+    const end = lineEnd(text, start);
+    if (text.slice(start, end).trim() !== '' && ++count > 1) return true;
+    start = end + 1;
+  }
   return false;
 }
 

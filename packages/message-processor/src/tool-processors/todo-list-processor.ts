@@ -11,22 +11,31 @@ function todosOf(call: ToolCallView): readonly unknown[] | undefined {
   return arrayField(call.input, 'todos') ?? arrayField(call.structured, 'newTodos');
 }
 
-// "1 completed, 1 in progress, 2 pending": how many todos are in each state.
+// "1 completed, 1 in progress, 2 pending": how many todos are in each state, the known states in
+// STATUS_ORDER's order, then the others as first seen.
 function statusCounts(todos: readonly unknown[]): string {
-  const counts = new Map<string, number>();
+  const statuses: string[] = [];
+  const counts: number[] = [];
   for (const todo of todos) {
     const status =
       stringField(todo, 'status') ?? (fieldOf(todo, 'status') === undefined ? undefined : 'other');
-    if (status !== undefined) counts.set(status, (counts.get(status) ?? 0) + 1);
+    if (status === undefined) continue;
+    const index = statuses.indexOf(status);
+    if (index === -1) {
+      statuses.push(status);
+      counts.push(1);
+    } else counts[index] = (counts[index] as number) + 1;
   }
-  const rank = (status: string) => {
-    const index = STATUS_ORDER.indexOf(status);
-    return index === -1 ? STATUS_ORDER.length : index;
-  };
-  return [...counts]
-    .sort(([a], [b]) => rank(a) - rank(b))
-    .map(([status, count]) => `${count} ${status.replaceAll('_', ' ')}`)
-    .join(', ');
+  const shown: string[] = [];
+  const add = (index: number) =>
+    shown.push(`${counts[index]} ${(statuses[index] as string).replaceAll('_', ' ')}`);
+  for (const status of STATUS_ORDER) {
+    const index = statuses.indexOf(status);
+    if (index !== -1) add(index);
+  }
+  for (let index = 0; index < statuses.length; index++)
+    if (!STATUS_ORDER.includes(statuses[index] as string)) add(index);
+  return shown.join(', ');
 }
 
 /** Todo-list updates (`todos: [...]`): "Updated todos (3): 1 completed, 2 pending". */
