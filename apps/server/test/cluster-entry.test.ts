@@ -66,4 +66,34 @@ describe('runClusterPrimary (the entry the bench uses)', () => {
     expect(await stopping.shutdown()).toEqual({ abortedTurns: 0 });
     expect(stopping.workerIds()).toEqual([]);
   });
+
+  it('reports each worker’s event-loop delay since the last reset, and resets it after answering when asked', async () => {
+    dataDir = tempDir('cluster-entry-reset');
+    const config = readServerConfig(
+      { insecureLocal: true, port: '0', workers: '2', dataDir, logLevel: 'silent', web: false },
+      {},
+      { cwd: dataDir },
+    );
+    cluster = await runClusterPrimary({
+      config,
+      logger: pino({ level: 'silent' }),
+      modelModule: MODEL_MODULE,
+    });
+    const [blocked] = cluster.workerIds();
+    const worker = await pinnedWorker(cluster.url, String(blocked));
+    const response = await worker.request('/v1/conversations/c-blocked/messages', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ content: 'block 400' }),
+    });
+    expect(response.status).toBe(200);
+    worker.close();
+    const maxOf = (stats: Awaited<ReturnType<ClusterHandle['stats']>>) =>
+      stats.find((entry) => entry.workerId === blocked)?.eventLoopDelayMs.max ?? Number.NaN;
+
+    expect(maxOf(await cluster.stats())).toBeGreaterThanOrEqual(300);
+    // The window's figures come first, then it starts afresh: a bench measures phase by phase.
+    expect(maxOf(await cluster.stats({ resetLoopDelay: true }))).toBeGreaterThanOrEqual(300);
+    expect(maxOf(await cluster.stats())).toBeLessThan(300);
+  });
 });

@@ -4,9 +4,6 @@ import type { ServerEnv } from '../server-env.js';
 import { sseResponse } from '../streams/sse-response.js';
 import type { SseStreamLimits } from '../streams/sse-writer.js';
 
-// As `/events`: often enough for proxies that close idle connections (a long tool run sends nothing).
-const KEEP_ALIVE_MS = 15_000;
-
 /**
  * Answers `c` with `chunks` in the AI SDK UI message stream protocol (`data: <chunk JSON>` events,
  * then `data: [DONE]`, a `: keep-alive` comment every 15 s) through the server's SSE writer: straight
@@ -27,18 +24,13 @@ export function uiStreamResponse(
     async (writer) => {
       const reading = chunks[Symbol.asyncIterator]();
       writer.onEnd(() => void reading.return?.());
-      const keepAlive = setInterval(() => writer.comment('keep-alive'), KEEP_ALIVE_MS);
-      keepAlive.unref();
-      try {
-        for (let next = await reading.next(); next.done !== true; next = await reading.next()) {
-          if (writer.closed) return;
-          await writer.write(`data: ${JSON.stringify(next.value)}\n\n`);
-        }
-        await writer.write('data: [DONE]\n\n');
-        await writer.flush();
-      } finally {
-        clearInterval(keepAlive);
+      writer.keepAlive('keep-alive');
+      for (let next = await reading.next(); next.done !== true; next = await reading.next()) {
+        if (writer.closed) return;
+        await writer.write(`data: ${JSON.stringify(next.value)}\n\n`);
       }
+      await writer.write('data: [DONE]\n\n');
+      await writer.flush();
     },
     onError,
   );

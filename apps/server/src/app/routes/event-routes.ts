@@ -7,9 +7,6 @@ import type { ServerApp } from '../server-env.js';
 import { startMessageFeed } from '../streams/message-feed.js';
 import { sseResponse } from '../streams/sse-response.js';
 
-// Often enough for proxies that close idle connections after 30-60 s.
-const HEARTBEAT_MS = 15_000;
-
 /** `Last-Event-ID`: `<seq>-<epoch>` as this stream sends it, or a bare seq (a turn stream's `id`). */
 const LAST_EVENT_ID_PATTERN = /^(\d{1,15})(?:-([0-9a-f]{8}))?$/;
 
@@ -81,7 +78,6 @@ export function registerEventRoutes(app: ServerApp, deps: EventRouteDeps): void 
             if (finished) return;
             finished = true;
             stopFeed();
-            clearInterval(heartbeat);
             deps.shutdown.removeEventListener('abort', finish);
             resolve();
           };
@@ -107,7 +103,7 @@ export function registerEventRoutes(app: ServerApp, deps: EventRouteDeps): void 
               finish();
             },
           });
-          const heartbeat = setInterval(() => writer.comment('heartbeat'), HEARTBEAT_MS);
+          writer.keepAlive('heartbeat');
           // The client went away, or was disconnected for not reading.
           writer.onEnd(finish);
           deps.shutdown.addEventListener('abort', finish);

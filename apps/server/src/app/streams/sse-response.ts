@@ -116,7 +116,10 @@ export function sseResponse(
   if (outgoing === undefined) {
     return streamSSE(
       c,
-      (stream) => produce(new SseWriter(new WebSseSink(stream, () => {}), limits)),
+      (stream) => {
+        const writer = new SseWriter(new WebSseSink(stream, () => {}), limits);
+        return produce(writer).finally(() => writer.close());
+      },
       async (error) => onError(error),
     );
   }
@@ -146,11 +149,15 @@ export function sseResponse(
     }
     const sink = new NodeSseSink(outgoing, !ours);
     // Whatever happened to the connection, `produce` runs: a turn goes on without its stream.
-    produce(new SseWriter(sink, limits)).then(
-      () => sink.end(),
+    const writer = new SseWriter(sink, limits);
+    produce(writer).then(
+      () => {
+        writer.close();
+        sink.end();
+      },
       (error: unknown) => {
         onError(error);
-        sink.destroy();
+        writer.disconnect();
       },
     );
   });

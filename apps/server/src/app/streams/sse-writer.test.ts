@@ -145,4 +145,28 @@ describe('SseWriter', () => {
     await writer.send(event('2'));
     expect(sink.written).toHaveLength(1);
   });
+
+  it('keeps an idle stream alive with a comment every interval, until the stream ends', () => {
+    vi.useFakeTimers();
+    const sink = new FakeSink();
+    const writer = new SseWriter(sink);
+    writer.keepAlive('ka', 1_000);
+    vi.advanceTimersByTime(3_000);
+    expect(sink.written).toEqual([': ka\n\n', ': ka\n\n', ': ka\n\n']);
+    writer.close();
+    expect(vi.getTimerCount()).toBe(0);
+    vi.advanceTimersByTime(3_000);
+    expect(sink.written).toHaveLength(3);
+  });
+
+  it('stops the keep-alive when the client goes away, and starts none on an ended stream', () => {
+    vi.useFakeTimers();
+    const sink = new FakeSink();
+    const writer = new SseWriter(sink);
+    writer.keepAlive('ka', 1_000);
+    sink.close();
+    expect(vi.getTimerCount()).toBe(0);
+    writer.keepAlive('ka', 1_000);
+    expect(vi.getTimerCount()).toBe(0);
+  });
 });

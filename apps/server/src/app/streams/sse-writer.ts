@@ -14,6 +14,8 @@ export interface SseStreamLimits {
 
 const DEFAULT_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 const DEFAULT_STALL_TIMEOUT_MS = 30_000;
+// Often enough for proxies that close idle connections after 30-60 s (a long tool run sends nothing).
+const KEEP_ALIVE_MS = 15_000;
 const LINE_BREAK = /\r\n|\r|\n/;
 const SENT: Promise<void> = Promise.resolve();
 
@@ -120,6 +122,14 @@ export class SseWriter {
     if (this.stalled === undefined) void this.write(`: ${text}\n\n`);
   }
 
+  /** A `: text` comment every `everyMs` until the stream ends, so idle proxies keep the connection. */
+  keepAlive(text: string, everyMs = KEEP_ALIVE_MS): void {
+    if (this.closed) return;
+    const timer = setInterval(() => this.comment(text), everyMs);
+    timer.unref();
+    this.onEnd(() => clearInterval(timer));
+  }
+
   /** Resolves when everything queued is read by the client, or the stream ended. */
   flush(): Promise<void> {
     if (this.closed || this.stalled === undefined) return SENT;
@@ -130,6 +140,11 @@ export class SseWriter {
   onEnd(listener: () => void): void {
     if (this.closed) listener();
     else this.endListeners.push(listener);
+  }
+
+  /** The stream is done (its producer settled): later events are dropped, end listeners run. */
+  close(): void {
+    this.end();
   }
 
   /** Ends the stream now, closing the connection (a client too slow). */
