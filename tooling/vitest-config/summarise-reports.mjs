@@ -1,7 +1,8 @@
 // The totals of `pnpm test` (run-all-tests.mjs), as a function over each package's vitest JSON report
 // so it can be tested with fixture reports. Every package that should have run is counted honestly:
 // a run that left no report, ran no tests, or reported `success: false` without a failed test counts
-// as one failure with its reason on its row; skipped tests are counted and their titles listed.
+// as one failure with its reason on its row; skipped tests are counted and their titles listed, and
+// failed tests listed with the first line of why, last before the totals (where a CI excerpt shows them).
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
 
@@ -31,21 +32,32 @@ import { isAbsolute, relative } from 'node:path';
  *   otherFailures: tasks other than the tests that failed (a build), one failure each;
  *   turboExitCode: turbo's own exit code, a failure of its own when nothing else explains it
  * @returns {{ rows: Row[], skippedTests: { name: string, titles: string[] }[],
+ *   failedTests: { name: string, titles: string[] }[],
  *   outputTails: { name: string, lines: string[] }[], passed: number, failed: number, skipped: number }}
  */
 export function summariseReports(runs, { otherFailures = [], turboExitCode = 0 } = {}) {
   const rows = [];
   const skippedTests = [];
+  const failedTests = [];
   const outputTails = [];
   for (const run of runs) {
     if (run.ran === false) continue;
     const row = summariseOne(run);
     rows.push(row);
     if (row.skippedTitles.length > 0) skippedTests.push({ name: run.name, titles: row.skippedTitles });
+    if (row.failedTitles.length > 0) failedTests.push({ name: run.name, titles: row.failedTitles });
     if (row.showOutput && run.outputTail?.length) outputTails.push({ name: run.name, lines: run.outputTail });
   }
   for (const { name, reason } of otherFailures) {
-    rows.push({ name, passed: 0, failed: 1, skipped: 0, reasons: [reason], skippedTitles: [] });
+    rows.push({
+      name,
+      passed: 0,
+      failed: 1,
+      skipped: 0,
+      reasons: [reason],
+      skippedTitles: [],
+      failedTitles: [],
+    });
   }
   if (turboExitCode !== 0 && !rows.some((row) => row.failed > 0)) {
     const how = turboExitCode === null ? 'was killed' : `exited with code ${turboExitCode}`;
@@ -56,6 +68,7 @@ export function summariseReports(runs, { otherFailures = [], turboExitCode = 0 }
       skipped: 0,
       reasons: [`turbo ${how} though no test failed (see its output above)`],
       skippedTitles: [],
+      failedTitles: [],
     });
   }
   const total = (key) => rows.reduce((sum, row) => sum + row[key], 0);
@@ -68,6 +81,7 @@ export function summariseReports(runs, { otherFailures = [], turboExitCode = 0 }
       reasons,
     })),
     skippedTests,
+    failedTests,
     outputTails,
     passed: total('passed'),
     failed: total('failed'),
@@ -85,6 +99,7 @@ function summariseOne(run) {
     skipped: 0,
     reasons: [reason],
     skippedTitles: [],
+    failedTitles: [],
     showOutput: true,
   });
   if (!existsSync(run.reportPath)) {
@@ -128,6 +143,7 @@ function summariseOne(run) {
     skipped,
     reasons,
     skippedTitles: skippedTitles(files, run.dir),
+    failedTitles: failedTitles(files, run.dir),
     showOutput,
   };
 }
@@ -185,6 +201,24 @@ function skippedTitles(files, dir) {
   return titles;
 }
 
+/** Each failed test as `file › suite › test: <first line of its failure>`; a file that failed to load, with its error. */
+function failedTitles(files, dir) {
+  const titles = [];
+  for (const file of files) {
+    const tests = file.assertionResults ?? [];
+    const fileLabel = fileName(file.name, dir);
+    if (file.status === 'failed' && tests.length === 0) {
+      titles.push(`${fileLabel}: ${file.message ? firstLine(file.message) : 'failed to load'}`);
+    }
+    for (const test of tests) {
+      if (test.status !== 'failed') continue;
+      const why = test.failureMessages?.length ? `: ${firstLine(test.failureMessages[0])}` : '';
+      titles.push(`${[fileLabel, ...(test.ancestorTitles ?? []), test.title].join(' › ')}${why}`);
+    }
+  }
+  return titles;
+}
+
 function startsWith(list, prefix) {
   return prefix.every((item, index) => list[index] === item);
 }
@@ -215,6 +249,13 @@ export function formatSummary(summary) {
   for (const { name, lines: tail } of summary.outputTails) {
     lines.push('', `Last lines of ${name}'s test output`);
     for (const line of tail) lines.push(`  | ${line}`);
+  }
+  if (summary.failedTests.length > 0) {
+    lines.push('', 'Failed tests');
+    for (const { name, titles } of summary.failedTests) {
+      lines.push(`  ${name}`);
+      for (const title of titles) lines.push(`    - ${title}`);
+    }
   }
   lines.push(totalsLine(summary));
   return lines.join('\n');

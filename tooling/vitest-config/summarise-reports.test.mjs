@@ -195,6 +195,39 @@ describe('summariseReports', () => {
     });
   });
 
+  it('lists each failed test with the first line of why, last before the totals', () => {
+    const broken = run(
+      'broken-listed',
+      report([
+        file('broken-listed', 'src/ok.test.ts', [
+          assertion([], 'ok', 'passed'),
+          assertion(['turns', 'SIGHUP'], 'keeps the answer', 'failed', [
+            '\nAssertionError: expected 1 to be 2\n    at test.ts:3:1',
+          ]),
+        ]),
+        file('broken-listed', 'src/syntax.test.ts', [], 'failed', 'SyntaxError: Unexpected token\n  at x'),
+      ]),
+    );
+    const summary = summariseReports([normal, broken]);
+    expect(summary.failedTests).toEqual([
+      {
+        name: 'packages/broken-listed',
+        titles: [
+          'src/ok.test.ts › turns › SIGHUP › keeps the answer: AssertionError: expected 1 to be 2',
+          'src/syntax.test.ts: SyntaxError: Unexpected token',
+        ],
+      },
+    ]);
+    const lines = formatSummary(summary).split('\n');
+    expect(lines.slice(-5)).toEqual([
+      'Failed tests',
+      '  packages/broken-listed',
+      '    - src/ok.test.ts › turns › SIGHUP › keeps the answer: AssertionError: expected 1 to be 2',
+      '    - src/syntax.test.ts: SyntaxError: Unexpected token',
+      '4 passed, 2 failed, 0 skipped',
+    ]);
+  });
+
   it('counts skipped and todo tests and lists their titles, a wholly skipped suite once', () => {
     const skips = run(
       'skips',
