@@ -14,13 +14,15 @@ import { readFile } from 'node:fs/promises';
 import { CairnError, type ConversationMessage } from '@cairn/core';
 import type { FileSyncer } from './file-syncer.js';
 import type { FsLayout } from './fs-layout.js';
-import { GroupCommit } from './group-commit.js';
+import type { GroupCommit } from './group-commit.js';
+import type { JournalRecord } from './journal-record.js';
 import { checkRecordsEnd, preallocatedSize, zeros } from './log-padding.js';
 import { type DecodedLog, decodeLog } from './log-record.js';
 import type { LogRecord } from './log-record-types.js';
 import { factsOf, type LogSummary, sameFile, summarize } from './log-summary.js';
 import { migrateLegacyConversation } from './migrate-legacy-conversation.js';
 import { type QuarantineReport, writeQuarantine } from './quarantine.js';
+import type { WriteAheadJournal } from './write-ahead-journal.js';
 import { writeFileAtomic } from './write-file-atomic.js';
 
 interface LogState extends LogSummary {
@@ -31,8 +33,6 @@ interface LogState extends LogSummary {
   keys: Map<string, { firstSeq: number; count: number }>;
   /** message id → its seq: an append checks its ids here, without reading the log. */
   ids: Map<string, number>;
-  /** The descriptor's syncs, off the event loop, shared by the appends that wait at the same time. */
-  commit: GroupCommit;
 }
 
 export interface ConversationLogOptions {
@@ -45,6 +45,11 @@ export interface ConversationLogOptions {
   preallocate: boolean;
   /** Runs the syncs (fdatasync) off the event loop. */
   syncer: FileSyncer;
+  /**
+   * Where appends are journaled (durability 'turn' and 'append'): an append's sync is the journal's,
+   * shared by every conversation's appends written meanwhile. None with durability 'none'.
+   */
+  journal: WriteAheadJournal | undefined;
   onQuarantine: (report: QuarantineReport) => void;
 }
 
@@ -158,7 +163,7 @@ export class ConversationLog {
     const indexes: Pick<LogState, 'keys' | 'ids'> = { keys: new Map(), ids: new Map() };
     index(indexes, decoded.records);
     const summary = summarize(decoded.records, { ...factsOf(stats), size: decoded.end });
-    this.#state = { ...summary, fd, allocated: stats.size, ...indexes, commit: this.#commitFor(fd) };
+    this.#state = { ...summary, fd, allocated: stats.size, ...indexes };
     this.#suspect = false;
     return this.#state;
   }
@@ -197,10 +202,6 @@ export class ConversationLog {
     }
   }
 
-  #commitFor(fd: number): GroupCommit {
-    return new GroupCommit(() => this.options.syncer.sync(fd));
-  }
-
   /** Creates the log file (and its directory entry, durably when asked). Under the lock. */
   async create(): Promise<LogState> {
     // No O_APPEND: records go where the records end, which is before the padding.
@@ -228,7 +229,6 @@ export class ConversationLog {
       allocated: stats.size,
       keys: new Map(),
       ids: new Map(),
-      commit: this.#commitFor(fd),
     };
     this.#suspect = false;
     return this.#state;
@@ -239,9 +239,10 @@ export class ConversationLog {
    * on average, measured under 100 conversations' load; kept synchronous, as a hand-off to a thread
    * costs the event loop more). A failed or short write is cut back off, so the log never keeps part
    * of a batch.
-   * Under the lock. With `sync`, returns the wait for the bytes to be durable: it runs off the event
-   * loop and needs no lock (it is the file's, whoever writes next), shared with the appends that
-   * wait at the same time; it rejects with a retryable `STORE_UNAVAILABLE` if the sync fails.
+   * The bytes are journaled too (with a journal, after its `reserve()`). Under the lock. With `sync`,
+   * returns the wait for the bytes to be durable: the journal's sync, off the event loop, shared
+   * with every append written before it (any conversation's); it rejects with a retryable
+   * `STORE_UNAVAILABLE` if the sync fails.
    */
   write(
     state: LogState,
@@ -252,10 +253,13 @@ export class ConversationLog {
     if (this.options.preallocate && state.size + bytes.length > state.allocated) {
       this.#preallocate(state, state.size + bytes.length);
     }
+    const offset = state.size;
     let written = 0;
+    let commit: GroupCommit | undefined;
     try {
-      written = writeSync(state.fd, bytes, 0, bytes.length, state.size);
+      written = writeSync(state.fd, bytes, 0, bytes.length, offset);
       if (written !== bytes.length) throw new Error(`short write: ${written} of ${bytes.length} bytes`);
+      commit = this.options.journal?.record(this.conversationId, state, offset, bytes);
     } catch (error) {
       try {
         ftruncateSync(state.fd, state.size);
@@ -278,11 +282,11 @@ export class ConversationLog {
       mtimeMs: Date.now(),
     };
     Object.assign(state, summarize(records, facts, state));
-    return sync ? this.#durable(state) : undefined;
+    return sync && commit !== undefined ? this.#durable(state, commit) : undefined;
   }
 
-  #durable(state: LogState): Promise<void> {
-    return state.commit.sync().catch((error: unknown) => {
+  #durable(state: LogState, commit: GroupCommit): Promise<void> {
+    return commit.sync().catch((error: unknown) => {
       // The kernel may have dropped the pages it could not write: trust the file, not the cache.
       if (this.#state === state) this.#suspect = true;
       throw new CairnError(
@@ -325,22 +329,58 @@ export class ConversationLog {
       .map((record) => record.msg);
   }
 
-  /**
-   * Forgets the state and closes its descriptor; while a sync of it is in flight, once that is done
-   * (closing earlier could let a new file take the descriptor's number under the sync).
-   */
+  /** Forgets the state and closes its descriptor (its syncs are the journal's, on descriptors of their own). */
   close(): void {
     const state = this.#state;
     if (state === undefined) return;
     this.#state = undefined;
-    if (!state.commit.busy) closeSync(state.fd);
-    else
-      void state.commit.idle().then(() => {
-        try {
-          closeSync(state.fd);
-        } catch {
-          // Already closed with its process's other descriptors: nothing left to release.
-        }
-      });
+    closeSync(state.fd);
   }
+
+  /**
+   * Writes back the records of a dead process's journal that this log lacks (a power cut lost them
+   * from the page cache after the journal was synced), then syncs it. A record is written only where
+   * the log holds zeros (padding, or nothing) or a cut-short copy of it; one whose bytes are there
+   * already is skipped, as is one of another file (the log deleted and made again) or where other
+   * bytes stand. Under the lock. Returns how many records were written.
+   */
+  async replay(records: readonly JournalRecord[]): Promise<number> {
+    this.close();
+    let fd: number;
+    try {
+      fd = openSync(this.#file, constants.O_RDWR);
+    } catch (error) {
+      // Deleted since: its records go with it.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+      throw error;
+    }
+    try {
+      const stats = fstatSync(fd);
+      let written = 0;
+      for (const record of records) {
+        if (!sameFile(record, factsOf(stats))) continue;
+        const present = readAt(fd, record.offset, record.bytes.length);
+        if (present.equals(record.bytes) || !isZeroOrPrefixOf(present, record.bytes)) continue;
+        let done = 0;
+        while (done < record.bytes.length) {
+          done += writeSync(fd, record.bytes, done, record.bytes.length - done, record.offset + done);
+        }
+        written++;
+      }
+      if (written > 0) await this.options.syncer.sync(fd);
+      return written;
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
+
+// Each byte of `present` is zero or the record's own: what a write of the record cut short, or never
+// made, leaves in a log padded with zeros.
+function isZeroOrPrefixOf(present: Buffer, record: Buffer): boolean {
+  for (let index = 0; index < present.length; index++) {
+    const byte = present[index];
+    if (byte !== 0 && byte !== record[index]) return false;
+  }
+  return true;
 }

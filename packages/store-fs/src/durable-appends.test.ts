@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { closeSync, lstatSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, readdirSync, readFileSync, readlinkSync, writeSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,9 +13,10 @@ import { FsConversationStore } from './fs-conversation-store.js';
 import type { FsConversationStoreOptions } from './fs-store-options.js';
 import { SharedSyncQueue } from './shared-sync-queue.js';
 
-// Durable appends: written under the lock, then synced off the event loop, the appends that arrive
-// while a file's sync is in flight sharing the next one. A syncer the test controls shows which
-// sync covers which append, and that none resolves before its sync has completed.
+// Durable appends: written under the lock to their log, journaled, then synced off the event loop:
+// one sync of the process's journal for every append written before it, whichever conversation.
+// A syncer the test controls shows which sync covers which append, and that none resolves before
+// its sync has completed.
 
 let rootDir: string;
 beforeEach(async () => {
@@ -27,15 +28,19 @@ afterEach(async () => {
 
 const conversationDir = (id: string) => join(rootDir, 'projects', 'default', 'conversations', id);
 const logFile = (id: string) => join(conversationDir(id), 'messages.jsonl');
+const journalDir = () => join(rootDir, 'projects', 'default', 'journal');
+/** What a descriptor is open on (Linux). */
+const pathOf = (fd: number) => readlinkSync(`/proc/self/fd/${fd}`);
+const isJournal = (path: string) => path.endsWith('.wal');
 
-/** A syncer whose syncs complete when the test says so (or at once, with `auto`). */
+/** A syncer whose syncs complete when the test says so (or at once, while `auto`). */
 function controlledSyncer() {
-  const calls: (Gate & { fd: number })[] = [];
+  const calls: (Gate & { fd: number; path: string })[] = [];
   let auto = false;
   let closed = 0;
   const syncer: FileSyncer = {
     sync(fd) {
-      const gate = { ...createGate(), fd };
+      const gate = { ...createGate(), fd, path: pathOf(fd) };
       calls.push(gate);
       if (auto) gate.open();
       return gate.promise;
@@ -51,6 +56,10 @@ function controlledSyncer() {
     autoComplete() {
       auto = true;
       for (const call of calls) call.open();
+    },
+    /** From now on each sync waits for the test. */
+    hold() {
+      auto = false;
     },
   };
 }
@@ -69,76 +78,82 @@ function track<T>(promise: Promise<T>) {
   return state;
 }
 
-describe('durable appends', () => {
-  it('share one sync per file: the appends written while a sync is in flight wait for the next one, and none resolves before its sync completes', async () => {
-    const sync = controlledSyncer();
-    const store = openStore(sync.syncer);
-    const first = track(store.append('c1', [userMessage('m0', 'first')]));
-    // A new log: its directory entry is synced first, then the append.
-    await expect.poll(() => sync.calls.length).toBe(1);
-    sync.calls[0]?.open();
-    await expect.poll(() => sync.calls.length).toBe(2);
-    const logFd = sync.calls[1]?.fd;
+/** A store whose journal file and the logs of `ids` exist (their first message in), syncs held from then on. */
+async function warmStore(options: Partial<FsConversationStoreOptions> = {}, ids = ['c1', 'c2']) {
+  const sync = controlledSyncer();
+  const store = openStore(sync.syncer, options);
+  sync.autoComplete();
+  for (const id of ids) await store.append(id, [userMessage(`${id}-m0`, 'first')]);
+  sync.hold();
+  return { sync, store, before: sync.calls.length };
+}
 
+describe('durable appends', () => {
+  it('share one journal sync across conversations: the appends written while a sync is in flight wait for the next one, and none resolves before its sync completes', async () => {
+    const { sync, store, before } = await warmStore();
+    const first = track(store.append('c1', [userMessage('m1', 'first')]));
+    await expect.poll(() => sync.calls.length).toBe(before + 1);
+    expect(isJournal(sync.calls[before]?.path ?? '')).toBe(true);
+
+    // Ten more, to two conversations, written (to the page cache) while that sync is in flight...
     const rest = Array.from({ length: 10 }, (_, index) =>
-      track(store.append('c1', [userMessage(`m${index + 1}`, 'more')])),
+      track(store.append(index % 2 === 0 ? 'c1' : 'c2', [userMessage(`n${index}`, 'more')])),
     );
-    // All ten are written (to the page cache) while the first sync is still in flight...
-    await expect.poll(() => readFileSync(logFile('c1'), 'utf8').includes('"m10"')).toBe(true);
-    expect(sync.calls).toHaveLength(2);
+    await expect
+      .poll(
+        () =>
+          readFileSync(logFile('c1'), 'utf8').includes('"n8"') &&
+          readFileSync(logFile('c2'), 'utf8').includes('"n9"'),
+      )
+      .toBe(true);
+    expect(sync.calls).toHaveLength(before + 1);
     expect([first, ...rest].some((append) => append.settled)).toBe(false);
 
-    // ...and when it completes, one sync starts for all ten of them.
-    sync.calls[1]?.open();
+    // ...and when it completes, one sync of the journal starts for all ten of them.
+    sync.calls[before]?.open();
     await first.promise;
-    await expect.poll(() => sync.calls.length).toBe(3);
-    expect(sync.calls[2]?.fd).toBe(logFd);
+    await expect.poll(() => sync.calls.length).toBe(before + 2);
+    expect(sync.calls[before + 1]?.path).toBe(sync.calls[before]?.path);
     expect(rest.some((append) => append.settled)).toBe(false);
-    sync.calls[2]?.open();
+    sync.calls[before + 1]?.open();
     const results = await Promise.all(rest.map((append) => append.promise));
-    expect(results.map((result) => result.seqs[0])).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
-    expect(sync.calls).toHaveLength(3);
+    expect(results.map((result) => result.seqs[0])).toEqual([3, 2, 4, 3, 5, 4, 6, 5, 7, 6]);
+    expect(sync.calls).toHaveLength(before + 2);
+    sync.autoComplete();
     await store.close();
   });
 
   it("durability 'turn' syncs at the end of a turn only, and the turn end waits for it", async () => {
-    const sync = controlledSyncer();
-    const store = openStore(sync.syncer, { durability: 'turn' });
-    sync.autoComplete();
-    await store.append('c1', [userMessage('u1', 'question')]);
-    const syncsBefore = sync.calls.length;
+    const { sync, store, before } = await warmStore({ durability: 'turn' }, ['c1']);
     await store.append('c1', [userMessage('u2', 'another')]);
-    expect(sync.calls).toHaveLength(syncsBefore);
+    expect(sync.calls).toHaveLength(before);
 
-    const held = controlledSyncer();
-    const turnStore = openStore(held.syncer, { durability: 'turn' });
     const answer = track(
-      turnStore.append('c1', [
+      store.append('c1', [
         { id: 'a1', role: 'assistant', content: 'answer', createdAt: new Date().toISOString() },
       ]),
     );
-    await expect.poll(() => held.calls.length).toBe(1);
+    await expect.poll(() => sync.calls.length).toBe(before + 1);
+    expect(isJournal(sync.calls[before]?.path ?? '')).toBe(true);
     expect(answer.settled).toBe(false);
-    held.calls[0]?.open();
+    sync.calls[before]?.open();
     expect((await answer.promise).seqs).toEqual([3]);
-    await Promise.all([store.close(), turnStore.close()]);
+    sync.autoComplete();
+    await store.close();
   });
 
   it('a failed sync rejects every append it covered with a retryable STORE_UNAVAILABLE, and the store stays correct', async () => {
-    const sync = controlledSyncer();
-    const store = openStore(sync.syncer);
-    const first = track(store.append('c1', [userMessage('m0', 'first')], { idempotencyKey: 'k0' }));
-    await expect.poll(() => sync.calls.length).toBe(1);
-    sync.calls[0]?.open();
-    await expect.poll(() => sync.calls.length).toBe(2);
-    const covered = [1, 2, 3].map((index) =>
+    const { sync, store, before } = await warmStore({}, ['c1']);
+    const first = track(store.append('c1', [userMessage('m1', 'first')], { idempotencyKey: 'k1' }));
+    await expect.poll(() => sync.calls.length).toBe(before + 1);
+    const covered = [2, 3, 4].map((index) =>
       track(store.append('c1', [userMessage(`m${index}`, 'x')], { idempotencyKey: `k${index}` })),
     );
-    await expect.poll(() => readFileSync(logFile('c1'), 'utf8').includes('"m3"')).toBe(true);
-    sync.calls[1]?.open();
+    await expect.poll(() => readFileSync(logFile('c1'), 'utf8').includes('"m4"')).toBe(true);
+    sync.calls[before]?.open();
     await first.promise;
-    await expect.poll(() => sync.calls.length).toBe(3);
-    sync.calls[2]?.fail(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
+    await expect.poll(() => sync.calls.length).toBe(before + 2);
+    sync.calls[before + 1]?.fail(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
     for (const append of covered) {
       const error = await append.promise.then(
         () => undefined,
@@ -150,33 +165,35 @@ describe('durable appends', () => {
 
     // Later appends work; a retry with the same key finds what reached the log and adds no copy.
     sync.autoComplete();
-    expect((await store.append('c1', [userMessage('m4', 'after')])).seqs).toEqual([5]);
-    expect((await store.append('c1', [userMessage('m2', 'x')], { idempotencyKey: 'k2' })).seqs).toEqual([3]);
-    expect((await store.load('c1')).map((message) => message.id)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
+    expect((await store.append('c1', [userMessage('m5', 'after')])).seqs).toEqual([6]);
+    expect((await store.append('c1', [userMessage('m3', 'x')], { idempotencyKey: 'k3' })).seqs).toEqual([4]);
+    expect((await store.load('c1')).map((message) => message.id)).toEqual([
+      'c1-m0',
+      'm1',
+      'm2',
+      'm3',
+      'm4',
+      'm5',
+    ]);
     await store.close();
   });
 
-  it('close() waits for the syncs in flight and closes the syncer', async () => {
-    const sync = controlledSyncer();
-    const store = openStore(sync.syncer);
-    sync.autoComplete();
-    await store.append('c1', [userMessage('m0', 'x')]);
-    const autoCalls = sync.calls.length;
-    const held = controlledSyncer();
-    const second = openStore(held.syncer);
-    const append = track(second.append('c1', [userMessage('m1', 'x')]));
-    await expect.poll(() => held.calls.length).toBe(1);
-    const closing = track(second.close());
+  it('close() waits for the syncs in flight, syncs the logs, deletes the journal and closes the syncer', async () => {
+    const { sync, store, before } = await warmStore({}, ['c1']);
+    const append = track(store.append('c1', [userMessage('m1', 'x')]));
+    await expect.poll(() => sync.calls.length).toBe(before + 1);
+    const closing = track(store.close());
     // Time passing is the point: close() must still be waiting for the held sync.
     await simulatedDelay(20);
     expect(closing.settled).toBe(false);
-    expect(held.closed()).toBe(0);
-    held.calls[0]?.open();
+    expect(sync.closed()).toBe(0);
+    sync.autoComplete();
     await closing.promise;
     expect(append.settled).toBe(true);
-    expect(held.closed()).toBe(1);
-    expect(autoCalls).toBeGreaterThan(0);
-    await store.close();
+    expect(sync.closed()).toBe(1);
+    // The log itself was synced before its journal went.
+    expect(sync.calls.slice(before + 1).map((call) => call.path)).toContain(logFile('c1'));
+    expect(readdirSync(journalDir()).filter(isJournal)).toEqual([]);
   });
 });
 

@@ -31,17 +31,20 @@ import {
   toBlobBytes,
 } from '@cairn/storage';
 import { readConversationIndex, writeConversationIndex } from './conversation-index.js';
+import { acquireLock, type LockOptions } from './conversation-lock.js';
 import { ConversationLog } from './conversation-log.js';
 import { endsTurn } from './ends-turn.js';
 import type { FileSyncer } from './file-syncer.js';
 import { FsLayout } from './fs-layout.js';
 import type { FsConversationStoreOptions, FsDurability } from './fs-store-options.js';
+import { recoverJournals } from './journal-recovery.js';
 import { LockLeases } from './lock-leases.js';
 import { checkRecordsEnd, recordsEnd } from './log-padding.js';
 import { decodeCleanLog, decodeLog, encodeRecords } from './log-record.js';
 import { type LogSummary, summarize, toSummary } from './log-summary.js';
 import { type QuarantineReport, warnQuarantine } from './quarantine.js';
 import { SharedSyncQueue } from './shared-sync-queue.js';
+import { WriteAheadJournal } from './write-ahead-journal.js';
 import { writeFileAtomic } from './write-file-atomic.js';
 
 // Open descriptors are bounded: idle logs beyond this are closed (and re-read on next use). A server
@@ -77,12 +80,23 @@ export class FsConversationStore implements ConversationStore {
   readonly #logs = new Map<string, ConversationLog>();
   readonly #queue = new KeyedSerialQueue();
   readonly #syncer: FileSyncer;
+  readonly #lockOptions: LockOptions;
+  /** Where appends are journaled for their syncs (durability 'turn' and 'append'). */
+  readonly #journal: WriteAheadJournal | undefined;
+  /** The recovery of dead processes' journals, done before anything is read or written. */
+  #recovery: Promise<void> | undefined;
   /** Appends written and waiting for their sync: close() waits for them. */
   readonly #syncing = new Set<Promise<void>>();
   #closed = false;
 
-  /** `internals.syncer` replaces the sync threads (tests count and fail syncs through it). */
-  constructor(options: FsConversationStoreOptions, internals: { syncer?: FileSyncer } = {}) {
+  /**
+   * `internals.syncer` replaces the sync threads (tests count and fail syncs through it);
+   * `internals.journalSegmentBytes` makes journal files small (tests of their rotation).
+   */
+  constructor(
+    options: FsConversationStoreOptions,
+    internals: { syncer?: FileSyncer; journalSegmentBytes?: number } = {},
+  ) {
     this.layout = new FsLayout(options.rootDir, options.projectId ?? 'default');
     this.#durability = options.durability ?? 'turn';
     this.#maxOpenLogs = options.maxOpenLogs ?? DEFAULT_MAX_OPEN_LOGS;
@@ -92,12 +106,63 @@ export class FsConversationStore implements ConversationStore {
         `durability must be none, turn or append, got ${String(this.#durability)}`,
       );
     }
-    this.#locks = new LockLeases({
+    this.#lockOptions = {
       staleMs: options.lockStaleMs ?? 30_000,
       timeoutMs: options.lockTimeoutMs ?? 10_000,
-    });
+    };
+    this.#locks = new LockLeases(this.#lockOptions);
     this.#onQuarantine = options.onQuarantine ?? warnQuarantine;
     this.#syncer = internals.syncer ?? new SharedSyncQueue();
+    this.#journal =
+      this.#durability === 'none'
+        ? undefined
+        : new WriteAheadJournal({
+            dir: this.layout.journalDir,
+            syncer: this.#syncer,
+            logFile: (conversationId) => this.layout.logFile(conversationId),
+            ...(internals.journalSegmentBytes === undefined
+              ? {}
+              : { segmentBytes: internals.journalSegmentBytes }),
+          });
+  }
+
+  /**
+   * Writes back into the logs what the journals of processes gone since lack there (see
+   * `recoverJournals`), once per store, before its first read or write. A failure is retried by the
+   * next call.
+   */
+  #recovered(): Promise<void> {
+    if (this.#recovery !== undefined) return this.#recovery;
+    this.#journal?.prepare();
+    this.#recovery = recoverJournals({
+      dir: this.layout.journalDir,
+      withLock: async (work) => {
+        const lock = await acquireLock(this.layout.journalLockFile, this.#lockOptions);
+        try {
+          return await work();
+        } finally {
+          lock.release();
+        }
+      },
+      replay: (conversationId, records) =>
+        this.#exclusive(conversationId, async (log) => {
+          await log.replay(records);
+        }),
+    }).then(
+      () => undefined,
+      (error: unknown) => {
+        this.#recovery = undefined;
+        throw new CairnError(
+          'STORE_UNAVAILABLE',
+          `Could not recover the journals in ${this.layout.journalDir}: ${String(error)}`,
+          {
+            cause: error,
+            retryable: true,
+          },
+        );
+      },
+    );
+    return this.#recovery;
   }
 
   #assertOpen(): void {
@@ -112,6 +177,7 @@ export class FsConversationStore implements ConversationStore {
         syncDirectories: this.#durability !== 'none',
         preallocate: this.#durability === 'append',
         syncer: this.#syncer,
+        journal: this.#journal,
         onQuarantine: this.#onQuarantine,
       });
       this.#evictIdleLogs();
@@ -152,6 +218,7 @@ export class FsConversationStore implements ConversationStore {
     options: AppendOptions = {},
   ): Promise<AppendResult> {
     this.#assertOpen();
+    await this.#recovered();
     // Checked, copied and its media bytes hashed before the lock: a 20 MB image holds up no other
     // writer. Its blobs are only collected here, and written under the lock once it is accepted.
     const offloads = collectBlobs();
@@ -178,6 +245,8 @@ export class FsConversationStore implements ConversationStore {
       const at = new Date().toISOString();
       const { bytes, records } = encodeRecords(stored, at, idempotencyKey);
       const sync = this.#durability === 'append' || (this.#durability === 'turn' && endsTurn(prepared));
+      // The journal's room is made before the last check: from there to the write nothing waits.
+      await this.#journal?.reserve();
       if (!this.#locks.isFresh(log.lockFile)) throw lockLapsed(conversationId);
       const durable = log.write(state, bytes, records, sync);
       const result: AppendResult = { seqs: stored.map((message) => message.seq ?? 0), messages: stored };
@@ -198,6 +267,7 @@ export class FsConversationStore implements ConversationStore {
 
   async load(conversationId: string, options?: LoadOptions): Promise<ConversationMessage[]> {
     this.#assertOpen();
+    await this.#recovered();
     const window = normalizeLoadOptions(options);
     const file = this.layout.logFile(conversationId);
     const bytes = await readFile(file).catch((error: unknown) => {
@@ -234,6 +304,7 @@ export class FsConversationStore implements ConversationStore {
 
   async listConversations(options?: { cursor?: string; limit?: number }): Promise<ConversationPage> {
     this.#assertOpen();
+    await this.#recovered();
     const entries = await readdir(this.layout.conversationsDir, { withFileTypes: true }).catch(
       (error: unknown) => {
         if (isMissing(error)) return [];
@@ -311,6 +382,7 @@ export class FsConversationStore implements ConversationStore {
   async deleteConversation(conversationId: string): Promise<boolean> {
     this.#assertOpen();
     assertSafeId('conversationId', conversationId);
+    await this.#recovered();
     return this.#exclusive(conversationId, async (log) => {
       log.close();
       this.#logs.delete(conversationId);
@@ -379,6 +451,8 @@ export class FsConversationStore implements ConversationStore {
     this.#closed = true;
     await this.#queue.settled();
     await Promise.allSettled([...this.#syncing]);
+    // The journal's last syncs of the logs, then its files go.
+    await this.#journal?.close();
     await this.#syncer.close();
     this.#locks.releaseAll();
     for (const log of this.#logs.values()) log.close();

@@ -11,6 +11,8 @@ import { conversationBlobPrefixes } from '@cairn/storage';
  *   …/<conversationId>/messages.json            a legacy array, migrated once and kept
  *   …/<conversationId>/lock                     the cross-process lock
  *   …/<conversationId>/lock.want, lock.wait.*   a waiter's marker and the waiters' tickets (fair-lock.ts)
+ *   <rootDir>/projects/<projectId>/journal/<host>--<boot>--<pid>--<random>.wal    appends not yet synced in their logs
+ *   <rootDir>/projects/<projectId>/journal/recovery.lock                          one process recovering at a time
  *   <rootDir>/projects/<projectId>/state/logs/<ref>                              blobs, e.g.
  *   <rootDir>/projects/<projectId>/state/logs/tool-results/<conversationId>/<messageId>.txt
  *   <rootDir>/projects/<projectId>/state/logs/attachments/<conversationId>/<sha256>  a part's bytes
@@ -22,6 +24,8 @@ export class FsLayout {
   readonly conversationsDir: string;
   readonly blobsDir: string;
   readonly indexFile: string;
+  readonly journalDir: string;
+  readonly journalLockFile: string;
 
   constructor(rootDir: string, projectId: string) {
     assertSafeId('projectId', projectId);
@@ -30,6 +34,8 @@ export class FsLayout {
     this.blobsDir = join(this.projectDir, 'state', 'logs');
     // Beside, not inside, the conversations directory: every name in there is a conversation id.
     this.indexFile = join(this.projectDir, 'conversations.index.json');
+    this.journalDir = join(this.projectDir, 'journal');
+    this.journalLockFile = join(this.journalDir, 'recovery.lock');
   }
 
   conversationDir(conversationId: string): string {

@@ -1,0 +1,276 @@
+import { randomBytes } from 'node:crypto';
+import { closeSync, constants, fstatSync, openSync, write, writevSync } from 'node:fs';
+import { mkdir, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { FileSyncer } from './file-syncer.js';
+import { GroupCommit } from './group-commit.js';
+import { journalFileName } from './journal-owner.js';
+import { encodeJournalRecord, type JournalRecord } from './journal-record.js';
+import { zeros } from './log-padding.js';
+
+// A journal file is written ahead with this many zero bytes (as the logs are with durability
+// 'append'), so a sync of its records flushes data only; a full one is replaced by a fresh file.
+const DEFAULT_SEGMENT_BYTES = 8 * 1024 * 1024;
+const ZERO_CHUNK = 1024 * 1024;
+const writeAt = promisify(write);
+
+/** A log's identity, as its records are checked against it on recovery. */
+export interface LogIdentity {
+  ino: number;
+  birthtimeMs: number;
+}
+
+export interface WriteAheadJournalOptions {
+  /** The directory of the journal files (one project's). */
+  dir: string;
+  syncer: FileSyncer;
+  /** A conversation's log file: a retired journal's logs are synced by path. */
+  logFile: (conversationId: string) => string;
+  segmentBytes?: number;
+}
+
+interface Segment {
+  /** Made in this order: a segment's sync waits for the checkpoints of older ones. */
+  seq: number;
+  path: string;
+  fd: number;
+  closed: boolean;
+  /** Where the records written so far end. */
+  position: number;
+  /** Records not written yet: a sync writes them first, all in one call. */
+  pending: Buffer[];
+  pendingBytes: number;
+  /** The conversations whose logs this segment holds records of, with the log each went to. */
+  logs: Map<string, LogIdentity>;
+  commit: GroupCommit;
+}
+
+/**
+ * Group commit across conversations: every journaled append's bytes, already written to its log
+ * (the page cache), are written again to this process's journal, and one `fdatasync` of the
+ * journal makes all appends written before it durable, whichever conversation they went to. The
+ * logs themselves are synced when their journal file is retired (full, or the store closing);
+ * then the file is deleted. After a crash of the machine, the next store to open the directory
+ * writes back into the logs whatever of a dead process's journal is missing there
+ * (`recoverJournals`).
+ */
+export class WriteAheadJournal {
+  #current: Segment | undefined;
+  #next: Promise<Segment> | undefined;
+  // Full segments whose logs are not synced yet, with the checkpoint doing it: a later segment's
+  // sync waits for them, so a sync covers every record written before it (durability 'turn'
+  // syncs a turn's records at its end, whichever segment they went to).
+  readonly #retiring = new Map<Segment, Promise<void>>();
+  #segments = 0;
+  #closed = false;
+
+  constructor(private readonly options: WriteAheadJournalOptions) {}
+
+  get #segmentBytes(): number {
+    return this.options.segmentBytes ?? DEFAULT_SEGMENT_BYTES;
+  }
+
+  /** Starts making the first journal file, so the first append finds it ready. */
+  prepare(): void {
+    if (this.#current === undefined && !this.#closed) this.#next ??= this.#nextSegment();
+  }
+
+  /** Waits until the journal has room for the next records (a fresh file when the last is full). */
+  async reserve(): Promise<void> {
+    if (this.#closed) throw new Error('the journal is closed');
+    const current = this.#current;
+    const used = current === undefined ? 0 : current.position + current.pendingBytes;
+    if (current !== undefined && used < this.#segmentBytes) {
+      // Half full: the next file is made ahead, off the appends' path.
+      if (used >= this.#segmentBytes / 2) this.#next ??= this.#nextSegment();
+      return;
+    }
+    this.#next ??= this.#nextSegment();
+    const making = this.#next;
+    const next = await making;
+    if (this.#next === making) this.#next = undefined;
+    // Another append may have rotated while this one waited (to this same file).
+    if (this.#current !== current) return;
+    this.#current = next;
+    if (current !== undefined) void this.#checkpoint(current);
+  }
+
+  /**
+   * Journals `bytes`, just written at `offset` of the conversation's log (after `reserve()`, with no
+   * wait between), and returns the group commit that makes them durable. The record is written to
+   * the journal by the next sync, with every other record made before it: until a sync the log's
+   * page cache has the bytes, which only a crash of the machine loses, and then the append was not
+   * acknowledged yet.
+   */
+  record(conversationId: string, log: LogIdentity, offset: number, bytes: Buffer): GroupCommit {
+    const segment = this.#current;
+    if (segment === undefined) throw new Error('reserve() the journal before recording');
+    const record: JournalRecord = {
+      conversationId,
+      ino: log.ino,
+      birthtimeMs: log.birthtimeMs,
+      offset,
+      bytes,
+    };
+    const [head, body] = encodeJournalRecord(record);
+    segment.pending.push(head, body);
+    segment.pendingBytes += head.length + body.length;
+    segment.logs.set(conversationId, log);
+    return segment.commit;
+  }
+
+  /** Syncs the logs of every journal file and deletes the files (the store closing). */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const current = this.#current;
+    this.#current = undefined;
+    if (current !== undefined) void this.#checkpoint(current);
+    const next = this.#next;
+    this.#next = undefined;
+    await Promise.allSettled([...this.#retiring.values()]);
+    if (next !== undefined) {
+      const unused = await next.catch(() => undefined);
+      if (unused !== undefined) {
+        closeSync(unused.fd);
+        await unlink(unused.path).catch(() => undefined);
+      }
+    }
+    // One more try for a checkpoint that failed: what still fails is left for recovery.
+    await this.#olderCheckpoints(Number.POSITIVE_INFINITY).catch(() => undefined);
+  }
+
+  // The next file, made ahead. One that could not be made is forgotten (the append waiting for it
+  // fails; the next makes another), never left as an unhandled rejection.
+  #nextSegment(): Promise<Segment> {
+    const next = this.#makeSegment();
+    next.catch(() => {
+      if (this.#next === next) this.#next = undefined;
+    });
+    return next;
+  }
+
+  // A new journal file: zero-filled, and durable with its directory entry before any record is in it.
+  async #makeSegment(): Promise<Segment> {
+    await mkdir(this.options.dir, { recursive: true });
+    const path = join(this.options.dir, journalFileName(randomBytes(6).toString('hex')));
+    const fd = openSync(path, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL, 0o600);
+    try {
+      for (let at = 0; at < this.#segmentBytes; at += ZERO_CHUNK) {
+        const length = Math.min(ZERO_CHUNK, this.#segmentBytes - at);
+        await writeAt(fd, zeros(length), 0, length, at);
+      }
+      await this.options.syncer.sync(fd);
+      const dir = openSync(this.options.dir, constants.O_RDONLY);
+      try {
+        await this.options.syncer.sync(dir);
+      } finally {
+        closeSync(dir);
+      }
+    } catch (error) {
+      closeSync(fd);
+      await unlink(path).catch(() => undefined);
+      throw error;
+    }
+    const seq = ++this.#segments;
+    const segment: Segment = {
+      seq,
+      path,
+      fd,
+      closed: false,
+      position: 0,
+      pending: [],
+      pendingBytes: 0,
+      logs: new Map(),
+      commit: new GroupCommit(async () => {
+        // Written as the sync begins: it covers every record made before.
+        writePending(segment);
+        await this.#olderCheckpoints(seq);
+        await this.options.syncer.sync(fd);
+      }),
+    };
+    return segment;
+  }
+
+  // A full segment: once its own syncs are done, its logs are synced and the file deleted.
+  #checkpoint(segment: Segment): Promise<void> {
+    const attempt = (async () => {
+      await segment.commit.idle();
+      if (!segment.closed) {
+        segment.closed = true;
+        closeSync(segment.fd);
+      }
+      await Promise.all(
+        Array.from(segment.logs, ([conversationId, identity]) => this.#syncLog(conversationId, identity)),
+      );
+      await unlink(segment.path).catch((error: unknown) => {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      });
+    })();
+    this.#retiring.set(segment, attempt);
+    attempt.then(
+      () => this.#retiring.delete(segment),
+      // Kept: the next sync that waits for it tries again; the file stays until then (and is
+      // recovered from, should this process die first).
+      () => undefined,
+    );
+    return attempt;
+  }
+
+  // The checkpoints of segments older than `seq`; a failed one is tried again once (if it fails
+  // again, so does the sync waiting for it).
+  async #olderCheckpoints(seq: number): Promise<void> {
+    for (const [segment, attempt] of [...this.#retiring]) {
+      if (segment.seq >= seq) continue;
+      await attempt.catch(() => this.#checkpoint(segment));
+    }
+  }
+
+  async #syncLog(conversationId: string, identity: LogIdentity): Promise<void> {
+    let fd: number;
+    try {
+      fd = openSync(this.options.logFile(conversationId), constants.O_RDONLY);
+    } catch (error) {
+      // Deleted since: nothing of it to keep.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    try {
+      const stats = fstatSync(fd);
+      // Replaced since (deleted and made again, or rewritten by a repair, which synced it).
+      if (stats.ino !== identity.ino || stats.birthtimeMs !== identity.birthtimeMs) return;
+      await this.options.syncer.sync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
+
+// The segment's pending records, written where its records end with one call (a short write goes on
+// from where it stopped). A failure leaves the position where it was: the next write goes over it.
+function writePending(segment: Segment): void {
+  if (segment.pendingBytes === 0) return;
+  let buffers = segment.pending;
+  const total = segment.pendingBytes;
+  segment.pending = [];
+  segment.pendingBytes = 0;
+  let done = 0;
+  while (done < total) {
+    let written = writevSync(segment.fd, buffers, segment.position + done);
+    done += written;
+    if (done >= total) break;
+    // Drop what was written, keep the rest (a partial buffer as its unwritten part).
+    const rest: Buffer[] = [];
+    for (const buffer of buffers) {
+      if (written >= buffer.length) {
+        written -= buffer.length;
+        continue;
+      }
+      rest.push(written > 0 ? buffer.subarray(written) : buffer);
+      written = 0;
+    }
+    buffers = rest;
+  }
+  segment.position += total;
+}
