@@ -116,7 +116,11 @@ export class WriteAheadJournal {
     const [head, body] = encodeJournalRecord(record);
     segment.pending.push(head, body);
     segment.pendingBytes += head.length + body.length;
-    segment.logs.set(conversationId, log);
+    // The identity alone (the caller's object may be a log's whole cached state).
+    const known = segment.logs.get(conversationId);
+    if (known === undefined || known.ino !== log.ino || known.birthtimeMs !== log.birthtimeMs) {
+      segment.logs.set(conversationId, { ino: log.ino, birthtimeMs: log.birthtimeMs });
+    }
     return segment.commit;
   }
 
