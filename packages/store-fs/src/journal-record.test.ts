@@ -12,7 +12,8 @@ const recordArbitrary = fc.record({
 
 const encode = (records: JournalRecord[]) => Buffer.concat(records.flatMap(encodeJournalRecord));
 // A journal file: its records, then the zeros it was written ahead with.
-const journal = (records: JournalRecord[], padding = 64) => Buffer.concat([encode(records), Buffer.alloc(padding)]);
+const journal = (records: JournalRecord[], padding = 64) =>
+  Buffer.concat([encode(records), Buffer.alloc(padding)]);
 
 describe('journal records', () => {
   it('decode to what was encoded, up to the padding', () => {
