@@ -133,7 +133,6 @@ export class FsConversationStore implements ConversationStore {
    */
   #recovered(): Promise<void> {
     if (this.#recovery !== undefined) return this.#recovery;
-    this.#journal?.prepare();
     this.#recovery = recoverJournals({
       dir: this.layout.journalDir,
       withLock: async (work) => {
@@ -218,6 +217,8 @@ export class FsConversationStore implements ConversationStore {
     options: AppendOptions = {},
   ): Promise<AppendResult> {
     this.#assertOpen();
+    // The first append's journal file is made meanwhile (a store only read never makes one).
+    this.#journal?.prepare();
     await this.#recovered();
     // Checked, copied and its media bytes hashed before the lock: a 20 MB image holds up no other
     // writer. Its blobs are only collected here, and written under the lock once it is accepted.

@@ -1,38 +1,57 @@
 import { readFileSync } from 'node:fs';
-import { HOST, isAlive } from './process-liveness.js';
+import { HOST } from './process-liveness.js';
 
-// A journal file's name says whose it is: `<host>--<boot>--<pid>--<random>.wal`. The boot id tells
-// a pid from before a restart (all dead) from a live process that was given the same number.
+// A journal file's name says whose it is: `<host>--<boot>--<pid>.<start>--<random>.wal`. The boot
+// id and the process's start time tell a pid from before a restart, or of a container started
+// again, from a live process that was given the same number.
 const SUFFIX = '.wal';
 const SEPARATOR = '--';
+
+/** Who owns a journal file, as its name tells. */
+export type JournalOwner = 'this process' | 'alive' | 'gone' | 'unknown';
 
 function readBootId(): string {
   try {
     return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim().replaceAll('-', '').slice(0, 16);
   } catch {
-    // Not Linux: the pid alone tells whether the owner runs.
     return 'unknown';
   }
 }
 
+/** When process `pid` started (clock ticks since boot, Linux), or undefined when it does not run. */
+function startTime(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
 const BOOT = readBootId();
+const START = startTime(process.pid) ?? '0';
 // Only what can be in a file name, and never the separator.
 const HOST_TAG = HOST.replace(/[^A-Za-z0-9.]/g, '_') || 'host';
 
-/** The name of a new journal file of process `pid` (this one). */
-export function journalFileName(random: string, pid = process.pid): string {
-  return [HOST_TAG, BOOT, String(pid), random].join(SEPARATOR) + SUFFIX;
+/** The name of a new journal file of this process (`owner` only for tests: a journal of another). */
+export function journalFileName(random: string, owner = { pid: process.pid, start: START }): string {
+  return [HOST_TAG, BOOT, `${owner.pid}.${owner.start}`, random].join(SEPARATOR) + SUFFIX;
 }
 
 /**
- * Whether `name` is a journal file whose process is gone: of this machine, and from an earlier
- * boot or of a pid that no longer runs. Another machine's journals (a shared directory) are left to it.
+ * Whose journal file `name` is. On this machine (same host name and boot), a process is alive when
+ * its pid runs with the start time the name gives (`/proc`); from an earlier boot it is gone. A file
+ * of another host name (another machine on a shared directory, or a container that got a new name)
+ * cannot be told: `unknown`. Undefined: not a journal file.
  */
-export function isOrphanedJournal(name: string): boolean {
-  if (!name.endsWith(SUFFIX)) return false;
-  const [host, boot, pid, random, ...rest] = name.slice(0, -SUFFIX.length).split(SEPARATOR);
-  if (rest.length > 0 || random === undefined || host !== HOST_TAG) return false;
-  if (!/^\d+$/.test(pid ?? '')) return false;
-  if (boot !== BOOT) return true;
-  return Number(pid) !== process.pid && !isAlive(Number(pid));
+export function journalOwner(name: string): JournalOwner | undefined {
+  if (!name.endsWith(SUFFIX)) return undefined;
+  const [host, boot, process_, random, ...rest] = name.slice(0, -SUFFIX.length).split(SEPARATOR);
+  const match = /^(\d+)\.(\d+)$/.exec(process_ ?? '');
+  if (rest.length > 0 || random === undefined || match === null) return undefined;
+  if (host !== HOST_TAG || BOOT === 'unknown') return 'unknown';
+  if (boot !== BOOT) return 'gone';
+  const [, pid, start] = match;
+  if (Number(pid) === process.pid && start === START) return 'this process';
+  return startTime(Number(pid)) === start ? 'alive' : 'gone';
 }

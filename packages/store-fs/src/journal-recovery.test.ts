@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,20 +7,21 @@ import { userMessage } from '@cairn/storage/testkit';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FsConversationStore } from './fs-conversation-store.js';
 import type { FsDurability } from './fs-store-options.js';
-import { isOrphanedJournal, journalFileName } from './journal-owner.js';
+import { journalFileName, journalOwner } from './journal-owner.js';
 import { encodeJournalRecord } from './journal-record.js';
+import { recoverJournals, UNKNOWN_JOURNAL_STALE_MS } from './journal-recovery.js';
 import { recordsEnd } from './log-padding.js';
 
 // A power cut after a journal sync: the journal holds appends the log never got (zeros where it was
 // padded, or cut short). The next store to open the directory writes them back, and only them.
 
 let rootDir: string;
-let deadPid: number;
+let dead: { pid: number; start: string };
 
 beforeAll(async () => {
   // A pid that ran and is gone: the owner of the "dead" journals below.
   const child = execFile(process.execPath, ['-e', '']);
-  deadPid = child.pid ?? 0;
+  dead = { pid: child.pid ?? 0, start: '1' };
   await new Promise((resolve) => child.once('exit', resolve));
 });
 beforeEach(async () => {
@@ -58,10 +59,10 @@ async function appendThenDie(id: string, count: number, durability: FsDurability
     await store.append(id, [message]);
   }
   const [own] = wals();
-  const dead = journalFileName('deadbeef0001', deadPid);
-  copyFileSync(join(journalDir(), own ?? ''), join(journalDir(), dead));
+  const deadFile = journalFileName('deadbeef0001', dead);
+  copyFileSync(join(journalDir(), own ?? ''), join(journalDir(), deadFile));
   await store.close();
-  return { offsets, dead };
+  return { offsets, deadFile };
 }
 
 function readLog(id: string): Buffer {
@@ -73,23 +74,28 @@ function readLog(id: string): Buffer {
 }
 
 describe('journal recovery', () => {
-  it('names a dead process’s journal as orphaned, and neither its own nor a live one', () => {
-    expect(isOrphanedJournal(journalFileName('a1', deadPid))).toBe(true);
-    expect(isOrphanedJournal(journalFileName('a1'))).toBe(false);
-    expect(isOrphanedJournal(journalFileName('a1', process.ppid))).toBe(false);
-    expect(isOrphanedJournal('recovery.lock')).toBe(false);
-    expect(isOrphanedJournal(`other-host--x--${deadPid}--a1.wal`)).toBe(false);
+  it('tells whose a journal is: this process’s, a live one’s, a gone one’s (a dead pid, or the same pid started again), or unknown', () => {
+    const start = journalFileName('a1').split('--')[2]?.split('.')[1] ?? '';
+    const parentStart =
+      readFileSync(`/proc/${process.ppid}/stat`, 'utf8').split(') ')[1]?.split(' ')[19] ?? '';
+    expect(journalOwner(journalFileName('a1'))).toBe('this process');
+    expect(journalOwner(journalFileName('a1', { pid: process.ppid, start: parentStart }))).toBe('alive');
+    expect(journalOwner(journalFileName('a1', dead))).toBe('gone');
+    // A container started again: the same pid, another start time.
+    expect(journalOwner(journalFileName('a1', { pid: process.pid, start: `${start}9` }))).toBe('gone');
+    expect(journalOwner(`other-host--x--${dead.pid}.1--a1.wal`)).toBe('unknown');
+    expect(journalOwner('recovery.lock')).toBeUndefined();
   });
 
   it('writes back the appends a power cut took from the log (zeroed pages), syncs, and deletes the journal', async () => {
-    const { offsets, dead } = await appendThenDie('c1', 6);
+    const { offsets, deadFile } = await appendThenDie('c1', 6);
     const log = readLog('c1');
     // The last three records never reached the disk: the padding's zeros where they were.
     writeFileSync(logFile('c1'), Buffer.from(log).fill(0, offsets[3]));
     const store = openStore();
     expect(await ids(store, 'c1')).toEqual(['m0', 'm1', 'm2', 'm3', 'm4', 'm5']);
     expect(readLog('c1').subarray(0, recordsEnd(readLog('c1')))).toEqual(log.subarray(0, recordsEnd(log)));
-    expect(wals()).not.toContain(dead);
+    expect(wals()).not.toContain(deadFile);
     await store.close();
   });
 
@@ -104,12 +110,12 @@ describe('journal recovery', () => {
   });
 
   it('writes nothing when the log has every record (a process killed, the machine running)', async () => {
-    const { dead } = await appendThenDie('c1', 4);
+    const { deadFile } = await appendThenDie('c1', 4);
     const before = readLog('c1');
     const store = openStore();
     expect(await ids(store, 'c1')).toEqual(['m0', 'm1', 'm2', 'm3']);
     expect(readLog('c1')).toEqual(before);
-    expect(wals()).not.toContain(dead);
+    expect(wals()).not.toContain(deadFile);
     await store.close();
   });
 
@@ -133,7 +139,7 @@ describe('journal recovery', () => {
           bytes: Buffer.from('{"not":"this"}\n'),
         }),
       );
-      writeFileSync(join(journalDir(), journalFileName(`old${index}`, deadPid)), record);
+      writeFileSync(join(journalDir(), journalFileName(`old${index}`, dead)), record);
     }
     const next = openStore();
     expect(await ids(next, 'again')).toEqual(['new0']);
@@ -143,11 +149,11 @@ describe('journal recovery', () => {
   });
 
   it('replays the records before a journal’s torn end and ignores the torn one', async () => {
-    const { offsets, dead } = await appendThenDie('c1', 4);
-    const journal = readFileSync(join(journalDir(), dead));
+    const { offsets, deadFile } = await appendThenDie('c1', 4);
+    const journal = readFileSync(join(journalDir(), deadFile));
     // The journal's last record cut in the middle (its sync never completed: never acknowledged).
     const end = recordsEnd(journal);
-    writeFileSync(join(journalDir(), dead), journal.subarray(0, end - 30));
+    writeFileSync(join(journalDir(), deadFile), journal.subarray(0, end - 30));
     writeFileSync(logFile('c1'), Buffer.from(readLog('c1')).fill(0, offsets[2]));
     const store = openStore();
     expect(await ids(store, 'c1')).toEqual(['m0', 'm1', 'm2']);
@@ -164,5 +170,32 @@ describe('journal recovery', () => {
     await other.close();
     await live.close();
     expect(wals()).toEqual([]);
+  });
+
+  it('replays the journal of an owner it cannot tell (another host name), and deletes it only once an hour untouched', async () => {
+    const { offsets, deadFile } = await appendThenDie('c1', 4);
+    const unknown = `other-host--0123--${dead.pid}.1--a1.wal`;
+    renameSync(join(journalDir(), deadFile), join(journalDir(), unknown));
+    writeFileSync(logFile('c1'), Buffer.from(readLog('c1')).fill(0, offsets[2]));
+    const store = openStore();
+    expect(await ids(store, 'c1')).toEqual(['m0', 'm1', 'm2', 'm3']);
+    expect(wals()).toEqual([unknown]);
+    await store.close();
+    const later = () => Date.now() + UNKNOWN_JOURNAL_STALE_MS + 1000;
+    const replayed: string[] = [];
+    const recover = (now: () => number) =>
+      recoverJournals({
+        dir: journalDir(),
+        withLock: (work) => work(),
+        replay: async (conversationId) => {
+          replayed.push(conversationId);
+        },
+        now,
+      });
+    expect(await recover(Date.now)).toBe(1);
+    expect(wals()).toEqual([unknown]);
+    expect(await recover(later)).toBe(1);
+    expect(wals()).toEqual([]);
+    expect(replayed).toEqual(['c1', 'c1']);
   });
 });

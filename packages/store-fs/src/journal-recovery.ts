@@ -1,7 +1,11 @@
-import { readdir, readFile, unlink } from 'node:fs/promises';
+import { readdir, readFile, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isOrphanedJournal } from './journal-owner.js';
+import { type JournalOwner, journalOwner } from './journal-owner.js';
 import { decodeJournal, type JournalRecord } from './journal-record.js';
+
+// A journal of an owner that cannot be told alive or gone (another host name) is deleted once
+// untouched this long: a live owner touches its files far more often (`JOURNAL_TOUCH_MS`).
+export const UNKNOWN_JOURNAL_STALE_MS = 60 * 60 * 1000;
 
 export interface JournalRecoveryOptions {
   /** The directory of the journal files. */
@@ -10,29 +14,38 @@ export interface JournalRecoveryOptions {
   withLock: <T>(work: () => Promise<T>) => Promise<T>;
   /** Writes back into one conversation's log what of `records` it lacks, durably, under its lock. */
   replay: (conversationId: string, records: JournalRecord[]) => Promise<void>;
+  now?: () => number;
 }
 
 const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
 
+// Journals to replay: a gone owner's (its records may be all that is left of an append after a
+// power cut) and an unknown one's (it may be gone too). A live owner on this machine has its
+// appends in the page cache, and this process's own journal is its own to retire.
+const needsReplay = (owner: JournalOwner | undefined) => owner === 'gone' || owner === 'unknown';
+
 /**
- * The journals of processes that are gone (`isOrphanedJournal`), written back into the logs and
- * deleted. A process killed with its machine running left its appends in the page cache: their
- * records are found in place and nothing is written. After a power cut the records a journal sync
- * made durable, and the logs never got, are written back. Replaying is idempotent: a recovery cut
- * short is done again by the next. Returns how many journal files were recovered.
+ * Writes back into the logs what the journals of processes that may be gone hold and the logs
+ * lack, then deletes the journals whose owner is gone. A process killed with its machine running
+ * left its appends in the page cache: their records are found in place and nothing is written. After
+ * a power cut the records a journal sync made durable, and the logs never got, are written back.
+ * Replaying is idempotent (a record is written only where its log holds zeros or a cut-short copy of
+ * it), so replaying a journal whose owner still runs elsewhere is harmless, and a recovery cut short
+ * is done again by the next. Returns how many journal files were replayed.
  */
 export async function recoverJournals(options: JournalRecoveryOptions): Promise<number> {
-  const orphans = async () => {
+  const candidates = async () => {
     const names = await readdir(options.dir).catch((error: unknown) => {
       if (isMissing(error)) return [];
       throw error;
     });
-    return names.filter(isOrphanedJournal);
+    return names.filter((name) => needsReplay(journalOwner(name)));
   };
-  if ((await orphans()).length === 0) return 0;
+  if ((await candidates()).length === 0) return 0;
+  const now = options.now ?? Date.now;
   return options.withLock(async () => {
     // Listed again under the lock: another process may have recovered them meanwhile.
-    const names = await orphans();
+    const names = await candidates();
     for (const name of names) {
       const path = join(options.dir, name);
       const bytes = await readFile(path).catch((error: unknown) => {
@@ -43,9 +56,13 @@ export async function recoverJournals(options: JournalRecoveryOptions): Promise<
       for (const [conversationId, records] of byConversation(decodeJournal(bytes))) {
         await options.replay(conversationId, records);
       }
-      await unlink(path).catch((error: unknown) => {
-        if (!isMissing(error)) throw error;
-      });
+      const gone =
+        journalOwner(name) === 'gone' || now() - (await stat(path)).mtimeMs > UNKNOWN_JOURNAL_STALE_MS;
+      if (gone) {
+        await unlink(path).catch((error: unknown) => {
+          if (!isMissing(error)) throw error;
+        });
+      }
     }
     return names.length;
   });

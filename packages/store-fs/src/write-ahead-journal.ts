@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fstatSync, openSync, write, writevSync } from 'node:fs';
+import { closeSync, constants, fstatSync, futimesSync, openSync, write, writevSync } from 'node:fs';
 import { mkdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -13,6 +13,9 @@ import { zeros } from './log-padding.js';
 // 'append'), so a sync of its records flushes data only; a full one is replaced by a fresh file.
 const DEFAULT_SEGMENT_BYTES = 8 * 1024 * 1024;
 const ZERO_CHUNK = 1024 * 1024;
+// How often the owner touches its journal files, so a process that cannot tell whether the owner
+// runs (another host name) sees them in use (see `UNKNOWN_JOURNAL_STALE_MS`).
+export const JOURNAL_TOUCH_MS = 10 * 60 * 1000;
 const writeAt = promisify(write);
 
 /** A log's identity, as its records are checked against it on recovery. */
@@ -64,8 +67,26 @@ export class WriteAheadJournal {
   readonly #retiring = new Map<Segment, Promise<void>>();
   #segments = 0;
   #closed = false;
+  #touch: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: WriteAheadJournalOptions) {}
+
+  // Touches the files in use (the current one, and full ones whose logs are being synced) now and then.
+  #startTouching(): void {
+    if (this.#touch !== undefined) return;
+    this.#touch = setInterval(() => {
+      const now = new Date();
+      for (const segment of [this.#current, ...this.#retiring.keys()]) {
+        if (segment === undefined || segment.closed) continue;
+        try {
+          futimesSync(segment.fd, now, now);
+        } catch {
+          // A file that cannot be touched is still written and synced; only its age is off.
+        }
+      }
+    }, JOURNAL_TOUCH_MS);
+    this.#touch.unref();
+  }
 
   get #segmentBytes(): number {
     return this.options.segmentBytes ?? DEFAULT_SEGMENT_BYTES;
@@ -93,6 +114,7 @@ export class WriteAheadJournal {
     // Another append may have rotated while this one waited (to this same file).
     if (this.#current !== current) return;
     this.#current = next;
+    this.#startTouching();
     if (current !== undefined) void this.#checkpoint(current);
   }
 
@@ -128,6 +150,7 @@ export class WriteAheadJournal {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    clearInterval(this.#touch);
     const current = this.#current;
     this.#current = undefined;
     if (current !== undefined) void this.#checkpoint(current);
