@@ -25,6 +25,31 @@ export declare function interleaved<K extends string>(
   rounds: number,
   cases: Record<K, { fn: (index: number) => unknown; iterations: number }>,
 ): Promise<Record<K, number>>;
+export interface PairedCpuOptions {
+  baseline: (index: number) => unknown;
+  candidate: (index: number) => unknown;
+  /** Calls of one side in a row (`index` counts them from 0); default 10. */
+  callsPerBlock?: number;
+  /** Pairs (a block of each side) to keep; default 500. */
+  pairs?: number;
+  /** Pairs per group, for the spread; default 10. */
+  pairsPerGroup?: number;
+  /** Pairs to try at most (preempted ones are measured again); default 8 × `pairs`. */
+  maxPairs?: number;
+}
+export interface PairedCpuResult {
+  /** Candidate ÷ baseline: the two sides' total CPU time over the kept pairs. */
+  ratio: number;
+  /** Milliseconds of CPU per call. */
+  baseline: number;
+  candidate: number;
+  /** The lower and upper quartile of the ratio over groups of `pairsPerGroup` pairs. */
+  groupQuartiles: [number, number];
+  pairs: number;
+  /** Pairs left out because the OS preempted the process during one of their blocks. */
+  preemptedPairs: number;
+}
+export declare function pairedCpu(options: PairedCpuOptions): Promise<PairedCpuResult>;
 export declare function report(
   bench: string,
   figures: readonly Figure[],

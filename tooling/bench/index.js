@@ -34,6 +34,70 @@ export async function interleaved(rounds, cases) {
   return Object.fromEntries(Object.entries(samples).map(([name, values]) => [name, median(values)]));
 }
 
+/** The process's CPU time (all threads: the GC's and the compiler's too) and involuntary switches so far. */
+function cpuNow() {
+  const usage = process.resourceUsage();
+  return { cpu: usage.userCPUTime + usage.systemCPUTime, preempted: usage.involuntaryContextSwitches };
+}
+
+/** CPU microseconds of `calls` calls of `fn` one after another, and whether the OS preempted the process. */
+async function cpuBlock(fn, calls) {
+  const start = cpuNow();
+  for (let index = 0; index < calls; index++) await fn(index);
+  const end = cpuNow();
+  return { cpu: end.cpu - start.cpu, preempted: end.preempted !== start.preempted };
+}
+
+/**
+ * `candidate` against `baseline`, side by side at a fine grain: pairs of blocks of
+ * `callsPerBlock` calls of each, which goes first flipping every pair, timed in the process's CPU
+ * time (every thread: GC and compilation are counted where the allocation or code caused them).
+ * A pair in which the OS preempted the process is measured again (another process's turn on the
+ * core is noise, not either side's cost), up to `maxPairs` tries. No forced GC: a collection falls
+ * in the block whose allocation triggers it, in proportion to what each side allocates.
+ * Returns the ratio of the two sides' total CPU time over the kept pairs, each side's milliseconds
+ * per call, and the quartiles of the ratio over groups of `pairsPerGroup` pairs (its spread).
+ */
+export async function pairedCpu({
+  baseline,
+  candidate,
+  callsPerBlock = 10,
+  pairs = 500,
+  pairsPerGroup = 10,
+  maxPairs = pairs * 8,
+}) {
+  const kept = [];
+  let tries = 0;
+  while (kept.length < pairs && tries < maxPairs) {
+    const candidateFirst = tries++ % 2 === 1;
+    const first = await cpuBlock(candidateFirst ? candidate : baseline, callsPerBlock);
+    const second = await cpuBlock(candidateFirst ? baseline : candidate, callsPerBlock);
+    if (first.preempted || second.preempted) continue;
+    kept.push(candidateFirst ? [second.cpu, first.cpu] : [first.cpu, second.cpu]);
+  }
+  const sum = (rows, side) => rows.reduce((total, row) => total + row[side], 0);
+  const groups = [];
+  for (let start = 0; start + pairsPerGroup <= kept.length; start += pairsPerGroup) {
+    const group = kept.slice(start, start + pairsPerGroup);
+    groups.push(sum(group, 1) / sum(group, 0));
+  }
+  const calls = kept.length * callsPerBlock;
+  return {
+    ratio: sum(kept, 1) / sum(kept, 0),
+    baseline: sum(kept, 0) / 1000 / calls,
+    candidate: sum(kept, 1) / 1000 / calls,
+    groupQuartiles: quartiles(groups),
+    pairs: kept.length,
+    preemptedPairs: tries - kept.length,
+  };
+}
+
+function quartiles(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (fraction) => sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))];
+  return sorted.length === 0 ? [Number.NaN, Number.NaN] : [at(0.25), at(0.75)];
+}
+
 const format = (value, digits = 3) => (Number.isFinite(value) ? value.toFixed(digits) : String(value));
 
 const withUnit = (value, unit) => `${format(value)}${unit ? ` ${unit}` : ''}`;
