@@ -25,29 +25,16 @@ const logFile = (id: string) => join(rootDir, 'projects', 'default', 'conversati
 const wals = () => readdirSync(journalDir()).filter((name) => name.endsWith('.wal'));
 const pathOf = (fd: number) => readlinkSync(`/proc/self/fd/${fd}`);
 
-/** Syncs that complete at once, except a log's while `holdLogs` (released by `releaseLogs`). */
+/** Syncs that complete at once, recorded by path. */
 function recordingSyncer() {
   const paths: string[] = [];
-  let held: Gate | undefined;
   const syncer: FileSyncer = {
     async sync(fd) {
-      const path = pathOf(fd);
-      paths.push(path);
-      if (held !== undefined && path.endsWith('messages.jsonl')) await held.promise;
+      paths.push(pathOf(fd));
     },
     async close() {},
   };
-  return {
-    syncer,
-    paths,
-    holdLogs() {
-      held = createGate();
-    },
-    releaseLogs() {
-      held?.open();
-      held = undefined;
-    },
-  };
+  return { syncer, paths };
 }
 
 const openStore = (syncer: FileSyncer, durability: FsDurability = 'append') =>
@@ -75,30 +62,47 @@ describe('the write-ahead journal', () => {
     await reopened.close();
   });
 
-  it("a turn's end in a new file waits until the logs of the older file are synced ('turn')", async () => {
-    const sync = recordingSyncer();
-    const store = openStore(sync.syncer, 'turn');
+  it("a turn's end in a new file waits for the older file's last sync, not for its logs ('turn')", async () => {
+    let heldJournal: Gate | undefined;
+    let heldLogs: Gate | undefined;
+    let firstFile: string | undefined;
+    const paths: string[] = [];
+    const syncer: FileSyncer = {
+      async sync(fd) {
+        const path = pathOf(fd);
+        paths.push(path);
+        if (path.endsWith('.wal')) firstFile ??= path;
+        // The first file's syncs wait while held, and so do the logs'.
+        if (path === firstFile && heldJournal !== undefined) await heldJournal.promise;
+        if (path.endsWith('messages.jsonl') && heldLogs !== undefined) await heldLogs.promise;
+      },
+      async close() {},
+    };
+    const store = openStore(syncer, 'turn');
     await store.append('c1', [userMessage('u0', 'start')]);
-    sync.holdLogs();
+    heldJournal = createGate();
+    heldLogs = createGate();
     // Unsynced appends of the turn fill the first file; the file after it gets the turn's end.
-    const firstFile = sync.paths.find((path) => path.endsWith('.wal'));
     for (let index = 1; index < 12; index++) {
       await store.append('c1', [userMessage(`u${index}`, 'z'.repeat(600))]);
     }
-    // The first file's retirement is under way: its log's sync is held.
-    await expect.poll(() => sync.paths.filter((path) => path.endsWith('messages.jsonl')).length).toBe(1);
     let ended = false;
     const end = store
       .append('c1', [{ id: 'a1', role: 'assistant', content: 'done', createdAt: new Date().toISOString() }])
       .then(() => {
         ended = true;
       });
-    // Its own journal sync alone would be done at once: time passing is the point.
+    // The first file's last sync is held: time passing is the point.
     await simulatedDelay(30);
-    expect(firstFile).toBeDefined();
+    expect(paths.filter((path) => path === firstFile).length).toBeGreaterThan(1);
     expect(ended).toBe(false);
-    sync.releaseLogs();
+    // Its last sync done, the turn's end is durable, though the first file's logs still wait.
+    heldJournal.open();
+    heldJournal = undefined;
     await end;
+    expect(ended).toBe(true);
+    heldLogs.open();
+    heldLogs = undefined;
     await store.close();
   });
 });

@@ -61,10 +61,14 @@ interface Segment {
 export class WriteAheadJournal {
   #current: Segment | undefined;
   #next: Promise<Segment> | undefined;
-  // Full segments whose logs are not synced yet, with the checkpoint doing it: a later segment's
-  // sync waits for them, so a sync covers every record written before it (durability 'turn'
-  // syncs a turn's records at its end, whichever segment they went to).
+  // Full segments whose records are being made durable (their last sync): a later segment's sync
+  // waits for them, so a sync covers every record written before it (durability 'turn' syncs a
+  // turn's records at its end, whichever segment they went to).
+  readonly #sealing = new Map<Segment, Promise<void>>();
+  // Full segments whose logs are being synced before the file is deleted (no append waits for it),
+  // and those whose checkpoint failed (tried again at close).
   readonly #retiring = new Map<Segment, Promise<void>>();
+  readonly #unretired = new Set<Segment>();
   #segments = 0;
   #closed = false;
   #touch: NodeJS.Timeout | undefined;
@@ -115,7 +119,7 @@ export class WriteAheadJournal {
     if (this.#current !== current) return;
     this.#current = next;
     this.#startTouching();
-    if (current !== undefined) void this.#checkpoint(current);
+    if (current !== undefined) this.#retire(current);
   }
 
   /**
@@ -153,7 +157,7 @@ export class WriteAheadJournal {
     clearInterval(this.#touch);
     const current = this.#current;
     this.#current = undefined;
-    if (current !== undefined) void this.#checkpoint(current);
+    if (current !== undefined) this.#retire(current);
     const next = this.#next;
     this.#next = undefined;
     await Promise.allSettled([...this.#retiring.values()]);
@@ -165,7 +169,7 @@ export class WriteAheadJournal {
       }
     }
     // One more try for a checkpoint that failed: what still fails is left for recovery.
-    await this.#olderCheckpoints(Number.POSITIVE_INFINITY).catch(() => undefined);
+    await Promise.allSettled([...this.#unretired].map((segment) => this.#checkpoint(segment)));
   }
 
   // The next file, made ahead. One that could not be made is forgotten (the append waiting for it
@@ -211,17 +215,51 @@ export class WriteAheadJournal {
       pendingBytes: 0,
       logs: new Map(),
       commit: new GroupCommit(async () => {
+        // A retired file's descriptor is closed (its number may be another file's by now).
+        if (segment.closed) throw new Error('the journal file was retired');
         // Written as the sync begins: it covers every record made before.
         writePending(segment);
-        await this.#olderCheckpoints(seq);
+        await this.#olderSealed(seq);
         await this.options.syncer.sync(fd);
       }),
     };
     return segment;
   }
 
-  // A full segment: once its own syncs are done, its logs are synced and the file deleted.
+  // A full segment: its records made durable in it at once (its last sync, so the next file's syncs
+  // wait for one sync, not for its logs), then, in the background, its logs synced and it deleted.
+  #retire(segment: Segment): void {
+    this.#seal(segment);
+    void this.#checkpoint(segment);
+  }
+
+  // The segment's last sync; failing that, its logs' own syncs (the checkpoint) make its records durable.
+  #seal(segment: Segment): Promise<void> {
+    const sealed = segment.commit.sync().catch(() => this.#checkpoint(segment));
+    this.#sealing.set(segment, sealed);
+    sealed.then(
+      () => this.#sealing.delete(segment),
+      // Kept: the next sync waiting for it tries again.
+      () => undefined,
+    );
+    return sealed;
+  }
+
+  // The seals of segments older than `seq`; a failed one is tried again once (if it fails again, so
+  // does the sync waiting for it).
+  async #olderSealed(seq: number): Promise<void> {
+    for (const [segment, sealed] of [...this.#sealing]) {
+      if (segment.seq >= seq) continue;
+      await sealed.catch(() => this.#seal(segment));
+    }
+  }
+
+  // Once its syncs are done, a full segment's logs are synced and the file deleted. A failure keeps
+  // the file (tried again at close, and recovered from should this process die first).
   #checkpoint(segment: Segment): Promise<void> {
+    const running = this.#retiring.get(segment);
+    if (running !== undefined) return running;
+    this.#unretired.delete(segment);
     const attempt = (async () => {
       await segment.commit.idle();
       if (!segment.closed) {
@@ -238,20 +276,12 @@ export class WriteAheadJournal {
     this.#retiring.set(segment, attempt);
     attempt.then(
       () => this.#retiring.delete(segment),
-      // Kept: the next sync that waits for it tries again; the file stays until then (and is
-      // recovered from, should this process die first).
-      () => undefined,
+      () => {
+        this.#retiring.delete(segment);
+        this.#unretired.add(segment);
+      },
     );
     return attempt;
-  }
-
-  // The checkpoints of segments older than `seq`; a failed one is tried again once (if it fails
-  // again, so does the sync waiting for it).
-  async #olderCheckpoints(seq: number): Promise<void> {
-    for (const [segment, attempt] of [...this.#retiring]) {
-      if (segment.seq >= seq) continue;
-      await attempt.catch(() => this.#checkpoint(segment));
-    }
   }
 
   async #syncLog(conversationId: string, identity: LogIdentity): Promise<void> {
