@@ -13,6 +13,9 @@ import { zeros } from './log-padding.js';
 // 'append'), so a sync of its records flushes data only; a full one is replaced by a fresh file.
 const DEFAULT_SEGMENT_BYTES = 8 * 1024 * 1024;
 const ZERO_CHUNK = 1024 * 1024;
+// A full file's logs are synced this many at a time: each opens its log on the main thread first,
+// and a thousand opens in a row would hold the event loop for tens of milliseconds.
+const CHECKPOINT_PARALLEL = 8;
 // How often the owner touches its journal files, so a process that cannot tell whether the owner
 // runs (another host name) sees them in use (see `UNKNOWN_JOURNAL_STALE_MS`).
 export const JOURNAL_TOUCH_MS = 10 * 60 * 1000;
@@ -266,9 +269,14 @@ export class WriteAheadJournal {
         segment.closed = true;
         closeSync(segment.fd);
       }
-      await Promise.all(
-        Array.from(segment.logs, ([conversationId, identity]) => this.#syncLog(conversationId, identity)),
-      );
+      const logs = [...segment.logs];
+      let next = 0;
+      const syncNext = async () => {
+        for (let entry = logs[next++]; entry !== undefined; entry = logs[next++]) {
+          await this.#syncLog(entry[0], entry[1]);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(CHECKPOINT_PARALLEL, logs.length) }, syncNext));
       await unlink(segment.path).catch((error: unknown) => {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       });
