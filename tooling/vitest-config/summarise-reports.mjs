@@ -48,28 +48,10 @@ export function summariseReports(runs, { otherFailures = [], turboExitCode = 0 }
     if (row.failedTitles.length > 0) failedTests.push({ name: run.name, titles: row.failedTitles });
     if (row.showOutput && run.outputTail?.length) outputTails.push({ name: run.name, lines: run.outputTail });
   }
-  for (const { name, reason } of otherFailures) {
-    rows.push({
-      name,
-      passed: 0,
-      failed: 1,
-      skipped: 0,
-      reasons: [reason],
-      skippedTitles: [],
-      failedTitles: [],
-    });
-  }
+  for (const { name, reason } of otherFailures) rows.push(failureRow(name, reason));
   if (turboExitCode !== 0 && !rows.some((row) => row.failed > 0)) {
     const how = turboExitCode === null ? 'was killed' : `exited with code ${turboExitCode}`;
-    rows.push({
-      name: 'turbo',
-      passed: 0,
-      failed: 1,
-      skipped: 0,
-      reasons: [`turbo ${how} though no test failed (see its output above)`],
-      skippedTitles: [],
-      failedTitles: [],
-    });
+    rows.push(failureRow('turbo', `turbo ${how} though no test failed (see its output above)`));
   }
   const total = (key) => rows.reduce((sum, row) => sum + row[key], 0);
   return {
@@ -89,19 +71,15 @@ export function summariseReports(runs, { otherFailures = [], turboExitCode = 0 }
   };
 }
 
+/** A row counting one failure for `reason` (a run that left no usable report, a failed task). */
+function failureRow(name, reason) {
+  return { name, passed: 0, failed: 1, skipped: 0, reasons: [reason], skippedTitles: [], failedTitles: [] };
+}
+
 function summariseOne(run) {
   const exitNote =
     typeof run.exitCode === 'number' && run.exitCode !== 0 ? ` (exit code ${run.exitCode})` : '';
-  const failure = (reason) => ({
-    name: run.name,
-    passed: 0,
-    failed: 1,
-    skipped: 0,
-    reasons: [reason],
-    skippedTitles: [],
-    failedTitles: [],
-    showOutput: true,
-  });
+  const failure = (reason) => ({ ...failureRow(run.name, reason), showOutput: true });
   if (!existsSync(run.reportPath)) {
     return failure(`no report: the test run crashed before vitest wrote one${exitNote}`);
   }

@@ -23,19 +23,20 @@ afterEach(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
+/** Two workers on a fresh data directory, each with the model of `MODEL_MODULE`. */
+async function startCluster(name: string): Promise<ClusterHandle> {
+  dataDir = tempDir(name);
+  const config = readServerConfig(
+    { insecureLocal: true, port: '0', workers: '2', dataDir, logLevel: 'silent', web: false },
+    {},
+    { cwd: dataDir },
+  );
+  return runClusterPrimary({ config, logger: pino({ level: 'silent' }), modelModule: MODEL_MODULE });
+}
+
 describe('runClusterPrimary (the entry the bench uses)', () => {
   it('starts workers with the model of a module, answers on each, reports each worker’s load, and stops them', async () => {
-    dataDir = tempDir('cluster-entry');
-    const config = readServerConfig(
-      { insecureLocal: true, port: '0', workers: '2', dataDir, logLevel: 'silent', web: false },
-      {},
-      { cwd: dataDir },
-    );
-    cluster = await runClusterPrimary({
-      config,
-      logger: pino({ level: 'silent' }),
-      modelModule: MODEL_MODULE,
-    });
+    cluster = await startCluster('cluster-entry');
     expect(cluster.modelFrom).toMatch(/given to startServer/);
     expect(cluster.workerIds()).toHaveLength(2);
 
@@ -68,17 +69,7 @@ describe('runClusterPrimary (the entry the bench uses)', () => {
   });
 
   it('reports each worker’s event-loop delay since the last reset, and resets it after answering when asked', async () => {
-    dataDir = tempDir('cluster-entry-reset');
-    const config = readServerConfig(
-      { insecureLocal: true, port: '0', workers: '2', dataDir, logLevel: 'silent', web: false },
-      {},
-      { cwd: dataDir },
-    );
-    cluster = await runClusterPrimary({
-      config,
-      logger: pino({ level: 'silent' }),
-      modelModule: MODEL_MODULE,
-    });
+    cluster = await startCluster('cluster-entry-reset');
     const [blocked] = cluster.workerIds();
     const worker = await pinnedWorker(cluster.url, String(blocked));
     const response = await worker.request('/v1/conversations/c-blocked/messages', {
