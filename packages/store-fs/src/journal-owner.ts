@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { HOST } from './process-liveness.js';
+import { HOST, isAlive } from './process-liveness.js';
 
 // A journal file's name says whose it is: `<host>--<boot>--<pid>.<start>--<random>.wal`. The boot
 // id and the process's start time tell a pid from before a restart, or of a container started
@@ -40,7 +40,8 @@ export function journalFileName(random: string, owner = { pid: process.pid, star
 
 /**
  * Whose journal file `name` is. On this machine (same host name and boot), a process is alive when
- * its pid runs with the start time the name gives (`/proc`); from an earlier boot it is gone. A file
+ * its pid runs with the start time the name gives (`/proc`; a running pid whose entry cannot be read
+ * is `unknown`); from an earlier boot it is gone. A file
  * of another host name (another machine on a shared directory, or a container that got a new name)
  * cannot be told: `unknown`. Undefined: not a journal file.
  */
@@ -53,5 +54,8 @@ export function journalOwner(name: string): JournalOwner | undefined {
   if (boot !== BOOT) return 'gone';
   const [, pid, start] = match;
   if (Number(pid) === process.pid && start === START) return 'this process';
-  return startTime(Number(pid)) === start ? 'alive' : 'gone';
+  const running = startTime(Number(pid));
+  if (running !== undefined) return running === start ? 'alive' : 'gone';
+  // Its /proc entry unreadable (hidden from other users): a pid that runs cannot be told apart.
+  return isAlive(Number(pid)) ? 'unknown' : 'gone';
 }
