@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, futimesSync, openSync, write, writevSync } from 'node:fs';
 import { mkdir, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { FileSyncer } from './file-syncer.js';
 import { GroupCommit } from './group-commit.js';
@@ -73,6 +73,8 @@ export class WriteAheadJournal {
   readonly #retiring = new Map<Segment, Promise<void>>();
   readonly #unretired = new Set<Segment>();
   #segments = 0;
+  // The journal directory's own entry made durable (once: the directory may be new).
+  #dirEntrySynced = false;
   #closed = false;
   #touch: NodeJS.Timeout | undefined;
 
@@ -185,7 +187,8 @@ export class WriteAheadJournal {
     return next;
   }
 
-  // A new journal file: zero-filled, and durable with its directory entry before any record is in it.
+  // A new journal file: zero-filled, and durable with its directory entry (and the directory's own,
+  // the first time) before any record is in it.
   async #makeSegment(): Promise<Segment> {
     await mkdir(this.options.dir, { recursive: true });
     const path = join(this.options.dir, journalFileName(randomBytes(6).toString('hex')));
@@ -196,11 +199,10 @@ export class WriteAheadJournal {
         await writeAt(fd, zeros(length), 0, length, at);
       }
       await this.options.syncer.sync(fd);
-      const dir = openSync(this.options.dir, constants.O_RDONLY);
-      try {
-        await this.options.syncer.sync(dir);
-      } finally {
-        closeSync(dir);
+      await this.#syncDirectory(this.options.dir);
+      if (!this.#dirEntrySynced) {
+        await this.#syncDirectory(dirname(this.options.dir));
+        this.#dirEntrySynced = true;
       }
     } catch (error) {
       closeSync(fd);
@@ -290,6 +292,15 @@ export class WriteAheadJournal {
       },
     );
     return attempt;
+  }
+
+  async #syncDirectory(path: string): Promise<void> {
+    const dir = openSync(path, constants.O_RDONLY);
+    try {
+      await this.options.syncer.sync(dir);
+    } finally {
+      closeSync(dir);
+    }
   }
 
   async #syncLog(conversationId: string, identity: LogIdentity): Promise<void> {
