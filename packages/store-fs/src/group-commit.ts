@@ -29,10 +29,6 @@ export class GroupCommit {
     }
   }
 
-  get busy(): boolean {
-    return this.#inFlight !== undefined || this.#next !== undefined;
-  }
-
   #startNext(): Promise<void> {
     this.#next = undefined;
     return this.#start();
