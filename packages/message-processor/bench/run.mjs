@@ -545,9 +545,12 @@ const realLineSlices = [];
   if (line !== realLines.length) throw new Error(`${line} lines split, ${realLines.length} expected`);
 }
 
-// Line splitting → converter → processor over the real captures' chunks, as the executor runs them.
-const pushLine = ({ converter, processor }, line) => {
-  for (const event of converter.push(line)) processor.push(event);
+// Line splitting → converter → processor over the real captures' chunks, as the executor runs them
+// (`runAgent` of @cairn/agent-executor): a chunk's lines converted, then their events processed.
+const pushLines = ({ converter, processor }, lines) => {
+  const events = [];
+  for (const line of lines) for (const event of converter.push(line)) events.push(event);
+  for (const event of events) processor.push(event);
 };
 let realCounts;
 const realPipeline = cyclic(realChunkSlices, {
@@ -557,11 +560,10 @@ const realPipeline = cyclic(realChunkSlices, {
     ...countingProcessor(),
   }),
   step: (state, [start, end]) => {
-    for (let index = start; index < end; index++)
-      for (const line of state.splitter.push(realChunks[index])) pushLine(state, line);
+    for (let index = start; index < end; index++) pushLines(state, state.splitter.push(realChunks[index]));
   },
   finish: (state) => {
-    for (const line of state.splitter.end()) pushLine(state, line);
+    pushLines(state, state.splitter.end());
     for (const event of state.converter.end()) state.processor.push(event);
     state.processor.end();
     realCounts = state.counts;
