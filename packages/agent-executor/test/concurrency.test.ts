@@ -221,6 +221,43 @@ describe('another agent CLI', () => {
     expect(result.messages.map((message) => message.content)).toEqual(['say hello', 'hello\n\nworld']);
   });
 
+  it('keeps the events of the lines converted before a converter throws, then rejects the run', async () => {
+    // A chunk's lines are converted together before their events are processed: a converter that
+    // throws on one line must not lose the lines before it in that chunk.
+    const brittleCli: AgentCliDefinition = {
+      name: 'Brittle',
+      provider: 'brittle',
+      defaultCommand: 'brittle-agent',
+      writesResult: false,
+      buildArgs: ({ prompt, extraArgs }) => [...extraArgs, prompt],
+      createConverter: () => ({
+        push: (line): AgentOutput[] => {
+          if (line === 'boom') throw new Error('the converter broke');
+          return [{ type: 'text', timestamp: new Date().toISOString(), id: line, text: line }];
+        },
+        end: () => [],
+      }),
+    };
+    const store = createMemoryConversationStore();
+    const executor = createAgentExecutor({
+      store,
+      agent: brittleCli,
+      cwd: await tempDir(),
+      // One write: the three lines arrive in one chunk.
+      ...fakeAgentCommand({ FAKE_AGENT_PRINT: 'hello\nboom\nworld\n' }),
+    });
+
+    await expect(executor.run({ conversationId: 'c', prompt: 'say hello' })).rejects.toThrow(
+      'the converter broke',
+    );
+    const log = await store.load('c');
+    expect(log.map((message) => message.content)).toEqual([
+      'say hello',
+      'hello',
+      'The run was stopped: the converter broke',
+    ]);
+  });
+
   it("reads events from the CLI's stderr through the definition's createStderrConverter", async () => {
     // A CLI that reports its retries on stderr only, as Gemini CLI does.
     const retryingCli: AgentCliDefinition = {
