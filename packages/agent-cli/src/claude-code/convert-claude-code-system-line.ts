@@ -4,6 +4,7 @@ import {
   type ClaudeCodeEventContext,
   eventOf,
   isJsonObject,
+  isoTime,
   type JsonObject,
   numberField,
   statusEvent,
@@ -51,11 +52,6 @@ const count = (value: number | undefined): number | undefined =>
 const nonEmpty = (value: string | undefined): string | undefined => (value === '' ? undefined : value);
 const NO_USAGE: JsonObject = {};
 
-// `event[key] = value` unless the value is undefined: `definedFields` without the object it copies.
-function setDefined<E extends object, K extends keyof E>(event: E, key: K, value: E[K] | undefined): void {
-  if (value !== undefined) event[key] = value;
-}
-
 /** `system/api_retry`: Claude Code is about to retry a failed API request. */
 function retryEvents(line: JsonObject, context: ClaudeCodeEventContext): AgentOutput[] {
   const attempt = positiveInteger(numberField(line, 'attempt'));
@@ -65,12 +61,16 @@ function retryEvents(line: JsonObject, context: ClaudeCodeEventContext): AgentOu
   // Built field by field, in the order of `{ type, ...context, attempt, ...definedFields(…) }`.
   const event = eventOf('retry', context);
   event.attempt = attempt;
-  setDefined(event, 'maxAttempts', positiveInteger(numberField(line, 'max_retries')));
+  // Each field set in its own statement, as `definedFields` would: a helper setting any key made
+  // the stores megamorphic, which showed in profiles.
+  const maxAttempts = positiveInteger(numberField(line, 'max_retries'));
+  if (maxAttempts !== undefined) event.maxAttempts = maxAttempts;
   // The CLI reports a fractional jittered delay; whole milliseconds are what anyone shows.
-  setDefined(event, 'delayMs', delay === undefined || delay < 0 ? undefined : Math.round(delay));
+  if (delay !== undefined && delay >= 0) event.delayMs = Math.round(delay);
   if (status !== undefined && Number.isInteger(status) && status >= 100 && status < 600)
     event.status = status;
-  setDefined(event, 'error', stringField(line, 'error'));
+  const error = stringField(line, 'error');
+  if (error !== undefined) event.error = error;
   const events: AgentOutput[] = [event];
   addUnmappedClaudeCodeFields(events, line, RETRY_FIELDS, context);
   return events;
@@ -83,10 +83,11 @@ function hasOtherKeys(patch: JsonObject): boolean {
   return false;
 }
 
-// `end_time` of a task update is epoch milliseconds: the CLI's own time for the event.
+// `end_time` of a task update is epoch milliseconds: the CLI's own time for the event. (A Date
+// drops a fraction of a millisecond, as `Math.trunc` does.)
 function timeOf(value: JsonValue | undefined, fallback: string): string {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 && value < 8.64e15
-    ? new Date(value).toISOString()
+    ? isoTime(Math.trunc(value))
     : fallback;
 }
 
@@ -102,25 +103,38 @@ function taskEvents(line: JsonObject, context: ClaudeCodeEventContext, subtype: 
   const timestamp =
     subtype === 'task_updated' ? timeOf(patch?.end_time, context.timestamp) : context.timestamp;
   // Built field by field, in the order of `definedFields({ taskType, subagentType, patch })`.
+  // Each field set in its own statement: a helper setting any key made the stores megamorphic.
   const claudeCode: { taskType?: string; subagentType?: string; patch?: JsonObject } = {};
-  setDefined(claudeCode, 'taskType', stringField(line, 'task_type'));
-  setDefined(claudeCode, 'subagentType', stringField(line, 'subagent_type'));
+  const taskType = stringField(line, 'task_type');
+  if (taskType !== undefined) claudeCode.taskType = taskType;
+  const subagentType = stringField(line, 'subagent_type');
+  if (subagentType !== undefined) claudeCode.subagentType = subagentType;
   // A patch's other fields (a newer CLI's) are kept with it rather than dropped.
   if (patch !== undefined && hasOtherKeys(patch)) claudeCode.patch = patch;
   // Built field by field, in the order of `{ type, ...context, timestamp, ...definedFields(…) }`.
   const event = eventOf('task_progress', context);
   event.timestamp = timestamp;
-  setDefined(event, 'taskId', stringField(line, 'task_id'));
-  setDefined(event, 'toolUseId', stringField(line, 'tool_use_id'));
+  const taskId = stringField(line, 'task_id');
+  if (taskId !== undefined) event.taskId = taskId;
+  const toolUseId = stringField(line, 'tool_use_id');
+  if (toolUseId !== undefined) event.toolUseId = toolUseId;
   event.status = status;
-  setDefined(event, 'description', stringField(line, 'description'));
-  setDefined(event, 'prompt', stringField(line, 'prompt'));
-  setDefined(event, 'summary', nonEmpty(stringField(line, 'summary')));
-  setDefined(event, 'lastToolName', stringField(line, 'last_tool_name'));
-  setDefined(event, 'outputFile', nonEmpty(stringField(line, 'output_file')));
-  setDefined(event, 'totalTokens', count(numberField(usage, 'total_tokens')));
-  setDefined(event, 'toolUses', count(numberField(usage, 'tool_uses')));
-  setDefined(event, 'durationMs', count(numberField(usage, 'duration_ms')));
+  const description = stringField(line, 'description');
+  if (description !== undefined) event.description = description;
+  const prompt = stringField(line, 'prompt');
+  if (prompt !== undefined) event.prompt = prompt;
+  const summary = nonEmpty(stringField(line, 'summary'));
+  if (summary !== undefined) event.summary = summary;
+  const lastToolName = stringField(line, 'last_tool_name');
+  if (lastToolName !== undefined) event.lastToolName = lastToolName;
+  const outputFile = nonEmpty(stringField(line, 'output_file'));
+  if (outputFile !== undefined) event.outputFile = outputFile;
+  const totalTokens = count(numberField(usage, 'total_tokens'));
+  if (totalTokens !== undefined) event.totalTokens = totalTokens;
+  const toolUses = count(numberField(usage, 'tool_uses'));
+  if (toolUses !== undefined) event.toolUses = toolUses;
+  const durationMs = count(numberField(usage, 'duration_ms'));
+  if (durationMs !== undefined) event.durationMs = durationMs;
   if (
     claudeCode.taskType !== undefined ||
     claudeCode.subagentType !== undefined ||
