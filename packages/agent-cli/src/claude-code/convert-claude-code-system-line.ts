@@ -6,9 +6,9 @@ import {
   isJsonObject,
   isoTime,
   type JsonObject,
-  numberField,
+  numberOf,
   statusEvent,
-  stringField,
+  stringOf,
 } from './claude-code-event-context.js';
 import {
   addUnmappedClaudeCodeFields,
@@ -54,22 +54,22 @@ const NO_USAGE: JsonObject = {};
 
 /** `system/api_retry`: Claude Code is about to retry a failed API request. */
 function retryEvents(line: JsonObject, context: ClaudeCodeEventContext): AgentOutput[] {
-  const attempt = positiveInteger(numberField(line, 'attempt'));
+  const attempt = positiveInteger(numberOf(line.attempt));
   if (attempt === undefined) return [unknownClaudeCodeEvent(line, context)];
-  const delay = numberField(line, 'retry_delay_ms');
-  const status = numberField(line, 'error_status');
+  const delay = numberOf(line.retry_delay_ms);
+  const status = numberOf(line.error_status);
   // Built field by field, in the order of `{ type, ...context, attempt, ...definedFields(…) }`.
   const event = eventOf('retry', context);
   event.attempt = attempt;
   // Each field set in its own statement, as `definedFields` would: a helper setting any key made
   // the stores megamorphic, which showed in profiles.
-  const maxAttempts = positiveInteger(numberField(line, 'max_retries'));
+  const maxAttempts = positiveInteger(numberOf(line.max_retries));
   if (maxAttempts !== undefined) event.maxAttempts = maxAttempts;
   // The CLI reports a fractional jittered delay; whole milliseconds are what anyone shows.
   if (delay !== undefined && delay >= 0) event.delayMs = Math.round(delay);
   if (status !== undefined && Number.isInteger(status) && status >= 100 && status < 600)
     event.status = status;
-  const error = stringField(line, 'error');
+  const error = stringOf(line.error);
   if (error !== undefined) event.error = error;
   const events: AgentOutput[] = [event];
   addUnmappedClaudeCodeFields(events, line, RETRY_FIELDS, context);
@@ -98,42 +98,42 @@ function timeOf(value: JsonValue | undefined, fallback: string): string {
 function taskEvents(line: JsonObject, context: ClaudeCodeEventContext, subtype: string): AgentOutput[] {
   const patch = isJsonObject(line.patch) ? line.patch : undefined;
   const usage = isJsonObject(line.usage) ? line.usage : NO_USAGE;
-  const status = ownEntry(TASK_STATUS, subtype) ?? stringField(patch ?? line, 'status');
+  const status = ownEntry(TASK_STATUS, subtype) ?? stringOf((patch ?? line).status);
   if (status === undefined) return [unknownClaudeCodeEvent(line, context)];
   const timestamp =
     subtype === 'task_updated' ? timeOf(patch?.end_time, context.timestamp) : context.timestamp;
   // Built field by field, in the order of `definedFields({ taskType, subagentType, patch })`.
   // Each field set in its own statement: a helper setting any key made the stores megamorphic.
   const claudeCode: { taskType?: string; subagentType?: string; patch?: JsonObject } = {};
-  const taskType = stringField(line, 'task_type');
+  const taskType = stringOf(line.task_type);
   if (taskType !== undefined) claudeCode.taskType = taskType;
-  const subagentType = stringField(line, 'subagent_type');
+  const subagentType = stringOf(line.subagent_type);
   if (subagentType !== undefined) claudeCode.subagentType = subagentType;
   // A patch's other fields (a newer CLI's) are kept with it rather than dropped.
   if (patch !== undefined && hasOtherKeys(patch)) claudeCode.patch = patch;
   // Built field by field, in the order of `{ type, ...context, timestamp, ...definedFields(…) }`.
   const event = eventOf('task_progress', context);
   event.timestamp = timestamp;
-  const taskId = stringField(line, 'task_id');
+  const taskId = stringOf(line.task_id);
   if (taskId !== undefined) event.taskId = taskId;
-  const toolUseId = stringField(line, 'tool_use_id');
+  const toolUseId = stringOf(line.tool_use_id);
   if (toolUseId !== undefined) event.toolUseId = toolUseId;
   event.status = status;
-  const description = stringField(line, 'description');
+  const description = stringOf(line.description);
   if (description !== undefined) event.description = description;
-  const prompt = stringField(line, 'prompt');
+  const prompt = stringOf(line.prompt);
   if (prompt !== undefined) event.prompt = prompt;
-  const summary = nonEmpty(stringField(line, 'summary'));
+  const summary = nonEmpty(stringOf(line.summary));
   if (summary !== undefined) event.summary = summary;
-  const lastToolName = stringField(line, 'last_tool_name');
+  const lastToolName = stringOf(line.last_tool_name);
   if (lastToolName !== undefined) event.lastToolName = lastToolName;
-  const outputFile = nonEmpty(stringField(line, 'output_file'));
+  const outputFile = nonEmpty(stringOf(line.output_file));
   if (outputFile !== undefined) event.outputFile = outputFile;
-  const totalTokens = count(numberField(usage, 'total_tokens'));
+  const totalTokens = count(numberOf(usage.total_tokens));
   if (totalTokens !== undefined) event.totalTokens = totalTokens;
-  const toolUses = count(numberField(usage, 'tool_uses'));
+  const toolUses = count(numberOf(usage.tool_uses));
   if (toolUses !== undefined) event.toolUses = toolUses;
-  const durationMs = count(numberField(usage, 'duration_ms'));
+  const durationMs = count(numberOf(usage.duration_ms));
   if (durationMs !== undefined) event.durationMs = durationMs;
   if (
     claudeCode.taskType !== undefined ||
@@ -154,7 +154,7 @@ export function convertClaudeCodeSystemLine(
   line: JsonObject,
   context: ClaudeCodeEventContext,
 ): AgentOutput[] {
-  const subtype = stringField(line, 'subtype');
+  const subtype = stringOf(line.subtype);
   switch (subtype) {
     case 'api_retry':
       return retryEvents(line, context);
@@ -164,7 +164,7 @@ export function convertClaudeCodeSystemLine(
     case 'task_notification':
       return taskEvents(line, context, subtype);
     case 'status': {
-      const status = stringField(line, 'status');
+      const status = stringOf(line.status);
       if (status === undefined) return [unknownClaudeCodeEvent(line, context)];
       const events = [statusEvent(context, status, status)];
       addUnmappedClaudeCodeFields(events, line, STATUS_FIELDS, context);
