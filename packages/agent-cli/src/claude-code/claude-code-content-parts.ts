@@ -74,9 +74,7 @@ function filePart(
 
 function documentPart(block: JsonObject): FilePart | undefined {
   const found = base64SourceOf(block);
-  return found === undefined
-    ? undefined
-    : filePart(found.mediaType, found.source, stringOf(block.title));
+  return found === undefined ? undefined : filePart(found.mediaType, found.source, stringOf(block.title));
 }
 
 /**

@@ -48,9 +48,7 @@ function errorCodeOf(line: JsonObject, subtype: string | undefined, message: str
   const status = apiErrorStatusOf(line);
   if (status !== undefined) return codeOfApiStatus(status, message);
   if (subtype === 'error_max_turns') return 'LOOP_MAX_TURNS';
-  return stringOf(line.terminal_reason)?.startsWith('aborted') === true
-    ? 'LLM_ABORTED'
-    : 'AGENT_FAILED';
+  return stringOf(line.terminal_reason)?.startsWith('aborted') === true ? 'LLM_ABORTED' : 'AGENT_FAILED';
 }
 
 const errorTexts = (line: JsonObject): string[] =>
