@@ -6,7 +6,7 @@ import { claudeCodeContentParts } from './claude-code-content-parts.js';
 import {
   type ClaudeCodeEventContext,
   type EventBase,
-  eventContextOf,
+  contextOf,
   eventOf,
   isJsonObject,
   type JsonObject,
@@ -289,24 +289,26 @@ class ClaudeCodeLineConverter implements ClaudeCodeConverter {
 
   // `text` is the line as printed: a tool input's JSON text is taken from it, not made again.
   private convertLine(line: JsonObject, text: string): AgentOutput[] {
-    const context = eventContextOf(line, this.clock);
+    // The context's fields are read in each case (see `contextOf`).
+    const clock = this.clock;
     switch (line.type) {
       case 'system':
-        return this.systemEvents(line, context);
+        return this.systemEvents(line, contextOf(line.timestamp, line.parent_tool_use_id, clock));
       case 'assistant':
-        return this.assistantEvents(line, context, text);
+        return this.assistantEvents(line, contextOf(line.timestamp, line.parent_tool_use_id, clock), text);
       case 'user':
-        return this.userEvents(line, context);
+        return this.userEvents(line, contextOf(line.timestamp, line.parent_tool_use_id, clock));
       case 'stream_event':
-        return this.streamEvents.convert(line, context);
+        return this.streamEvents.convert(line, contextOf(line.timestamp, line.parent_tool_use_id, clock));
       case 'result': {
+        const context = contextOf(line.timestamp, line.parent_tool_use_id, clock);
         const events = convertClaudeCodeResultLine(line, context, { errorReported: this.errorReported });
         // The session is over: a next one (the same converter reused) reports its own error.
         this.errorReported = false;
         return events;
       }
       default:
-        return [unknownClaudeCodeEvent(line, context)];
+        return [unknownClaudeCodeEvent(line, contextOf(line.timestamp, line.parent_tool_use_id, clock))];
     }
   }
 
