@@ -5,8 +5,8 @@ import { ClaudeCodeBlockIds } from './claude-code-block-ids.js';
 import { claudeCodeContentParts } from './claude-code-content-parts.js';
 import {
   type ClaudeCodeEventContext,
-  type EventBase,
   contextOf,
+  type EventBase,
   eventOf,
   isJsonObject,
   type JsonObject,
