@@ -148,13 +148,14 @@ function taskEvents(line: JsonObject, context: ClaudeCodeEventContext, subtype: 
 
 /**
  * The events of a `system` line other than `init`: retries, task progress and request status
- * (`--include-partial-messages`). Lines of other subtypes are kept as `unknown`.
+ * (`--include-partial-messages`), `subtype` being its `subtype` when a string. Lines of other
+ * subtypes are kept as `unknown`.
  */
 export function convertClaudeCodeSystemLine(
   line: JsonObject,
+  subtype: string | undefined,
   context: ClaudeCodeEventContext,
 ): AgentOutput[] {
-  const subtype = stringOf(line.subtype);
   switch (subtype) {
     case 'api_retry':
       return retryEvents(line, context);

@@ -257,12 +257,14 @@ class ClaudeCodeLineConverter implements ClaudeCodeConverter {
   }
 
   private systemEvents(line: JsonObject, context: ClaudeCodeEventContext): AgentOutput[] {
-    if (line.subtype === 'task_notification') {
+    // Read once: system lines come in many shapes, so each read of it is a megamorphic load.
+    const subtype = stringOf(line.subtype);
+    if (subtype === 'task_notification') {
       const key = `${stringOf(line.task_id)}\u0000${stringOf(line.status)}`;
       if (this.taskNotifications.has(key)) return [];
       this.taskNotifications.add(key);
     }
-    if (line.subtype !== 'init') return convertClaudeCodeSystemLine(line, context);
+    if (subtype !== 'init') return convertClaudeCodeSystemLine(line, subtype, context);
     // Built field by field, in the order of `{ type, ...context, provider, ...definedFields(…) }`.
     const event = eventOf('session_start', context) as AgentOutputOf<'session_start'>;
     event.provider = 'claude-code';
