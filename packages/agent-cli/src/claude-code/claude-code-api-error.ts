@@ -1,7 +1,7 @@
 import { type AgentOutputOf, isRetryableByDefault } from '@cairn/core';
 import { codeOfApiStatus, parseCliApiError } from '../cli-api-error.js';
 import { ownEntry } from '../own-entry.js';
-import { type EventBase, errorEventOf, type JsonObject, stringField } from './claude-code-event-context.js';
+import { type EventBase, errorEventOf, type JsonObject, stringOf } from './claude-code-event-context.js';
 import { outputTextOf } from './claude-code-tool-result.js';
 
 // Claude Code's `error` names on its synthetic message, for a text that states no HTTP status.
@@ -32,7 +32,7 @@ export function claudeCodeApiErrorEvent(
   base: EventBase,
 ): AgentOutputOf<'error'> {
   const text = outputTextOf(Array.isArray(message.content) ? message.content : []);
-  const errorName = stringField(line, 'error') ?? 'unknown';
+  const errorName = stringOf(line.error) ?? 'unknown';
   // A status in the text is more precise than the error's name (`server_error` is said for 529 too).
   const parsed = parseCliApiError(text);
   const status = parsed.status ?? ownEntry(STATUS_OF_ERROR, errorName);

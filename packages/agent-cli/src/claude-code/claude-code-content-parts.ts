@@ -11,7 +11,7 @@ import {
   type JsonValue,
   validationIssues,
 } from '@cairn/core';
-import { isJsonObject, type JsonObject, stringField } from './claude-code-event-context.js';
+import { isJsonObject, type JsonObject, stringOf } from './claude-code-event-context.js';
 
 /** Content blocks of a Claude Code line as parts, and the blocks that are no part. */
 export interface ClaudeCodeContentParts {
@@ -28,7 +28,7 @@ export interface ClaudeCodeContentParts {
 function base64SourceOf(block: JsonObject): { mediaType: string; source: Base64Source } | undefined {
   const source = block.source;
   if (!isJsonObject(source) || source.type !== 'base64' || typeof source.data !== 'string') return undefined;
-  const mediaType = stringField(source, 'media_type');
+  const mediaType = stringOf(source.media_type);
   return mediaType === undefined ? undefined : { mediaType, source: { type: 'base64', data: source.data } };
 }
 
@@ -74,9 +74,7 @@ function filePart(
 
 function documentPart(block: JsonObject): FilePart | undefined {
   const found = base64SourceOf(block);
-  return found === undefined
-    ? undefined
-    : filePart(found.mediaType, found.source, stringField(block, 'title'));
+  return found === undefined ? undefined : filePart(found.mediaType, found.source, stringOf(block.title));
 }
 
 /**

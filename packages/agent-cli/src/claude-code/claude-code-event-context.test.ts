@@ -1,7 +1,13 @@
 import type { JsonValue } from '@cairn/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type EventBase, errorEventOf, isIsoDateTime, statusEvent } from './claude-code-event-context.js';
+import {
+  type EventBase,
+  errorEventOf,
+  isIsoDateTime,
+  isoTime,
+  statusEvent,
+} from './claude-code-event-context.js';
 import { unknownClaudeCodeEvent } from './unknown-claude-code-event.js';
 
 // The format as a regex: the hand-written check must accept exactly what it accepts.
@@ -90,6 +96,28 @@ describe('events built field by field', () => {
           retryable: flag,
           fatal: !flag,
         });
+      }),
+    );
+  });
+});
+
+describe('isoTime', () => {
+  const MIDNIGHT = Date.UTC(2027, 0, 1);
+  // It keeps the last day's text: times in any order, on the same day, on others and at the ends
+  // of days and of Date's range, must give what Date gives.
+  const time = fc.oneof(
+    fc.integer({ min: 0, max: 8.64e15 }),
+    fc.integer({ min: 1_700_000_000_000, max: 1_700_000_000_000 + 3 * 86_400_000 }),
+    fc
+      .tuple(fc.integer({ min: -2, max: 2 }), fc.integer({ min: -1, max: 1 }))
+      .map(([days, offset]) => MIDNIGHT + days * 86_400_000 + offset),
+    fc.integer({ min: -8.64e15, max: 0 }),
+  );
+
+  it('gives what Date.prototype.toISOString gives', () => {
+    fc.assert(
+      fc.property(fc.array(time, { maxLength: 20 }), (times) => {
+        for (const value of times) expect(isoTime(value)).toBe(new Date(value).toISOString());
       }),
     );
   });

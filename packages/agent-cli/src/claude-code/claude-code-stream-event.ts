@@ -5,8 +5,8 @@ import {
   eventOf,
   isJsonObject,
   type JsonObject,
-  numberField,
-  stringField,
+  numberOf,
+  stringOf,
   withMessageId,
 } from './claude-code-event-context.js';
 import { unknownClaudeCodeEvent } from './unknown-claude-code-event.js';
@@ -31,10 +31,10 @@ export class ClaudeCodeStreamEvents {
   convert(line: JsonObject, context: ClaudeCodeEventContext): AgentOutput[] {
     const event = line.event;
     if (!isJsonObject(event)) return [unknownClaudeCodeEvent(line, context)];
-    const type = stringField(event, 'type');
+    const type = stringOf(event.type);
     if (type === 'message_start') {
       const message = isJsonObject(event.message) ? event.message : {};
-      this.messageId = stringField(message, 'id');
+      this.messageId = stringOf(message.id);
       this.toolBlocks.clear();
       return [];
     }
@@ -45,17 +45,17 @@ export class ClaudeCodeStreamEvents {
   }
 
   private startBlock(event: JsonObject, line: JsonObject, context: ClaudeCodeEventContext): AgentOutput[] {
-    const index = numberField(event, 'index');
+    const index = numberOf(event.index);
     const block = event.content_block;
     if (index === undefined || !isJsonObject(block)) return [unknownClaudeCodeEvent(line, context)];
     if (block.type === 'tool_use' && typeof block.id === 'string') {
-      this.toolBlocks.set(index, { id: block.id, name: stringField(block, 'name') });
+      this.toolBlocks.set(index, { id: block.id, name: stringOf(block.name) });
     }
     return [];
   }
 
   private delta(event: JsonObject, line: JsonObject, context: ClaudeCodeEventContext): AgentOutput[] {
-    const index = numberField(event, 'index');
+    const index = numberOf(event.index);
     const delta = event.delta;
     if (index === undefined || !isJsonObject(delta)) return [unknownClaudeCodeEvent(line, context)];
     const base = withMessageId(context, this.messageId);

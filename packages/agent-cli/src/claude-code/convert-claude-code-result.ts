@@ -15,8 +15,8 @@ import {
   eventOf,
   isJsonObject,
   type JsonObject,
-  numberField,
-  stringField,
+  numberOf,
+  stringOf,
 } from './claude-code-event-context.js';
 import {
   addUnmappedClaudeCodeFields,
@@ -39,7 +39,7 @@ const TERMINAL_REASON_MESSAGES: Readonly<Record<string, string>> = {
 };
 
 function apiErrorStatusOf(line: JsonObject): number | undefined {
-  const status = numberField(line, 'api_error_status');
+  const status = numberOf(line.api_error_status);
   return status !== undefined && Number.isInteger(status) ? status : undefined;
 }
 
@@ -48,9 +48,7 @@ function errorCodeOf(line: JsonObject, subtype: string | undefined, message: str
   const status = apiErrorStatusOf(line);
   if (status !== undefined) return codeOfApiStatus(status, message);
   if (subtype === 'error_max_turns') return 'LOOP_MAX_TURNS';
-  return stringField(line, 'terminal_reason')?.startsWith('aborted') === true
-    ? 'LLM_ABORTED'
-    : 'AGENT_FAILED';
+  return stringOf(line.terminal_reason)?.startsWith('aborted') === true ? 'LLM_ABORTED' : 'AGENT_FAILED';
 }
 
 const errorTexts = (line: JsonObject): string[] =>
@@ -60,13 +58,13 @@ const errorTexts = (line: JsonObject): string[] =>
 
 // Error results carry their message in `result` (API failures) or in an `errors` list.
 function errorMessageOf(line: JsonObject, subtype: string | undefined): string {
-  const result = stringField(line, 'result');
+  const result = stringOf(line.result);
   const status = apiErrorStatusOf(line);
   if (result !== undefined && result !== '')
     return status === undefined ? result : parseCliApiError(result, status).message;
   const texts = errorTexts(line).filter((text) => !DIAGNOSTIC.test(text));
   if (texts.length > 0) return texts.join('\n');
-  const reason = stringField(line, 'terminal_reason');
+  const reason = stringOf(line.terminal_reason);
   const known = reason === undefined ? undefined : ownEntry(TERMINAL_REASON_MESSAGES, reason);
   if (known !== undefined) return known;
   return `Claude Code failed (${reason ?? subtype ?? 'unknown error'})`;
@@ -76,9 +74,9 @@ function errorMessageOf(line: JsonObject, subtype: string | undefined): string {
 // by field, in the order of `definedFields({ terminalReason, stopReason, apiErrorStatus, modelUsage, errors })`.
 function resultMetadata(line: JsonObject): ProviderMetadata | undefined {
   const fields: Record<string, JsonValue> = {};
-  const terminalReason = stringField(line, 'terminal_reason');
+  const terminalReason = stringOf(line.terminal_reason);
   if (terminalReason !== undefined) fields.terminalReason = terminalReason;
-  const stopReason = stringField(line, 'stop_reason');
+  const stopReason = stringOf(line.stop_reason);
   if (stopReason !== undefined) fields.stopReason = stopReason;
   const apiErrorStatus = apiErrorStatusOf(line);
   if (apiErrorStatus !== undefined) fields.apiErrorStatus = apiErrorStatus;
@@ -110,7 +108,7 @@ export function convertClaudeCodeResultLine(
     usageEvent.usage = usage;
     events.push(usageEvent);
   }
-  const subtype = stringField(line, 'subtype');
+  const subtype = stringOf(line.subtype);
   const isError = line.is_error === true || (subtype !== undefined && subtype !== 'success');
   // Unmapped fields and refusals first: the session result stays the last event of a run but for its error.
   addUnmappedClaudeCodeFields(events, line, RESULT_FIELDS, context);
@@ -119,16 +117,16 @@ export function convertClaudeCodeResultLine(
   // Built field by field, in the order of `{ type, ...context, isError, ...definedFields(…) }`.
   const sessionResult = eventOf('session_result', context);
   sessionResult.isError = isError;
-  const sessionId = stringField(line, 'session_id');
+  const sessionId = stringOf(line.session_id);
   if (sessionId !== undefined) sessionResult.sessionId = sessionId;
   if (subtype !== undefined) sessionResult.subtype = subtype;
-  const result = stringField(line, 'result');
+  const result = stringOf(line.result);
   if (result !== undefined) sessionResult.result = result;
-  const turns = numberField(line, 'num_turns');
+  const turns = numberOf(line.num_turns);
   if (turns !== undefined && Number.isInteger(turns) && turns >= 0) sessionResult.turns = turns;
-  const durationMs = nonNegative(numberField(line, 'duration_ms'));
+  const durationMs = nonNegative(numberOf(line.duration_ms));
   if (durationMs !== undefined) sessionResult.durationMs = durationMs;
-  const costUsd = nonNegative(numberField(line, 'total_cost_usd'));
+  const costUsd = nonNegative(numberOf(line.total_cost_usd));
   if (costUsd !== undefined) sessionResult.costUsd = costUsd;
   if (usage !== undefined) sessionResult.usage = usage;
   const providerMetadata = resultMetadata(line);
@@ -162,8 +160,8 @@ const RESULT_FIELDS = knownClaudeCodeFields([
 // Tools the user's permission settings refused; the run may still have succeeded around them.
 function permissionDenials(denials: JsonValue[], context: ClaudeCodeEventContext): AgentOutput[] {
   return denials.filter(isJsonObject).map((denial) => {
-    const toolName = stringField(denial, 'tool_name') ?? 'a tool';
-    const toolUseId = stringField(denial, 'tool_use_id');
+    const toolName = stringOf(denial.tool_name) ?? 'a tool';
+    const toolUseId = stringOf(denial.tool_use_id);
     const message = `Claude Code was not permitted to use ${toolName}${toolUseId === undefined ? '' : ` (call ${toolUseId})`}`;
     const event = errorEventOf(context, 'TOOL_DENIED', message, false, false);
     event.raw = JSON.stringify(denial);

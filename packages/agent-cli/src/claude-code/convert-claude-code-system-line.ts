@@ -4,10 +4,11 @@ import {
   type ClaudeCodeEventContext,
   eventOf,
   isJsonObject,
+  isoTime,
   type JsonObject,
-  numberField,
+  numberOf,
   statusEvent,
-  stringField,
+  stringOf,
 } from './claude-code-event-context.js';
 import {
   addUnmappedClaudeCodeFields,
@@ -51,26 +52,25 @@ const count = (value: number | undefined): number | undefined =>
 const nonEmpty = (value: string | undefined): string | undefined => (value === '' ? undefined : value);
 const NO_USAGE: JsonObject = {};
 
-// `event[key] = value` unless the value is undefined: `definedFields` without the object it copies.
-function setDefined<E extends object, K extends keyof E>(event: E, key: K, value: E[K] | undefined): void {
-  if (value !== undefined) event[key] = value;
-}
-
 /** `system/api_retry`: Claude Code is about to retry a failed API request. */
 function retryEvents(line: JsonObject, context: ClaudeCodeEventContext): AgentOutput[] {
-  const attempt = positiveInteger(numberField(line, 'attempt'));
+  const attempt = positiveInteger(numberOf(line.attempt));
   if (attempt === undefined) return [unknownClaudeCodeEvent(line, context)];
-  const delay = numberField(line, 'retry_delay_ms');
-  const status = numberField(line, 'error_status');
+  const delay = numberOf(line.retry_delay_ms);
+  const status = numberOf(line.error_status);
   // Built field by field, in the order of `{ type, ...context, attempt, ...definedFields(…) }`.
   const event = eventOf('retry', context);
   event.attempt = attempt;
-  setDefined(event, 'maxAttempts', positiveInteger(numberField(line, 'max_retries')));
+  // Each field set in its own statement, as `definedFields` would: a helper setting any key made
+  // the stores megamorphic, which showed in profiles.
+  const maxAttempts = positiveInteger(numberOf(line.max_retries));
+  if (maxAttempts !== undefined) event.maxAttempts = maxAttempts;
   // The CLI reports a fractional jittered delay; whole milliseconds are what anyone shows.
-  setDefined(event, 'delayMs', delay === undefined || delay < 0 ? undefined : Math.round(delay));
+  if (delay !== undefined && delay >= 0) event.delayMs = Math.round(delay);
   if (status !== undefined && Number.isInteger(status) && status >= 100 && status < 600)
     event.status = status;
-  setDefined(event, 'error', stringField(line, 'error'));
+  const error = stringOf(line.error);
+  if (error !== undefined) event.error = error;
   const events: AgentOutput[] = [event];
   addUnmappedClaudeCodeFields(events, line, RETRY_FIELDS, context);
   return events;
@@ -83,10 +83,11 @@ function hasOtherKeys(patch: JsonObject): boolean {
   return false;
 }
 
-// `end_time` of a task update is epoch milliseconds: the CLI's own time for the event.
+// `end_time` of a task update is epoch milliseconds: the CLI's own time for the event. (A Date
+// drops a fraction of a millisecond, as `Math.trunc` does.)
 function timeOf(value: JsonValue | undefined, fallback: string): string {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 && value < 8.64e15
-    ? new Date(value).toISOString()
+    ? isoTime(Math.trunc(value))
     : fallback;
 }
 
@@ -97,30 +98,43 @@ function timeOf(value: JsonValue | undefined, fallback: string): string {
 function taskEvents(line: JsonObject, context: ClaudeCodeEventContext, subtype: string): AgentOutput[] {
   const patch = isJsonObject(line.patch) ? line.patch : undefined;
   const usage = isJsonObject(line.usage) ? line.usage : NO_USAGE;
-  const status = ownEntry(TASK_STATUS, subtype) ?? stringField(patch ?? line, 'status');
+  const status = ownEntry(TASK_STATUS, subtype) ?? stringOf((patch ?? line).status);
   if (status === undefined) return [unknownClaudeCodeEvent(line, context)];
   const timestamp =
     subtype === 'task_updated' ? timeOf(patch?.end_time, context.timestamp) : context.timestamp;
   // Built field by field, in the order of `definedFields({ taskType, subagentType, patch })`.
+  // Each field set in its own statement: a helper setting any key made the stores megamorphic.
   const claudeCode: { taskType?: string; subagentType?: string; patch?: JsonObject } = {};
-  setDefined(claudeCode, 'taskType', stringField(line, 'task_type'));
-  setDefined(claudeCode, 'subagentType', stringField(line, 'subagent_type'));
+  const taskType = stringOf(line.task_type);
+  if (taskType !== undefined) claudeCode.taskType = taskType;
+  const subagentType = stringOf(line.subagent_type);
+  if (subagentType !== undefined) claudeCode.subagentType = subagentType;
   // A patch's other fields (a newer CLI's) are kept with it rather than dropped.
   if (patch !== undefined && hasOtherKeys(patch)) claudeCode.patch = patch;
   // Built field by field, in the order of `{ type, ...context, timestamp, ...definedFields(…) }`.
   const event = eventOf('task_progress', context);
   event.timestamp = timestamp;
-  setDefined(event, 'taskId', stringField(line, 'task_id'));
-  setDefined(event, 'toolUseId', stringField(line, 'tool_use_id'));
+  const taskId = stringOf(line.task_id);
+  if (taskId !== undefined) event.taskId = taskId;
+  const toolUseId = stringOf(line.tool_use_id);
+  if (toolUseId !== undefined) event.toolUseId = toolUseId;
   event.status = status;
-  setDefined(event, 'description', stringField(line, 'description'));
-  setDefined(event, 'prompt', stringField(line, 'prompt'));
-  setDefined(event, 'summary', nonEmpty(stringField(line, 'summary')));
-  setDefined(event, 'lastToolName', stringField(line, 'last_tool_name'));
-  setDefined(event, 'outputFile', nonEmpty(stringField(line, 'output_file')));
-  setDefined(event, 'totalTokens', count(numberField(usage, 'total_tokens')));
-  setDefined(event, 'toolUses', count(numberField(usage, 'tool_uses')));
-  setDefined(event, 'durationMs', count(numberField(usage, 'duration_ms')));
+  const description = stringOf(line.description);
+  if (description !== undefined) event.description = description;
+  const prompt = stringOf(line.prompt);
+  if (prompt !== undefined) event.prompt = prompt;
+  const summary = nonEmpty(stringOf(line.summary));
+  if (summary !== undefined) event.summary = summary;
+  const lastToolName = stringOf(line.last_tool_name);
+  if (lastToolName !== undefined) event.lastToolName = lastToolName;
+  const outputFile = nonEmpty(stringOf(line.output_file));
+  if (outputFile !== undefined) event.outputFile = outputFile;
+  const totalTokens = count(numberOf(usage.total_tokens));
+  if (totalTokens !== undefined) event.totalTokens = totalTokens;
+  const toolUses = count(numberOf(usage.tool_uses));
+  if (toolUses !== undefined) event.toolUses = toolUses;
+  const durationMs = count(numberOf(usage.duration_ms));
+  if (durationMs !== undefined) event.durationMs = durationMs;
   if (
     claudeCode.taskType !== undefined ||
     claudeCode.subagentType !== undefined ||
@@ -134,13 +148,14 @@ function taskEvents(line: JsonObject, context: ClaudeCodeEventContext, subtype: 
 
 /**
  * The events of a `system` line other than `init`: retries, task progress and request status
- * (`--include-partial-messages`). Lines of other subtypes are kept as `unknown`.
+ * (`--include-partial-messages`), `subtype` being its `subtype` when a string. Lines of other
+ * subtypes are kept as `unknown`.
  */
 export function convertClaudeCodeSystemLine(
   line: JsonObject,
+  subtype: string | undefined,
   context: ClaudeCodeEventContext,
 ): AgentOutput[] {
-  const subtype = stringField(line, 'subtype');
   switch (subtype) {
     case 'api_retry':
       return retryEvents(line, context);
@@ -150,7 +165,7 @@ export function convertClaudeCodeSystemLine(
     case 'task_notification':
       return taskEvents(line, context, subtype);
     case 'status': {
-      const status = stringField(line, 'status');
+      const status = stringOf(line.status);
       if (status === undefined) return [unknownClaudeCodeEvent(line, context)];
       const events = [statusEvent(context, status, status)];
       addUnmappedClaudeCodeFields(events, line, STATUS_FIELDS, context);

@@ -5,13 +5,13 @@ import { ClaudeCodeBlockIds } from './claude-code-block-ids.js';
 import { claudeCodeContentParts } from './claude-code-content-parts.js';
 import {
   type ClaudeCodeEventContext,
+  contextOf,
   type EventBase,
-  eventContextOf,
   eventOf,
   isJsonObject,
   type JsonObject,
   statusEvent,
-  stringField,
+  stringOf,
   withMessageId,
 } from './claude-code-event-context.js';
 import { ClaudeCodeStreamEvents } from './claude-code-stream-event.js';
@@ -125,7 +125,7 @@ class ClaudeCodeLineConverter implements ClaudeCodeConverter {
     const message = line.message;
     if (!isJsonObject(message) || !Array.isArray(message.content))
       return [unknownClaudeCodeEvent(line, context)];
-    const messageId = stringField(message, 'id');
+    const messageId = stringOf(message.id);
     const base = withMessageId(context, messageId);
     if (isClaudeCodeApiError(line, message)) {
       // Not model output: the run's error. Only a sub-agent's failure lets the run go on.
@@ -160,7 +160,7 @@ class ClaudeCodeLineConverter implements ClaudeCodeConverter {
       return event;
     }
     if (block.type === 'thinking' && typeof block.thinking === 'string') {
-      const signature = stringField(block, 'signature');
+      const signature = stringOf(block.signature);
       const event = eventOf('reasoning', base);
       event.id = id;
       event.text = block.thinking;
@@ -219,10 +219,10 @@ class ClaudeCodeLineConverter implements ClaudeCodeConverter {
       const event = eventOf('task_progress', context);
       event.toolUseId = context.parentToolUseId;
       event.status = 'started';
-      const description = stringField(line, 'task_description');
+      const description = stringOf(line.task_description);
       if (description !== undefined) event.description = description;
       event.prompt = text;
-      const subagentType = stringField(line, 'subagent_type');
+      const subagentType = stringOf(line.subagent_type);
       // A sub-agent's lines name its type; kept with its events.
       if (subagentType !== undefined) event.providerMetadata = { 'claude-code': { subagentType } };
       return event;
@@ -243,7 +243,7 @@ class ClaudeCodeLineConverter implements ClaudeCodeConverter {
       return;
     }
     if (isJsonObject(block) && block.type === 'tool_result') {
-      const toolUseId = stringField(block, 'tool_use_id');
+      const toolUseId = stringOf(block.tool_use_id);
       const toolName = toolUseId === undefined ? undefined : this.toolNames.get(toolUseId);
       // A call has one result: forgetting it keeps the map as small as the calls in flight.
       if (toolUseId !== undefined) this.toolNames.delete(toolUseId);
@@ -257,24 +257,26 @@ class ClaudeCodeLineConverter implements ClaudeCodeConverter {
   }
 
   private systemEvents(line: JsonObject, context: ClaudeCodeEventContext): AgentOutput[] {
-    if (line.subtype === 'task_notification') {
-      const key = `${stringField(line, 'task_id')}\u0000${stringField(line, 'status')}`;
+    // Read once: system lines come in many shapes, so each read of it is a megamorphic load.
+    const subtype = stringOf(line.subtype);
+    if (subtype === 'task_notification') {
+      const key = `${stringOf(line.task_id)}\u0000${stringOf(line.status)}`;
       if (this.taskNotifications.has(key)) return [];
       this.taskNotifications.add(key);
     }
-    if (line.subtype !== 'init') return convertClaudeCodeSystemLine(line, context);
+    if (subtype !== 'init') return convertClaudeCodeSystemLine(line, subtype, context);
     // Built field by field, in the order of `{ type, ...context, provider, ...definedFields(…) }`.
     const event = eventOf('session_start', context) as AgentOutputOf<'session_start'>;
     event.provider = 'claude-code';
-    const sessionId = stringField(line, 'session_id');
+    const sessionId = stringOf(line.session_id);
     if (sessionId !== undefined) event.sessionId = sessionId;
-    const model = stringField(line, 'model');
+    const model = stringOf(line.model);
     if (model !== undefined) event.model = model;
     if (Array.isArray(line.tools)) event.tools = stringsOf(line.tools);
-    const cwd = stringField(line, 'cwd');
+    const cwd = stringOf(line.cwd);
     if (cwd !== undefined) event.cwd = cwd;
-    const version = stringField(line, 'claude_code_version');
-    const permissionMode = stringField(line, 'permissionMode');
+    const version = stringOf(line.claude_code_version);
+    const permissionMode = stringOf(line.permissionMode);
     if (version !== undefined || permissionMode !== undefined) {
       // `definedFields({ version, permissionMode })`, without the object it copies.
       const claudeCode: { version?: string; permissionMode?: string } = {};
@@ -289,24 +291,26 @@ class ClaudeCodeLineConverter implements ClaudeCodeConverter {
 
   // `text` is the line as printed: a tool input's JSON text is taken from it, not made again.
   private convertLine(line: JsonObject, text: string): AgentOutput[] {
-    const context = eventContextOf(line, this.clock);
+    // The context's fields are read in each case (see `contextOf`).
+    const clock = this.clock;
     switch (line.type) {
       case 'system':
-        return this.systemEvents(line, context);
+        return this.systemEvents(line, contextOf(line.timestamp, line.parent_tool_use_id, clock));
       case 'assistant':
-        return this.assistantEvents(line, context, text);
+        return this.assistantEvents(line, contextOf(line.timestamp, line.parent_tool_use_id, clock), text);
       case 'user':
-        return this.userEvents(line, context);
+        return this.userEvents(line, contextOf(line.timestamp, line.parent_tool_use_id, clock));
       case 'stream_event':
-        return this.streamEvents.convert(line, context);
+        return this.streamEvents.convert(line, contextOf(line.timestamp, line.parent_tool_use_id, clock));
       case 'result': {
+        const context = contextOf(line.timestamp, line.parent_tool_use_id, clock);
         const events = convertClaudeCodeResultLine(line, context, { errorReported: this.errorReported });
         // The session is over: a next one (the same converter reused) reports its own error.
         this.errorReported = false;
         return events;
       }
       default:
-        return [unknownClaudeCodeEvent(line, context)];
+        return [unknownClaudeCodeEvent(line, contextOf(line.timestamp, line.parent_tool_use_id, clock))];
     }
   }
 
