@@ -1,4 +1,4 @@
-import type { ConversationMessage, ProviderMetadata } from '@cairn/core';
+import type { AgentOutputOf, ConversationMessage, ProviderMetadata } from '@cairn/core';
 
 /** The agent session a message came from, as the processor records it in `providerMetadata`. */
 export interface AgentSessionInfo {
@@ -42,4 +42,18 @@ export function readAgentSession(
     return session;
   }
   return undefined;
+}
+
+/** The session a `session_start` event names (`cwd`, when given, over the event's). */
+export function agentSessionOfStart(
+  event: AgentOutputOf<'session_start'>,
+  cwd: string | undefined,
+): AgentSessionInfo | undefined {
+  if (event.provider === undefined) return undefined;
+  const sessionCwd = cwd ?? event.cwd;
+  // Built field by field, in the order of `{ provider, ...definedFields({ sessionId, cwd }) }`.
+  const session: AgentSessionInfo = { provider: event.provider };
+  if (event.sessionId !== undefined) session.sessionId = event.sessionId;
+  if (sessionCwd !== undefined) session.cwd = sessionCwd;
+  return session;
 }

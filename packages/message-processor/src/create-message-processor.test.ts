@@ -1,7 +1,8 @@
 import { type AgentOutput, type ConversationMessage, isValidConversationMessage } from '@cairn/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createMessageProcessor, type MessageProcessorOptions } from './create-message-processor.js';
+import { createMessageProcessor } from './create-message-processor.js';
 import { DisplayView } from './display-view.js';
+import type { MessageProcessorOptions } from './message-processor-options.js';
 import { toDisplayMessages } from './to-display-messages.js';
 
 const timestamp = '2026-11-22T10:00:00.000Z';

@@ -3,7 +3,6 @@ import {
   type AgentOutputOf,
   CairnError,
   type ConversationMessage,
-  type ConversationMode,
   compactStructuredResult,
   createInterruptedToolResult,
   createMessageIds,
@@ -11,66 +10,26 @@ import {
   type OpenAIToolCall,
   type ProviderMetadata,
 } from '@cairn/core';
-import { type AgentSessionInfo, agentSessionMetadata } from './agent-session-metadata.js';
-import type { AssistantMessageDraft } from './assistant-message-draft.js';
 import {
-  createProjector,
-  type DisplayOptions,
-  type DisplayProjector,
-  splitAssistantMessage,
-} from './create-display-projector.js';
+  type AgentSessionInfo,
+  agentSessionMetadata,
+  agentSessionOfStart,
+} from './agent-session-metadata.js';
+import type { AssistantMessageDraft } from './assistant-message-draft.js';
+import { createProjector, type DisplayProjector, splitAssistantMessage } from './create-display-projector.js';
+import { fieldsAdder } from './message-fields.js';
+import {
+  DEFAULT_PENDING_TIMEOUT_MS,
+  type MessageFields,
+  type MessageProcessor,
+  type MessageProcessorOptions,
+} from './message-processor-options.js';
 import { OpenDrafts } from './open-drafts.js';
 import { type PendingToolCall, PendingToolCalls } from './pending-tool-calls.js';
 import { runningExecutionMessage } from './tool-execution-message.js';
 
-/** Default wait for a tool result before the call is recorded as interrupted: 10 minutes. */
-export const DEFAULT_PENDING_TIMEOUT_MS = 600_000;
-
 // Node runs a longer setTimeout after 1 ms instead; a longer wait is taken in steps.
 const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
-
-export interface MessageProcessorOptions extends DisplayOptions {
-  /** Each log message, in order, ready to persist (protocol-shaped: calls, then their results). */
-  onLogMessage(message: ConversationMessage): void;
-  /** The display view of the same log (see `createDisplayProjector`); off when absent. */
-  onDisplayMessage?(message: ConversationMessage): void;
-  /**
-   * Live display, ahead of the log: when a call starts (`tool_use`), the text and reasoning its
-   * assistant message has so far (each once, again only if it grew) and the call as a `running`
-   * `tool_execution`, with the ids the log's display view gives them, so the finished execution
-   * replaces the running one in place (`LiveDisplay` joins the two streams). The log is the same
-   * with or without it: a running call is a display event, never stored, and a reloaded
-   * conversation shows the finished view.
-   */
-  onLiveDisplayMessage?(message: ConversationMessage): void;
-  /**
-   * A call with no result after this long gets an interrupted result in the log, so a stalled
-   * agent never holds memory or leaves the log incomplete. Default 10 minutes; `Infinity` waits
-   * until `end()`.
-   */
-  pendingTimeoutMs?: number;
-  /** Copied onto every log message (read once, when the processor is made). */
-  messageFields?: MessageFields;
-  /** Clock for durations and timeouts (milliseconds). */
-  now?: () => number;
-  /** Ids of new log messages. */
-  generateId?: () => string;
-}
-
-/** Which session wrote the messages: set on every log message. */
-export interface MessageFields {
-  mode?: ConversationMode;
-  runId?: string;
-  agentId?: string;
-}
-
-export interface MessageProcessor {
-  push(event: AgentOutput): void;
-  /** The stream is over: the open message is emitted and waiting calls get interrupted results. */
-  end(reason?: string): void;
-  /** Calls still waiting for a result. */
-  readonly pendingToolCalls: number;
-}
 
 /**
  * Turns `AgentOutput` events into the conversation log: text, reasoning and tool calls of one
@@ -367,7 +326,7 @@ class LogMessageProcessor implements MessageProcessor {
         return this.error(event);
       case 'session_start':
         this.drafts.closeAll();
-        this.session = sessionOf(event, this.options.cwd);
+        this.session = agentSessionOfStart(event, this.options.cwd);
         this.sessionMetadata = undefined;
         return;
       case 'finish':
@@ -387,33 +346,4 @@ class LogMessageProcessor implements MessageProcessor {
     this.timerFailure = undefined;
     throw timerFailure.error;
   }
-}
-
-function sessionOf(
-  event: AgentOutputOf<'session_start'>,
-  cwd: string | undefined,
-): AgentSessionInfo | undefined {
-  if (event.provider === undefined) return undefined;
-  const sessionCwd = cwd ?? event.cwd;
-  // Built field by field, in the order of `{ provider, ...definedFields({ sessionId, cwd }) }`.
-  const session: AgentSessionInfo = { provider: event.provider };
-  if (event.sessionId !== undefined) session.sessionId = event.sessionId;
-  if (sessionCwd !== undefined) session.cwd = sessionCwd;
-  return session;
-}
-
-/**
- * Adds `fields` to a new message, as spreading them last into its literal would (same keys, same
- * order, same values), without the spread's copy when there are none.
- */
-// The session fields are read once, when the processor is made, and set on each log message.
-function fieldsAdder(fields: MessageFields): (message: ConversationMessage) => ConversationMessage {
-  const { mode, runId, agentId } = fields;
-  if (mode === undefined && runId === undefined && agentId === undefined) return (message) => message;
-  return (message) => {
-    if (mode !== undefined) message.mode = mode;
-    if (runId !== undefined) message.runId = runId;
-    if (agentId !== undefined) message.agentId = agentId;
-    return message;
-  };
 }
