@@ -26,6 +26,8 @@ export const LOOP_LAYOUT = {
   /** Files handed to the loop so far. */
   OPENED: 9,
   CLOSING: 10,
+  /** Syncs begun (tests and diagnostics). */
+  SYNCS: 11,
   HEADER: 16,
   /** Files in a ring, each its descriptor, the ticket its records end at, and whether that end is set. */
   FILES: 64,
@@ -68,6 +70,7 @@ export function nextLoopStep(h: Int32Array, files: Int32Array, L: LoopLayout): L
       continue;
     }
     if (((Atomics.load(h, L.WANTED) - synced) | 0) <= 0) return { sleep: wake };
+    Atomics.add(h, L.SYNCS, 1);
     return { fd: Atomics.load(files, at + L.FD), target: ended && ((written - end) | 0) > 0 ? end : written };
   }
 }

@@ -82,6 +82,16 @@ export class JournalSync {
     return Atomics.load(this.#h, L.SYNCED);
   }
 
+  /** Syncs begun so far (tests and diagnostics). */
+  get syncsStarted(): number {
+    return Atomics.load(this.#h, L.SYNCS);
+  }
+
+  /** Whether the loop sleeps, waiting for a ticket to be wanted (tests and diagnostics). */
+  get sleeping(): boolean {
+    return Atomics.load(this.#h, L.SLEEPING) === 1;
+  }
+
   /** Hands a new file to the loop (the records from now on go to it; the last file ends here). */
   open(fd: number): number {
     if (this.#opened - Atomics.load(this.#h, L.FILE) >= L.FILES) {
@@ -121,6 +131,7 @@ export class JournalSync {
     return new Promise<void>((resolve, reject) => {
       this.#waiters.push({ ticket, resolve, reject });
       this.#want(ticket);
+      this.#watch();
       if (this.#failureSeen) this.#recover();
     });
   }
@@ -149,9 +160,7 @@ export class JournalSync {
     if (!after(ticket, this.#wanted)) return;
     this.#wanted = ticket;
     Atomics.store(this.#h, L.WANTED, ticket);
-    this.#worker?.ref();
     this.#wake();
-    this.#watch();
   }
 
   #wake(): void {
@@ -182,7 +191,10 @@ export class JournalSync {
 
   /** One armed wait on the loop's completions while someone waits for one. */
   #watch(): void {
-    if (this.#watching || (this.#waiters.length === 0 && this.#finished.length === 0)) return;
+    if (this.#waiters.length === 0 && this.#finished.length === 0) return;
+    // The wait on completions keeps no process alive; the thread does while someone waits.
+    this.#worker?.ref();
+    if (this.#watching) return;
     this.#watching = true;
     const seen = Atomics.load(this.#h, L.DONE);
     this.#collect();
