@@ -141,7 +141,13 @@ export class WriteAheadJournal {
     // Another append may have rotated while this one waited (to this same file).
     if (this.#current !== current) return;
     // The sync loop takes the new file once the last one's records are synced.
-    next.file = this.#sync.open(next.fd);
+    try {
+      next.file = this.#sync.open(next.fd);
+    } catch (error) {
+      // Kept for the next try.
+      this.#next ??= making;
+      throw error;
+    }
     this.#current = next;
     this.#startTouching();
     if (current !== undefined) this.#retire(current);
@@ -262,6 +268,8 @@ export class WriteAheadJournal {
   #rewrite(file: number, synced: number): void {
     for (const record of this.#unsynced) {
       if (record.segment.file !== file || ((record.ticket - synced) | 0) <= 0) continue;
+      // Given up on and closed (its logs synced instead): its descriptor's number may be another file's.
+      if (record.segment.closed) throw new Error('the journal file was retired');
       writeAll(record.segment.fd, record.buffers, record.position);
     }
   }
