@@ -14,7 +14,6 @@ import { readFile } from 'node:fs/promises';
 import { CairnError, type ConversationMessage } from '@cairn/core';
 import type { FileSyncer } from './file-syncer.js';
 import type { FsLayout } from './fs-layout.js';
-import type { GroupCommit } from './group-commit.js';
 import type { JournalRecord } from './journal-record.js';
 import { checkRecordsEnd, preallocatedSize, zeros } from './log-padding.js';
 import { type DecodedLog, decodeLog } from './log-record.js';
@@ -255,11 +254,11 @@ export class ConversationLog {
     }
     const offset = state.size;
     let written = 0;
-    let commit: GroupCommit | undefined;
+    let ticket: number | undefined;
     try {
       written = writeSync(state.fd, bytes, 0, bytes.length, offset);
       if (written !== bytes.length) throw new Error(`short write: ${written} of ${bytes.length} bytes`);
-      commit = this.options.journal?.record(this.conversationId, state, offset, bytes);
+      ticket = this.options.journal?.record(this.conversationId, state, offset, bytes);
     } catch (error) {
       try {
         ftruncateSync(state.fd, state.size);
@@ -282,11 +281,11 @@ export class ConversationLog {
       mtimeMs: Date.now(),
     };
     Object.assign(state, summarize(records, facts, state));
-    return sync && commit !== undefined ? this.#durable(state, commit) : undefined;
+    return sync && ticket !== undefined ? this.#durable(state, ticket) : undefined;
   }
 
-  #durable(state: LogState, commit: GroupCommit): Promise<void> {
-    return commit.sync().catch((error: unknown) => {
+  #durable(state: LogState, ticket: number): Promise<void> {
+    return (this.options.journal?.durable(ticket) ?? Promise.resolve()).catch((error: unknown) => {
       // The kernel may have dropped the pages it could not write: trust the file, not the cache.
       if (this.#state === state) this.#suspect = true;
       throw new CairnError(

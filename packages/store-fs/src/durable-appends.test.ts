@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FileSyncer } from './file-syncer.js';
 import { FsConversationStore } from './fs-conversation-store.js';
 import type { FsConversationStoreOptions } from './fs-store-options.js';
+import { decodeJournal } from './journal-record.js';
 import { SharedSyncQueue } from './shared-sync-queue.js';
 
 // Durable appends: written under the lock to their log, journaled, then synced off the event loop:
@@ -175,6 +176,37 @@ describe('durable appends', () => {
       'm4',
       'm5',
     ]);
+    await store.close();
+  });
+
+  it('after a failed sync, the records it covered are in the journal again before a later sync acknowledges anything (their pages may have been dropped)', async () => {
+    const { sync, store, before } = await warmStore({}, ['c1']);
+    const [journal = ''] = readdirSync(journalDir()).filter(isJournal);
+    const journalFile = join(journalDir(), journal);
+    const journaled = () => decodeJournal(readFileSync(journalFile)).map((record) => record.bytes.toString());
+    const first = track(store.append('c1', [userMessage('m1', 'first')]));
+    await expect.poll(() => sync.calls.length).toBe(before + 1);
+    sync.calls[before]?.open();
+    await first.promise;
+    // Where the synced records end: the failed sync's pages come after.
+    const syncedEnd = decodeJournal(readFileSync(journalFile)).reduce(
+      (end, record) => end + 12 + 2 + Buffer.byteLength(record.conversationId) + 24 + record.bytes.length,
+      0,
+    );
+    const failed = track(store.append('c1', [userMessage('m2', 'lost')]));
+    await expect.poll(() => sync.calls.length).toBe(before + 2);
+    // The disk never got them: the kernel drops the pages with the error, the file reads as on disk.
+    const fd = openSync(journalFile, 'r+');
+    writeSync(fd, Buffer.alloc(64 * 1024), 0, 64 * 1024, syncedEnd);
+    closeSync(fd);
+    sync.calls[before + 1]?.fail(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
+    await failed.promise.catch(() => undefined);
+    sync.autoComplete();
+    await store.append('c1', [userMessage('m3', 'later')]);
+    // Acknowledged: a power cut now must find it, so the records before it in the journal are whole.
+    const records = journaled();
+    expect(records.some((bytes) => bytes.includes('"m3"'))).toBe(true);
+    expect(records.some((bytes) => bytes.includes('"m2"'))).toBe(true);
     await store.close();
   });
 

@@ -91,11 +91,12 @@ export class FsConversationStore implements ConversationStore {
 
   /**
    * `internals.syncer` replaces the sync threads (tests count and fail syncs through it);
-   * `internals.journalSegmentBytes` makes journal files small (tests of their rotation).
+   * `internals.journalSegmentBytes` makes journal files small (tests of their rotation);
+   * `internals.journalSyncCall` replaces the journal sync thread's `fdatasyncSync` (source; tests).
    */
   constructor(
     options: FsConversationStoreOptions,
-    internals: { syncer?: FileSyncer; journalSegmentBytes?: number } = {},
+    internals: { syncer?: FileSyncer; journalSegmentBytes?: number; journalSyncCall?: string } = {},
   ) {
     this.layout = new FsLayout(options.rootDir, options.projectId ?? 'default');
     this.#durability = options.durability ?? 'turn';
@@ -119,6 +120,9 @@ export class FsConversationStore implements ConversationStore {
         : new WriteAheadJournal({
             dir: this.layout.journalDir,
             syncer: this.#syncer,
+            // A syncer the tests pass runs the journal's syncs too; otherwise they have a thread of their own.
+            syncsThroughSyncer: internals.syncer !== undefined,
+            ...(internals.journalSyncCall === undefined ? {} : { syncCall: internals.journalSyncCall }),
             logFile: (conversationId) => this.layout.logFile(conversationId),
             ...(internals.journalSegmentBytes === undefined
               ? {}

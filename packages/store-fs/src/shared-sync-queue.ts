@@ -1,6 +1,6 @@
-import { getSystemErrorName } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import type { FileSyncer } from './file-syncer.js';
+import { syncError, waitAsync } from './thread-wait.js';
 
 // Up to this many syncs run at once. A sync waits for the disk, not the CPU, and the filesystem
 // commits concurrent syncs in one journal transaction, so more threads than cores pay off (on
@@ -270,26 +270,4 @@ export class SharedSyncQueue implements FileSyncer {
     Atomics.notify(this.#header, TAIL);
     await Promise.all(threads.map((thread) => thread.worker.terminate()));
   }
-}
-
-// Atomics.waitAsync (Node >= 16) is in TypeScript's es2024 lib, newer than the project's target.
-const waitAsync = (
-  Atomics as unknown as {
-    waitAsync(
-      array: Int32Array,
-      index: number,
-      value: number,
-    ): { async: boolean; value: Promise<unknown> | string };
-  }
-).waitAsync;
-
-/** The error fdatasync threw in the thread, rebuilt from its errno (negative, as libuv's). */
-function syncError(errno: number): Error {
-  let code: string;
-  try {
-    code = getSystemErrorName(errno);
-  } catch {
-    code = 'EIO';
-  }
-  return Object.assign(new Error(`${code}: fdatasync failed`), { errno, code });
 }

@@ -4,9 +4,9 @@ import { mkdir, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { FileSyncer } from './file-syncer.js';
-import { GroupCommit } from './group-commit.js';
 import { journalFileName } from './journal-owner.js';
 import { encodeJournalRecord, type JournalRecord } from './journal-record.js';
+import { JournalSync } from './journal-sync.js';
 import { zeros } from './log-padding.js';
 
 // A journal file is written ahead with this many zero bytes (as the logs are with durability
@@ -34,28 +34,40 @@ export interface WriteAheadJournalOptions {
   /** A conversation's log file: a retired journal's logs are synced by path. */
   logFile: (conversationId: string) => string;
   segmentBytes?: number;
+  /**
+   * The journal's syncs run through `syncer` on the main thread instead of in a thread of their own
+   * (tests hold and fail them).
+   */
+  syncsThroughSyncer?: boolean;
+  /** The sync thread's sync function as source (tests make it fail). */
+  syncCall?: string;
 }
 
 interface Segment {
-  /** Made in this order: a segment's sync waits for the checkpoints of older ones. */
-  seq: number;
   path: string;
   fd: number;
+  /** Its number in the sync loop's files (set once it is the current file). */
+  file: number;
   closed: boolean;
   /** Where the records written so far end. */
   position: number;
-  /** Records not written yet: a sync writes them first, all in one call. */
-  pending: Buffer[];
-  pendingBytes: number;
   /** The conversations whose logs this segment holds records of, with the log each went to. */
   logs: Map<string, LogIdentity>;
-  commit: GroupCommit;
+}
+
+/** A record not known synced yet: kept to be written again after a failed sync. */
+interface Unsynced {
+  ticket: number;
+  segment: Segment;
+  position: number;
+  buffers: Buffer[];
 }
 
 /**
  * Group commit across conversations: every journaled append's bytes, already written to its log
- * (the page cache), are written again to this process's journal, and one `fdatasync` of the
+ * (the page cache), are written again to this process's journal at once, and one `fdatasync` of the
  * journal makes all appends written before it durable, whichever conversation they went to. The
+ * syncs run in a loop of their own (`JournalSync`), each starting as the last returns. The
  * logs themselves are synced when their journal file is retired (full, or the store closing);
  * then the file is deleted. After a crash of the machine, the next store to open the directory
  * writes back into the logs whatever of a dead process's journal is missing there
@@ -64,21 +76,27 @@ interface Segment {
 export class WriteAheadJournal {
   #current: Segment | undefined;
   #next: Promise<Segment> | undefined;
-  // Full segments whose records are being made durable (their last sync): a later segment's sync
-  // waits for them, so a sync covers every record written before it (durability 'turn' syncs a
-  // turn's records at its end, whichever segment they went to).
-  readonly #sealing = new Map<Segment, Promise<void>>();
+  // The sync loop syncs the files in order: a full file's last records are synced before any of the
+  // next file's, so a sync covers every record written before it (durability 'turn' syncs a turn's
+  // records at its end, whichever file they went to).
+  readonly #sync: JournalSync;
+  readonly #unsynced: Unsynced[] = [];
   // Full segments whose logs are being synced before the file is deleted (no append waits for it),
   // and those whose checkpoint failed (tried again at close).
   readonly #retiring = new Map<Segment, Promise<void>>();
   readonly #unretired = new Set<Segment>();
-  #segments = 0;
   // The journal directory's own entry made durable (once: the directory may be new).
   #dirEntrySynced = false;
   #closed = false;
   #touch: NodeJS.Timeout | undefined;
 
-  constructor(private readonly options: WriteAheadJournalOptions) {}
+  constructor(private readonly options: WriteAheadJournalOptions) {
+    this.#sync = new JournalSync({
+      ...(options.syncsThroughSyncer === true ? { syncer: options.syncer } : {}),
+      ...(options.syncCall === undefined ? {} : { syncCall: options.syncCall }),
+      rewrite: (file, synced) => this.#rewrite(file, synced),
+    });
+  }
 
   // Touches the files in use (the current one, and full ones whose logs are being synced) now and then.
   #startTouching(): void {
@@ -110,7 +128,7 @@ export class WriteAheadJournal {
   async reserve(): Promise<void> {
     if (this.#closed) throw new Error('the journal is closed');
     const current = this.#current;
-    const used = current === undefined ? 0 : current.position + current.pendingBytes;
+    const used = current === undefined ? 0 : current.position;
     if (current !== undefined && used < this.#segmentBytes) {
       // Half full: the next file is made ahead, off the appends' path.
       if (used >= this.#segmentBytes / 2) this.#next ??= this.#nextSegment();
@@ -122,6 +140,14 @@ export class WriteAheadJournal {
     if (this.#next === making) this.#next = undefined;
     // Another append may have rotated while this one waited (to this same file).
     if (this.#current !== current) return;
+    // The sync loop takes the new file once the last one's records are synced.
+    try {
+      next.file = this.#sync.open(next.fd);
+    } catch (error) {
+      // Kept for the next try.
+      this.#next ??= making;
+      throw error;
+    }
     this.#current = next;
     this.#startTouching();
     if (current !== undefined) this.#retire(current);
@@ -129,12 +155,10 @@ export class WriteAheadJournal {
 
   /**
    * Journals `bytes`, just written at `offset` of the conversation's log (after `reserve()`, with no
-   * wait between), and returns the group commit that makes them durable. The record is written to
-   * the journal by the next sync, with every other record made before it: until a sync the log's
-   * page cache has the bytes, which only a crash of the machine loses, and then the append was not
-   * acknowledged yet.
+   * wait between): the record is written to the journal file at once (its page cache), and the
+   * returned ticket is what `durable()` waits for.
    */
-  record(conversationId: string, log: LogIdentity, offset: number, bytes: Buffer): GroupCommit {
+  record(conversationId: string, log: LogIdentity, offset: number, bytes: Buffer): number {
     const segment = this.#current;
     if (segment === undefined) throw new Error('reserve() the journal before recording');
     const record: JournalRecord = {
@@ -144,15 +168,31 @@ export class WriteAheadJournal {
       offset,
       bytes,
     };
-    const [head, body] = encodeJournalRecord(record);
-    segment.pending.push(head, body);
-    segment.pendingBytes += head.length + body.length;
+    const buffers = encodeJournalRecord(record);
+    const position = segment.position;
+    writeAll(segment.fd, buffers, position);
+    segment.position += buffers[0].length + buffers[1].length;
+    const ticket = this.#sync.written();
+    // The records a sync has covered are not needed again.
+    const synced = this.#sync.synced;
+    let done = 0;
+    while (done < this.#unsynced.length && (((this.#unsynced[done]?.ticket ?? 0) - synced) | 0) <= 0) done++;
+    if (done > 0) this.#unsynced.splice(0, done);
+    this.#unsynced.push({ ticket, segment, position, buffers });
     // The identity alone (the caller's object may be a log's whole cached state).
     const known = segment.logs.get(conversationId);
     if (known === undefined || known.ino !== log.ino || known.birthtimeMs !== log.birthtimeMs) {
       segment.logs.set(conversationId, { ino: log.ino, birthtimeMs: log.birthtimeMs });
     }
-    return segment.commit;
+    return ticket;
+  }
+
+  /**
+   * Resolves once the record of `ticket` is durable: after a sync of the journal that began after it
+   * was written. Rejects if that sync failed.
+   */
+  durable(ticket: number): Promise<void> {
+    return this.#sync.durable(ticket);
   }
 
   /** Syncs the logs of every journal file and deletes the files (the store closing). */
@@ -162,7 +202,10 @@ export class WriteAheadJournal {
     clearInterval(this.#touch);
     const current = this.#current;
     this.#current = undefined;
-    if (current !== undefined) this.#retire(current);
+    if (current !== undefined) {
+      this.#sync.end(current.file);
+      this.#retire(current);
+    }
     const next = this.#next;
     this.#next = undefined;
     await Promise.allSettled([...this.#retiring.values()]);
@@ -175,6 +218,7 @@ export class WriteAheadJournal {
     }
     // One more try for a checkpoint that failed: what still fails is left for recovery.
     await Promise.allSettled([...this.#unretired].map((segment) => this.#checkpoint(segment)));
+    await this.#sync.close();
   }
 
   // The next file, made ahead. One that could not be made is forgotten (the append waiting for it
@@ -209,64 +253,37 @@ export class WriteAheadJournal {
       await unlink(path).catch(() => undefined);
       throw error;
     }
-    const seq = ++this.#segments;
-    const segment: Segment = {
-      seq,
-      path,
-      fd,
-      closed: false,
-      position: 0,
-      pending: [],
-      pendingBytes: 0,
-      logs: new Map(),
-      commit: new GroupCommit(async () => {
-        // A retired file's descriptor is closed (its number may be another file's by now).
-        if (segment.closed) throw new Error('the journal file was retired');
-        // Written as the sync begins: it covers every record made before.
-        writePending(segment);
-        await this.#olderSealed(seq);
-        await this.options.syncer.sync(fd);
-      }),
-    };
-    return segment;
+    return { path, fd, file: -1, closed: false, position: 0, logs: new Map() };
   }
 
-  // A full segment: its records made durable in it at once (its last sync, so the next file's syncs
-  // wait for one sync, not for its logs), then, in the background, its logs synced and it deleted.
+  // A full segment (ended in the sync loop, which syncs its last records before the next file's, so
+  // the next file's syncs wait for one sync, not for its logs): in the background, once the loop has
+  // left it, its logs are synced and it is deleted.
   #retire(segment: Segment): void {
-    this.#seal(segment);
     void this.#checkpoint(segment);
   }
 
-  // The segment's last sync; failing that, its logs' own syncs (the checkpoint) make its records durable.
-  #seal(segment: Segment): Promise<void> {
-    const sealed = segment.commit.sync().catch(() => this.#checkpoint(segment));
-    this.#sealing.set(segment, sealed);
-    sealed.then(
-      () => this.#sealing.delete(segment),
-      // Kept: the next sync waiting for it tries again.
-      () => undefined,
-    );
-    return sealed;
-  }
-
-  // The seals of segments older than `seq`; a failed one is tried again once (if it fails again, so
-  // does the sync waiting for it).
-  async #olderSealed(seq: number): Promise<void> {
-    for (const [segment, sealed] of [...this.#sealing]) {
-      if (segment.seq >= seq) continue;
-      await sealed.catch(() => this.#seal(segment));
+  // After a failed sync of `file`, its records after ticket `synced` written again where they were
+  // (the kernel may have dropped their pages with the error).
+  #rewrite(file: number, synced: number): void {
+    for (const record of this.#unsynced) {
+      if (record.segment.file !== file || ((record.ticket - synced) | 0) <= 0) continue;
+      // Given up on and closed (its logs synced instead): its descriptor's number may be another file's.
+      if (record.segment.closed) throw new Error('the journal file was retired');
+      writeAll(record.segment.fd, record.buffers, record.position);
     }
   }
 
-  // Once its syncs are done, a full segment's logs are synced and the file deleted. A failure keeps
-  // the file (tried again at close, and recovered from should this process die first).
+  // Once the loop has left it (its records synced, or its syncs given up on), a full segment's logs
+  // are synced and the file deleted. A failure keeps the file (tried again at close, and recovered
+  // from should this process die first).
   #checkpoint(segment: Segment): Promise<void> {
     const running = this.#retiring.get(segment);
     if (running !== undefined) return running;
     this.#unretired.delete(segment);
     const attempt = (async () => {
-      await segment.commit.idle();
+      // Given up on (a failure that cannot be mended): the logs' own syncs make its records durable.
+      if (segment.file >= 0) await this.#sync.finished(segment.file).catch(() => undefined);
       if (!segment.closed) {
         segment.closed = true;
         closeSync(segment.fd);
@@ -323,30 +340,24 @@ export class WriteAheadJournal {
   }
 }
 
-// The segment's pending records, written where its records end with one call (a short write goes on
-// from where it stopped). A failure leaves the position where it was: the next write goes over it.
-function writePending(segment: Segment): void {
-  if (segment.pendingBytes === 0) return;
-  let buffers = segment.pending;
-  const total = segment.pendingBytes;
-  segment.pending = [];
-  segment.pendingBytes = 0;
-  let done = 0;
-  while (done < total) {
-    let written = writevSync(segment.fd, buffers, segment.position + done);
-    done += written;
-    if (done >= total) break;
-    // Drop what was written, keep the rest (a partial buffer as its unwritten part).
-    const rest: Buffer[] = [];
-    for (const buffer of buffers) {
+// Buffers written at `position` with as many calls as it takes (a short write goes on from where it
+// stopped).
+function writeAll(fd: number, buffers: Buffer[], position: number): void {
+  let rest = buffers;
+  let at = position;
+  for (;;) {
+    let written = writevSync(fd, rest, at);
+    at += written;
+    const left: Buffer[] = [];
+    for (const buffer of rest) {
       if (written >= buffer.length) {
         written -= buffer.length;
         continue;
       }
-      rest.push(written > 0 ? buffer.subarray(written) : buffer);
+      left.push(written > 0 ? buffer.subarray(written) : buffer);
       written = 0;
     }
-    buffers = rest;
+    if (left.length === 0) return;
+    rest = left;
   }
-  segment.position += total;
 }
