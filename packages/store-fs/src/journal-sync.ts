@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { FileSyncer } from './file-syncer.js';
 import { LOOP_LAYOUT as L, type LoopStep, loopSyncDone, nextLoopStep } from './journal-sync-loop.js';
-import { syncError, waitAsync } from './thread-wait.js';
+import { onceChanged, syncError, waitAsync } from './thread-wait.js';
 
 // The loop in a thread of its own: it sleeps (Atomics.wait) while no ticket is wanted, and starts the
 // next fdatasync as soon as one returns, without the event loop.
@@ -198,14 +198,11 @@ export class JournalSync {
     this.#watching = true;
     const seen = Atomics.load(this.#h, L.DONE);
     this.#collect();
-    const wait = waitAsync(this.#h, L.DONE, seen);
-    const rearm = () => {
+    onceChanged(this.#h, L.DONE, seen, () => {
       this.#watching = false;
       this.#collect();
       this.#watch();
-    };
-    if (wait.async) void (wait.value as Promise<unknown>).then(rearm);
-    else queueMicrotask(rearm);
+    });
   }
 
   /** Settles the waiters the loop's progress (or failure) decides. */

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { FileSyncer } from './file-syncer.js';
-import { syncError, waitAsync } from './thread-wait.js';
+import { onceChanged, syncError } from './thread-wait.js';
 
 // Up to this many syncs run at once. A sync waits for the disk, not the CPU, and the filesystem
 // commits concurrent syncs in one journal transaction, so more threads than cores pay off (on
@@ -206,14 +206,11 @@ export class SharedSyncQueue implements FileSyncer {
     this.#watching = true;
     const seen = Atomics.load(this.#header, DONE);
     this.#collect();
-    const wait = waitAsync(this.#header, DONE, seen);
-    const rearm = () => {
+    onceChanged(this.#header, DONE, seen, () => {
       this.#watching = false;
       this.#collect();
       this.#watch();
-    };
-    if (wait.async) void (wait.value as Promise<unknown>).then(rearm);
-    else queueMicrotask(rearm);
+    });
   }
 
   /** Settles every pending sync whose thread has finished it. */
