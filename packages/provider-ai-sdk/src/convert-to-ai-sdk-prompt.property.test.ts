@@ -79,11 +79,16 @@ describe('convertToAiSdkPrompt (properties)', () => {
         expect(toolResults.map((part) => part.toolCallId)).toEqual(
           results.map((message) => message.tool_call_id),
         );
-        // A result names the tool of the last call with its id (the AI SDK needs the name).
-        for (const part of toolResults) {
-          const call = calls.findLast((candidate) => candidate.id === part.toolCallId);
-          expect(part.toolName).toBe(call?.function.name ?? '');
+        // A result names the tool of the last call with its id before it (the AI SDK needs the
+        // name); a result before any such call has none.
+        const named = new Map<string, string>();
+        const expectedNames: string[] = [];
+        for (const message of messages) {
+          if (message.role === 'assistant')
+            for (const call of message.tool_calls ?? []) named.set(call.id, call.function.name);
+          if (message.role === 'tool') expectedNames.push(named.get(message.tool_call_id) ?? '');
         }
+        expect(toolResults.map((part) => part.toolName)).toEqual(expectedNames);
         // User and assistant messages keep their order, and their text.
         const spoken = messages.filter((message) => message.role === 'user' || message.role === 'assistant');
         const converted = prompt.filter((message) => message.role === 'user' || message.role === 'assistant');
