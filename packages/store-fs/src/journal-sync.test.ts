@@ -68,6 +68,26 @@ describe('the journal sync loop', () => {
     }
   });
 
+  it('settles a wait its sync completed at the next record written, before the loop wakes the event loop', async () => {
+    const sync = new JournalSync({ rewrite: () => undefined });
+    try {
+      sync.open(fd);
+      const ticket = write(sync);
+      let state = 'waiting';
+      void sync.durable(ticket).then(() => {
+        state = 'resolved';
+      });
+      // The sync completes while the event loop is held: its wake-up task cannot run.
+      expect(holdMainThread(() => sync.synced === ticket, 5_000)).toBe(true);
+      write(sync);
+      // Microtasks only: no event-loop turn between the record written and the check.
+      for (let turn = 0; turn < 5; turn++) await null;
+      expect(state).toBe('resolved');
+    } finally {
+      await sync.close();
+    }
+  });
+
   it('a failed sync rejects exactly the appends it covered; their records are written again before the next sync, which acknowledges the later ones', async () => {
     const rewrites: { file: number; synced: number; syncsStarted: number }[] = [];
     const sync: JournalSync = new JournalSync({
