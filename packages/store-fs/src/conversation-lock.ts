@@ -8,6 +8,7 @@ import {
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { rename, symlink, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { CairnError } from '@cairn/core';
 import { LockQueue } from './fair-lock.js';
@@ -135,10 +136,35 @@ function requestRelease(path: string): void {
   }
 }
 
+// A lock's new owner is made beside it and renamed over it: the lock never stops existing, so no
+// other process can take it in between. Off the event loop (the libuv pool): it is not urgent.
+async function replaceOwner(path: string, owner: string): Promise<void> {
+  const next = `${path}.renew`;
+  try {
+    await symlink(owner, next);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') {
+      // Left by a renewal that died halfway: it is this lock holder's alone to remove.
+      await unlink(next);
+      return replaceOwner(path, owner);
+    }
+    if (code !== 'EPERM' && code !== 'ENOSYS') throw error;
+    await writeFile(next, owner);
+  }
+  await rename(next, path);
+}
+
 /** A held lock; `release()` is idempotent. */
 export interface HeldLock {
-  /** When it was taken: the time its owner stamp carries, which others judge staleness by. */
+  /** When it was stamped: the time its owner stamp carries, which others judge staleness by. */
   acquiredAt: number;
+  /**
+   * Stamps the lock afresh without letting it go, so that others keep judging it young. Only for a
+   * lock beyond doubt still this holder's (younger than `staleMs`, its owner alive): no one else can
+   * have taken it over. A `release()` meanwhile takes effect once the new stamp is in place.
+   */
+  renew(): Promise<void>;
   release(): void;
 }
 
@@ -156,17 +182,7 @@ export async function acquireLock(path: string, options: LockOptions): Promise<H
       // A fresh stamp per attempt: the lock's age must count from when it was taken, not from when
       // the wait began, or a long wait would make it look stale to others at once.
       const me = newOwner();
-      if (queue.isMyTurn() && tryCreate(path, me)) {
-        let held = true;
-        return {
-          acquiredAt: parseOwner(me)?.acquiredAt ?? Date.now(),
-          release() {
-            if (!held) return;
-            held = false;
-            removeIfOwnedBy(path, me);
-          },
-        };
-      }
+      if (queue.isMyTurn() && tryCreate(path, me)) return heldLock(path, me);
       queue.join();
       requestRelease(path);
       const owner = readOwner(path);
@@ -190,4 +206,36 @@ export async function acquireLock(path: string, options: LockOptions): Promise<H
   } finally {
     queue.leave();
   }
+}
+
+function heldLock(path: string, first: string): HeldLock {
+  let owner = first;
+  let held = true;
+  let renewal: Promise<void> | undefined;
+  const lock: HeldLock = {
+    acquiredAt: parseOwner(first)?.acquiredAt ?? Date.now(),
+    renew() {
+      if (!held) return Promise.resolve();
+      renewal ??= (async () => {
+        const next = newOwner();
+        try {
+          await replaceOwner(path, next);
+          owner = next;
+          lock.acquiredAt = parseOwner(next)?.acquiredAt ?? Date.now();
+        } finally {
+          renewal = undefined;
+          // Released while the rename was under way: removed only now, or the rename could put
+          // this lock back over one another process took in between.
+          if (!held) removeIfOwnedBy(path, owner);
+        }
+      })();
+      return renewal;
+    },
+    release() {
+      if (!held) return;
+      held = false;
+      if (renewal === undefined) removeIfOwnedBy(path, owner);
+    },
+  };
+  return lock;
 }

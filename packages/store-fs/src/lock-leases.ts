@@ -4,13 +4,16 @@ import { acquireLock, type HeldLock, type LockOptions, wantFile } from './conver
 
 interface Lease {
   lock: HeldLock;
-  acquiredAt: number;
   /** Watches the lock's directory for a waiter's "want" marker (none where watching failed). */
   watcher: FSWatcher | undefined;
   /** Another process asked for the lock: give it up as soon as no run is using it. */
   wanted: boolean;
-  /** Gives the lease up before it could look stale to others. */
-  expiry: NodeJS.Timeout;
+  /** A run used the lease since its last tick: the next tick renews it rather than gives it up. */
+  used: boolean;
+  /** The tick came during a run: the run's end renews the lease (a run that never ends lets it lapse). */
+  renewDue: boolean;
+  /** Renews the lease in use, or gives up the one not used, well before it could look stale to others. */
+  tick: NodeJS.Timeout;
 }
 
 const liveLeases = new Set<LockLeases>();
@@ -21,12 +24,14 @@ process.once('exit', () => {
 
 /**
  * Keeps a conversation's lock file between appends of one store instance, so that appends pay for
- * no lock syscalls at all while no other process wants the conversation. A lease ends when another
- * process leaves its "want" marker beside the lock (noticed through a watch on the lock's directory,
- * also while this process is idle), when the store closes, and well before it could look stale to
- * others (a third of `staleMs`). Where a directory cannot be watched, the lease ends as soon as the
- * event loop goes idle, and before this instance waits for another lock (two processes each idly
- * holding what the other waits for would both time out).
+ * no lock syscalls on the event loop while no other process wants the conversation. A lease ends
+ * when another process leaves its "want" marker beside the lock (noticed through a watch on the
+ * lock's directory, also while this process is idle), when the store closes, and when it goes a
+ * quarter of `staleMs` unused. A lease in use is stamped afresh every quarter of `staleMs`, off the
+ * event loop (`HeldLock.renew`), so others never judge it stale; one whose stamp is older than a
+ * third of `staleMs` (a renewal failed or late) is taken again before use. Where a directory cannot
+ * be watched, the lease ends as soon as the event loop goes idle, and before this instance waits for
+ * another lock (two processes each idly holding what the other waits for would both time out).
  */
 export class LockLeases {
   readonly #leases = new Map<string, Lease>();
@@ -56,6 +61,7 @@ export class LockLeases {
         this.#releaseUnwatched();
         lease = this.#lease(path, await acquireLock(path, this.options));
       }
+      lease.used = true;
       return await work(continued);
     } finally {
       const active = (this.#active.get(path) ?? 1) - 1;
@@ -65,17 +71,18 @@ export class LockLeases {
       if (active === 0 && lease !== undefined) {
         // The waiter is served after the run in progress, however fast this instance appends.
         if (lease.wanted || this.#expired(lease)) this.release(path);
-        else if (lease.watcher === undefined) this.#releaseWhenIdle();
+        else {
+          if (lease.renewDue) this.#renew(path, lease);
+          if (lease.watcher === undefined) this.#releaseWhenIdle();
+        }
       }
     }
   }
 
   #lease(path: string, lock: HeldLock): Lease {
-    const expiry = setTimeout(() => {
-      if (!this.#active.has(path)) this.release(path);
-    }, this.options.staleMs / 3);
-    expiry.unref();
-    const lease: Lease = { lock, acquiredAt: lock.acquiredAt, watcher: undefined, wanted: false, expiry };
+    const tick = setTimeout(() => this.#tick(path), this.options.staleMs / 4);
+    tick.unref();
+    const lease: Lease = { lock, watcher: undefined, wanted: false, used: false, renewDue: false, tick };
     this.#leases.set(path, lease);
     liveLeases.add(this);
     const want = basename(wantFile(path));
@@ -99,8 +106,28 @@ export class LockLeases {
     return lease;
   }
 
+  #tick(path: string): void {
+    const lease = this.#leases.get(path);
+    if (lease === undefined) return;
+    // Renewed only by a process that gets things done: a run stuck past staleMs lets the lock go stale,
+    // for others to take over, as a hung owner's should.
+    if (this.#active.has(path)) lease.renewDue = true;
+    else if (lease.used) this.#renew(path, lease);
+    else this.release(path);
+  }
+
+  #renew(path: string, lease: Lease): void {
+    lease.used = false;
+    lease.renewDue = false;
+    // A failed renewal is tried again at the next tick; meanwhile the stamp's age decides (#expired).
+    const next = () => {
+      if (this.#leases.get(path) === lease) lease.tick.refresh();
+    };
+    lease.lock.renew().then(next, next);
+  }
+
   #expired(lease: Lease): boolean {
-    return Date.now() - lease.acquiredAt > this.options.staleMs / 3;
+    return Date.now() - lease.lock.acquiredAt > this.options.staleMs / 3;
   }
 
   #wantedUnwatched(path: string, lease: Lease): boolean {
@@ -114,7 +141,7 @@ export class LockLeases {
    */
   isFresh(path: string): boolean {
     const lease = this.#leases.get(path);
-    return lease !== undefined && Date.now() - lease.acquiredAt < this.options.staleMs / 2;
+    return lease !== undefined && Date.now() - lease.lock.acquiredAt < this.options.staleMs / 2;
   }
 
   #releaseWhenIdle(): void {
@@ -155,7 +182,7 @@ export class LockLeases {
     if (lease === undefined) return undefined;
     this.#leases.delete(path);
     lease.watcher?.close();
-    clearTimeout(lease.expiry);
+    clearTimeout(lease.tick);
     if (this.#leases.size === 0) liveLeases.delete(this);
     return lease;
   }
