@@ -272,6 +272,8 @@ export class FsConversationStore implements ConversationStore {
 
   async load(conversationId: string, options?: LoadOptions): Promise<ConversationMessage[]> {
     this.#assertOpen();
+    // A turn's start: a moment of the main thread's own to end the turns whose sync is done.
+    this.#journal?.poll();
     await this.#recovered();
     const window = normalizeLoadOptions(options);
     const file = this.layout.logFile(conversationId);

@@ -124,8 +124,8 @@ export class JournalSync {
   /**
    * Settles the waits that syncs completed since the last look. The loop's wake-up is a task that
    * queues behind everything a busy event loop has to do; looking from the main thread's own work
-   * (each record written, each wait, a 1 ms timer while someone waits) ends a turn as soon as its sync
-   * is done, not one loop iteration later.
+   * (each record written, each wait, the store's loads, a 1 ms timer while someone waits) ends a turn
+   * as soon as its sync is done, not one loop iteration later.
    */
   poll(): void {
     if (this.#waiters.length === 0 && this.#finished.length === 0) this.#stopPolling();

@@ -187,6 +187,11 @@ export class WriteAheadJournal {
     return ticket;
   }
 
+  /** Settles the durable waits whose sync completed (see `JournalSync.poll`). */
+  poll(): void {
+    this.#sync.poll();
+  }
+
   /**
    * Resolves once the record of `ticket` is durable: after a sync of the journal that began after it
    * was written. Rejects if that sync failed.
