@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import {
   type AppendOptions,
   type AppendResult,
@@ -21,7 +21,6 @@ import {
   assertNewMessageIds,
   assignSeqs,
   collectBlobs,
-  normalizeBlobRange,
   normalizeLoadOptions,
   type PendingBlob,
   paginateSummaries,
@@ -30,6 +29,7 @@ import {
   selectRange,
   toBlobBytes,
 } from '@cairn/storage';
+import { hasBlobOfSize, readBlobFile, writeBlobFile } from './blob-files.js';
 import { readConversationIndex, writeConversationIndex } from './conversation-index.js';
 import { acquireLock, type LockOptions } from './conversation-lock.js';
 import { ConversationLog } from './conversation-log.js';
@@ -37,6 +37,7 @@ import { endsTurn } from './ends-turn.js';
 import type { FileSyncer } from './file-syncer.js';
 import { FsLayout } from './fs-layout.js';
 import type { FsConversationStoreOptions, FsDurability } from './fs-store-options.js';
+import { isMissing } from './is-missing.js';
 import { recoverJournals } from './journal-recovery.js';
 import { LockLeases } from './lock-leases.js';
 import { checkRecordsEnd, recordsEnd } from './log-padding.js';
@@ -45,16 +46,11 @@ import { type LogSummary, summarize, toSummary } from './log-summary.js';
 import { type QuarantineReport, warnQuarantine } from './quarantine.js';
 import { SharedSyncQueue } from './shared-sync-queue.js';
 import { WriteAheadJournal } from './write-ahead-journal.js';
-import { writeFileAtomic } from './write-file-atomic.js';
 
 // Open descriptors are bounded: idle logs beyond this are closed (and re-read on next use). A server
 // with a thousand conversations going keeps them all open (Node raises its descriptor limit to the
 // hard limit at start), where 256 meant re-reading a whole log on most turns.
 const DEFAULT_MAX_OPEN_LOGS = 2048;
-
-function isMissing(error: unknown): boolean {
-  return (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
-}
 
 function lockLapsed(conversationId: string): CairnError {
   return new CairnError(
@@ -416,41 +412,18 @@ export class FsConversationStore implements ConversationStore {
   // A media part's blob already there holds its bytes (its name is their hash): an image sent again
   // is not written again. One of another size (a damaged file) is replaced by the right bytes.
   async #writePendingBlob({ ref, bytes, contentAddressed }: PendingBlob): Promise<void> {
-    if (contentAddressed) {
-      const stats = await stat(this.layout.blobFile(ref)).catch((error: unknown) => {
-        if (isMissing(error)) return undefined;
-        throw error;
-      });
-      if (stats?.size === bytes.length) return;
-    }
+    if (contentAddressed && (await hasBlobOfSize(this.layout.blobFile(ref), bytes.length))) return;
     await this.putBlob(ref, bytes);
   }
 
   async putBlob(ref: string, data: string | Uint8Array): Promise<void> {
     this.#assertOpen();
-    const file = this.layout.blobFile(ref);
-    const bytes = toBlobBytes(data);
-    await mkdir(dirname(file), { recursive: true });
-    await writeFileAtomic(file, bytes, this.#durability !== 'none');
+    await writeBlobFile(this.layout.blobFile(ref), toBlobBytes(data), this.#durability !== 'none');
   }
 
   async getBlob(ref: string, range?: BlobRange): Promise<Uint8Array> {
     this.#assertOpen();
-    const file = this.layout.blobFile(ref);
-    const { offset, length } = normalizeBlobRange(range);
-    const handle = await open(file, 'r').catch((error: unknown) => {
-      if (isMissing(error)) throw new CairnError('STORE_NOT_FOUND', `No blob ${ref}`, { details: { ref } });
-      throw error;
-    });
-    try {
-      const size = (await handle.stat()).size;
-      const wanted = Math.max(0, Math.min(length ?? size, size - offset));
-      const bytes = Buffer.alloc(wanted);
-      if (wanted > 0) await handle.read(bytes, 0, wanted, offset);
-      return bytes;
-    } finally {
-      await handle.close();
-    }
+    return readBlobFile(this.layout.blobFile(ref), ref, range);
   }
 
   async close(): Promise<void> {

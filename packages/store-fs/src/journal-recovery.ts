@@ -1,5 +1,6 @@
 import { readdir, readFile, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isMissing } from './is-missing.js';
 import { type JournalOwner, journalOwner } from './journal-owner.js';
 import { decodeJournal, type JournalRecord } from './journal-record.js';
 
@@ -16,8 +17,6 @@ export interface JournalRecoveryOptions {
   replay: (conversationId: string, records: JournalRecord[]) => Promise<void>;
   now?: () => number;
 }
-
-const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
 
 // Journals to replay: a gone owner's (its records may be all that is left of an append after a
 // power cut) and an unknown one's (it may be gone too). A live owner on this machine has its
