@@ -43,6 +43,7 @@ import { LockLeases } from './lock-leases.js';
 import { checkRecordsEnd, recordsEnd } from './log-padding.js';
 import { decodeCleanLog, decodeLog, encodeRecords } from './log-record.js';
 import { type LogSummary, summarize, toSummary } from './log-summary.js';
+import { LogTextCache } from './log-text-cache.js';
 import { type QuarantineReport, warnQuarantine } from './quarantine.js';
 import { SharedSyncQueue } from './shared-sync-queue.js';
 import { WriteAheadJournal } from './write-ahead-journal.js';
@@ -51,6 +52,8 @@ import { WriteAheadJournal } from './write-ahead-journal.js';
 // with a thousand conversations going keeps them all open (Node raises its descriptor limit to the
 // hard limit at start), where 256 meant re-reading a whole log on most turns.
 const DEFAULT_MAX_OPEN_LOGS = 2048;
+// The logs' text kept for loads, in all (a thousand conversations of 32 KB).
+const LOG_TEXT_CACHE_CHARS = 32 * 1024 * 1024;
 
 function lockLapsed(conversationId: string): CairnError {
   return new CairnError(
@@ -75,6 +78,7 @@ export class FsConversationStore implements ConversationStore {
   readonly #onQuarantine: (report: QuarantineReport) => void;
   readonly #logs = new Map<string, ConversationLog>();
   readonly #queue = new KeyedSerialQueue();
+  readonly #texts = new LogTextCache(LOG_TEXT_CACHE_CHARS);
   readonly #syncer: FileSyncer;
   readonly #lockOptions: LockOptions;
   /** Where appends are journaled for their syncs (durability 'turn' and 'append'). */
@@ -193,6 +197,7 @@ export class FsConversationStore implements ConversationStore {
       if (this.#queue.has(id)) continue;
       log.close();
       this.#logs.delete(id);
+      this.#texts.delete(id);
     }
   }
 
@@ -248,8 +253,11 @@ export class FsConversationStore implements ConversationStore {
       const sync = this.#durability === 'append' || (this.#durability === 'turn' && endsTurn(prepared));
       // The journal's room is made before the last check: from there to the write nothing waits.
       await this.#journal?.reserve();
-      if (!this.#locks.isFresh(log.lockFile)) throw lockLapsed(conversationId);
+      const lease = this.#locks.holding(log.lockFile);
+      if (lease === undefined) throw lockLapsed(conversationId);
+      const before = state.size;
       const durable = log.write(state, bytes, records, sync);
+      this.#texts.extend(conversationId, lease, before, state.size, bytes.toString('utf8'));
       const result: AppendResult = { seqs: stored.map((message) => message.seq ?? 0), messages: stored };
       return { result, durable };
     });
@@ -259,6 +267,10 @@ export class FsConversationStore implements ConversationStore {
       this.#syncing.add(durable);
       try {
         await durable;
+      } catch (error) {
+        // What the text says was written may not be in the file.
+        this.#texts.delete(conversationId);
+        throw error;
       } finally {
         this.#syncing.delete(durable);
       }
@@ -272,13 +284,39 @@ export class FsConversationStore implements ConversationStore {
     this.#journal?.poll();
     await this.#recovered();
     const window = normalizeLoadOptions(options);
+    const lease = this.#locks.holding(this.layout.lockFile(conversationId));
+    const state = this.#logs.get(conversationId)?.cached;
+    const known =
+      lease === undefined || state === undefined
+        ? undefined
+        : this.#texts.get(conversationId, lease, state.size);
+    if (known !== undefined) {
+      const records = decodeCleanLog(known);
+      if (records !== undefined)
+        return selectRange(
+          records.map((record) => record.msg),
+          window,
+        );
+      this.#texts.delete(conversationId);
+    }
     const file = this.layout.logFile(conversationId);
     const bytes = await readFile(file).catch((error: unknown) => {
       if (isMissing(error)) return undefined;
       throw error;
     });
-    let records =
-      bytes === undefined ? undefined : decodeCleanLog(bytes.toString('utf8', 0, recordsEnd(bytes)));
+    const end = bytes === undefined ? 0 : recordsEnd(bytes);
+    const text = bytes?.toString('utf8', 0, end);
+    let records = text === undefined ? undefined : decodeCleanLog(text);
+    // Read under a lease held since, to the length this instance last wrote: the text is the log's.
+    if (
+      records !== undefined &&
+      text !== undefined &&
+      lease !== undefined &&
+      this.#locks.holding(this.layout.lockFile(conversationId)) === lease &&
+      this.#logs.get(conversationId)?.cached?.size === end
+    ) {
+      this.#texts.set(conversationId, lease, end, text);
+    }
     // A torn tail may be another process's append in flight: re-read under the lock, which waits
     // for it, and quarantines what is really corrupt. A missing log may be a legacy array.
     if (records === undefined) {
@@ -389,6 +427,7 @@ export class FsConversationStore implements ConversationStore {
     return this.#exclusive(conversationId, async (log) => {
       log.close();
       this.#logs.delete(conversationId);
+      this.#texts.delete(conversationId);
       const existed =
         (await this.#exists(this.layout.logFile(conversationId))) ||
         (await this.#exists(this.layout.legacyFile(conversationId)));

@@ -144,6 +144,14 @@ export class LockLeases {
     return lease !== undefined && Date.now() - lease.lock.acquiredAt < this.options.staleMs / 2;
   }
 
+  /**
+   * The lease on `path` while it is fresh, as a token: the same object for as long as the lock has
+   * been held without a break (no other process can have written meanwhile), a new one after.
+   */
+  holding(path: string): object | undefined {
+    return this.isFresh(path) ? this.#leases.get(path) : undefined;
+  }
+
   #releaseWhenIdle(): void {
     if (this.#releaseTimer !== undefined) return;
     this.#releaseTimer = setTimeout(() => {
