@@ -49,6 +49,30 @@ describe('a lock lease', () => {
     }
   });
 
+  it('is not stamped afresh when the process was held past half the stale age: it is let go', async () => {
+    const leases = new LockLeases(options);
+    try {
+      await leases.run(lock, async () => undefined);
+      const owner = readlinkSync(lock);
+      // The event loop held (a paused process) well past staleMs / 2 while the lease was in use.
+      const until = performance.now() + 250;
+      while (performance.now() < until);
+      const owners = new Set<string>();
+      await expect
+        .poll(
+          () => {
+            if (locked()) owners.add(readlinkSync(lock));
+            return locked();
+          },
+          { timeout: 5_000, interval: 1 },
+        )
+        .toBe(false);
+      expect([...owners]).toEqual([owner]);
+    } finally {
+      leases.releaseAll();
+    }
+  });
+
   it('not used for a tick is given up', async () => {
     const leases = new LockLeases(options);
     try {

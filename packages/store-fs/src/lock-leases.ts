@@ -117,6 +117,12 @@ export class LockLeases {
   }
 
   #renew(path: string, lease: Lease): void {
+    // Too old to be beyond doubt ours (the process was paused, say): another process may have taken
+    // the lock over, and a new link renamed over it would take it back. Let it go (if still ours).
+    if (!this.isFresh(path)) {
+      this.release(path);
+      return;
+    }
     lease.used = false;
     lease.renewDue = false;
     // A failed renewal is tried again at the next tick; meanwhile the stamp's age decides (#expired).
