@@ -2,7 +2,7 @@ import { mkdir, open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { type BlobRange, CairnError } from '@cairn/core';
 import { normalizeBlobRange } from '@cairn/storage';
-import { isMissing } from './is-missing.js';
+import { isMissing } from './missing-files.js';
 import { writeFileAtomic } from './write-file-atomic.js';
 
 // A blob is one file (its path from FsLayout.blobFile), written whole and atomically.

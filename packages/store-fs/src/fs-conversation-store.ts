@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   type AppendOptions,
@@ -10,8 +10,6 @@ import {
   type ConversationMessage,
   type ConversationPage,
   type ConversationStore,
-  type ConversationSummary,
-  isSafeId,
   KeyedSerialQueue,
   type LoadOptions,
   type StoreCapabilities,
@@ -23,27 +21,25 @@ import {
   collectBlobs,
   normalizeLoadOptions,
   type PendingBlob,
-  paginateSummaries,
   prepareAppend,
   replayIdempotentAppend,
   selectRange,
   toBlobBytes,
 } from '@cairn/storage';
 import { hasBlobOfSize, readBlobFile, writeBlobFile } from './blob-files.js';
-import { readConversationIndex, writeConversationIndex } from './conversation-index.js';
-import { acquireLock, type LockOptions } from './conversation-lock.js';
+import { listConversationSummaries } from './conversation-listing.js';
+import type { LockOptions } from './conversation-lock.js';
 import { ConversationLog } from './conversation-log.js';
 import { endsTurn } from './ends-turn.js';
 import type { FileSyncer } from './file-syncer.js';
 import { FsLayout } from './fs-layout.js';
 import type { FsConversationStoreOptions, FsDurability } from './fs-store-options.js';
-import { isMissing } from './is-missing.js';
-import { recoverJournals } from './journal-recovery.js';
+import { recoverStoreJournals } from './journal-recovery.js';
 import { LockLeases } from './lock-leases.js';
-import { checkRecordsEnd, recordsEnd } from './log-padding.js';
+import { recordsEnd } from './log-padding.js';
 import { decodeCleanLog, decodeLog, encodeRecords } from './log-record.js';
-import { type LogSummary, summarize, toSummary } from './log-summary.js';
 import { LogTextCache } from './log-text-cache.js';
+import { exists, isMissing } from './missing-files.js';
 import { type QuarantineReport, warnQuarantine } from './quarantine.js';
 import { SharedSyncQueue } from './shared-sync-queue.js';
 import { WriteAheadJournal } from './write-ahead-journal.js';
@@ -136,35 +132,19 @@ export class FsConversationStore implements ConversationStore {
    * next call.
    */
   #recovered(): Promise<void> {
-    if (this.#recovery !== undefined) return this.#recovery;
-    this.#recovery = recoverJournals({
+    this.#recovery ??= recoverStoreJournals({
       dir: this.layout.journalDir,
-      withLock: async (work) => {
-        const lock = await acquireLock(this.layout.journalLockFile, this.#lockOptions);
-        try {
-          return await work();
-        } finally {
-          lock.release();
-        }
-      },
+      lockFile: this.layout.journalLockFile,
+      lockOptions: this.#lockOptions,
       replay: (conversationId, records) =>
         this.#exclusive(conversationId, async (log) => {
           await log.replay(records);
         }),
-    }).then(
-      () => undefined,
-      (error: unknown) => {
-        this.#recovery = undefined;
-        throw new CairnError(
-          'STORE_UNAVAILABLE',
-          `Could not recover the journals in ${this.layout.journalDir}: ${String(error)}`,
-          {
-            cause: error,
-            retryable: true,
-          },
-        );
-      },
-    );
+    }).catch((error: unknown) => {
+      // Tried again by the next call.
+      this.#recovery = undefined;
+      throw error;
+    });
     return this.#recovery;
   }
 
@@ -320,7 +300,7 @@ export class FsConversationStore implements ConversationStore {
     // A torn tail may be another process's append in flight: re-read under the lock, which waits
     // for it, and quarantines what is really corrupt. A missing log may be a legacy array.
     if (records === undefined) {
-      if (bytes === undefined && !(await this.#exists(this.layout.legacyFile(conversationId)))) return [];
+      if (bytes === undefined && !(await exists(this.layout.legacyFile(conversationId)))) return [];
       const buffer = await this.#exclusive(conversationId, async (log) =>
         (await log.refresh()) === undefined ? undefined : readFile(file),
       );
@@ -333,91 +313,21 @@ export class FsConversationStore implements ConversationStore {
     );
   }
 
-  async #exists(path: string): Promise<boolean> {
-    return stat(path).then(
-      () => true,
-      (error: unknown) => {
-        if (isMissing(error)) return false;
-        throw error;
-      },
-    );
-  }
-
   async listConversations(options?: { cursor?: string; limit?: number }): Promise<ConversationPage> {
     this.#assertOpen();
     await this.#recovered();
-    const entries = await readdir(this.layout.conversationsDir, { withFileTypes: true }).catch(
-      (error: unknown) => {
-        if (isMissing(error)) return [];
-        throw error;
+    return listConversationSummaries(
+      {
+        layout: this.layout,
+        cachedSummary: (conversationId, stats) => this.#logs.get(conversationId)?.cachedSummary(stats),
+        migrateLegacy: async (conversationId) => {
+          if (!(await exists(this.layout.legacyFile(conversationId)))) return false;
+          await this.#exclusive(conversationId, (log) => log.refresh());
+          return true;
+        },
       },
+      options,
     );
-    const index = await readConversationIndex(this.layout.indexFile);
-    let changed = false;
-    const summaries: ConversationSummary[] = [];
-    const seen = new Set<string>();
-    for (const entry of entries) {
-      if (!entry.isDirectory() || !isSafeId(entry.name)) continue;
-      // One unreadable conversation must not hide the others: warn and list the rest.
-      const summary = await this.#summary(entry.name, index.get(entry.name)).catch((error: unknown) => {
-        process.emitWarning(`Cairn could not list conversation ${entry.name}: ${String(error)}`, {
-          code: 'CAIRN_STORE_LIST',
-        });
-        return undefined;
-      });
-      if (summary === undefined) continue;
-      seen.add(entry.name);
-      if (index.get(entry.name) !== summary) {
-        index.set(entry.name, summary);
-        changed = true;
-      }
-      summaries.push(toSummary(entry.name, summary));
-    }
-    for (const id of index.keys()) {
-      if (!seen.has(id)) {
-        index.delete(id);
-        changed = true;
-      }
-    }
-    if (changed) await writeConversationIndex(this.layout.indexFile, index);
-    return paginateSummaries(summaries, options);
-  }
-
-  /** A conversation's summary from the index, this instance's state, or the log (only what is new). */
-  async #summary(conversationId: string, indexed: LogSummary | undefined): Promise<LogSummary | undefined> {
-    const file = this.layout.logFile(conversationId);
-    let stats = await stat(file).catch((error: unknown) => {
-      if (isMissing(error)) return undefined;
-      throw error;
-    });
-    if (stats === undefined) {
-      if (!(await this.#exists(this.layout.legacyFile(conversationId)))) return undefined;
-      await this.#exclusive(conversationId, (log) => log.refresh());
-      stats = await stat(file);
-    }
-    const cached = this.#logs.get(conversationId)?.cachedSummary(stats);
-    if (cached !== undefined) return { ...cached };
-    const handle = await open(file, 'r');
-    try {
-      // The indexed summary holds while its last record still ends where it did (a longer file
-      // may only have more padding); records added after it are read on their own.
-      const base =
-        indexed?.ino === stats.ino && indexed.birthtimeMs === stats.birthtimeMs ? indexed : undefined;
-      const check = base ? checkRecordsEnd(handle.fd, base.size, base.lastCrc, stats.size) : 'changed';
-      if (base && check === 'same') return base;
-      const extended = check === 'grown' ? base : undefined;
-      const start = extended?.size ?? 0;
-      const bytes = Buffer.alloc(stats.size - start);
-      const { bytesRead } = await handle.read(bytes, 0, bytes.length, start);
-      const decoded = decodeLog(bytes.subarray(0, bytesRead), start, extended?.lastSeq ?? 0);
-      // Summarise only up to the first bad byte (a torn tail may be an append in flight), so the
-      // next listing continues from there instead of from the middle of a line.
-      const end = decoded.corrupt[0]?.offset ?? decoded.end;
-      const records = decoded.records.filter((_, index) => (decoded.offsets[index] ?? 0) < end);
-      return summarize(records, { ...stats, size: end }, extended);
-    } finally {
-      await handle.close();
-    }
   }
 
   async deleteConversation(conversationId: string): Promise<boolean> {
@@ -429,8 +339,8 @@ export class FsConversationStore implements ConversationStore {
       this.#logs.delete(conversationId);
       this.#texts.delete(conversationId);
       const existed =
-        (await this.#exists(this.layout.logFile(conversationId))) ||
-        (await this.#exists(this.layout.legacyFile(conversationId)));
+        (await exists(this.layout.logFile(conversationId))) ||
+        (await exists(this.layout.legacyFile(conversationId)));
       // The blobs go first, while the lock is held: the rename below moves the lock file away, and
       // an append waiting for it would write blobs of a new conversation that a later rm removed.
       for (const dir of this.layout.conversationBlobDirs(conversationId)) {

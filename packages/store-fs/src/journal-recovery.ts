@@ -1,8 +1,10 @@
 import { readdir, readFile, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isMissing } from './is-missing.js';
+import { CairnError } from '@cairn/core';
+import { acquireLock, type LockOptions } from './conversation-lock.js';
 import { type JournalOwner, journalOwner } from './journal-owner.js';
 import { decodeJournal, type JournalRecord } from './journal-record.js';
+import { isMissing } from './missing-files.js';
 
 // A journal of an owner that cannot be told alive or gone (another host name) is deleted once
 // untouched this long: a live owner touches its files far more often (`JOURNAL_TOUCH_MS`).
@@ -76,4 +78,40 @@ function byConversation(records: JournalRecord[]): Map<string, JournalRecord[]> 
     else group.push(record);
   }
   return groups;
+}
+
+/**
+ * A store's recovery before its first read or write: `recoverJournals` under the journal
+ * directory's recovery lock (one process recovering at a time), a failure as a retryable
+ * `STORE_UNAVAILABLE`.
+ */
+export async function recoverStoreJournals(options: {
+  dir: string;
+  lockFile: string;
+  lockOptions: LockOptions;
+  replay: JournalRecoveryOptions['replay'];
+}): Promise<void> {
+  try {
+    await recoverJournals({
+      dir: options.dir,
+      withLock: async (work) => {
+        const lock = await acquireLock(options.lockFile, options.lockOptions);
+        try {
+          return await work();
+        } finally {
+          lock.release();
+        }
+      },
+      replay: options.replay,
+    });
+  } catch (error) {
+    throw new CairnError(
+      'STORE_UNAVAILABLE',
+      `Could not recover the journals in ${options.dir}: ${String(error)}`,
+      {
+        cause: error,
+        retryable: true,
+      },
+    );
+  }
 }
