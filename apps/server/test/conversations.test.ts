@@ -1,7 +1,7 @@
 import type { ConversationMessage, ConversationPage, ConversationStore } from '@cairn/core';
 import { createMemoryConversationStore } from '@cairn/storage';
 import { createGate } from '@cairn/testing';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { errorCode, jsonBody } from './support/json-body.js';
 import { startTestServer, type TestServer, waitFor } from './support/start-test-server.js';
 
@@ -33,6 +33,16 @@ describe('POST /v1/conversations', () => {
     const again = await create(server, { id: 'mine' });
     expect(again.status).toBe(409);
     expect(await errorCode(again)).toBe('CONVERSATION_EXISTS');
+  });
+
+  it('looks up only an id the client chose: a generated one costs no store read', async () => {
+    const store = createMemoryConversationStore();
+    const load = vi.spyOn(store, 'load');
+    server = await startTestServer({ store });
+    expect((await create(server)).status).toBe(201);
+    expect(load).not.toHaveBeenCalled();
+    expect((await create(server, { id: 'chosen' })).status).toBe(201);
+    expect(load.mock.calls.map(([id]) => id)).toEqual(['chosen']);
   });
 });
 

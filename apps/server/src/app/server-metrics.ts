@@ -115,8 +115,8 @@ export function createServerMetrics(options: ServerMetricsOptions): ServerMetric
     duration.observe(labels, seconds);
     const key = `${method} ${route}`;
     if (c.get('errorCode') === 'RATE_LIMITED') rateLimited.inc();
-    const body = c.res.body;
     // HEAD answers drop the body without reading it: such a stream would never count as closed.
+    // (`c.res.body` is read below only: it turns @hono/node-server's light answer into a full one.)
     if (method === 'HEAD' || !isEventStream(c.res.headers.get('content-type'))) return;
     const kind = { kind: STREAM_KINDS[key] ?? 'other' };
     // A stream written straight to the connection says when it ends; a web stream is watched.
@@ -124,10 +124,10 @@ export function createServerMetrics(options: ServerMetricsOptions): ServerMetric
     if (onEventStreamEnd !== undefined) {
       streams.inc(kind);
       onEventStreamEnd(() => streams.dec(kind));
-    } else if (body !== null) {
+    } else if (c.res.body !== null) {
       streams.inc(kind);
       c.res = new Response(
-        onStreamEnd(body, () => streams.dec(kind)),
+        onStreamEnd(c.res.body, () => streams.dec(kind)),
         c.res,
       );
     }

@@ -103,11 +103,12 @@ export function registerConversationRoutes(app: ServerApp, deps: ConversationRou
   };
 
   app.openapi(createRouteConfig, async (c) => {
-    const id = c.req.valid('json')?.id ?? `c-${randomUUID()}`;
-    if ((await store.load(id, { limit: 1 })).length > 0) {
+    const asked = c.req.valid('json')?.id;
+    // Only an id the client chose can already be in use: a fresh UUID is not looked up.
+    if (asked !== undefined && (await store.load(asked, { limit: 1 })).length > 0) {
       return apiError(c, 409, 'CONVERSATION_EXISTS', 'the conversation already has messages');
     }
-    return c.json({ id }, 201);
+    return c.json({ id: asked ?? `c-${randomUUID()}` }, 201);
   });
 
   app.openapi(listRoute, async (c) => {

@@ -161,5 +161,9 @@ export function sseResponse(
       },
     );
   });
-  return c.body(null);
+  // node-server sends its own light Response without looking for the already-sent header: reading
+  // the body makes it a full Response, which node-server leaves alone when the header says so.
+  const response = c.body(null);
+  void response.body;
+  return response;
 }
