@@ -65,6 +65,7 @@ if (config.mode === 'cairn') {
   };
 } else {
   const app = new Hono();
+  app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.post('/v1/conversations', (c) => c.json({ id: `c-${randomUUID()}` }, 201));
   app.post('/v1/conversations/:id/messages', async (c) => {
     const { content } = await c.req.json();

@@ -18,7 +18,7 @@ const GOALS = {
 
 const ms = (value) => `${value.toFixed(2)} ms`;
 const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
-const p50p99 = ({ p50, p99 }) => `p50 ${ms(p50)}, p99 ${ms(p99)}`;
+const spreadText = ({ mean, p50, p99 }) => `mean ${ms(mean)}, p50 ${ms(p50)}, p99 ${ms(p99)}`;
 
 /** `results`: run.mjs's runs with runScenario's results; returns `{ figures, summary }`. */
 export function reportFigures(results, { model, offeredTurnsPerSecond, runSeconds }) {
@@ -167,9 +167,9 @@ export function reportFigures(results, { model, offeredTurnsPerSecond, runSecond
         value: timingMs.overhead.p99,
         unit: 'ms',
         detail:
-          `turn ${p50p99(timingMs.turn)} against the model's pacing ${p50p99(timingMs.pacing)}; added: ` +
-          `${p50p99(timingMs.overhead)} = before the model call ${p50p99(timingMs.beforeModel)} + its ` +
-          `timers late ${p50p99(timingMs.modelLate)} + turn end − last chunk ${p50p99(timingMs.afterLastChunk)}; ` +
+          `turn ${spreadText(timingMs.turn)} against the model's pacing ${spreadText(timingMs.pacing)}; added: ` +
+          `${spreadText(timingMs.overhead)} = before the model call ${spreadText(timingMs.beforeModel)} + its ` +
+          `timers late ${spreadText(timingMs.modelLate)} + turn end − last chunk ${spreadText(timingMs.afterLastChunk)}; ` +
           `event-loop delay p99 ${ms(phase.server.loopDelayMs.p99)}, max ${ms(phase.server.loopDelayMs.max)}`,
         ...(result === baseline ? {} : onPeer((peerPhase) => peerPhase.timingMs.overhead.p99, 'ms')),
       },
@@ -178,7 +178,7 @@ export function reportFigures(results, { model, offeredTurnsPerSecond, runSecond
         value: phase.perEventMs.p99,
         unit: 'ms',
         detail:
-          `p50 ${ms(phase.perEventMs.p50)}; from when due ${p50p99(phase.sinceDueMs)}; ` +
+          `p50 ${ms(phase.perEventMs.p50)}; from when due ${spreadText(phase.sinceDueMs)}; ` +
           `${phase.perEventMs.events} events`,
       },
     );
@@ -264,7 +264,6 @@ export function reportFigures(results, { model, offeredTurnsPerSecond, runSecond
         timingMs: turnPhase.timingMs,
         perEventMs: turnPhase.perEventMs,
         sinceDueMs: turnPhase.sinceDueMs,
-        requestsPerSecond: turnPhase.requestsPerSecond,
         errors: turnPhase.errors,
         logged: turnPhase.logged,
         clock: turnPhase.clock,

@@ -1,17 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import {
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  readlinkSync,
-  symlinkSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { rename, symlink, unlink, writeFile } from 'node:fs/promises';
+import { existsSync, readFileSync, readlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdir, rename, symlink, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { CairnError } from '@cairn/core';
 import { LockQueue } from './fair-lock.js';
+import { exists } from './missing-files.js';
 import { HOST, isAlive } from './process-liveness.js';
 
 export interface LockOptions {
@@ -45,22 +38,25 @@ function parseOwner(raw: string): Owner | undefined {
 
 // The lock is a symlink whose target names the owner: creating it is one atomic syscall that
 // fails if it exists (the technique Mercurial uses). Where symlinks are not allowed (Windows
-// without the privilege), an exclusively created file holds the owner instead.
-function tryCreate(path: string, owner: string): boolean {
+// without the privilege), an exclusively created file holds the owner instead. On libuv's pool:
+// creating an entry waits for the file system's journal, ~1 ms while other files are synced.
+async function tryCreate(path: string, owner: string): Promise<boolean> {
+  // A new conversation's directory is made first, not after a failed try: one trip to the pool less.
+  if (!exists(dirname(path))) await mkdir(dirname(path), { recursive: true });
   try {
-    symlinkSync(owner, path);
+    await symlink(owner, path);
     return true;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') return false;
     if (code === 'ENOENT') {
-      mkdirSync(dirname(path), { recursive: true });
+      await mkdir(dirname(path), { recursive: true });
       return tryCreate(path, owner);
     }
     if (code !== 'EPERM' && code !== 'ENOSYS') throw error;
   }
   try {
-    writeFileSync(path, owner, { flag: 'wx' });
+    await writeFile(path, owner, { flag: 'wx' });
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
@@ -108,10 +104,10 @@ function removeIfOwnedBy(path: string, raw: string): void {
 
 // Breaking a stale lock is itself serialised by a second lock, so two processes that both saw the
 // stale owner cannot both remove it (the second would remove the first one's fresh lock).
-function breakStaleLock(path: string, stale: Owner, staleMs: number): void {
+async function breakStaleLock(path: string, stale: Owner, staleMs: number): Promise<void> {
   const breaker = `${path}.break`;
   const me = newOwner();
-  if (!tryCreate(breaker, me)) {
+  if (!(await tryCreate(breaker, me))) {
     const other = readOwner(breaker);
     if (other !== undefined && isStale(other, Math.min(staleMs, 5_000))) removeIfOwnedBy(breaker, other.raw);
     return;
@@ -182,12 +178,12 @@ export async function acquireLock(path: string, options: LockOptions): Promise<H
       // A fresh stamp per attempt: the lock's age must count from when it was taken, not from when
       // the wait began, or a long wait would make it look stale to others at once.
       const me = newOwner();
-      if (queue.isMyTurn() && tryCreate(path, me)) return heldLock(path, me);
+      if (queue.isMyTurn() && (await tryCreate(path, me))) return heldLock(path, me);
       queue.join();
       requestRelease(path);
       const owner = readOwner(path);
       if (isStale(owner, options.staleMs) && owner !== undefined) {
-        breakStaleLock(path, owner, options.staleMs);
+        await breakStaleLock(path, owner, options.staleMs);
         // Retry at once only if the stale lock is gone; if another process is breaking it, wait.
         if (readOwner(path)?.raw !== owner.raw) continue;
       }

@@ -4,6 +4,7 @@ import {
   fdatasyncSync,
   fstatSync,
   ftruncateSync,
+  open,
   openSync,
   readSync,
   type Stats,
@@ -11,6 +12,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { CairnError, type ConversationMessage } from '@cairn/core';
 import type { FileSyncer } from './file-syncer.js';
 import type { FsLayout } from './fs-layout.js';
@@ -23,6 +25,9 @@ import { migrateLegacyConversation } from './migrate-legacy-conversation.js';
 import { type QuarantineReport, writeQuarantine } from './quarantine.js';
 import type { WriteAheadJournal } from './write-ahead-journal.js';
 import { writeFileAtomic } from './write-file-atomic.js';
+
+// A raw descriptor (fs/promises would wrap it in a FileHandle).
+const openFile = promisify(open);
 
 interface LogState extends LogSummary {
   fd: number;
@@ -203,11 +208,12 @@ export class ConversationLog {
 
   /** Creates the log file (and its directory entry, durably when asked). Under the lock. */
   async create(): Promise<LogState> {
-    // No O_APPEND: records go where the records end, which is before the padding.
-    const fd = openSync(this.#file, constants.O_RDWR | constants.O_CREAT, 0o644);
+    // No O_APPEND: records go where the records end, which is before the padding. On libuv's pool:
+    // creating an entry waits for the file system's journal, ~1 ms while other files are synced.
+    const fd = await openFile(this.#file, constants.O_RDWR | constants.O_CREAT, 0o644);
     if (this.options.syncDirectories) {
       // The new directory entry's sync, off the event loop like every other.
-      const dir = openSync(this.options.layout.conversationDir(this.conversationId), 'r');
+      const dir = await openFile(this.options.layout.conversationDir(this.conversationId), 'r');
       try {
         await this.options.syncer.sync(dir);
       } catch (error) {

@@ -280,10 +280,13 @@ export class FsConversationStore implements ConversationStore {
       this.#texts.delete(conversationId);
     }
     const file = this.layout.logFile(conversationId);
-    const bytes = await readFile(file).catch((error: unknown) => {
-      if (isMissing(error)) return undefined;
-      throw error;
-    });
+    // A new conversation's load (a turn's start) finds nothing without a trip to libuv's pool.
+    const bytes = !exists(file)
+      ? undefined
+      : await readFile(file).catch((error: unknown) => {
+          if (isMissing(error)) return undefined;
+          throw error;
+        });
     const end = bytes === undefined ? 0 : recordsEnd(bytes);
     const text = bytes?.toString('utf8', 0, end);
     let records = text === undefined ? undefined : decodeCleanLog(text);
@@ -300,7 +303,7 @@ export class FsConversationStore implements ConversationStore {
     // A torn tail may be another process's append in flight: re-read under the lock, which waits
     // for it, and quarantines what is really corrupt. A missing log may be a legacy array.
     if (records === undefined) {
-      if (bytes === undefined && !(await exists(this.layout.legacyFile(conversationId)))) return [];
+      if (bytes === undefined && !exists(this.layout.legacyFile(conversationId))) return [];
       const buffer = await this.#exclusive(conversationId, async (log) =>
         (await log.refresh()) === undefined ? undefined : readFile(file),
       );
@@ -321,7 +324,7 @@ export class FsConversationStore implements ConversationStore {
         layout: this.layout,
         cachedSummary: (conversationId, stats) => this.#logs.get(conversationId)?.cachedSummary(stats),
         migrateLegacy: async (conversationId) => {
-          if (!(await exists(this.layout.legacyFile(conversationId)))) return false;
+          if (!exists(this.layout.legacyFile(conversationId))) return false;
           await this.#exclusive(conversationId, (log) => log.refresh());
           return true;
         },
@@ -339,8 +342,7 @@ export class FsConversationStore implements ConversationStore {
       this.#logs.delete(conversationId);
       this.#texts.delete(conversationId);
       const existed =
-        (await exists(this.layout.logFile(conversationId))) ||
-        (await exists(this.layout.legacyFile(conversationId)));
+        exists(this.layout.logFile(conversationId)) || exists(this.layout.legacyFile(conversationId));
       // The blobs go first, while the lock is held: the rename below moves the lock file away, and
       // an append waiting for it would write blobs of a new conversation that a later rm removed.
       for (const dir of this.layout.conversationBlobDirs(conversationId)) {

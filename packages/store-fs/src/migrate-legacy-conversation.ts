@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { CairnError, type ConversationMessage, isValidConversationMessage } from '@cairn/core';
 import type { FsLayout } from './fs-layout.js';
 import { encodeRecords } from './log-record.js';
+import { exists } from './missing-files.js';
 import { type QuarantineReport, writeQuarantine } from './quarantine.js';
 import { writeFileAtomic } from './write-file-atomic.js';
 
@@ -17,6 +18,7 @@ export async function migrateLegacyConversation(
   { layout, onQuarantine }: { layout: FsLayout; onQuarantine: (report: QuarantineReport) => void },
 ): Promise<boolean> {
   const legacyFile = layout.legacyFile(conversationId);
+  if (!exists(legacyFile)) return false;
   let text: string;
   try {
     text = await readFile(legacyFile, 'utf8');
