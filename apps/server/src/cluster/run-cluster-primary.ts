@@ -10,6 +10,7 @@ import {
   type WorkerStats,
   type WorkerToPrimary,
 } from './cluster-messages.js';
+import { IpcOutbox, unbatch } from './ipc-outbox.js';
 import { PrimaryTurnLocks } from './primary-turn-locks.js';
 import { workerShare } from './worker-share.js';
 
@@ -65,6 +66,7 @@ export async function runClusterPrimary(options: ClusterOptions): Promise<Cluste
   const { config, logger } = options;
   const count = config.workers;
   const workers = new Map<number, Worker>();
+  const outboxes = new Map<number, IpcOutbox<PrimaryToWorker>>();
   const locks = new PrimaryTurnLocks(({ workerId, request }) =>
     send(workerId, { cairn: 'lock-granted', request }),
   );
@@ -92,8 +94,7 @@ export async function runClusterPrimary(options: ClusterOptions): Promise<Cluste
   cluster.setupPrimary({ exec: WORKER_ENTRY, args: [] });
 
   function send(workerId: number, message: PrimaryToWorker) {
-    const worker = workers.get(workerId);
-    if (worker?.isConnected()) worker.send(message);
+    outboxes.get(workerId)?.send(message);
   }
 
   function onMessage(worker: Worker, message: WorkerToPrimary) {
@@ -208,6 +209,7 @@ export async function runClusterPrimary(options: ClusterOptions): Promise<Cluste
   /** A worker is gone: its locks pass on, streams followed from it end, streams it followed stop. */
   function forget(workerId: number) {
     workers.delete(workerId);
+    outboxes.delete(workerId);
     locks.releaseWorker(workerId);
     for (const [conversationId, owners] of uiOwners) {
       owners.delete(workerId);
@@ -236,21 +238,30 @@ export async function runClusterPrimary(options: ClusterOptions): Promise<Cluste
     worker.on('error', () => {});
     const startedAt = Date.now();
     workers.set(worker.id, worker);
+    outboxes.set(
+      worker.id,
+      new IpcOutbox((message) => {
+        if (worker.isConnected()) worker.send(message);
+      }),
+    );
     const listening = new Promise<Listening>((resolve, reject) => {
-      worker.on('message', (message: unknown) => {
+      const receive = (message: unknown) => {
         if (!isCairnMessage<WorkerToPrimary>(message)) return;
         // Messages sent before the worker's code listens are lost: it says hello when it does.
         if (message.cairn === 'hello') {
-          worker.send({
+          send(worker.id, {
             cairn: 'start',
             config: workerShare(config),
             ...definedFields({ modelModule: options.modelModule }),
-          } satisfies PrimaryToWorker);
+          });
         } else if (message.cairn === 'listening') resolve(message);
         else if (message.cairn === 'failed') {
           const { code, message: text, details } = message.error;
           reject(new CairnError(code, text, definedFields({ details })));
         } else onMessage(worker, message);
+      };
+      worker.on('message', (message: unknown) => {
+        for (const one of unbatch(message)) receive(one);
       });
       worker.once('exit', (code, signal) => {
         forget(worker.id);

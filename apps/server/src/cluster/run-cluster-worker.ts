@@ -10,7 +10,7 @@ import { createIpcMetricsPeers } from './ipc-metrics-peers.js';
 import { createIpcTurnLock } from './ipc-turn-lock.js';
 import { createIpcTurnPeers } from './ipc-turn-peers.js';
 import { createIpcUIStreamPeers } from './ipc-ui-stream-peers.js';
-import { processWorkerChannel } from './worker-channel.js';
+import { type ProcessWorkerChannel, processWorkerChannel } from './worker-channel.js';
 
 /**
  * A cluster worker: waits for the primary's `start`, serves the port like a single `cairn-server`
@@ -37,7 +37,7 @@ export async function runClusterWorker(): Promise<void> {
     channel.disconnected.addEventListener('abort', () => resolve(undefined));
     channel.send({ cairn: 'hello' });
   });
-  if (start === undefined) return exit(0);
+  if (start === undefined) return exit(channel, 0);
   const { config } = start;
   const logger = pino({
     level: config.logLevel,
@@ -60,7 +60,7 @@ export async function runClusterWorker(): Promise<void> {
   } catch (error) {
     // The primary reports it (once for the cluster, as a single process would).
     const cairnError = toCairnError(error, 'STORE_UNAVAILABLE');
-    return exit(1, { cairn: 'failed', error: cairnError.toJSON() });
+    return exit(channel, 1, { cairn: 'failed', error: cairnError.toJSON() });
   }
   logger.debug({ url: server.url }, 'cluster worker serving');
 
@@ -72,14 +72,14 @@ export async function runClusterWorker(): Promise<void> {
     server.shutdown().then(
       ({ abortedTurns }) => {
         logger.info({ abortedTurns }, 'cluster worker stopped');
-        return exit(0, { cairn: 'stopped', abortedTurns });
+        return exit(channel, 0, { cairn: 'stopped', abortedTurns });
       },
       (error: unknown) => {
         logger.error(
           { error: toCairnError(error, 'STORE_UNAVAILABLE').toJSON() },
           'cluster worker failed to stop',
         );
-        return exit(1);
+        return exit(channel, 1);
       },
     );
   };
@@ -135,8 +135,13 @@ async function importModel(specifier: string): Promise<ModelAdapter> {
   return module.createModel();
 }
 
-/** Tells the primary the last word (when connected), then ends the process. */
-function exit(code: number, last?: Parameters<NonNullable<typeof process.send>>[0]): Promise<void> {
+/** Tells the primary the last word (when connected) after what was queued, then ends the process. */
+function exit(
+  channel: ProcessWorkerChannel,
+  code: number,
+  last?: Parameters<NonNullable<typeof process.send>>[0],
+): Promise<void> {
+  channel.flush();
   return new Promise((resolve) => {
     const end = () => {
       process.exitCode = code;
