@@ -15,9 +15,7 @@ describe('IpcOutbox', () => {
     for (let n = 1; n <= 3; n++) outbox.send({ cairn: 'event', n });
     expect(written).toEqual([]);
     await nextTurn();
-    expect(written).toEqual([
-      { cairn: 'batch', messages: [1, 2, 3].map((n) => ({ cairn: 'event', n })) },
-    ]);
+    expect(written).toEqual([{ cairn: 'batch', messages: [1, 2, 3].map((n) => ({ cairn: 'event', n })) }]);
   });
 
   it('sends a lone message as itself, and each turn its own', async () => {
