@@ -24,8 +24,8 @@
 // Each scenario (run-scenario.mjs): memory per idle /events stream (main only), a warm-up (50
 // conversations of 2 turns, compiling the code paths), the create phase (every conversation created
 // in one burst), then the turn phase (conversation-load.mjs):
-// - Load: autocannon, one connection = one conversation, each turn sent when the previous one's
-//   stream has ended (closed loop, no think time). The model streams 10 text chunks a turn, the
+// - Load: autocannon, one connection = one conversation (opened with an untimed GET /healthz), each
+//   turn sent when the previous one's stream has ended (closed loop, no think time). The model streams 10 text chunks a turn, the
 //   first ~FIRST_CHUNK_MS after the call, the rest ~CHUNK_MS apart (every wait drawn from 0.5–1.5 ×
 //   its mean, so 1,000 conversations do not fire their chunks on the same timer tick): ~2.75 s of
 //   model time a turn, so the conversations offer ~380 turns and ~3,800 text events a second; a
@@ -42,7 +42,8 @@
 //   event loop) and turn end − last chunk (storing the answer, the closing events).
 // - Per-event latency: autocannon only sees whole bodies, so a worker thread (sse-sampler.mjs) runs
 //   SAMPLED more conversations of the same shape, reading each SSE event as it arrives (its own
-//   thread: autocannon's work does not delay reads). Server-added latency of an event = the time
+//   thread, at a raised priority where allowed: neither autocannon's work nor the server's delays
+//   its reads). Server-added latency of an event = the time
 //   the sampler read it − the emit time in the chunk (sub-millisecond wall clocks, the offset between
 //   the processes' clocks measured, best of 20 round trips, and corrected for). "From when due" adds
 //   the wait for the model's timer (≈ a provider's chunk waiting unread in its socket).

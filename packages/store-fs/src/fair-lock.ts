@@ -11,6 +11,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { exists } from './missing-files.js';
 import { HOST, isAlive } from './process-liveness.js';
 
 // Waiters take a lock in turn. A process that finds the lock taken leaves a ticket beside it,
@@ -70,6 +71,8 @@ export class LockQueue {
 
   /** The tickets in the queue, oldest first (none when the directory is gone). */
   #tickets(): string[] {
+    // A new conversation's lock has no directory yet: a lookup says so, cheaper than a thrown ENOENT.
+    if (!exists(this.#dir)) return [];
     try {
       return readdirSync(this.#dir)
         .filter((name) => name.startsWith(this.#prefix))
