@@ -20,7 +20,6 @@ import { createProjector, type DisplayProjector, splitAssistantMessage } from '.
 import { fieldsAdder } from './message-fields.js';
 import {
   DEFAULT_PENDING_TIMEOUT_MS,
-  type MessageFields,
   type MessageProcessor,
   type MessageProcessorOptions,
 } from './message-processor-options.js';
