@@ -32,6 +32,8 @@ export function createConversationWriter(
   const { store, logger } = env;
   // A listener is the caller's UI: its failure is logged, never the turn's failure.
   const emit = (event: AgentOutput | RuntimeEvent) => {
+    // A moment of the event loop's own for the store: other turns' ends whose sync is done go on now.
+    store.settleDurableWrites?.();
     try {
       onEvent?.(event);
     } catch (error) {

@@ -59,6 +59,21 @@ describe('runtime.stream', () => {
     expect(await store.load('c1')).toHaveLength(4);
   });
 
+  it('gives the store a look at its completed syncs on every event it streams (settleDurableWrites)', async () => {
+    const { store, runtime } = runtimeWith(TOOL_TURNS);
+    let looks = 0;
+    Object.assign(store, {
+      settleDurableWrites: () => {
+        looks++;
+      },
+    });
+    // How many looks each event found done before it reached the listener.
+    const looksBefore: number[] = [];
+    await runtime.chat({ userInput: 'Weather in Oslo?', onEvent: () => looksBefore.push(looks) });
+    expect(looksBefore.length).toBeGreaterThan(5);
+    expect(looksBefore).toEqual(looksBefore.map((_, index) => index + 1));
+  });
+
   it('replays every event to each reader, however late, and runs and stores the turn with no reader at all', async () => {
     const { runtime, store } = runtimeWith(TOOL_TURNS);
     const stream = runtime.stream({ conversationId: 'c2', userInput: 'Weather?' });

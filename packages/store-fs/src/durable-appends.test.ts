@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { CairnError } from '@cairn/core';
-import { userMessage } from '@cairn/storage/testkit';
+import { assistantText, userMessage } from '@cairn/storage/testkit';
 import { createGate, type Gate, simulatedDelay } from '@cairn/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FileSyncer } from './file-syncer.js';
@@ -259,6 +259,30 @@ describe('the sync threads', () => {
     expect(pool.threads).toBeGreaterThan(0);
     await store.close();
     expect(pool.threads).toBe(0);
+  });
+});
+
+describe('settleDurableWrites', () => {
+  it("ends an append's wait as soon as its sync thread is done, without the event loop turning", async () => {
+    const store = new FsConversationStore({ rootDir });
+    try {
+      // The journal made and the lock leased: the next append reaches its sync without file work on the pool.
+      await store.append('c', [userMessage('u1', 'hi'), assistantText('a1', 'hello')]);
+      let settled = false;
+      void store.append('c', [userMessage('u2', 'and?'), assistantText('a2', 'more')]).then(() => {
+        settled = true;
+      });
+      // Only promise jobs and blocking waits from here: no timer, no I/O callback, no wake-up task runs.
+      const block = new Int32Array(new SharedArrayBuffer(4));
+      for (let round = 0; round < 500 && !settled; round++) {
+        for (let job = 0; job < 20; job++) await Promise.resolve();
+        Atomics.wait(block, 0, 0, 10);
+        store.settleDurableWrites();
+      }
+      expect(settled).toBe(true);
+    } finally {
+      await store.close();
+    }
   });
 });
 

@@ -271,7 +271,8 @@ export class FsConversationStore implements ConversationStore {
         ? undefined
         : this.#texts.get(conversationId, lease, state.size);
     if (known !== undefined) {
-      const records = decodeCleanLog(known);
+      // The cache holds what this instance wrote, or read and checked, under the lease.
+      const records = decodeCleanLog(known, { checksums: false });
       if (records !== undefined)
         return selectRange(
           records.map((record) => record.msg),
@@ -314,6 +315,10 @@ export class FsConversationStore implements ConversationStore {
       records.map((record) => record.msg),
       window,
     );
+  }
+
+  settleDurableWrites(): void {
+    this.#journal?.poll();
   }
 
   async listConversations(options?: { cursor?: string; limit?: number }): Promise<ConversationPage> {

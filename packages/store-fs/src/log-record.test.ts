@@ -104,6 +104,23 @@ describe('encodeRecords / decodeLog', () => {
     );
   });
 
+  it('without checksums (text this process checked or wrote), the fast path parses the same records and compares no checksum', () => {
+    fc.assert(
+      fc.property(batches, (all) => {
+        const text = encodeAll(all).buffer.toString('utf8');
+        expect(decodeCleanLog(text, { checksums: false })).toEqual(decodeCleanLog(text));
+      }),
+      { numRuns: 50 },
+    );
+    const message: ConversationMessage = { id: 'u1', role: 'user', content: 'hi', createdAt: AT, seq: 1 };
+    const text = encodeRecords([message], AT).bytes.toString();
+    const wrongChecksum = text.replace(/"crc":"[0-9a-f]{8}"/, '"crc":"00000000"');
+    expect(decodeCleanLog(wrongChecksum)).toBeUndefined();
+    expect(decodeCleanLog(wrongChecksum, { checksums: false })?.map((record) => record.msg.id)).toEqual([
+      'u1',
+    ]);
+  });
+
   it('zero padding after the records is not part of the log, whatever its length', () => {
     fc.assert(
       fc.property(batches, fc.nat({ max: 20_000 }), fc.nat(), (all, padding, cutSeed) => {

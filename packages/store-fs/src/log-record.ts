@@ -149,8 +149,12 @@ export function decodeLog(padded: Buffer, baseOffset = 0, baseSeq = 0): DecodedL
  * The fast path of a load: a log's records read as text (padding cut off), every line's checksum
  * checked on the string (the CRC of its UTF-8 bytes) and parsed. Returns undefined on the first problem of any kind; the
  * caller then decodes the bytes with `decodeLog`, which locates and reports each corrupt span.
+ * `checksums: false` skips the checksums, for text already checked (or written) by this process.
  */
-export function decodeCleanLog(text: string): LogRecord[] | undefined {
+export function decodeCleanLog(
+  text: string,
+  { checksums = true }: { checksums?: boolean } = {},
+): LogRecord[] | undefined {
   if (text.length > 0 && text.charCodeAt(text.length - 1) !== NEWLINE) return undefined;
   const lines = text.split('\n');
   lines.pop();
@@ -160,7 +164,7 @@ export function decodeCleanLog(text: string): LogRecord[] | undefined {
     const line = lines[index] as string;
     const bodyEnd = line.length - CRC_SUFFIX_LENGTH;
     if (bodyEnd <= 0 || !line.startsWith(CRC_PREFIX, bodyEnd) || !line.endsWith('"}')) return undefined;
-    if (crcHex(crc32(line.slice(0, bodyEnd))) !== line.slice(bodyEnd + CRC_PREFIX.length, -2))
+    if (checksums && crcHex(crc32(line.slice(0, bodyEnd))) !== line.slice(bodyEnd + CRC_PREFIX.length, -2))
       return undefined;
     const record = parseLine(line);
     if (record === undefined || !(record.seq > lastSeq)) return undefined;

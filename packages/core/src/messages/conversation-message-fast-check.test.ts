@@ -165,8 +165,98 @@ describe('the conversation message fast check', () => {
     expect(reads).toBe(1);
   });
 
-  it('leaves nested fields and objects that are not plain to the schema', () => {
-    expect(fastCheck({ id: 'a', role: 'assistant', createdAt: at, reasoning: [{ text: 'hm' }] })).toBe(false);
+  it('accepts JSON fields of JSON values itself, walking them (a history loaded from a store)', () => {
+    const metadata = { anthropic: { signature: 'sig', nested: [1, { ok: true }, null] } };
+    for (const message of [
+      { id: 'a', role: 'assistant', createdAt: at, reasoning: [{ text: 'hm' }] },
+      { id: 'a', role: 'assistant', createdAt: at, content: 'x', providerMetadata: metadata },
+      {
+        id: 'a',
+        role: 'assistant',
+        createdAt: at,
+        reasoning: [{ text: '', redacted: true, providerMetadata: metadata }],
+      },
+      {
+        id: 't',
+        role: 'tool',
+        tool_call_id: 'c',
+        content: 'x',
+        createdAt: at,
+        structuredResult: { rows: [[1, 'a']] },
+      },
+    ]) {
+      expect(schemaAccepts(message)).toBe(true);
+      expect(fastCheck(message)).toBe(true);
+    }
+  });
+
+  it('leaves JSON fields holding what JSON cannot (NaN, a Date, a symbol key, a hole, a cycle) to the schema', () => {
+    const base = { id: 't', role: 'tool', tool_call_id: 'c', content: 'x', createdAt: at };
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    const sparse = [1, 2];
+    delete sparse[0];
+    const hidden = Object.defineProperty({ a: 1 }, 'b', { value: Number.NaN, enumerable: false });
+    let deep: unknown = 1;
+    for (let level = 0; level < 100; level++) deep = [deep];
+    for (const value of [
+      Number.NaN,
+      { at: new Date(0) },
+      { [Symbol('s')]: 1 },
+      sparse,
+      cycle,
+      hidden,
+      deep,
+      JSON.parse('{"__proto__":{"a":1}}'),
+      () => 1,
+    ]) {
+      expect(fastCheck({ ...base, structuredResult: value })).toBe(false);
+      expect(fastCheck({ ...base, providerMetadata: { openai: { value } } })).toBe(false);
+    }
+  });
+
+  it('never accepts JSON fields the schema refuses: anything in structured results, provider data and reasoning', () => {
+    const anything = fc.anything({
+      withSparseArray: true,
+      withNullPrototype: true,
+      withBoxedValues: true,
+      withDate: true,
+      withMap: true,
+      withSet: true,
+      withTypedArray: true,
+      withObjectString: true,
+    });
+    const base = COMMON[4] as Record<string, unknown>;
+    const placed = fc.oneof(
+      anything.map((value) => ({ ...base, structuredResult: value })),
+      fc.tuple(fc.string(), fc.string(), anything).map(([namespace, key, value]) => ({
+        ...base,
+        providerMetadata: { [namespace]: { [key]: value } },
+      })),
+      fc.tuple(anything, anything).map(([text, metadata]) => ({
+        ...base,
+        reasoning: [{ text, providerMetadata: { p: { k: metadata } } }],
+      })),
+      anything.map((value) => ({ ...base, providerMetadata: value, reasoning: value })),
+    );
+    fc.assert(
+      fc.property(placed, (message) => {
+        if (fastCheck(message)) expect(schemaAccepts(message)).toBe(true);
+      }),
+      { numRuns: 3000 },
+    );
+    // And JSON values are accepted, not sent to the schema.
+    const tool = COMMON[3] as Record<string, unknown>;
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const message = { ...tool, structuredResult: value };
+        if (!JSON.stringify(value ?? null).includes('"__proto__"')) expect(fastCheck(message)).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('leaves objects that are not plain to the schema', () => {
     const inherited = Object.assign(Object.create({ inherited: 1 }), {
       id: 'u',
       role: 'user',

@@ -79,23 +79,61 @@ const FIELD_CHECKS: Record<string, Check> = {
 };
 const REQUIRED_FIELDS = ['id', 'role', 'createdAt'];
 
-// The JSON fields of a plain JSON copy (parseMessageForStorage makes one: no NaN, Date, cycle or
-// getter is left) need no walk: every value in them is JSON, so only their shape is checked. On any
-// other value these checks would be unsound.
-// Namespace → plain object of JSON values.
-const isProviderMetadata = (value: unknown) =>
-  isPlainObject(value) &&
-  Object.keys(value).every((namespace) => namespace.length > 0 && isPlainObject(value[namespace]));
-const isReasoningPart = (value: unknown) =>
-  isPlainObject(value) &&
-  typeof value.text === 'string' &&
-  (value.redacted === undefined || isBoolean(value.redacted)) &&
-  (value.providerMetadata === undefined || isProviderMetadata(value.providerMetadata));
-const PLAIN_JSON_FIELD_CHECKS: Record<string, Check> = {
-  structuredResult: (value) => value,
-  providerMetadata: when(isProviderMetadata),
-  reasoning: when((value) => isPlainArray(value) && value.every(isReasoningPart)),
-};
+// How deep the walk of a JSON field goes: anything deeper (or a cycle) is the schema's call.
+const MAX_JSON_DEPTH = 64;
+
+/** A plain object whose keys are all ordinary (no symbol, hidden or `__proto__` key), each value passing `test`. */
+function isRecordOf(value: unknown, test: (item: unknown, key: string) => boolean): boolean {
+  if (!isPlainObject(value)) return false;
+  const keys = Object.keys(value);
+  if (Reflect.ownKeys(value).length !== keys.length) return false;
+  for (const key of keys) if (key === '__proto__' || !test(value[key], key)) return false;
+  return true;
+}
+
+/** Every element there (no hole) and passing `test`, read by index (not through the array's own methods). */
+function isArrayOf(value: unknown[], test: (item: unknown) => boolean): boolean {
+  for (let index = 0; index < value.length; index++) {
+    if (!Object.hasOwn(value, index) || !test(value[index])) return false;
+  }
+  return true;
+}
+
+/** A value `z.json()` accepts, each part read once: no Date, NaN, sparse or subclassed array. */
+function isJsonValue(value: unknown, depth = 0): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (depth >= MAX_JSON_DEPTH) return false;
+  const item = (element: unknown) => isJsonValue(element, depth + 1);
+  return isPlainArray(value) ? isArrayOf(value, item) : isRecordOf(value, item);
+}
+
+/**
+ * The checks of the JSON fields (`structuredResult`, `providerMetadata`, `reasoning`), each JSON value
+ * tested by `json`. The fields of a plain JSON copy (parseMessageForStorage makes one: no NaN, Date,
+ * cycle or getter is left) need no walk: every value in them is JSON, so only their shape is checked.
+ */
+function jsonFieldChecks(json: (value: unknown) => boolean): Record<string, Check> {
+  // Namespace → record of JSON values.
+  const isProviderMetadata = (value: unknown) =>
+    isRecordOf(value, (namespace, key) => key.length > 0 && isRecordOf(namespace, json));
+  const isReasoningPart = (value: unknown) => {
+    if (!isPlainObject(value)) return false;
+    const { text, redacted, providerMetadata } = value;
+    return (
+      typeof text === 'string' &&
+      (redacted === undefined || isBoolean(redacted)) &&
+      (providerMetadata === undefined || isProviderMetadata(providerMetadata))
+    );
+  };
+  return {
+    structuredResult: when(json),
+    providerMetadata: when(isProviderMetadata),
+    reasoning: when((value) => isPlainArray(value) && isArrayOf(value, isReasoningPart)),
+  };
+}
+const FIELD_CHECKS_ANY_VALUE = { ...FIELD_CHECKS, ...jsonFieldChecks((value) => isJsonValue(value)) };
+const FIELD_CHECKS_PLAIN_JSON = { ...FIELD_CHECKS, ...jsonFieldChecks(() => true) };
 
 /**
  * Builds the check for a schema with these fields. It returns true only for a message of a common
@@ -108,7 +146,7 @@ export function conversationMessageFastCheck(
   schemaFields: readonly string[],
   { plainJson = false }: { plainJson?: boolean } = {},
 ): (value: unknown) => boolean {
-  const checks = plainJson ? { ...FIELD_CHECKS, ...PLAIN_JSON_FIELD_CHECKS } : FIELD_CHECKS;
+  const checks = plainJson ? FIELD_CHECKS_PLAIN_JSON : FIELD_CHECKS_ANY_VALUE;
   const checkedFields = Object.entries(checks);
   const unknownToCheck = checkedFields.filter(([field]) => !schemaFields.includes(field));
   if (unknownToCheck.length > 0)

@@ -102,4 +102,10 @@ export interface ConversationStore {
   getBlob(ref: string, range?: BlobRange): Promise<Uint8Array>;
   /** Releases files, connections and locks. */
   close(): Promise<void>;
+  /**
+   * Optional. Ends, now, the waits of appends whose sync has already completed off the event loop (the
+   * fs store's sync thread). Such a store notices completions from its own calls and a timer, which a
+   * busy event loop runs late, so the runtime calls this on every event it streams: a cheap look.
+   */
+  settleDurableWrites?(): void;
 }
