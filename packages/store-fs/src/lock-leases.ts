@@ -26,8 +26,8 @@ process.once('exit', () => {
  * Keeps a conversation's lock file between appends of one store instance, so that appends pay for
  * no lock syscalls on the event loop while no other process wants the conversation. A lease ends
  * when another process leaves its "want" marker beside the lock (noticed through a watch on the
- * lock's directory, also while this process is idle), when the store closes, and when it goes a
- * quarter of `staleMs` unused. A lease in use is stamped afresh every quarter of `staleMs`, off the
+ * lock's directory, also while this process is idle), when the store closes, and when it goes its
+ * period (a fifth to a quarter of `staleMs`) unused. A lease in use is stamped afresh every period, off the
  * event loop (`HeldLock.renew`), so others never judge it stale; one whose stamp is older than a
  * third of `staleMs` (a renewal failed or late) is taken again before use. Where a directory cannot
  * be watched, the lease ends as soon as the event loop goes idle, and before this instance waits for
@@ -35,6 +35,8 @@ process.once('exit', () => {
  */
 export class LockLeases {
   readonly #leases = new Map<string, Lease>();
+  // The leases without a watch (few or none): each acquire looks at these, not at every lease held.
+  readonly #unwatched = new Set<string>();
   #releaseTimer: NodeJS.Timeout | undefined;
   // Runs in progress per lock: a lease is never given up from under one.
   readonly #active = new Map<string, number>();
@@ -80,7 +82,9 @@ export class LockLeases {
   }
 
   #lease(path: string, lock: HeldLock): Lease {
-    const tick = setTimeout(() => this.#tick(path), this.options.staleMs / 4);
+    // Each lease its own period, a fifth to a quarter of staleMs: the leases taken in one burst (a
+    // server's first turns) renew apart, not a thousand in one turn of the event loop.
+    const tick = setTimeout(() => this.#tick(path), this.options.staleMs * (0.2 + 0.05 * Math.random()));
     tick.unref();
     const lease: Lease = { lock, watcher: undefined, wanted: false, used: false, renewDue: false, tick };
     this.#leases.set(path, lease);
@@ -96,10 +100,12 @@ export class LockLeases {
         // The directory went away (a delete) or the watch broke: fall back to releasing at idle.
         lease.watcher?.close();
         lease.watcher = undefined;
+        if (this.#leases.get(path) === lease) this.#unwatched.add(path);
         if (!this.#active.has(path)) this.#releaseWhenIdle();
       });
     } catch {
       // Out of watches (or none on this platform): the lease ends at idle instead.
+      this.#unwatched.add(path);
     }
     // A waiter that asked before the watch began: its marker is already there.
     if (existsSync(wantFile(path))) lease.wanted = true;
@@ -169,8 +175,8 @@ export class LockLeases {
 
   /** Gives back every lease without a watch that no run is using. */
   #releaseUnwatched(): void {
-    for (const [path, lease] of [...this.#leases]) {
-      if (lease.watcher === undefined && !this.#active.has(path)) this.release(path);
+    for (const path of [...this.#unwatched]) {
+      if (!this.#active.has(path)) this.release(path);
     }
   }
 
@@ -195,6 +201,7 @@ export class LockLeases {
     const lease = this.#leases.get(path);
     if (lease === undefined) return undefined;
     this.#leases.delete(path);
+    this.#unwatched.delete(path);
     lease.watcher?.close();
     clearTimeout(lease.tick);
     if (this.#leases.size === 0) liveLeases.delete(this);
