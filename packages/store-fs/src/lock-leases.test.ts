@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { acquireLock } from './conversation-lock.js';
 import { LockLeases } from './lock-leases.js';
 
-// A short stale age: a lease ticks every 80-100 ms and is taken again past 133 ms without a new stamp.
+// A short stale age: a lease ticks every 100 ms and is taken again past 133 ms without a new stamp.
 const options = { staleMs: 400, timeoutMs: 5_000 };
 
 let dir: string;

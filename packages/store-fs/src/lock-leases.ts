@@ -26,8 +26,8 @@ process.once('exit', () => {
  * Keeps a conversation's lock file between appends of one store instance, so that appends pay for
  * no lock syscalls on the event loop while no other process wants the conversation. A lease ends
  * when another process leaves its "want" marker beside the lock (noticed through a watch on the
- * lock's directory, also while this process is idle), when the store closes, and when it goes its
- * period (a fifth to a quarter of `staleMs`) unused. A lease in use is stamped afresh every period, off the
+ * lock's directory, also while this process is idle), when the store closes, and when it goes a
+ * quarter of `staleMs` unused. A lease in use is stamped afresh every quarter of `staleMs`, off the
  * event loop (`HeldLock.renew`), so others never judge it stale; one whose stamp is older than a
  * third of `staleMs` (a renewal failed or late) is taken again before use. Where a directory cannot
  * be watched, the lease ends as soon as the event loop goes idle, and before this instance waits for
@@ -82,9 +82,7 @@ export class LockLeases {
   }
 
   #lease(path: string, lock: HeldLock): Lease {
-    // Each lease its own period, a fifth to a quarter of staleMs: the leases taken in one burst (a
-    // server's first turns) renew apart, not a thousand in one turn of the event loop.
-    const tick = setTimeout(() => this.#tick(path), this.options.staleMs * (0.2 + 0.05 * Math.random()));
+    const tick = setTimeout(() => this.#tick(path), this.options.staleMs / 4);
     tick.unref();
     const lease: Lease = { lock, watcher: undefined, wanted: false, used: false, renewDue: false, tick };
     this.#leases.set(path, lease);
