@@ -8,14 +8,15 @@
 //
 // IPC, answered as `{ id, ...answer }` for a request `{ id, type, payload? }`: `clock` (this
 // process's wall clock), `memory` (process.memoryUsage() after forced GCs), `loop-start` /
-// `loop-stop` (event-loop delay and this process's CPU time in between), `profile-start` /
+// `loop-stop` (event-loop delay, this process's CPU time, its GC pauses and Cairn's answer appends in
+// between), `profile-start` /
 // `profile-stop` (a V8 CPU profile of just that window, written to `payload.file`), `count`
 // (count-store.mjs on the memory store, which dies with this process), `log` (warnings and errors
 // logged so far), `close`. Ready is `{ type: 'ready', port }`.
 import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { createAgentRuntime } from '@cairn/runtime';
 import { createAdaptorServer } from '@hono/node-server';
 import { Hono } from 'hono';
@@ -24,6 +25,7 @@ import { seededRandom } from '../../../tooling/bench/index.js';
 import { createInProcessEventBus, createInProcessTurnLock, createServerApp } from '../dist/index.js';
 import { countStore } from './count-store.mjs';
 import { openStore } from './open-store.mjs';
+import { spread } from './spread.mjs';
 import { createStampedModel, wallClock } from './stamped-model.mjs';
 
 const config = JSON.parse(process.argv[2]);
@@ -42,9 +44,38 @@ let fetchHandler;
 let closeApp = async () => {};
 let cairnStore;
 
+// Samples of the turn phase (between loop-start and loop-stop): the main thread's GC pauses (a pause
+// holds every stream alike), and Cairn's answer appends (the store's part of turn end − last chunk:
+// on a persistent store, an answer is durable before the turn ends).
+let gcPauseMs;
+let answerAppendMs;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) gcPauseMs?.push(entry.duration);
+}).observe({ entryTypes: ['gc'] });
+
+/** The store, its answer appends timed (every other property as it is, methods bound to it). */
+function timingAnswerAppends(store) {
+  const append = async (conversationId, messages, options) => {
+    const started = performance.now();
+    try {
+      return await store.append(conversationId, messages, options);
+    } finally {
+      if (messages.some((message) => message.role === 'assistant'))
+        answerAppendMs?.push(performance.now() - started);
+    }
+  };
+  return new Proxy(store, {
+    get(target, property) {
+      if (property === 'append') return append;
+      const value = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
 if (config.mode === 'cairn') {
-  const store = openStore(config.store, config.storeDir);
-  cairnStore = store;
+  cairnStore = openStore(config.store, config.storeDir);
+  const store = timingAnswerAppends(cairnStore);
   const events = createInProcessEventBus();
   const turnLock = createInProcessTurnLock();
   const handle = createServerApp({
@@ -101,6 +132,8 @@ const answers = {
   'loop-start': () => {
     loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
     loop.enable();
+    gcPauseMs = [];
+    answerAppendMs = config.mode === 'cairn' ? [] : undefined;
     cpuStart = process.cpuUsage();
     timeStart = performance.now();
     return {};
@@ -112,10 +145,20 @@ const answers = {
     // The histogram holds whole timer intervals: the delay is what exceeds the resolution.
     const ms = (nanoseconds) => Math.max(0, nanoseconds / 1e6 - LOOP_RESOLUTION_MS);
     const cpuMs = (cpu.user + cpu.system) / 1000;
+    const pauses = gcPauseMs;
+    const answers = answerAppendMs;
+    gcPauseMs = undefined;
+    answerAppendMs = undefined;
     return {
       loopDelayMs: { p50: ms(loop.percentile(50)), p99: ms(loop.percentile(99)), max: ms(loop.max) },
       cpuMs,
       cpuPercent: (cpuMs / elapsedMs) * 100,
+      gcPauseMs: {
+        count: pauses.length,
+        totalMs: pauses.reduce((sum, pause) => sum + pause, 0),
+        ...spread(pauses),
+      },
+      ...(answers === undefined ? {} : { answerAppendMs: spread(answers) }),
     };
   },
   // In-process rather than --cpu-prof: the profile then covers the turn phase only, not start-up,

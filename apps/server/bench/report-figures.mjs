@@ -19,6 +19,13 @@ const GOALS = {
 const ms = (value) => `${value.toFixed(2)} ms`;
 const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
 const spreadText = ({ mean, p50, p99 }) => `mean ${ms(mean)}, p50 ${ms(p50)}, p99 ${ms(p99)}`;
+// A single server process's own view of the phase (the cluster's workers report neither).
+const storeAndGcText = ({ server, seconds }) =>
+  (server.answerAppendMs === undefined ? '' : `; storing the answer ${spreadText(server.answerAppendMs)}`) +
+  (server.gcPauseMs === undefined
+    ? ''
+    : `; GC pauses ${server.gcPauseMs.count}, ${spreadText(server.gcPauseMs)}, max ` +
+      `${ms(server.gcPauseMs.max)}: ${((server.gcPauseMs.totalMs / (seconds * 1000)) * 100).toFixed(1)}% of the phase`);
 
 /** `results`: run.mjs's runs with runScenario's results; returns `{ figures, summary }`. */
 export function reportFigures(results, { model, offeredTurnsPerSecond, runSeconds }) {
@@ -170,7 +177,8 @@ export function reportFigures(results, { model, offeredTurnsPerSecond, runSecond
           `turn ${spreadText(timingMs.turn)} against the model's pacing ${spreadText(timingMs.pacing)}; added: ` +
           `${spreadText(timingMs.overhead)} = before the model call ${spreadText(timingMs.beforeModel)} + its ` +
           `timers late ${spreadText(timingMs.modelLate)} + turn end − last chunk ${spreadText(timingMs.afterLastChunk)}; ` +
-          `event-loop delay p99 ${ms(phase.server.loopDelayMs.p99)}, max ${ms(phase.server.loopDelayMs.max)}`,
+          `event-loop delay p99 ${ms(phase.server.loopDelayMs.p99)}, max ${ms(phase.server.loopDelayMs.max)}` +
+          storeAndGcText(phase),
         ...(result === baseline ? {} : onPeer((peerPhase) => peerPhase.timingMs.overhead.p99, 'ms')),
       },
       {
