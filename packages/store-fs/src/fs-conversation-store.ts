@@ -35,6 +35,7 @@ import type { FileSyncer } from './file-syncer.js';
 import { FsLayout } from './fs-layout.js';
 import type { FsConversationStoreOptions, FsDurability } from './fs-store-options.js';
 import { recoverStoreJournals } from './journal-recovery.js';
+import { lockLapsed } from './lock-lapsed.js';
 import { LockLeases } from './lock-leases.js';
 import { recordsEnd } from './log-padding.js';
 import { decodeCleanLog, decodeLog, encodeRecords } from './log-record.js';
@@ -50,14 +51,6 @@ import { WriteAheadJournal } from './write-ahead-journal.js';
 const DEFAULT_MAX_OPEN_LOGS = 2048;
 // The logs' text kept for loads, in all (a thousand conversations of 32 KB).
 const LOG_TEXT_CACHE_CHARS = 32 * 1024 * 1024;
-
-function lockLapsed(conversationId: string): CairnError {
-  return new CairnError(
-    'STORE_UNAVAILABLE',
-    `The append to conversation ${conversationId} took so long that its lock may have been taken over (lockStaleMs); no message was written, retry it`,
-    { retryable: true, details: { conversationId } },
-  );
-}
 
 /**
  * The embedded default store: one append-only JSONL log per conversation (each line carries its
