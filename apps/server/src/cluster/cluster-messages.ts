@@ -24,6 +24,8 @@ export type PrimaryToWorker =
   | Relayed
   | { cairn: 'start'; config: ServerConfig; modelModule?: string }
   | { cairn: 'lock-granted'; request: number }
+  /** Another worker waits for the lock of `request`: give it back once no turn of this worker uses it. */
+  | { cairn: 'lock-revoke'; request: number }
   /** Asks a worker for its metrics (`registry.getMetricsAsJSON()`), or answers a gather. */
   | { cairn: 'metrics'; request: string }
   | { cairn: 'metrics-gathered'; request: string; text: string; contentType: string }

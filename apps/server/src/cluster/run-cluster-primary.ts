@@ -67,8 +67,9 @@ export async function runClusterPrimary(options: ClusterOptions): Promise<Cluste
   const count = config.workers;
   const workers = new Map<number, Worker>();
   const outboxes = new Map<number, IpcOutbox<PrimaryToWorker>>();
-  const locks = new PrimaryTurnLocks(({ workerId, request }) =>
-    send(workerId, { cairn: 'lock-granted', request }),
+  const locks = new PrimaryTurnLocks(
+    ({ workerId, request }) => send(workerId, { cairn: 'lock-granted', request }),
+    ({ workerId, request }) => send(workerId, { cairn: 'lock-revoke', request }),
   );
   // Which workers run chat turns of a conversation, and the streams relayed between workers.
   const uiOwners = new Map<string, Set<number>>();

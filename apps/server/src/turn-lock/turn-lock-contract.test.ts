@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createGate, simulatedDelay } from '@cairn/testing';
 import { describe, expect, inject, it, onTestFinished } from 'vitest';
-import type { PrimaryToWorker, WorkerToPrimary } from '../cluster/cluster-messages.js';
 import { createIpcTurnLock } from '../cluster/ipc-turn-lock.js';
-import { PrimaryTurnLocks } from '../cluster/primary-turn-locks.js';
-import type { WorkerChannel } from '../cluster/worker-channel.js';
+import { simulatedLockCluster } from '../cluster/test-support.js';
 import { createInProcessTurnLock } from './in-process-turn-lock.js';
 import { createPostgresTurnLock } from './postgres-turn-lock.js';
 import type { ConversationTurnLock } from './turn-lock.js';
@@ -23,32 +21,7 @@ const implementations: [string, LockPair][] = [
   [
     'cluster (two workers, the primary over IPC)',
     () => {
-      const workers = new Map<number, Set<(message: PrimaryToWorker) => void>>();
-      const locks = new PrimaryTurnLocks(({ workerId, request }) =>
-        deliver(workerId, { cairn: 'lock-granted', request }),
-      );
-      // Asynchronous both ways, like IPC.
-      const deliver = (workerId: number, message: PrimaryToWorker) =>
-        setImmediate(() => {
-          for (const handler of workers.get(workerId) ?? []) handler(message);
-        });
-      const channel = (workerId: number): WorkerChannel => {
-        const handlers = new Set<(message: PrimaryToWorker) => void>();
-        workers.set(workerId, handlers);
-        return {
-          send: (message: WorkerToPrimary) =>
-            setImmediate(() => {
-              if (message.cairn === 'lock-acquire')
-                locks.acquire(message.conversationId, { workerId, request: message.request });
-              if (message.cairn === 'lock-release') locks.release(workerId, message.request);
-            }),
-          onMessage(handler) {
-            handlers.add(handler);
-            return () => handlers.delete(handler);
-          },
-          disconnected: new AbortController().signal,
-        };
-      };
+      const { channel } = simulatedLockCluster();
       return [createIpcTurnLock(channel(1)), createIpcTurnLock(channel(2))];
     },
   ],
