@@ -24,6 +24,7 @@ import { streamSSE } from 'hono/streaming';
 import { seededRandom } from '../../../tooling/bench/index.js';
 import { createInProcessEventBus, createInProcessTurnLock, createServerApp } from '../dist/index.js';
 import { countStore } from './count-store.mjs';
+import { readMainThreadSched, schedOverPhase } from './main-thread-sched.mjs';
 import { openStore } from './open-store.mjs';
 import { spread } from './spread.mjs';
 import { createStampedModel, wallClock } from './stamped-model.mjs';
@@ -119,6 +120,7 @@ await new Promise((resolve) => server.listen({ host: '127.0.0.1', port: 0, backl
 const LOOP_RESOLUTION_MS = 10;
 let loop;
 let cpuStart;
+let schedStart;
 let timeStart;
 let profiler;
 const answers = {
@@ -135,6 +137,7 @@ const answers = {
     gcPauseMs = [];
     answerAppendMs = config.mode === 'cairn' ? [] : undefined;
     cpuStart = process.cpuUsage();
+    schedStart = readMainThreadSched();
     timeStart = performance.now();
     return {};
   },
@@ -142,6 +145,7 @@ const answers = {
     loop.disable();
     const cpu = process.cpuUsage(cpuStart);
     const elapsedMs = performance.now() - timeStart;
+    const mainThread = schedOverPhase(schedStart, readMainThreadSched(), elapsedMs);
     // The histogram holds whole timer intervals: the delay is what exceeds the resolution.
     const ms = (nanoseconds) => Math.max(0, nanoseconds / 1e6 - LOOP_RESOLUTION_MS);
     const cpuMs = (cpu.user + cpu.system) / 1000;
@@ -159,6 +163,7 @@ const answers = {
         ...spread(pauses),
       },
       ...(answers === undefined ? {} : { answerAppendMs: spread(answers) }),
+      ...(mainThread === undefined ? {} : { mainThread }),
     };
   },
   // In-process rather than --cpu-prof: the profile then covers the turn phase only, not start-up,

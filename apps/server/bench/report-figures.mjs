@@ -17,6 +17,7 @@ const GOALS = {
 };
 
 const ms = (value) => `${value.toFixed(2)} ms`;
+const percent = (share) => `${(share * 100).toFixed(0)}%`;
 const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
 const spreadText = ({ mean, p50, p99 }) => `mean ${ms(mean)}, p50 ${ms(p50)}, p99 ${ms(p99)}`;
 // A single server process's own view of the phase (the cluster's workers report neither).
@@ -25,7 +26,11 @@ const storeAndGcText = ({ server, seconds }) =>
   (server.gcPauseMs === undefined
     ? ''
     : `; GC pauses ${server.gcPauseMs.count}, ${spreadText(server.gcPauseMs)}, max ` +
-      `${ms(server.gcPauseMs.max)}: ${((server.gcPauseMs.totalMs / (seconds * 1000)) * 100).toFixed(1)}% of the phase`);
+      `${ms(server.gcPauseMs.max)}: ${((server.gcPauseMs.totalMs / (seconds * 1000)) * 100).toFixed(1)}% of the phase`) +
+  (server.mainThread === undefined
+    ? ''
+    : `; main thread on a core ${percent(server.mainThread.onCpuShare)} of the phase, ready but waiting for ` +
+      `one ${percent(server.mainThread.waitShare)}, taken off one ${server.mainThread.preemptedPerSecond.toFixed(0)}×/s`);
 
 /** `results`: run.mjs's runs with runScenario's results; returns `{ figures, summary }`. */
 export function reportFigures(results, { model, offeredTurnsPerSecond, runSeconds }) {
