@@ -85,32 +85,12 @@ export function createIpcTurnLock(
     next();
   }
 
-  // Waits while another turn of this worker holds the conversation.
-  async function waitForOwnTurn(lease: Lease, signal: AbortSignal | undefined): Promise<void> {
-    const { disconnected } = channel;
-    let wake = () => {};
-    let onAbort = () => {};
-    let onGone = () => {};
-    try {
-      await new Promise<void>((resolve, reject) => {
-        wake = resolve;
-        onAbort = () => reject(turnAbortedError(lease.conversationId, signal?.reason));
-        onGone = () => reject(gone());
-        lease.waiting.add(wake);
-        signal?.addEventListener('abort', onAbort, { once: true });
-        disconnected.addEventListener('abort', onGone, { once: true });
-        if (signal?.aborted) onAbort();
-      });
-    } finally {
-      lease.waiting.delete(wake);
-      signal?.removeEventListener('abort', onAbort);
-      disconnected.removeEventListener('abort', onGone);
-    }
-  }
-
-  // A new lock from the primary (no lease, or one being given back).
-  async function acquire(conversationId: string, signal: AbortSignal | undefined): Promise<Lease> {
-    const request = nextRequest++;
+  // Resolves when `arm`'s callback is called; rejects when the turn is aborted or the primary goes first.
+  async function waitUnlessAborted(
+    conversationId: string,
+    signal: AbortSignal | undefined,
+    arm: (resolve: () => void) => void,
+  ): Promise<void> {
     const { disconnected } = channel;
     let onAbort = () => {};
     let onGone = () => {};
@@ -118,11 +98,37 @@ export function createIpcTurnLock(
       await new Promise<void>((resolve, reject) => {
         onAbort = () => reject(turnAbortedError(conversationId, signal?.reason));
         onGone = () => reject(gone());
-        granted.set(request, resolve);
         signal?.addEventListener('abort', onAbort, { once: true });
         disconnected.addEventListener('abort', onGone, { once: true });
-        channel.send({ cairn: 'lock-acquire', request, conversationId });
+        arm(resolve);
         if (signal?.aborted) onAbort();
+      });
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      disconnected.removeEventListener('abort', onGone);
+    }
+  }
+
+  // Waits while another turn of this worker holds the conversation.
+  async function waitForOwnTurn(lease: Lease, signal: AbortSignal | undefined): Promise<void> {
+    let wake = () => {};
+    try {
+      await waitUnlessAborted(lease.conversationId, signal, (resolve) => {
+        wake = resolve;
+        lease.waiting.add(resolve);
+      });
+    } finally {
+      lease.waiting.delete(wake);
+    }
+  }
+
+  // A new lock from the primary (no lease, or one being given back).
+  async function acquire(conversationId: string, signal: AbortSignal | undefined): Promise<Lease> {
+    const request = nextRequest++;
+    try {
+      await waitUnlessAborted(conversationId, signal, (resolve) => {
+        granted.set(request, resolve);
+        channel.send({ cairn: 'lock-acquire', request, conversationId });
       });
     } catch (error) {
       // Withdrawn from the queue (or released, had the grant crossed the abort on the way).
@@ -130,8 +136,6 @@ export function createIpcTurnLock(
       throw error;
     } finally {
       granted.delete(request);
-      signal?.removeEventListener('abort', onAbort);
-      disconnected.removeEventListener('abort', onGone);
     }
     const lease: Lease = {
       conversationId,
