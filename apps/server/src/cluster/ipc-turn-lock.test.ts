@@ -94,4 +94,37 @@ describe('createIpcTurnLock leases', () => {
     await simulatedDelay(60);
     expect(kinds(sent, 1)).toEqual(['lock-acquire', 'lock-release']);
   });
+
+  it('honours a request for the lock back that arrives together with its grant', {
+    timeout: 5_000,
+  }, async () => {
+    const { channel, sent } = simulatedLockCluster();
+    // Worker 2 would keep an unused lock for a minute: only the request for it back can free it in time.
+    const [one, two] = [
+      createIpcTurnLock(channel(1)),
+      createIpcTurnLock(channel(2), { leaseIdleMs: 60_000 }),
+    ];
+    const held = createGate();
+    const started = createGate();
+    const first = one.run('c1', async () => {
+      started.open();
+      await held.promise;
+    });
+    await started.promise;
+    const log: string[] = [];
+    const other = two.run('c1', async () => {
+      log.push('two');
+    });
+    await simulatedDelay(20);
+    const again = one.run('c1', async () => {
+      log.push('one again');
+    });
+    await simulatedDelay(20);
+    // Worker 1 gives its lock back: the primary grants worker 2 and, with worker 1 waiting behind,
+    // asks for it back in the same breath. Worker 2 must give it back after its turn, not keep it.
+    held.open();
+    await Promise.all([first, other, again]);
+    expect(log).toEqual(['two', 'one again']);
+    expect(kinds(sent, 2)).toEqual(['lock-acquire', 'lock-release']);
+  });
 });

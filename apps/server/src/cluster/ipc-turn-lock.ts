@@ -42,12 +42,18 @@ export function createIpcTurnLock(
   const granted = new Map<number, () => void>();
   const leases = new Map<string, Lease>();
   const leaseOf = new Map<number, Lease>();
+  // Asked back before their lease exists: the primary's grant and its request for the lock back can
+  // come in one batch, handled before the granted turn goes on.
+  const revokedOnGrant = new Set<number>();
   let closed = false;
   channel.onMessage((message) => {
     if (message.cairn === 'lock-granted') granted.get(message.request)?.();
     if (message.cairn === 'lock-revoke') {
       const lease = leaseOf.get(message.request);
-      if (lease === undefined) return;
+      if (lease === undefined) {
+        if (granted.has(message.request)) revokedOnGrant.add(message.request);
+        return;
+      }
       lease.revoked = true;
       if (!lease.running) giveBack(lease);
     }
@@ -133,6 +139,7 @@ export function createIpcTurnLock(
     } catch (error) {
       // Withdrawn from the queue (or released, had the grant crossed the abort on the way).
       channel.send({ cairn: 'lock-release', request });
+      revokedOnGrant.delete(request);
       throw error;
     } finally {
       granted.delete(request);
@@ -141,7 +148,7 @@ export function createIpcTurnLock(
       conversationId,
       request,
       running: true,
-      revoked: false,
+      revoked: revokedOnGrant.delete(request),
       waiting: new Set(),
       idle: undefined,
     };
