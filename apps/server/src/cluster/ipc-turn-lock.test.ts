@@ -1,7 +1,21 @@
 import { createGate, simulatedDelay } from '@cairn/testing';
 import { describe, expect, it } from 'vitest';
+import type { ConversationTurnLock } from '../turn-lock/turn-lock.js';
 import { createIpcTurnLock } from './ipc-turn-lock.js';
 import { simulatedLockCluster } from './test-support.js';
+
+/** A turn of `lock` on `conversationId` that has started and holds it until `release()`. */
+async function heldTurn(lock: ConversationTurnLock, conversationId: string, onEnd = () => {}) {
+  const held = createGate();
+  const started = createGate();
+  const done = lock.run(conversationId, async () => {
+    started.open();
+    await held.promise;
+    onEnd();
+  });
+  await started.promise;
+  return { release: () => held.open(), done };
+}
 
 const kinds = (sent: ReturnType<typeof simulatedLockCluster>['sent'], workerId: number) =>
   sent.filter((entry) => entry.workerId === workerId).map((entry) => entry.message.cairn);
@@ -39,14 +53,7 @@ describe('createIpcTurnLock leases', () => {
     const { channel } = simulatedLockCluster();
     const [one, two] = [createIpcTurnLock(channel(1)), createIpcTurnLock(channel(2))];
     const log: string[] = [];
-    const held = createGate();
-    const started = createGate();
-    const first = one.run('c1', async () => {
-      started.open();
-      await held.promise;
-      log.push('one:1');
-    });
-    await started.promise;
+    const first = await heldTurn(one, 'c1', () => log.push('one:1'));
     const other = two.run('c1', async () => {
       log.push('two');
     });
@@ -55,8 +62,8 @@ describe('createIpcTurnLock leases', () => {
     const next = one.run('c1', async () => {
       log.push('one:2');
     });
-    held.open();
-    await Promise.all([first, other, next]);
+    first.release();
+    await Promise.all([first.done, other, next]);
     expect(log).toEqual(['one:1', 'two', 'one:2']);
   });
 
@@ -77,19 +84,13 @@ describe('createIpcTurnLock leases', () => {
   it('hands a lock on to the next waiting turn even if that turn was aborted', async () => {
     const { channel, sent } = simulatedLockCluster();
     const lock = createIpcTurnLock(channel(1), { leaseIdleMs: 20 });
-    const held = createGate();
-    const started = createGate();
-    const first = lock.run('c1', async () => {
-      started.open();
-      await held.promise;
-    });
-    await started.promise;
+    const first = await heldTurn(lock, 'c1');
     const controller = new AbortController();
     const aborted = lock.run('c1', async () => 'never', { signal: controller.signal });
     controller.abort(new Error('client went away'));
     await expect(aborted).rejects.toMatchObject({ code: 'LLM_ABORTED' });
-    held.open();
-    await first;
+    first.release();
+    await first.done;
     // Nothing holds it now: it still goes back when unused.
     await simulatedDelay(60);
     expect(kinds(sent, 1)).toEqual(['lock-acquire', 'lock-release']);
@@ -104,13 +105,7 @@ describe('createIpcTurnLock leases', () => {
       createIpcTurnLock(channel(1)),
       createIpcTurnLock(channel(2), { leaseIdleMs: 60_000 }),
     ];
-    const held = createGate();
-    const started = createGate();
-    const first = one.run('c1', async () => {
-      started.open();
-      await held.promise;
-    });
-    await started.promise;
+    const first = await heldTurn(one, 'c1');
     const log: string[] = [];
     const other = two.run('c1', async () => {
       log.push('two');
@@ -122,8 +117,8 @@ describe('createIpcTurnLock leases', () => {
     await simulatedDelay(20);
     // Worker 1 gives its lock back: the primary grants worker 2 and, with worker 1 waiting behind,
     // asks for it back in the same breath. Worker 2 must give it back after its turn, not keep it.
-    held.open();
-    await Promise.all([first, other, again]);
+    first.release();
+    await Promise.all([first.done, other, again]);
     expect(log).toEqual(['two', 'one again']);
     expect(kinds(sent, 2)).toEqual(['lock-acquire', 'lock-release']);
   });
