@@ -39,21 +39,17 @@ export function createIpcTurnLock(
 ): ConversationTurnLock {
   const leaseIdleMs = options.leaseIdleMs ?? LEASE_IDLE_MS;
   let nextRequest = 1;
+  // The lease is made as the grant arrives, not when the granted turn goes on: the primary's request
+  // for the lock back can come in the same batch, right after the grant.
   const granted = new Map<number, () => void>();
   const leases = new Map<string, Lease>();
   const leaseOf = new Map<number, Lease>();
-  // Asked back before their lease exists: the primary's grant and its request for the lock back can
-  // come in one batch, handled before the granted turn goes on.
-  const revokedOnGrant = new Set<number>();
   let closed = false;
   channel.onMessage((message) => {
     if (message.cairn === 'lock-granted') granted.get(message.request)?.();
     if (message.cairn === 'lock-revoke') {
       const lease = leaseOf.get(message.request);
-      if (lease === undefined) {
-        if (granted.has(message.request)) revokedOnGrant.add(message.request);
-        return;
-      }
+      if (lease === undefined) return;
       lease.revoked = true;
       if (!lease.running) giveBack(lease);
     }
@@ -91,17 +87,17 @@ export function createIpcTurnLock(
     next();
   }
 
-  // Resolves when `arm`'s callback is called; rejects when the turn is aborted or the primary goes first.
-  async function waitUnlessAborted(
+  // Resolves with what `arm`'s callback is given; rejects when the turn is aborted or the primary goes first.
+  async function waitUnlessAborted<T>(
     conversationId: string,
     signal: AbortSignal | undefined,
-    arm: (resolve: () => void) => void,
-  ): Promise<void> {
+    arm: (resolve: (value: T) => void) => void,
+  ): Promise<T> {
     const { disconnected } = channel;
     let onAbort = () => {};
     let onGone = () => {};
     try {
-      await new Promise<void>((resolve, reject) => {
+      return await new Promise<T>((resolve, reject) => {
         onAbort = () => reject(turnAbortedError(conversationId, signal?.reason));
         onGone = () => reject(gone());
         signal?.addEventListener('abort', onAbort, { once: true });
@@ -119,7 +115,7 @@ export function createIpcTurnLock(
   async function waitForOwnTurn(lease: Lease, signal: AbortSignal | undefined): Promise<void> {
     let wake = () => {};
     try {
-      await waitUnlessAborted(lease.conversationId, signal, (resolve) => {
+      await waitUnlessAborted<void>(lease.conversationId, signal, (resolve) => {
         wake = resolve;
         lease.waiting.add(resolve);
       });
@@ -132,27 +128,29 @@ export function createIpcTurnLock(
   async function acquire(conversationId: string, signal: AbortSignal | undefined): Promise<Lease> {
     const request = nextRequest++;
     try {
-      await waitUnlessAborted(conversationId, signal, (resolve) => {
-        granted.set(request, resolve);
+      return await waitUnlessAborted<Lease>(conversationId, signal, (resolve) => {
+        granted.set(request, () => resolve(hold(conversationId, request)));
         channel.send({ cairn: 'lock-acquire', request, conversationId });
       });
     } catch (error) {
       // Withdrawn from the queue (or released, had the grant crossed the abort on the way).
       channel.send({ cairn: 'lock-release', request });
-      revokedOnGrant.delete(request);
       throw error;
     } finally {
       granted.delete(request);
     }
+  }
+
+  // The primary grants in order: a lease given back before this grant is gone from the map.
+  function hold(conversationId: string, request: number): Lease {
     const lease: Lease = {
       conversationId,
       request,
       running: true,
-      revoked: revokedOnGrant.delete(request),
+      revoked: false,
       waiting: new Set(),
       idle: undefined,
     };
-    // The primary grants in order: a lease given back before this grant is gone from the map.
     leases.set(conversationId, lease);
     leaseOf.set(request, lease);
     return lease;

@@ -48,5 +48,5 @@ export function simulatedLockCluster() {
       disconnected: new AbortController().signal,
     };
   };
-  return { locks, channel, sent };
+  return { channel, sent };
 }
