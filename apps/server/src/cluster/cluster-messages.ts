@@ -43,6 +43,8 @@ export type WorkerToPrimary =
   | { cairn: 'failed'; error: CairnErrorJSON }
   | { cairn: 'lock-acquire'; request: number; conversationId: string }
   | { cairn: 'lock-release'; request: number }
+  /** The worker's first listener of the conversation's changes came (`following`), or its last went. */
+  | { cairn: 'events-follow'; conversationId: string; following: boolean }
   | { cairn: 'ui-running'; conversationId: string; running: boolean }
   /** Asks for every worker's metrics, summed; or answers `metrics` with this worker's. */
   | { cairn: 'metrics-gather'; request: string }

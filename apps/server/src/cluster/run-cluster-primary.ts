@@ -11,6 +11,7 @@ import {
   type WorkerToPrimary,
 } from './cluster-messages.js';
 import { IpcOutbox, unbatch } from './ipc-outbox.js';
+import { PrimaryEventRelay } from './primary-event-relay.js';
 import { PrimaryTurnLocks } from './primary-turn-locks.js';
 import { workerShare } from './worker-share.js';
 
@@ -71,6 +72,7 @@ export async function runClusterPrimary(options: ClusterOptions): Promise<Cluste
     ({ workerId, request }) => send(workerId, { cairn: 'lock-granted', request }),
     ({ workerId, request }) => send(workerId, { cairn: 'lock-revoke', request }),
   );
+  const events = new PrimaryEventRelay((workerId, event) => send(workerId, { cairn: 'event', event }));
   // Which workers run chat turns of a conversation, and the streams relayed between workers.
   const uiOwners = new Map<string, Set<number>>();
   const follows = new Map<string, { asker: number; sub: string; owner: number }>();
@@ -102,7 +104,10 @@ export async function runClusterPrimary(options: ClusterOptions): Promise<Cluste
     const id = worker.id;
     switch (message.cairn) {
       case 'event':
-        for (const other of workers.keys()) if (other !== id) send(other, message);
+        events.publish(id, message.event);
+        break;
+      case 'events-follow':
+        events.follow(id, message.conversationId, message.following);
         break;
       case 'lock-acquire':
         locks.acquire(message.conversationId, { workerId: id, request: message.request });
@@ -212,6 +217,7 @@ export async function runClusterPrimary(options: ClusterOptions): Promise<Cluste
     workers.delete(workerId);
     outboxes.delete(workerId);
     locks.releaseWorker(workerId);
+    events.releaseWorker(workerId);
     for (const [conversationId, owners] of uiOwners) {
       owners.delete(workerId);
       if (owners.size === 0) uiOwners.delete(conversationId);

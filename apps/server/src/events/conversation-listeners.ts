@@ -35,6 +35,11 @@ export class ConversationListeners {
     }
   }
 
+  /** Whether the conversation has a listener. */
+  has(conversationId: string): boolean {
+    return this.byConversation.has(conversationId);
+  }
+
   /** Conversations with at least one listener. */
   conversationIds(): string[] {
     return [...this.byConversation.keys()];
