@@ -178,4 +178,35 @@ export const appendLoadCases: ConformanceCase[] = [
       );
     },
   },
+  {
+    name: 'settleDurableWrites, where a store has it, may be called at any moment: appends in flight land as before',
+    async run({ open }) {
+      const store = await open();
+      // The runtime calls it on every event it streams, whatever the store is doing.
+      let settling = true;
+      const settle = () => {
+        store.settleDurableWrites?.();
+        if (settling) setImmediate(settle);
+      };
+      settle();
+      const appends = Array.from({ length: 20 }, (_, index) => {
+        const pending = store.append(`c${index % 4}`, [userMessage(`m${index}`, `hello ${index}`)]);
+        store.settleDurableWrites?.();
+        return pending;
+      });
+      const results = await Promise.all(appends);
+      settling = false;
+      for (let conversation = 0; conversation < 4; conversation++) {
+        const seqs = results
+          .filter((_, index) => index % 4 === conversation)
+          .flatMap((result) => result.seqs);
+        assert.deepEqual(seqs, [1, 2, 3, 4, 5], `c${conversation}'s appends got their seqs in order`);
+        assert.deepEqual(
+          (await store.load(`c${conversation}`)).map((message) => message.id),
+          [0, 1, 2, 3, 4].map((turn) => `m${turn * 4 + conversation}`),
+          `c${conversation} holds its messages in order`,
+        );
+      }
+    },
+  },
 ];
