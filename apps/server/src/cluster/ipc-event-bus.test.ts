@@ -1,20 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { ConversationChanged } from '../events/conversation-events.js';
-import type { PrimaryToWorker, WorkerToPrimary } from './cluster-messages.js';
+import type { WorkerToPrimary } from './cluster-messages.js';
 import { createIpcEventBus } from './ipc-event-bus.js';
 import { PrimaryEventRelay } from './primary-event-relay.js';
-import type { WorkerChannel } from './worker-channel.js';
+import { simulatedChannels } from './test-support.js';
 
 /**
  * Workers' channels to a primary that holds what they send until `deliver()`: a test decides in
  * which order the primary sees the workers' messages.
  */
 function heldCluster() {
-  const handlers = new Map<number, Set<(message: PrimaryToWorker) => void>>();
-  const relay = new PrimaryEventRelay((workerId, event) => {
-    for (const handler of handlers.get(workerId) ?? []) handler({ cairn: 'event', event });
-  });
   const held: { workerId: number; message: WorkerToPrimary }[] = [];
+  const { channel, toWorker } = simulatedChannels((workerId, message) => held.push({ workerId, message }));
+  const relay = new PrimaryEventRelay((workerId, event) => toWorker(workerId, { cairn: 'event', event }));
   const deliver = (workerId: number) => {
     for (const entry of held.filter((one) => one.workerId === workerId)) {
       held.splice(held.indexOf(entry), 1);
@@ -23,18 +21,6 @@ function heldCluster() {
       if (message.cairn === 'events-follow')
         relay.follow(workerId, message.conversationId, message.following);
     }
-  };
-  const channel = (workerId: number): WorkerChannel => {
-    const own = new Set<(message: PrimaryToWorker) => void>();
-    handlers.set(workerId, own);
-    return {
-      send: (message) => held.push({ workerId, message }),
-      onMessage(handler) {
-        own.add(handler);
-        return () => own.delete(handler);
-      },
-      disconnected: new AbortController().signal,
-    };
   };
   return { channel, deliver, held };
 }
