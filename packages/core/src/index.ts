@@ -157,6 +157,14 @@ export {
 export { MAX_MESSAGE_DEPTH, parseMessageForStorage } from './messages/parse-message-for-storage.js';
 export { type ProviderMetadata, ProviderMetadataSchema } from './messages/provider-metadata.js';
 export { type ReasoningPart, ReasoningPartSchema } from './messages/reasoning-part.js';
+export {
+  isTitleRecord,
+  MAX_CONVERSATION_TITLE_LENGTH,
+  normalizeConversationTitle,
+  TITLE_PART_TYPE,
+  titleRecord,
+  titleRecordText,
+} from './messages/title-record.js';
 export { toModelMessage } from './messages/to-model-message.js';
 export { toOpenAIChatMessage, toOpenAIMessage } from './messages/to-openai-message.js';
 export {
@@ -225,9 +233,11 @@ export type {
   ConversationPage,
   ConversationStore,
   ConversationSummary,
+  ListConversationsOptions,
   LoadOptions,
   StoreCapabilities,
 } from './store/conversation-store.js';
+export { assertStoreSearches, MAX_SEARCH_LENGTH } from './store/store-search.js';
 export {
   type AgentInvocation,
   type AgentInvocationOutcome,

@@ -15,7 +15,19 @@ export { normalizeBlobRange, sliceBlob, toBlobBytes } from './blob/blob-bytes.js
 export { decodeBlobText, encodeBlobText } from './blob/blob-text.js';
 export { blobPrefixEnd, conversationBlobPrefixes } from './blob/conversation-blob-prefixes.js';
 export { appendConversationMessage, loadConversationMessages } from './conversation-messages.js';
-export { deriveConversationTitle } from './list/conversation-title.js';
+export {
+  conversationMatchesSearch,
+  foldSearchText,
+  isSearchedMessage,
+  likeContainsPattern,
+  messageMatchesSearch,
+} from './list/conversation-search.js';
+export {
+  type AppendedTitle,
+  deriveConversationTitle,
+  nextConversationTitle,
+  titleOfAppend,
+} from './list/conversation-title.js';
 export {
   compareSummaries,
   DEFAULT_LIST_LIMIT,
@@ -23,7 +35,9 @@ export {
   encodeListCursor,
   type ListCursor,
   MAX_LIST_LIMIT,
+  type NormalizedListOptions,
   normalizeListOptions,
+  paginateMatchingSummaries,
   paginateSummaries,
 } from './list/list-cursor.js';
 export {

@@ -67,6 +67,9 @@ export const CAIRN_ERROR_CODES = [
   // An MCP server would not start or connect (a bad command, an exit at once, a bad URL, HTTP 401),
   // or stopped while in use; `details.server` names it.
   'MCP_SERVER_FAILED',
+  // The backend does not implement an optional operation (a store without conversation search);
+  // `details.operation` names it.
+  'UNSUPPORTED_OPERATION',
 ] as const;
 
 export const CairnErrorCodeSchema = z.enum(CAIRN_ERROR_CODES);

@@ -119,7 +119,7 @@ export function isToolCallMessage(
   return message.role === 'assistant' && Array.isArray(message.tool_calls) && message.tool_calls.length > 0;
 }
 
-/** A display-view message (`thinking`, `tool_execution`): never part of a model request. */
+/** A display-only message (`thinking`, `tool_execution`, a `title` record): never part of a model request. */
 export function isDisplayOnlyMessage(message: ConversationMessage): boolean {
   return message.partType !== undefined && DISPLAY_ONLY_PART_TYPES.has(message.partType);
 }

@@ -18,10 +18,15 @@ export const KNOWN_MESSAGE_PART_TYPES = [
   'widget',
   /** A `system` message summarising earlier messages (its `compaction` says which). */
   'compaction',
+  /** A `system` record naming the conversation (a rename): `content` is the title. Never sent to a model. */
+  'title',
 ] as const;
 
-/** Part types that exist only in the display view and must never be sent to a model. */
-export const DISPLAY_ONLY_PART_TYPES: ReadonlySet<string> = new Set(['thinking', 'tool_execution']);
+/**
+ * Part types that must never be sent to a model: the display view's own (`thinking`,
+ * `tool_execution`) and log records kept only for people (`title`).
+ */
+export const DISPLAY_ONLY_PART_TYPES: ReadonlySet<string> = new Set(['thinking', 'tool_execution', 'title']);
 
 export type KnownMessagePartType = (typeof KNOWN_MESSAGE_PART_TYPES)[number];
 /** A known part type, or one added by a newer version (kept, treated as `content`). */

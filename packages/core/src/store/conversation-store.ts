@@ -42,7 +42,23 @@ export interface ConversationSummary {
   messageCount: number;
   /** The highest `seq` in the conversation (0 when empty). */
   lastSeq: number;
+  /** The latest title record's title (a rename), else the first user message on one line. */
   title?: string;
+}
+
+/** Options of `ConversationStore.listConversations`. */
+export interface ListConversationsOptions {
+  /** The previous page's `nextCursor` (made with the same `search`). */
+  cursor?: string;
+  /** At most this many rows (1 to 1000, default 50). */
+  limit?: number;
+  /**
+   * Only conversations whose title, or the text of any of their user or assistant messages (a
+   * string `content` or a text part), contains this, case-insensitively: a plain substring, no
+   * wildcards (`%`, `_`, `\` and regex characters match themselves). 1 to `MAX_SEARCH_LENGTH`
+   * characters. Only for a store whose `capabilities.search` is true (see `assertStoreSearches`).
+   */
+  search?: string;
 }
 
 /** One page of conversations, most recently updated first. */
@@ -64,6 +80,11 @@ export interface StoreCapabilities {
   persistent: boolean;
   /** Several store instances (threads, processes, hosts) over the same data can append safely. */
   concurrentInstances: boolean;
+  /**
+   * `listConversations` takes `search`. Optional so that stores written before it still type-check;
+   * absent means false, and such a store may ignore `search`: callers check first.
+   */
+  search?: boolean;
 }
 
 /**
@@ -89,7 +110,11 @@ export interface ConversationStore {
   ): Promise<AppendResult>;
   /** Messages in `seq` order (empty for an unknown conversation). */
   load(conversationId: string, options?: LoadOptions): Promise<ConversationMessage[]>;
-  listConversations(options?: { cursor?: string; limit?: number }): Promise<ConversationPage>;
+  /**
+   * One page of summaries, most recently updated first. A summary's `title` is the latest title
+   * record's (see `titleRecord`), else the first user message's text.
+   */
+  listConversations(options?: ListConversationsOptions): Promise<ConversationPage>;
   /** Deletes a conversation and its blobs; false when there was none. */
   deleteConversation(conversationId: string): Promise<boolean>;
   /**

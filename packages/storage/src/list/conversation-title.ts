@@ -1,4 +1,4 @@
-import type { ConversationMessage } from '@cairn/core';
+import { type ConversationMessage, isTitleRecord, titleRecordText } from '@cairn/core';
 
 const MAX_TITLE_LENGTH = 80;
 
@@ -17,4 +17,32 @@ export function deriveConversationTitle(
     return chars.length <= MAX_TITLE_LENGTH ? line : `${chars.slice(0, MAX_TITLE_LENGTH - 1).join('')}…`;
   }
   return undefined;
+}
+
+/** The title an append gives: `replaces` when it holds a title record (a rename), else derived. */
+export interface AppendedTitle {
+  title: string | undefined;
+  /** True: `title` replaces whatever title the conversation had. False: it applies only to an untitled one. */
+  replaces: boolean;
+}
+
+/** What the messages of one append do to the conversation's title. Every backend folds titles this way. */
+export function titleOfAppend(
+  messages: readonly Pick<ConversationMessage, 'role' | 'content' | 'partType'>[],
+): AppendedTitle {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index] as (typeof messages)[number];
+    const title = isTitleRecord(message) ? titleRecordText(message) : undefined;
+    if (title !== undefined) return { title, replaces: true };
+  }
+  return { title: deriveConversationTitle(messages), replaces: false };
+}
+
+/** The conversation's title after an append, from its title before (the stores that fold in process). */
+export function nextConversationTitle(
+  previous: string | undefined,
+  messages: readonly Pick<ConversationMessage, 'role' | 'content' | 'partType'>[],
+): string | undefined {
+  const { title, replaces } = titleOfAppend(messages);
+  return replaces ? title : (previous ?? title);
 }

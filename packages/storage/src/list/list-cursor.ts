@@ -1,4 +1,10 @@
-import { CairnError, type ConversationPage, type ConversationSummary } from '@cairn/core';
+import {
+  CairnError,
+  type ConversationPage,
+  type ConversationSummary,
+  type ListConversationsOptions,
+  MAX_SEARCH_LENGTH,
+} from '@cairn/core';
 
 /** Where a page of `listConversations` ends: the last row's sort key. */
 export interface ListCursor {
@@ -28,11 +34,30 @@ export function decodeListCursor(cursor: string): ListCursor {
   throw new CairnError('INVALID_ARGUMENT', 'Invalid listConversations cursor');
 }
 
-/** Checks `limit` (1 to `MAX_LIST_LIMIT`, default `DEFAULT_LIST_LIMIT`) and decodes `cursor`. */
-export function normalizeListOptions(options: { cursor?: string; limit?: number } = {}): {
+/** `listConversations` options checked: the cursor decoded, the limit defaulted. */
+export interface NormalizedListOptions {
   cursor?: ListCursor;
   limit: number;
-} {
+  /** As given (1 to `MAX_SEARCH_LENGTH` characters); absent: no search. */
+  search?: string;
+}
+
+function checkSearch(search: unknown): string {
+  const length = typeof search === 'string' ? Array.from(search).length : 0;
+  if (typeof search !== 'string' || length < 1 || length > MAX_SEARCH_LENGTH) {
+    throw new CairnError(
+      'INVALID_ARGUMENT',
+      `search must be a string of 1 to ${MAX_SEARCH_LENGTH} characters, got ${typeof search === 'string' ? `${length} characters` : typeof search}`,
+    );
+  }
+  return search;
+}
+
+/**
+ * Checks `limit` (1 to `MAX_LIST_LIMIT`, default `DEFAULT_LIST_LIMIT`) and `search` (1 to
+ * `MAX_SEARCH_LENGTH` characters), and decodes `cursor`.
+ */
+export function normalizeListOptions(options: ListConversationsOptions = {}): NormalizedListOptions {
   const limit = options.limit ?? DEFAULT_LIST_LIMIT;
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) {
     throw new CairnError(
@@ -40,7 +65,11 @@ export function normalizeListOptions(options: { cursor?: string; limit?: number 
       `limit must be an integer from 1 to ${MAX_LIST_LIMIT}, got ${String(limit)}`,
     );
   }
-  return options.cursor === undefined ? { limit } : { cursor: decodeListCursor(options.cursor), limit };
+  return {
+    limit,
+    ...(options.cursor === undefined ? {} : { cursor: decodeListCursor(options.cursor) }),
+    ...(options.search === undefined ? {} : { search: checkSearch(options.search) }),
+  };
 }
 
 /** The listing order: most recently updated first, then by id (the order SQL backends use too). */
@@ -49,18 +78,42 @@ export function compareSummaries(a: ListCursor, b: ListCursor): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
-/** One page from all summaries (the in-memory and file stores, which list in process). */
-export function paginateSummaries(
-  summaries: readonly ConversationSummary[],
-  options: { cursor?: string; limit?: number } = {},
-): ConversationPage {
-  const { cursor, limit } = normalizeListOptions(options);
+function sortedAfter(summaries: readonly ConversationSummary[], cursor: ListCursor | undefined) {
   const sorted = [...summaries].sort(compareSummaries);
-  const after =
-    cursor === undefined ? sorted : sorted.filter((summary) => compareSummaries(summary, cursor) > 0);
-  const conversations = after.slice(0, limit);
+  return cursor === undefined ? sorted : sorted.filter((summary) => compareSummaries(summary, cursor) > 0);
+}
+
+function toPage(rows: ConversationSummary[], limit: number): ConversationPage {
+  const conversations = rows.slice(0, limit);
   const last = conversations.at(-1);
-  return after.length > limit && last !== undefined
+  return rows.length > limit && last !== undefined
     ? { conversations, nextCursor: encodeListCursor(last) }
     : { conversations };
+}
+
+/** One page from all summaries (the in-memory and file stores, which list in process); no search. */
+export function paginateSummaries(
+  summaries: readonly ConversationSummary[],
+  options: ListConversationsOptions = {},
+): ConversationPage {
+  const { cursor, limit } = normalizeListOptions(options);
+  return toPage(sortedAfter(summaries, cursor), limit);
+}
+
+/**
+ * One page of the summaries `matches` accepts, in listing order: candidates are tried one at a
+ * time and only until the page (and one more row, for `nextCursor`) is full, so a first page of a
+ * search over a large store reads only as many conversations as it must.
+ */
+export async function paginateMatchingSummaries(
+  summaries: readonly ConversationSummary[],
+  options: NormalizedListOptions,
+  matches: (summary: ConversationSummary) => boolean | Promise<boolean>,
+): Promise<ConversationPage> {
+  const rows: ConversationSummary[] = [];
+  for (const summary of sortedAfter(summaries, options.cursor)) {
+    if (await matches(summary)) rows.push(summary);
+    if (rows.length > options.limit) break;
+  }
+  return toPage(rows, options.limit);
 }

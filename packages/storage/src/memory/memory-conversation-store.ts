@@ -9,6 +9,7 @@ import {
   type ConversationPage,
   type ConversationStore,
   definedFields,
+  type ListConversationsOptions,
   type LoadOptions,
   type StoreCapabilities,
 } from '@cairn/core';
@@ -22,8 +23,9 @@ import {
 } from '../append/prepare-append.js';
 import { sliceBlob, toBlobBytes } from '../blob/blob-bytes.js';
 import { conversationBlobPrefixes } from '../blob/conversation-blob-prefixes.js';
-import { deriveConversationTitle } from '../list/conversation-title.js';
-import { paginateSummaries } from '../list/list-cursor.js';
+import { conversationMatchesSearch, foldSearchText } from '../list/conversation-search.js';
+import { nextConversationTitle } from '../list/conversation-title.js';
+import { normalizeListOptions, paginateMatchingSummaries, paginateSummaries } from '../list/list-cursor.js';
 import { normalizeLoadOptions, selectRange } from '../load/normalize-load-options.js';
 import { collectBlobs, type PendingBlob } from '../offload/collect-blobs.js';
 
@@ -31,7 +33,7 @@ interface MemoryConversation {
   messages: ConversationMessage[];
   createdAt: string;
   updatedAt: string;
-  /** Derived from the first append that has one; undefined until then. */
+  /** The latest title record's, else derived from the first append that has one; undefined until then. */
   title: string | undefined;
   /** idempotencyKey → the seqs of the append that used it. */
   appends: Map<string, number[]>;
@@ -45,7 +47,7 @@ interface MemoryConversation {
  * kit, but its data ends with the process. Stored messages are copies, so callers cannot mutate them.
  */
 export class MemoryConversationStore implements ConversationStore {
-  readonly capabilities: StoreCapabilities = { persistent: false, concurrentInstances: false };
+  readonly capabilities: StoreCapabilities = { persistent: false, concurrentInstances: false, search: true };
   readonly #conversations = new Map<string, MemoryConversation>();
   readonly #blobs = new Map<string, Uint8Array>();
   #closed = false;
@@ -105,7 +107,7 @@ export class MemoryConversationStore implements ConversationStore {
     conversation.messages.push(...added);
     for (const message of added) conversation.ids.set(message.id, message.seq ?? 0);
     conversation.updatedAt = now;
-    conversation.title ??= deriveConversationTitle(added);
+    conversation.title = nextConversationTitle(conversation.title, added);
     const seqs = added.map((message) => message.seq ?? 0);
     if (idempotencyKey !== undefined) conversation.appends.set(idempotencyKey, seqs);
     this.#conversations.set(conversationId, conversation);
@@ -120,8 +122,9 @@ export class MemoryConversationStore implements ConversationStore {
     return conversation === undefined ? [] : structuredClone(selectRange(conversation.messages, window));
   }
 
-  async listConversations(options?: { cursor?: string; limit?: number }): Promise<ConversationPage> {
+  async listConversations(options?: ListConversationsOptions): Promise<ConversationPage> {
     this.#assertOpen();
+    const normalized = normalizeListOptions(options);
     const summaries = [...this.#conversations].map(([id, conversation]) => ({
       id,
       createdAt: conversation.createdAt,
@@ -130,7 +133,13 @@ export class MemoryConversationStore implements ConversationStore {
       lastSeq: conversation.messages.at(-1)?.seq ?? 0,
       ...definedFields({ title: conversation.title }),
     }));
-    return paginateSummaries(summaries, options);
+    const { search } = normalized;
+    if (search === undefined) return paginateSummaries(summaries, options);
+    const folded = foldSearchText(search);
+    // A scan: the in-memory store is for tests and small agents.
+    return paginateMatchingSummaries(summaries, normalized, (summary) =>
+      conversationMatchesSearch(summary.title, this.#conversations.get(summary.id)?.messages ?? [], folded),
+    );
   }
 
   async deleteConversation(conversationId: string): Promise<boolean> {

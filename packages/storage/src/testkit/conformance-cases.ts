@@ -11,12 +11,16 @@ import { modelBasedCases } from './cases/model-based-cases.js';
 import { offloadedOutputCases } from './cases/offloaded-output-cases.js';
 import { plainJsonCases } from './cases/plain-json-cases.js';
 import { processCases } from './cases/process-cases.js';
+import { searchCases } from './cases/search-cases.js';
+import { titleCases } from './cases/title-cases.js';
 import type { ConformanceCase } from './conformance-case.js';
 
 /** Every check of the kit, grouped as the test report shows them. */
 export const CONFORMANCE_GROUPS: Readonly<Record<string, readonly ConformanceCase[]>> = {
   'append and load': appendLoadCases,
   'listing and delete': listingDeleteCases,
+  'titles and renames': titleCases,
+  search: searchCases,
   'blobs and offloading': blobOffloadCases,
   'idempotency and conflicts': idempotencyConflictCases,
   'message ids': messageIdCases,

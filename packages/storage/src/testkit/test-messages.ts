@@ -1,9 +1,14 @@
-import type { ConversationMessage } from '@cairn/core';
+import { type ConversationMessage, titleRecord } from '@cairn/core';
 
 const CREATED_AT = '2026-01-01T00:00:00.000Z';
 
 export function userMessage(id: string, content: string): ConversationMessage {
   return { id, role: 'user', content, createdAt: CREATED_AT };
+}
+
+/** A rename: the conversation's title record. */
+export function titleMessage(id: string, title: string): ConversationMessage {
+  return titleRecord({ id, createdAt: CREATED_AT, title });
 }
 
 export function assistantText(id: string, content: string): ConversationMessage {
