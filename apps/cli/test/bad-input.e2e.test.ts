@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
 import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { startMockProviderServer } from '@cairn/testing';
+import { startMockProviderServer, unusedLoopbackPort } from '@cairn/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   CAIRN_BIN,
@@ -15,15 +14,6 @@ import {
 } from './cli-process.js';
 
 beforeAll(ensureCliBuilt, 120_000);
-
-// A port nothing listens on: bound, then closed.
-const closedPort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 
 /** Bad input: one line naming the problem and the fix, a non-zero exit, and the store untouched. */
 const expectOneLineFailure = (
@@ -48,7 +38,7 @@ describe('bad input', () => {
   });
 
   it('an unreachable base URL', async () => {
-    const port = await closedPort();
+    const port = await unusedLoopbackPort();
     const run = await runCairn(['-p', 'hi'], {
       env: cliEnv(tempDir('unreachable'), { OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1` }),
     });

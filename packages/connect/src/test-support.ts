@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CairnError } from '@cairn/core';
-import { simulatedDelay } from '@cairn/testing';
+import { simulatedDelay, unusedLoopbackPort } from '@cairn/testing';
 
 export interface ModelsServer {
   /** `http://127.0.0.1:<port>/v1`. */
@@ -36,14 +36,8 @@ export async function startModelsServer(
   };
 }
 
-/** A base URL nothing listens on: a port just released. */
-export async function closedPortURL(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}/v1`;
-}
+/** A base URL nothing listens on, nor can come to in a parallel run. */
+export const closedPortURL = async (): Promise<string> => `http://127.0.0.1:${await unusedLoopbackPort()}/v1`;
 
 /** An OpenAI-style model list. */
 export const modelList = (...ids: string[]) => ({

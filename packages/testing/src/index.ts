@@ -22,6 +22,7 @@ export {
   startMockProviderServer,
 } from './mock-servers/start-mock-provider-server.js';
 export { type ReplayServerOptions, startReplayServer } from './mock-servers/start-replay-server.js';
+export { unusedLoopbackPort } from './network/unused-loopback-port.js';
 export {
   type NodeScriptOutput,
   type NodeScriptRun,
