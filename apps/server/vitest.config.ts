@@ -4,7 +4,7 @@ import { defineCairnTestConfig, scaledTimeout } from '@cairn/vitest-config';
 export default defineCairnTestConfig({
   test: {
     // The bench's own helpers (its CPU categories, the model's stamps) are tested with the package.
-    include: ['bench/*.test.mjs'],
+    include: ['bench/*.test.mjs', 'web/src/**/*.test.{ts,tsx}'],
     globalSetup: ['@cairn/vitest-config/build-package', '@cairn/postgres-test-server/global-setup'],
     testTimeout: scaledTimeout(60_000),
   },

@@ -17,11 +17,16 @@ export const PLAIN_PROMPT_PREFIX = 'Say ';
 
 export const plainReply = (prompt: string) => `Heard ${prompt.slice(PLAIN_PROMPT_PREFIX.length)}.`;
 
+/** A prompt starting with this gets the rest of it back as the reply, streamed in small, slow chunks: `markdownReply(prompt)`. */
+export const MARKDOWN_PROMPT_PREFIX = 'Reply with this Markdown:\n';
+
+export const markdownReply = (prompt: string) => prompt.slice(MARKDOWN_PROMPT_PREFIX.length);
+
 /** The reply to a message with attachments: their names, in order. */
 export const attachmentsReply = (names: readonly string[]) => `Received ${names.join(', ')}.`;
 
 /**
- * The mock model: a message with attachments gets `attachmentsReply`; a plain prompt gets its plain reply; the edit prompt gets two tool calls (an edit with a diff, a command with
+ * The mock model: a message with attachments gets `attachmentsReply`; a plain prompt gets its plain reply; a Markdown prompt its Markdown, slowly; the edit prompt gets two tool calls (an edit with a diff, a command with
  * output), then a reply streamed in small, slow chunks; the slow prompt gets an answer only after
  * a minute (it is aborted long before).
  */
@@ -36,6 +41,8 @@ export function browserModelTurn(request: ModelRequest): ScriptTurn {
   }
   const prompt = typeof last?.content === 'string' ? last.content : '';
   if (prompt.startsWith(PLAIN_PROMPT_PREFIX)) return { text: plainReply(prompt) };
+  if (prompt.startsWith(MARKDOWN_PROMPT_PREFIX))
+    return { text: markdownReply(prompt), chunkSize: 7, chunkDelayMs: 25 };
   if (prompt === BROWSER_SCRIPT.slowPrompt) return { text: 'This reply comes too late.', delayMs: 60_000 };
   return {
     text: BROWSER_SCRIPT.toolIntro,

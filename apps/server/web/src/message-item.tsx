@@ -1,6 +1,7 @@
 import type { ConversationMessage } from '@cairn/core';
 import type { ComponentChildren } from 'preact';
 import { CodeBlock } from './code-block.js';
+import { MarkdownView } from './markdown/markdown-view.js';
 import { MessageParts } from './message-parts.js';
 import { ToolExecutionCard } from './tool-execution-card.js';
 
@@ -61,7 +62,13 @@ export function MessageItem({
   if (text === '') return null;
   return (
     <article class="message assistant" aria-label="Assistant reply">
-      <div class="bubble">{text}</div>
+      <div class="bubble">
+        {typeof message.content === 'string' ? (
+          <MarkdownView text={text} />
+        ) : (
+          <MessageParts conversationId={conversationId} content={message.content} markdown />
+        )}
+      </div>
     </article>
   );
 }
@@ -96,7 +103,7 @@ export function StreamingReply({ text }: { text: string }) {
   return (
     <article class="message assistant streaming" aria-label="Streaming reply" aria-busy="true">
       <div class="bubble">
-        {text}
+        <MarkdownView text={text} />
         <span class="cursor" aria-hidden="true" />
       </div>
     </article>

@@ -1,6 +1,7 @@
 import type { ContentPart, MessageContent } from '@cairn/core';
 import { useEffect, useState } from 'preact/hooks';
 import { fetchAttachment } from './api-client.js';
+import { MarkdownView } from './markdown/markdown-view.js';
 
 // Shown inline: raster images only (an SVG is a page a browser runs).
 const INLINE_IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
@@ -138,19 +139,27 @@ function FilePart({ conversationId, media }: { conversationId: string; media: Me
   );
 }
 
-/** A message's content: its text, images inline (stored ones fetched from the attachments route), files as links. */
+/**
+ * A message's content: its text, images inline (stored ones fetched from the attachments route),
+ * files as links. `markdown`: text parts are Markdown (the assistant's), else shown as written.
+ */
 export function MessageParts({
   conversationId,
   content,
+  markdown = false,
 }: {
   conversationId: string;
   content: MessageContent | null | undefined;
+  markdown?: boolean;
 }) {
+  if (typeof content === 'string' && markdown) return <MarkdownView text={content} />;
   if (typeof content === 'string') return <>{content}</>;
   return (
     <>
       {(content ?? []).map((part, index) => {
         const media = asMedia(part);
+        if (media === undefined && markdown && part.type === 'text')
+          return <MarkdownView key={index} text={String(part.text)} />;
         if (media === undefined)
           return (
             <p key={index} class="part-text">
