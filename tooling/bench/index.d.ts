@@ -68,3 +68,13 @@ export declare function benchMessage(
 ): { id: string; role: 'tool'; tool_call_id: string; toolName: string; createdAt: string; content: string };
 /** A seeded xorshift generator of numbers in [0, 1), so every run of a benchmark makes the same data. */
 export declare function seededRandom(seed?: number): () => number;
+/** Fills a store with conversations for `timeConversationSearch` (see index.js). */
+export declare function seedConversationSearch(
+  store: { append(conversationId: string, messages: unknown[]): Promise<unknown> },
+  options?: { conversations?: number; messages?: number },
+): Promise<void>;
+/** Median milliseconds of `listConversations({ search })` on a seeded store (see index.js). */
+export declare function timeConversationSearch(
+  store: { listConversations(options: { search: string; limit: number }): Promise<unknown> },
+  options?: { rounds?: number },
+): Promise<{ noMatchFirstRunMs: number; noMatchMs: number; firstPageMs: number }>;

@@ -197,3 +197,48 @@ export function seededRandom(seed = 0x2545f491) {
     return (state >>> 0) / 2 ** 32;
   };
 }
+
+const SEARCH_FILLER = 'Please look at the build log and tell me why the integration step fails on CI. ';
+
+/**
+ * Fills a store for `timeConversationSearch`: `conversations` conversations of `messages` user and
+ * assistant messages (about 330 characters each); every 100th conversation holds the word "needle"
+ * once, in its last message.
+ */
+export async function seedConversationSearch(store, { conversations = 1000, messages = 20 } = {}) {
+  for (let index = 0; index < conversations; index++) {
+    const batch = Array.from({ length: messages }, (_, seq) => ({
+      id: `m${seq}`,
+      role: seq % 2 === 0 ? 'user' : 'assistant',
+      createdAt: new Date(0).toISOString(),
+      content: `${SEARCH_FILLER.repeat(4)}${index % 100 === 0 && seq === messages - 1 ? ' needle' : ''} #${index}.${seq}`,
+    }));
+    await store.append(`c${index}`, batch);
+  }
+}
+
+/**
+ * Median milliseconds of `listConversations({ search })` over `rounds` runs, on a store
+ * `seedConversationSearch` filled: a search no conversation matches (every conversation is read),
+ * and the first page of 20 of one that matches 1%. The first run of each is also given on its own
+ * (`…FirstRunMs`): a store just opened has no cache.
+ */
+export async function timeConversationSearch(store, { rounds = 7 } = {}) {
+  const time = async (search) => {
+    const samples = [];
+    for (let round = 0; round < rounds; round++) {
+      globalThis.gc?.();
+      const started = process.hrtime.bigint();
+      await store.listConversations({ search, limit: 20 });
+      samples.push(Number(process.hrtime.bigint() - started) / 1e6);
+    }
+    return { first: samples[0], median: median(samples) };
+  };
+  const noMatch = await time('no such words');
+  const page = await time('NEEDLE');
+  return {
+    noMatchFirstRunMs: noMatch.first,
+    noMatchMs: noMatch.median,
+    firstPageMs: page.median,
+  };
+}

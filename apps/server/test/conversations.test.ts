@@ -3,6 +3,7 @@ import { createMemoryConversationStore } from '@cairn/storage';
 import { createGate } from '@cairn/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { errorCode, jsonBody } from './support/json-body.js';
+import { SseReader } from './support/read-sse.js';
 import { startTestServer, type TestServer, waitFor } from './support/start-test-server.js';
 
 let server: TestServer | undefined;
@@ -68,6 +69,146 @@ describe('GET /v1/conversations', () => {
     const response = await server.request('/v1/conversations?cursor=garbage');
     expect(response.status).toBe(400);
     expect(await errorCode(response)).toBe('INVALID_ARGUMENT');
+  });
+});
+
+const rename = (server: TestServer, id: string, body: unknown) =>
+  server.request(`/v1/conversations/${id}`, {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+
+const searchIds = async (server: TestServer, query: string) =>
+  (await jsonBody<ConversationPage>(await server.request(`/v1/conversations?${query}`))).conversations.map(
+    (summary) => summary.id,
+  );
+
+describe('PATCH /v1/conversations/:id', () => {
+  it('renames: 200 with the listing row, the latest rename wins, and the log holds a title record', async () => {
+    server = await startTestServer({ turns: [{ text: 'Sure' }] });
+    await server.postMessage('c1', 'What should I pack?');
+    const renamed = await rename(server, 'c1', { title: '  Packing list ' });
+    expect(renamed.status).toBe(200);
+    expect(await jsonBody(renamed)).toEqual({
+      id: 'c1',
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+      messageCount: 3,
+      lastSeq: 3,
+      title: 'Packing list',
+    });
+    expect((await rename(server, 'c1', { title: 'Trip to Oslo' })).status).toBe(200);
+    const { conversations } = await jsonBody<ConversationPage>(await server.request('/v1/conversations'));
+    expect(conversations).toEqual([expect.objectContaining({ id: 'c1', title: 'Trip to Oslo', lastSeq: 4 })]);
+    const [last] = await server.store.load('c1', { direction: 'backward', limit: 1 });
+    expect(last).toMatchObject({ role: 'system', partType: 'title', content: 'Trip to Oslo', seq: 4 });
+  });
+
+  it('answers 400 for a title empty, too long, of two lines or missing, and for a bad id', async () => {
+    server = await startTestServer({ turns: [{ text: 'ok' }] });
+    await server.postMessage('c1', 'Hi');
+    for (const body of [
+      { title: '   ' },
+      { title: 'x'.repeat(201) },
+      { title: 'one\ntwo' },
+      {},
+      { title: 7 },
+      'not json',
+    ]) {
+      const response = await rename(server, 'c1', body);
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect(await errorCode(response)).toBe('INVALID_ARGUMENT');
+    }
+    // 200 characters (code points) are allowed, even where they take 400 UTF-16 units.
+    expect((await rename(server, 'c1', { title: '😀'.repeat(200) })).status).toBe(200);
+    const badId = await rename(server, 'a%20b', { title: 'x' });
+    expect(badId.status).toBe(400);
+    expect(await errorCode(badId)).toBe('INVALID_ID');
+    expect(await server.store.load('c1')).toHaveLength(3);
+  });
+
+  it('answers 404 for a conversation without messages, and creates nothing', async () => {
+    server = await startTestServer();
+    const response = await rename(server, 'nobody', { title: 'Ghost' });
+    expect(response.status).toBe(404);
+    expect(await errorCode(response)).toBe('STORE_NOT_FOUND');
+    expect(await server.store.listConversations()).toEqual({ conversations: [] });
+  });
+
+  it('reaches a follower of /events as a message carrying the title record', async () => {
+    server = await startTestServer({ turns: [{ text: 'ok' }] });
+    await server.postMessage('c1', 'Hi');
+    const events = await server.request('/v1/conversations/c1/events');
+    const follower = new SseReader(events);
+    expect((await follower.take(2)).map((event) => event.event)).toEqual(['message', 'message']);
+    expect((await rename(server, 'c1', { title: 'Renamed elsewhere' })).status).toBe(200);
+    const [delivered] = await follower.take(1);
+    expect(delivered?.event).toBe('message');
+    expect(JSON.parse(delivered?.data ?? '{}')).toMatchObject({
+      seq: 3,
+      role: 'system',
+      partType: 'title',
+      content: 'Renamed elsewhere',
+    });
+    await follower.close();
+  });
+});
+
+describe('GET /v1/conversations?q=', () => {
+  it('finds conversations by title, user or assistant text and a new title, case-insensitively and literally', async () => {
+    server = await startTestServer({
+      turns: [{ text: 'Try the FROBNICATOR' }, { text: 'ok' }, { text: 'ok' }],
+    });
+    await server.postMessage('oslo', 'Plan the Oslo trip');
+    await server.postMessage('plain', 'Hello');
+    await server.postMessage('sale', 'Prices: 50% off_items');
+    expect(await searchIds(server, 'q=oslo')).toEqual(['oslo']);
+    expect(await searchIds(server, 'q=frobnicator')).toEqual(['oslo']);
+    expect(await searchIds(server, 'q=HELLO')).toEqual(['plain']);
+    expect(await searchIds(server, `q=${encodeURIComponent('50%')}`)).toEqual(['sale']);
+    expect(await searchIds(server, `q=${encodeURIComponent('f_i')}`)).toEqual(['sale']);
+    expect(await searchIds(server, 'q=nothing-like-this')).toEqual([]);
+    await rename(server, 'plain', { title: 'Zebra notes' });
+    expect(await searchIds(server, 'q=zebra')).toEqual(['plain']);
+    // Without q the listing is unchanged: every conversation, newest first.
+    expect(await searchIds(server, '')).toEqual(['plain', 'sale', 'oslo']);
+  });
+
+  it('pages a search with nextCursor', async () => {
+    server = await startTestServer({ turns: [{ text: 'ok' }, { text: 'ok' }, { text: 'ok' }] });
+    await server.postMessage('a', 'needle one');
+    await server.postMessage('b', 'hay');
+    await server.postMessage('c', 'needle two');
+    const first = await jsonBody<ConversationPage>(
+      await server.request('/v1/conversations?q=needle&limit=1'),
+    );
+    expect(first.conversations.map((summary) => summary.id)).toEqual(['c']);
+    expect(first.nextCursor).toEqual(expect.any(String));
+    const cursor = encodeURIComponent(first.nextCursor ?? '');
+    const next = await jsonBody<ConversationPage>(
+      await server.request(`/v1/conversations?q=needle&limit=1&cursor=${cursor}`),
+    );
+    expect(next.conversations.map((summary) => summary.id)).toEqual(['a']);
+    expect(next.nextCursor).toBeUndefined();
+  });
+
+  it('answers 400 for an empty or too long q', async () => {
+    server = await startTestServer();
+    for (const q of ['', 'x'.repeat(201)]) {
+      const response = await server.request(`/v1/conversations?q=${q}`);
+      expect(response.status).toBe(400);
+      expect(await errorCode(response)).toBe('INVALID_ARGUMENT');
+    }
+  });
+
+  it('answers 501 UNSUPPORTED_OPERATION when the store cannot search', async () => {
+    const store: ConversationStore = createMemoryConversationStore();
+    Object.assign(store, { capabilities: { persistent: false, concurrentInstances: false } });
+    server = await startTestServer({ store });
+    const response = await server.request('/v1/conversations?q=anything');
+    expect(response.status).toBe(501);
+    expect(await errorCode(response)).toBe('UNSUPPORTED_OPERATION');
   });
 });
 

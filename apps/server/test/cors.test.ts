@@ -45,7 +45,7 @@ describe('CORS', () => {
     const answer = await preflight(PAGE);
     expect(answer.status).toBe(204);
     expect(answer.headers.get('access-control-allow-origin')).toBe(PAGE);
-    expect(answer.headers.get('access-control-allow-methods')).toBe('GET,HEAD,POST,DELETE');
+    expect(answer.headers.get('access-control-allow-methods')).toBe('GET,HEAD,POST,PATCH,DELETE');
     expect(answer.headers.get('access-control-allow-headers')).toBe(
       'Authorization,Content-Type,Last-Event-ID',
     );

@@ -34,6 +34,10 @@ describe('GET /openapi.json', () => {
     server = await startTestServer({ apiToken: 'secret-token-for-tests' });
     const document = await jsonBody<OpenApiDocument>(await fetch(`${server.baseURL}/openapi.json`));
     expect(document.openapi).toBe('3.1.0');
+    // Rename and search, which the web page codes against.
+    expect(Object.keys(document.paths['/v1/conversations/{id}'] ?? {}).sort()).toEqual(['delete', 'patch']);
+    expect(JSON.stringify(document.paths['/v1/conversations']?.get)).toContain('"name":"q"');
+    expect(document.components.schemas).toHaveProperty('RenameConversationRequest');
     expect(Object.keys(document.paths).sort()).toEqual([
       '/healthz',
       '/metrics',

@@ -2,8 +2,9 @@ import { readFile } from 'node:fs/promises';
 import type { LogSummary } from './log-summary.js';
 import { writeFileAtomic } from './write-file-atomic.js';
 
-// 2: summaries carry the last record's checksum.
-const INDEX_VERSION = 2;
+// 2: summaries carry the last record's checksum. 3: titles follow title records (renames), so an
+// index an older version wrote (its titles blind to renames) is rebuilt rather than trusted.
+const INDEX_VERSION = 3;
 
 /** The listing cache: one summary per conversation, each tagged with the log size it describes. */
 export type ConversationIndex = Map<string, LogSummary>;

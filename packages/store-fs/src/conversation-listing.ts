@@ -1,7 +1,6 @@
 import type { Stats } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
-import { type ConversationPage, type ConversationSummary, isSafeId } from '@cairn/core';
-import { paginateSummaries } from '@cairn/storage';
+import { type ConversationSummary, isSafeId } from '@cairn/core';
 import { readConversationIndex, writeConversationIndex } from './conversation-index.js';
 import type { FsLayout } from './fs-layout.js';
 import { checkRecordsEnd } from './log-padding.js';
@@ -19,14 +18,11 @@ export interface ListingSource {
 }
 
 /**
- * The conversations of the data directory, most recently updated first: each one's summary from the
- * index file, the store's state or its log (only what is new since the index), the index brought up
- * to date on the way.
+ * The conversations of the data directory, in no order: each one's summary from the index file,
+ * the store's state or its log (only what is new since the index), the index brought up to date on
+ * the way.
  */
-export async function listConversationSummaries(
-  source: ListingSource,
-  options?: { cursor?: string; limit?: number },
-): Promise<ConversationPage> {
+export async function listConversationSummaries(source: ListingSource): Promise<ConversationSummary[]> {
   const entries = await readdir(source.layout.conversationsDir, { withFileTypes: true }).catch(
     (error: unknown) => {
       if (isMissing(error)) return [];
@@ -61,7 +57,7 @@ export async function listConversationSummaries(
     }
   }
   if (changed) await writeConversationIndex(source.layout.indexFile, index);
-  return paginateSummaries(summaries, options);
+  return summaries;
 }
 
 /** A conversation's summary from the index, the store's state, or the log (only what is new). */

@@ -11,6 +11,7 @@ import {
   type ConversationPage,
   type ConversationStore,
   KeyedSerialQueue,
+  type ListConversationsOptions,
   type LoadOptions,
   type StoreCapabilities,
 } from '@cairn/core';
@@ -19,8 +20,13 @@ import {
   assertNewMessageIds,
   assignSeqs,
   collectBlobs,
+  conversationMatchesSearch,
+  foldSearchText,
+  normalizeListOptions,
   normalizeLoadOptions,
   type PendingBlob,
+  paginateMatchingSummaries,
+  paginateSummaries,
   prepareAppend,
   replayIdempotentAppend,
   selectRange,
@@ -59,7 +65,7 @@ const LOG_TEXT_CACHE_CHARS = 32 * 1024 * 1024;
  * lines are moved to a `.corrupt` side file and reported, never deleted.
  */
 export class FsConversationStore implements ConversationStore {
-  readonly capabilities: StoreCapabilities = { persistent: true, concurrentInstances: true };
+  readonly capabilities: StoreCapabilities = { persistent: true, concurrentInstances: true, search: true };
   readonly layout: FsLayout;
   readonly #durability: FsDurability;
   readonly #maxOpenLogs: number;
@@ -314,20 +320,30 @@ export class FsConversationStore implements ConversationStore {
     this.#journal?.poll();
   }
 
-  async listConversations(options?: { cursor?: string; limit?: number }): Promise<ConversationPage> {
+  async listConversations(options?: ListConversationsOptions): Promise<ConversationPage> {
     this.#assertOpen();
+    const normalized = normalizeListOptions(options);
     await this.#recovered();
-    return listConversationSummaries(
-      {
-        layout: this.layout,
-        cachedSummary: (conversationId, stats) => this.#logs.get(conversationId)?.cachedSummary(stats),
-        migrateLegacy: async (conversationId) => {
-          if (!exists(this.layout.legacyFile(conversationId))) return false;
-          await this.#exclusive(conversationId, (log) => log.refresh());
-          return true;
-        },
+    const summaries = await listConversationSummaries({
+      layout: this.layout,
+      cachedSummary: (conversationId, stats) => this.#logs.get(conversationId)?.cachedSummary(stats),
+      migrateLegacy: async (conversationId) => {
+        if (!exists(this.layout.legacyFile(conversationId))) return false;
+        await this.#exclusive(conversationId, (log) => log.refresh());
+        return true;
       },
-      options,
+    });
+    const { search } = normalized;
+    if (search === undefined) return paginateSummaries(summaries, options);
+    const folded = foldSearchText(search);
+    // No text index: each candidate's log is read (through the load path and its text cache), newest
+    // first, only until the page is full.
+    return paginateMatchingSummaries(
+      summaries,
+      normalized,
+      async (summary) =>
+        conversationMatchesSearch(summary.title, [], folded) ||
+        conversationMatchesSearch(undefined, await this.load(summary.id), folded),
     );
   }
 

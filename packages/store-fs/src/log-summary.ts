@@ -1,6 +1,6 @@
 import type { Stats } from 'node:fs';
-import { type ConversationSummary, definedFields } from '@cairn/core';
-import { deriveConversationTitle } from '@cairn/storage';
+import { type ConversationSummary, definedFields, isTitleRecord } from '@cairn/core';
+import { nextConversationTitle } from '@cairn/storage';
 import type { LogRecord } from './log-record-types.js';
 
 /** What the store knows about a conversation's log without reading it again. */
@@ -37,12 +37,14 @@ export function summarize(
 ): LogSummary {
   const first = records[0];
   const last = records.at(-1);
-  // Only user messages can give a title; most appends (assistant and tool messages) skip the work.
-  const title =
-    previous?.title ??
-    (records.some((record) => record.msg.role === 'user')
-      ? deriveConversationTitle(records.map((record) => record.msg))
-      : undefined);
+  // Only user messages and title records can give a title; most appends (assistant and tool
+  // messages) skip the work.
+  const title = records.some((record) => record.msg.role === 'user' || isTitleRecord(record.msg))
+    ? nextConversationTitle(
+        previous?.title,
+        records.map((record) => record.msg),
+      )
+    : previous?.title;
   const lastCrc = last?.crc ?? previous?.lastCrc;
   return {
     // An empty log's placeholder time gives way to its first record's.

@@ -8,6 +8,7 @@ import {
   type ConversationMessage,
   type ConversationPage,
   type ConversationStore,
+  type ListConversationsOptions,
   type LoadOptions,
   type StoreCapabilities,
 } from '@cairn/core';
@@ -36,7 +37,7 @@ import { inTransaction, lockTransaction } from './sql/in-transaction.js';
  * first use. Ids are checked before any query; driver failures become `STORE_UNAVAILABLE`.
  */
 export class PostgresConversationStore implements ConversationStore {
-  readonly capabilities: StoreCapabilities = { persistent: true, concurrentInstances: true };
+  readonly capabilities: StoreCapabilities = { persistent: true, concurrentInstances: true, search: true };
   readonly #pool: Pool;
   readonly #ownsPool: boolean;
   readonly #tables: SchemaTables;
@@ -102,7 +103,7 @@ export class PostgresConversationStore implements ConversationStore {
     });
   }
 
-  listConversations(options?: { cursor?: string; limit?: number }): Promise<ConversationPage> {
+  listConversations(options?: ListConversationsOptions): Promise<ConversationPage> {
     return this.#run('listConversations', async () => {
       const page = normalizeListWindow(options);
       await this.#ready();

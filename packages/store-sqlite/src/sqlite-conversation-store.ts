@@ -9,6 +9,7 @@ import {
   type ConversationPage,
   type ConversationStore,
   type ConversationSummary,
+  type ListConversationsOptions,
   type LoadOptions,
   type StoreCapabilities,
 } from '@cairn/core';
@@ -19,8 +20,8 @@ import {
   blobPrefixEnd,
   collectBlobs,
   conversationBlobPrefixes,
-  deriveConversationTitle,
   encodeListCursor,
+  likeContainsPattern,
   normalizeBlobRange,
   normalizeListOptions,
   normalizeLoadOptions,
@@ -28,6 +29,7 @@ import {
   type PreparedMessage,
   prepareAppend,
   replayIdempotentAppend,
+  titleOfAppend,
   toBlobBytes,
 } from '@cairn/storage';
 import { assertConversationNumFits, assertSeqFits, MAX_SEQ } from './message-key.js';
@@ -51,6 +53,8 @@ interface PendingAppend {
   /** Each prepared message as JSON, without its seq. */
   json: string[];
   title: string | null;
+  /** The append holds a title record: `title` replaces the conversation's. */
+  retitles: boolean;
   options: AppendOptions;
 }
 
@@ -148,7 +152,7 @@ export class SqliteConversationStore implements ConversationStore {
       if (this.#ownsDatabase) db.close();
       throw toStoreError(error, 'opening the database');
     }
-    this.capabilities = { persistent: onDisk, concurrentInstances: onDisk };
+    this.capabilities = { persistent: onDisk, concurrentInstances: onDisk, search: true };
     this.#appendTransaction = db.immediate((pending: PendingAppend) => this.#appendLocked(pending));
     this.#deleteTransaction = db.immediate((conversationId: string) => this.#deleteLocked(conversationId));
   }
@@ -176,19 +180,29 @@ export class SqliteConversationStore implements ConversationStore {
     const offloads = collectBlobs();
     const prepared = await prepareAppend(offloads.writer, conversationId, messages, options);
     this.#assertOpen();
+    const { title, replaces } = titleOfAppend(prepared);
     const pending: PendingAppend = {
       conversationId,
       prepared,
       blobs: offloads.blobs,
       json: prepared.map((message) => JSON.stringify(message)),
-      title: deriveConversationTitle(prepared) ?? null,
+      title: title ?? null,
+      retitles: replaces,
       options,
     };
     return this.#run('append', () => this.#appendTransaction(pending));
   }
 
   // Runs inside BEGIN IMMEDIATE: no other connection writes until it returns.
-  #appendLocked({ conversationId, prepared, blobs, json, title, options }: PendingAppend): AppendResult {
+  #appendLocked({
+    conversationId,
+    prepared,
+    blobs,
+    json,
+    title,
+    retitles,
+    options,
+  }: PendingAppend): AppendResult {
     const statements = this.#statements;
     const { expectedSeq, idempotencyKey } = options;
     if (idempotencyKey !== undefined) {
@@ -224,7 +238,7 @@ export class SqliteConversationStore implements ConversationStore {
     }
     const now = new Date().toISOString();
     // The conversation row first: its number is the high half of the message keys. An existing
-    // one is written only to set its title, once: the live figures come from the messages.
+    // one is written only to set its title (once, or by a rename): the live figures come from the messages.
     let num: number;
     if (conversation === undefined) {
       // RETURNING always gives the inserted row's number.
@@ -232,7 +246,7 @@ export class SqliteConversationStore implements ConversationStore {
       assertConversationNumFits(conversationId, num);
     } else {
       num = conversation.num;
-      if (conversation.titled === 0 && title !== null) statements.setTitle.run(title, num);
+      if (title !== null && (retitles || conversation.titled === 0)) statements.setTitle.run(title, num);
     }
     const seqs = json.map((text, index) => {
       const seq = lastSeq + index + 1;
@@ -259,15 +273,30 @@ export class SqliteConversationStore implements ConversationStore {
     return parseMessages(rows, conversationId);
   }
 
-  async listConversations(options?: { cursor?: string; limit?: number }): Promise<ConversationPage> {
+  async listConversations(options?: ListConversationsOptions): Promise<ConversationPage> {
     this.#assertOpen();
-    const { cursor, limit } = normalizeListOptions(options);
+    const { cursor, limit, search } = normalizeListOptions(options);
+    const statements = this.#statements;
+    const like = search === undefined ? undefined : likeContainsPattern(search);
     // One row more than the page tells whether another page exists.
-    const rows = this.#run('listConversations', () =>
-      cursor === undefined
-        ? this.#statements.listFirst.all(limit + 1)
-        : this.#statements.listAfter.all(cursor.updatedAt, cursor.updatedAt, cursor.id, limit + 1),
-    );
+    const rows = this.#run('listConversations', () => {
+      if (like === undefined) {
+        return cursor === undefined
+          ? statements.listFirst.all(limit + 1)
+          : statements.listAfter.all(cursor.updatedAt, cursor.updatedAt, cursor.id, limit + 1);
+      }
+      return cursor === undefined
+        ? statements.searchFirst.all(like, like, like, limit + 1)
+        : statements.searchAfter.all(
+            cursor.updatedAt,
+            cursor.updatedAt,
+            cursor.id,
+            like,
+            like,
+            like,
+            limit + 1,
+          );
+    });
     const conversations = rows.slice(0, limit).map(toSummary);
     const last = conversations.at(-1);
     return rows.length > limit && last !== undefined

@@ -31,6 +31,9 @@ export interface SqliteStatements {
   loadBackward: Statement<[string, number, number, number], string>;
   listFirst: Statement<[number], ConversationRow>;
   listAfter: Statement<[string, string, string, number], ConversationRow>;
+  /** `listFirst` of the conversations matching a `LIKE` pattern (bound three times). */
+  searchFirst: Statement<[string, string, string, number], ConversationRow>;
+  searchAfter: Statement<[string, string, string, string, string, string, number], ConversationRow>;
   deleteConversation: Statement<[string], number>;
   deleteMessages: Statement<[number, number]>;
   deleteMessageIds: Statement<[number]>;
@@ -55,12 +58,29 @@ const LOAD_WINDOW = `WITH conversation (base) AS (SELECT num << 32 FROM cairn_co
 // the conversation's last seq and message count, its `at` the updated_at. A conversation is created
 // by an append, so it has a message; the LEFT JOIN would list it regardless.
 const SUMMARIES = `WITH summaries AS (
-    SELECT c.id, c.created_at, c.title, coalesce(m.key & 0xFFFFFFFF, 0) AS last_seq,
+    SELECT c.num, c.id, c.created_at, c.title, coalesce(m.key & 0xFFFFFFFF, 0) AS last_seq,
       coalesce(m.at, c.created_at) AS updated_at
     FROM cairn_conversations AS c
     LEFT JOIN cairn_messages AS m ON m.key = (SELECT max(key) FROM cairn_messages WHERE ${keysOf('c.num')})
   )
   SELECT id, created_at, updated_at, last_seq, title FROM summaries`;
+
+// A conversation matching a search: its title, or the text of a user or assistant message (a string
+// content, or a text part), is LIKE the pattern (bound three times: better-sqlite3 does not bind a
+// numbered `?1` twice). The message scan is a seek to the conversation's key range, and stops at
+// the first match. SQLite's LIKE folds ASCII letters only.
+const MATCHES = `(title LIKE ? ESCAPE '\\' OR EXISTS (
+    SELECT 1 FROM cairn_messages WHERE ${keysOf('num')}
+      AND message ->> '$.role' IN ('user', 'assistant')
+      AND CASE json_type(message, '$.content')
+        WHEN 'text' THEN message ->> '$.content' LIKE ? ESCAPE '\\'
+        WHEN 'array' THEN EXISTS (
+          SELECT 1 FROM json_each(message, '$.content') AS part
+          WHERE part.value ->> '$.type' = 'text' AND part.value ->> '$.text' LIKE ? ESCAPE '\\'
+        )
+        ELSE 0
+      END
+  ))`;
 
 export function prepareStatements(db: SqliteConnection): SqliteStatements {
   return {
@@ -101,6 +121,13 @@ export function prepareStatements(db: SqliteConnection): SqliteStatements {
     // bind a numbered `?1` twice.)
     listAfter: db.prepare<[string, string, string, number], ConversationRow>(
       `${SUMMARIES} WHERE updated_at < ? OR (updated_at = ? AND id > ?)
+       ORDER BY updated_at DESC, id ASC LIMIT ?`,
+    ),
+    searchFirst: db.prepare<[string, string, string, number], ConversationRow>(
+      `${SUMMARIES} WHERE ${MATCHES} ORDER BY updated_at DESC, id ASC LIMIT ?`,
+    ),
+    searchAfter: db.prepare<[string, string, string, string, string, string, number], ConversationRow>(
+      `${SUMMARIES} WHERE (updated_at < ? OR (updated_at = ? AND id > ?)) AND ${MATCHES}
        ORDER BY updated_at DESC, id ASC LIMIT ?`,
     ),
     deleteConversation: db.preparePluck<[string], number>(

@@ -3,10 +3,10 @@ import {
   assertExpectedSeq,
   assertNewMessageIds,
   assignSeqs,
-  deriveConversationTitle,
   type PendingBlob,
   type PreparedMessage,
   replayIdempotentAppend,
+  titleOfAppend,
 } from '@cairn/storage';
 import type { PoolClient } from 'pg';
 import { writePendingBlob } from '../blob/blob-queries.js';
@@ -91,7 +91,7 @@ export async function appendBatch(
   for (const blob of blobs) await writePendingBlob(client, tables, blob);
 
   const texts = assignSeqs(prepared, lastSeq).map(serialize);
-  const title = deriveConversationTitle(prepared);
+  const { title, replaces } = titleOfAppend(prepared);
   // One statement writes the rows, their ids, the idempotency key and the summary. The primary keys
   // on (conversation_id, seq) and (conversation_id, message_id) stay the last line of defence should
   // a writer ever skip the lock.
@@ -116,8 +116,8 @@ export async function appendBatch(
        updated_at = greatest(c.updated_at, excluded.updated_at),
        message_count = c.message_count + excluded.message_count,
        last_seq = excluded.last_seq,
-       -- The title is set once, by the first append that yields one.
-       title = coalesce(c.title, excluded.title)`,
+       -- The title is set by the first append that yields one, and replaced by a title record.
+       title = CASE WHEN $9::boolean THEN excluded.title ELSE coalesce(c.title, excluded.title) END`,
     [
       conversationId,
       lastSeq + 1,
@@ -127,6 +127,7 @@ export async function appendBatch(
       new Date().toISOString(),
       title === undefined ? null : JSON.stringify(title),
       ids,
+      replaces,
     ],
   );
   const messages = texts.map((text) => JSON.parse(text) as ConversationMessage);

@@ -50,6 +50,7 @@ const STATUS_OF_CAIRN_CODE: Partial<Record<CairnErrorCode, ContentfulStatusCode>
   STORE_NOT_FOUND: 404,
   STORE_CONFLICT: 409,
   STORE_UNAVAILABLE: 503,
+  UNSUPPORTED_OPERATION: 501,
 };
 
 export interface PublicError {

@@ -58,7 +58,7 @@ export function corsMiddleware(options: CorsOptions): MiddlewareHandler<ServerEn
   const allowed = new Set(options.origins);
   const handle = cors({
     origin: anyOrigin ? '*' : [...allowed],
-    allowMethods: ['GET', 'HEAD', 'POST', 'DELETE'],
+    allowMethods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],
     allowHeaders: ALLOW_HEADERS,
     exposeHeaders: EXPOSE_HEADERS,
     credentials: false,

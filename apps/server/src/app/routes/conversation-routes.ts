@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { definedFields } from '@cairn/core';
+import {
+  assertStoreSearches,
+  definedFields,
+  MAX_CONVERSATION_TITLE_LENGTH,
+  MAX_SEARCH_LENGTH,
+  normalizeConversationTitle,
+} from '@cairn/core';
 import { createRoute, z } from '@hono/zod-openapi';
+import { appendTitleRecord, findConversationSummary } from '../conversations/rename-conversation.js';
 import { apiError, errorResponse } from '../http/api-error.js';
 import { ConversationParamsSchema, limitQuerySchema, SafeIdSchema } from '../http/api-schemas.js';
 import { errorFields } from '../http/error-fields.js';
@@ -18,14 +25,40 @@ const ConversationSummarySchema = z
     updatedAt: z.string(),
     messageCount: z.number().int(),
     lastSeq: z.number().int(),
-    title: z.string().optional().openapi({ description: 'The first user message, on one line' }),
+    title: z.string().optional().openapi({
+      description: 'The latest rename (`PATCH`), else the first user message on one line',
+    }),
   })
   .openapi('ConversationSummary');
+
+// Characters, not UTF-16 units: an emoji counts once, as in the stores.
+const charCount = (text: string) => Array.from(text).length;
 
 const ListQuerySchema = z.object({
   cursor: z.string().max(1024).optional(),
   limit: limitQuerySchema(100, 20),
+  q: z
+    .string()
+    .refine((q) => charCount(q) >= 1 && charCount(q) <= MAX_SEARCH_LENGTH, {
+      message: `1 to ${MAX_SEARCH_LENGTH} characters`,
+    })
+    .optional()
+    .openapi({
+      description:
+        'Only conversations whose title, or the text of a user or assistant message, contains this ' +
+        '(case-insensitive plain substring: `%`, `_`, `\\` and regex characters match themselves). ' +
+        'Page on with the `nextCursor` of the same search.',
+    }),
 });
+
+const RenameBodySchema = z
+  .object({
+    title: z.string().openapi({
+      description: `Trimmed; 1 to ${MAX_CONVERSATION_TITLE_LENGTH} characters, one line (no line breaks)`,
+      example: 'Trip to Oslo',
+    }),
+  })
+  .openapi('RenameConversationRequest');
 
 const createRouteConfig = createRoute({
   method: 'post',
@@ -50,7 +83,7 @@ const createRouteConfig = createRoute({
 const listRoute = createRoute({
   method: 'get',
   path: '/v1/conversations',
-  summary: 'List conversations, most recently updated first',
+  summary: 'List or search conversations, most recently updated first',
   request: { query: ListQuerySchema },
   responses: {
     200: {
@@ -64,7 +97,30 @@ const listRoute = createRoute({
         },
       },
     },
-    400: errorResponse('Invalid cursor or limit'),
+    400: errorResponse('Invalid cursor, limit or q'),
+    501: errorResponse('`q` given, but the store cannot search (`UNSUPPORTED_OPERATION`)'),
+  },
+});
+
+const renameRoute = createRoute({
+  method: 'patch',
+  path: '/v1/conversations/{id}',
+  summary: 'Rename a conversation',
+  description:
+    'Appends a title record (`role: system`, `partType: title`, the title as `content`) to the ' +
+    "conversation's log: it is never sent to a model, `/events` streams deliver it like any message, " +
+    'and the listing shows the latest one as the title.',
+  request: {
+    params: ConversationParamsSchema,
+    body: { required: true, content: { 'application/json': { schema: RenameBodySchema } } },
+  },
+  responses: {
+    200: {
+      description: "The conversation's listing row, with the new title",
+      content: { 'application/json': { schema: ConversationSummarySchema } },
+    },
+    400: errorResponse('Invalid id, or a title empty, too long or of several lines'),
+    404: errorResponse('No such conversation (it has no messages)'),
   },
 });
 
@@ -87,7 +143,7 @@ const deleteRoute = createRoute({
 /** `events` is told of deletions, so live `/events` streams of the conversation end (on every instance). */
 export type ConversationRouteDeps = Pick<RouteDeps, 'store' | 'registry' | 'turnLock' | 'events' | 'logger'>;
 
-/** Creating, listing and deleting conversations. */
+/** Creating, listing, searching, renaming and deleting conversations. */
 export function registerConversationRoutes(app: ServerApp, deps: ConversationRouteDeps): void {
   const { store, registry, turnLock, events, logger } = deps;
   // Still under the lock: the notice goes out before any of a turn that re-creates the conversation.
@@ -112,9 +168,25 @@ export function registerConversationRoutes(app: ServerApp, deps: ConversationRou
   });
 
   app.openapi(listRoute, async (c) => {
-    const { cursor, limit } = c.req.valid('query');
-    const page = await store.listConversations({ limit, ...definedFields({ cursor }) });
+    const { cursor, limit, q } = c.req.valid('query');
+    if (q !== undefined) assertStoreSearches(store);
+    const page = await store.listConversations({ limit, ...definedFields({ cursor, search: q }) });
     return c.json(page, 200);
+  });
+
+  app.openapi(renameRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    const title = normalizeConversationTitle(c.req.valid('json').title);
+    const seq = await appendTitleRecord(store, id, title);
+    if (seq === undefined) return apiError(c, 404, 'STORE_NOT_FOUND', 'no such conversation');
+    // Followers of the conversation (here and on other instances) read the record from the log.
+    await events.publish({ conversationId: id, lastSeq: seq }).catch((error: unknown) => {
+      logger.warn({ conversationId: id, ...errorFields(error) }, 'publish of a rename failed');
+    });
+    const summary = await findConversationSummary(store, id);
+    // Deleted since the append: gone, as the client will see.
+    if (summary === undefined) return apiError(c, 404, 'STORE_NOT_FOUND', 'no such conversation');
+    return c.json(summary, 200);
   });
 
   app.openapi(deleteRoute, async (c) => {

@@ -119,6 +119,24 @@ export const searchCases: ConformanceCase[] = [
     },
   },
   {
+    name: 'a conversation holding NUL or a lone surrogate does not break a search of the others',
+    requires: ['search'],
+    async run({ open }) {
+      const store = await open();
+      await store.append('odd', [userMessage('m1', 'odd \u0000 text \ud800 needle')]);
+      await store.append('plain', [userMessage('m1', 'a plain needle')]);
+      const found = await idsFound(store, 'needle');
+      // A backend may be unable to search text its database cannot read as JSON (PostgreSQL):
+      // the others are found all the same.
+      assert.ok(found.includes('plain'), 'the plain conversation is found');
+      const odd = (await idsFound(store, 'odd')).join();
+      assert.ok(
+        odd === '' || odd === 'odd',
+        'a search of its own words fails no call and finds nothing else',
+      );
+    },
+  },
+  {
     name: 'a bad search fails with INVALID_ARGUMENT',
     requires: ['search'],
     async run({ open }) {
