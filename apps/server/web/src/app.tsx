@@ -1,80 +1,135 @@
-import { useCallback, useEffect, useState } from 'preact/hooks';
-import {
-  type ConversationSummary,
-  createConversation,
-  listConversations,
-  UnauthorizedError,
-} from './api-client.js';
+import type { ConversationSummary } from '@cairn/core';
+import { useCallback, useState } from 'preact/hooks';
+import { createConversation, UnauthorizedError } from './api-client.js';
 import { ChatView } from './chat-view.js';
+import { deleteConversation, renameConversation } from './conversation-api.js';
 import { ConversationList } from './conversation-list.js';
+import { useConversationPages } from './conversations/use-conversation-pages.js';
+import { useDebouncedValue } from './conversations/use-debounced-value.js';
+import { useFirstMessage } from './conversations/use-first-message.js';
+import { usePendingDeletes } from './conversations/use-pending-deletes.js';
 import { TokenPrompt } from './token-prompt.js';
 import { forgetToken, readToken, saveToken } from './token-store.js';
 import { openConversation, useHashConversationId } from './use-hash-conversation-id.js';
 
-type Access = 'checking' | 'needs-token' | 'ready';
+const SEARCH_DEBOUNCE_MS = 250;
+
+/** A delete waiting out its undo window. */
+interface DeletedConversation {
+  id: string;
+  title: string;
+  /** It was open: Undo opens it again. */
+  wasOpen: boolean;
+}
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+/** A conversation created here that the server does not list yet (it has no message). */
+function draftRow(id: string): ConversationSummary {
+  const now = new Date().toISOString();
+  return { id, createdAt: now, updatedAt: now, messageCount: 0, lastSeq: 0 };
+}
+
 /** The page: asks for the token when the API wants one, then the two panes. */
 export function App() {
-  const [access, setAccess] = useState<Access>('checking');
+  const [needsToken, setNeedsToken] = useState(false);
   const [tokenRejected, setTokenRejected] = useState(false);
-  const [conversations, setConversations] = useState<ConversationSummary[]>([]);
-  const [listError, setListError] = useState<string>();
+  const [actionError, setActionError] = useState<string>();
+  const [searchText, setSearchText] = useState('');
+  const [draftId, setDraftId] = useState<string>();
   const selectedId = useHashConversationId();
 
   const askForToken = useCallback(() => {
     // A token we had was refused (wrong, or the server's changed); without one, this is the first visit.
     setTokenRejected(readToken() !== undefined);
     forgetToken();
-    setAccess('needs-token');
+    setNeedsToken(true);
   }, []);
+  const reportFailure = (error: unknown, doing: string) => {
+    if (error instanceof UnauthorizedError) return askForToken();
+    setActionError(`${doing}: ${messageOf(error)}`);
+  };
 
-  const refreshList = useCallback(async () => {
+  // Clearing the field shows every conversation again at once; typing waits for a pause.
+  const debouncedSearch = useDebouncedValue(searchText.trim(), SEARCH_DEBOUNCE_MS);
+  const query = searchText.trim() === '' ? '' : debouncedSearch;
+  const pages = useConversationPages(query, askForToken);
+  const refreshList = () => void pages.refresh();
+
+  const deletes = usePendingDeletes<DeletedConversation>((item) => {
+    deleteConversation(item.id).then(
+      () => pages.remove(item.id),
+      (error: unknown) => reportFailure(error, `Could not delete “${item.title}”`),
+    );
+  });
+  const deleteLater = (conversation: ConversationSummary) => {
+    const wasOpen = conversation.id === selectedId;
+    deletes.schedule({ id: conversation.id, title: conversation.title ?? conversation.id, wasOpen });
+    // Empties the hash (an unset one would not fire hashchange): the chat pane closes it.
+    if (wasOpen) location.hash = '';
+  };
+  const undoDelete = (id: string) => {
+    if (deletes.undo(id)?.wasOpen === true) openConversation(id);
+  };
+  const rename = async (id: string, title: string) => {
     try {
-      setConversations(await listConversations());
-      setListError(undefined);
-      setAccess('ready');
+      pages.update(await renameConversation(id, title));
     } catch (error) {
-      if (error instanceof UnauthorizedError) return askForToken();
-      setListError(messageOf(error));
-      setAccess('ready');
-    }
-  }, [askForToken]);
-
-  useEffect(() => {
-    void refreshList();
-  }, [refreshList]);
-
-  const startConversation = async () => {
-    try {
-      openConversation(await createConversation());
-    } catch (error) {
-      if (error instanceof UnauthorizedError) return askForToken();
-      setListError(messageOf(error));
+      if (error instanceof UnauthorizedError) askForToken();
+      throw error;
     }
   };
 
-  if (access === 'checking') return <p class="hint splash">Loading…</p>;
-  if (access === 'needs-token') {
+  const listed = pages.list.rows.some((row) => row.id === selectedId);
+  const showDraft = draftId !== undefined && draftId === selectedId && !listed && pages.shownQuery === '';
+  useFirstMessage(showDraft ? draftId : undefined, refreshList);
+
+  const startConversation = async () => {
+    try {
+      const id = await createConversation();
+      setDraftId(id);
+      openConversation(id);
+    } catch (error) {
+      reportFailure(error, 'Could not start a conversation');
+    }
+  };
+
+  if (needsToken) {
     return (
       <TokenPrompt
         rejected={tokenRejected}
         onSubmit={(token) => {
           saveToken(token);
-          void refreshList();
+          void pages.refresh().then((came) => came && setNeedsToken(false));
         }}
       />
     );
   }
-  const selected = conversations.find((conversation) => conversation.id === selectedId);
+  if (!pages.settled) return <p class="hint splash">Loading…</p>;
+  const hidden = new Set(deletes.items.map((item) => item.id));
+  const rows = [
+    ...(showDraft ? [draftRow(draftId)] : []),
+    ...pages.list.rows.filter((row) => !hidden.has(row.id)),
+  ];
+  const selected = rows.find((conversation) => conversation.id === selectedId);
   return (
     <div class="layout">
       <ConversationList
-        conversations={conversations}
+        conversations={rows}
         selectedId={selectedId}
-        error={listError}
+        draftId={showDraft ? draftId : undefined}
+        error={actionError ?? pages.error}
+        searchText={searchText}
+        searching={pages.shownQuery !== ''}
+        hasMore={pages.list.nextCursor !== undefined}
+        loadingMore={pages.loadingMore}
+        deleted={deletes.items}
         onNewConversation={() => void startConversation()}
+        onSearchTextChange={setSearchText}
+        onLoadMore={pages.loadMore}
+        onRename={rename}
+        onDelete={deleteLater}
+        onUndoDelete={undoDelete}
       />
       <main class="chat-pane">
         {selectedId === undefined ? (
@@ -87,8 +142,8 @@ export function App() {
             conversationId={selectedId}
             title={selected?.title ?? 'New conversation'}
             onUnauthorized={askForToken}
-            onTurnEnd={() => void refreshList()}
-            onListChanged={() => void refreshList()}
+            onTurnEnd={refreshList}
+            onListChanged={refreshList}
           />
         )}
       </main>
