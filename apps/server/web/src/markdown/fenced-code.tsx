@@ -1,18 +1,22 @@
 import { useState } from 'preact/hooks';
-import { highlightCode, knownLanguage } from './highlight-code.js';
+import { useHighlighter } from './load-highlighter.js';
 
 // How long the button says "Copied".
 const COPIED_MS = 1500;
 
-/** A fenced code block: coloured when its language is known, with a button that copies it. */
+/**
+ * A fenced code block, with a button that copies it: plain at first, coloured once the
+ * highlighter has loaded if it knows the language.
+ */
 export function FencedCode({ code, info }: { code: string; info: string | undefined }) {
-  const language = knownLanguage(info);
+  const highlighter = useHighlighter();
+  const language = highlighter?.knownLanguage(info);
   return (
     <figure class="md-code" aria-label={language === undefined ? 'Code' : `Code (${language})`}>
       <CopyButton text={code} />
       <pre class="code-block">
         <code class={language === undefined ? 'hljs' : `hljs language-${language}`}>
-          {highlightCode(code, language)}
+          {highlighter === undefined ? code : highlighter.highlightCode(code, language)}
         </code>
       </pre>
     </figure>

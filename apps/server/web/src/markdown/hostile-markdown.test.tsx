@@ -1,5 +1,6 @@
 import { renderToString } from 'preact-render-to-string';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadHighlighter } from './load-highlighter.js';
 import { MarkdownView } from './markdown-view.js';
 
 // Markdown a model could be talked into writing: each tries to run script or load something.
@@ -41,6 +42,9 @@ const CORPUS = [
 ];
 
 const html = (text: string) => renderToString(<MarkdownView text={text} />);
+
+// Code blocks are coloured once the highlighter has loaded; in the page that is on first use.
+beforeAll(() => loadHighlighter());
 
 // The rendered HTML escapes every `<` of text, so each `<` left starts an element the renderer made.
 const ELEMENT = /<(\/?)([a-z][a-z0-9]*)((?:\s+[a-z-]+(?:="[^"]*")?)*)\s*(\/?)>/g;

@@ -1,9 +1,13 @@
 import { renderToString } from 'preact-render-to-string';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { highlightCode } from './highlight-code.js';
+import { loadHighlighter } from './load-highlighter.js';
 import { MarkdownView } from './markdown-view.js';
 
 const html = (text: string) => renderToString(<MarkdownView text={text} />);
+
+// Code blocks are coloured once the highlighter has loaded; in the page that is on first use.
+beforeAll(() => loadHighlighter());
 
 describe('MarkdownView', () => {
   it('renders CommonMark blocks: headings, paragraphs, emphasis, lists, quotes, rules', () => {
