@@ -4,6 +4,7 @@ import {
   compactionSummaryText,
   INTERRUPTED_TOOL_RESULT_TEXT,
   type Tokenizer,
+  titleRecord,
   toolOutputForModel,
   toolProtocolIssues,
 } from '@cairn/core';
@@ -57,6 +58,28 @@ describe('buildLlmMessagesFromConversation', () => {
       tokens: expect.any(Number),
       tokensEstimatedBy: 'chars/4',
     });
+  });
+
+  it('never sends a title record (a rename), wherever it sits, even one marked includeInContext', () => {
+    const rename = (title: string) => {
+      const { id: _id, createdAt: _at, ...draft } = titleRecord({ id: 'x', createdAt: CREATED_AT, title });
+      return draft;
+    };
+    const messages = log(
+      rename('Named first'), // 1
+      user('Read the config'), // 2
+      calls('c1'), // 3
+      rename('Named between a call and its result'), // 4
+      result('c1', '{"debug":true}'), // 5
+      { ...rename('Marked visible'), includeInContext: true }, // 6
+      assistant('debug is on'), // 7
+    );
+    const built = buildLlmMessagesFromConversation({ messages, mode: 'chat' });
+    expect(JSON.stringify(built.messages)).not.toContain('Named');
+    expect(JSON.stringify(built.messages)).not.toContain('Marked visible');
+    expect(built.sourceSeqs).toEqual([undefined, 2, 3, 5, 7]);
+    // The call and its result stay a pair: nothing to repair.
+    expect(built.stats).toMatchObject({ included: 4, repaired: 0, excluded: 3 });
   });
 
   it('builds from an empty log', () => {
