@@ -192,12 +192,27 @@ describe.each(STORES)('cairn-server --workers 2 on %s', (store) => {
     const resumed = await transportOn(b, onB).reconnectToStream({ chatId: id });
     expect(resumed).not.toBeNull();
     expect([onA, onB]).toEqual([['1'], ['2']]);
-    const [original, relayed] = await Promise.all([
+    // The page's way: the turn's own events, followed on the other worker too (its own connection).
+    const followed = await (await worker('2')).request(`/v1/conversations/${id}/turn`, {
+      headers: { accept: 'text/event-stream' },
+    });
+    expect(followed.status).toBe(200);
+    const [original, relayed, events] = await Promise.all([
       answerText(chat),
       answerText(resumed as ReadableStream<UIMessageChunk>),
+      new SseReader(followed).readUntil((event) => event.event === 'done'),
     ]);
     expect(original).toBe('Answer to: a slow question');
     expect(relayed).toBe(original);
+    const outputs = events
+      .filter((event) => event.event === 'agent_output')
+      .map((event) => JSON.parse(event.data));
+    expect(outputs.flatMap((output) => (output.type === 'text_delta' ? [output.delta] : [])).join('')).toBe(
+      original,
+    );
+    expect(events.filter((event) => event.event === 'message').map((event) => event.id)).toEqual(['1', '2']);
+    expect(JSON.parse(events.at(-1)?.data ?? '{}')).toEqual({ success: true });
+    expect((await b.request(`/v1/conversations/${id}/turn`)).status).toBe(204);
     // Once the turn ended, no worker runs it: the client finds nothing to resume.
     expect(await transportOn(b, onB).reconnectToStream({ chatId: id })).toBeNull();
     expect(await transportOn(a, onA).reconnectToStream({ chatId: id })).toBeNull();
@@ -250,7 +265,7 @@ describe.each(STORES)('cairn-server --workers 2 on %s', (store) => {
 });
 
 describe('aborting on another worker', () => {
-  it('aborts the turn running on one worker and the one queued on the other', async () => {
+  it('aborts the turn running on one worker and, asked to, the one queued on the other', async () => {
     await startCluster('fs');
     const [a, b, aborter, scraper] = [
       await worker('1'),
@@ -271,7 +286,7 @@ describe('aborting on another worker', () => {
     // Nothing runs there: no worker aborts anything.
     const nothing = await aborter.request(`/v1/conversations/c-${randomUUID()}/abort`, { method: 'POST' });
     expect(await nothing.json()).toEqual({ aborted: false });
-    const abort = await aborter.request(`/v1/conversations/${id}/abort`, { method: 'POST' });
+    const abort = await aborter.request(`/v1/conversations/${id}/abort?queued=true`, { method: 'POST' });
     expect([abort.status, await abort.json()]).toEqual([202, { aborted: true }]);
     for (const response of await Promise.all([running, queued])) {
       expect(await response.json()).toMatchObject({ success: false, error: { code: 'LLM_ABORTED' } });

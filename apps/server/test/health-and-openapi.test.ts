@@ -52,6 +52,7 @@ describe('GET /openapi.json', () => {
       '/v1/conversations/{id}/attachments/{sha256}',
       '/v1/conversations/{id}/events',
       '/v1/conversations/{id}/messages',
+      '/v1/conversations/{id}/turn',
       '/v1/runs',
       '/v1/runs/{id}',
       '/v1/runs/{id}/abort',

@@ -1,5 +1,7 @@
 import type { ConversationMessage } from '@cairn/core';
+import { createGate } from '@cairn/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createInProcessTurnLock } from '../src/turn-lock/in-process-turn-lock.js';
 import { jsonBody } from './support/json-body.js';
 import { SseReader } from './support/read-sse.js';
 import { startTestServer, type TestServer, waitFor } from './support/start-test-server.js';
@@ -100,18 +102,60 @@ describe('POST /v1/conversations/:id/abort', () => {
     expect(stored.at(-1)).toMatchObject({ role: 'assistant', partType: 'error', errorCode: 'LLM_ABORTED' });
   });
 
-  it('also aborts the turns queued behind it, which then store nothing', async () => {
+  it('aborts only the running turn: the one queued behind it then runs', async () => {
+    server = await startTestServer({
+      turns: [{ text: 'too late', delayMs: 10_000 }, { text: 'second answer' }],
+    });
+    const running = server.postMessage('c1', 'first');
+    await waitFor(() => server?.handle.activeTurns() === 1);
+    const queued = server.postMessage('c1', 'second');
+    await waitFor(() => server?.handle.activeTurns() === 2);
+    const abort = await server.request('/v1/conversations/c1/abort', { method: 'POST' });
+    expect(await jsonBody(abort)).toEqual({ aborted: true });
+    expect(await jsonBody(await running)).toMatchObject({ success: false, error: { code: 'LLM_ABORTED' } });
+    expect(await jsonBody(await queued)).toMatchObject({
+      success: true,
+      message: { content: 'second answer' },
+    });
+    const stored = await server.store.load('c1');
+    expect(stored.map((message) => [message.role, message.errorCode ?? message.content])).toEqual([
+      ['user', 'first'],
+      ['assistant', 'LLM_ABORTED'],
+      ['user', 'second'],
+      ['assistant', 'second answer'],
+    ]);
+  });
+
+  it('with queued=true also cancels the turns queued behind it, which then store nothing', async () => {
     server = await startTestServer({ turns: [{ text: 'too late', delayMs: 10_000 }] });
     const running = server.postMessage('c1', 'first');
     await waitFor(() => server?.handle.activeTurns() === 1);
     const queued = server.postMessage('c1', 'second');
     await waitFor(() => server?.handle.activeTurns() === 2);
-    await server.request('/v1/conversations/c1/abort', { method: 'POST' });
+    await server.request('/v1/conversations/c1/abort?queued=true', { method: 'POST' });
     for (const response of await Promise.all([running, queued])) {
       expect(await jsonBody(response)).toMatchObject({ success: false, error: { code: 'LLM_ABORTED' } });
     }
     const stored = await server.store.load('c1');
     expect(stored.map((message) => message.content)).toEqual(['first', expect.any(String)]);
+  });
+
+  it('leaves a turn that waits for its lock alone unless queued=true', async () => {
+    // Another process's turn holds the lock: the one here waits behind it.
+    const turnLock = createInProcessTurnLock();
+    const elsewhere = createGate();
+    const holding = turnLock.run('c1', () => elsewhere.promise);
+    server = await startTestServer({ turnLock, turns: [{ text: 'after the wait' }] });
+    const waiting = server.postMessage('c1', 'Hi');
+    await waitFor(() => server?.handle.activeTurns() === 1);
+    const abort = await server.request('/v1/conversations/c1/abort', { method: 'POST' });
+    expect(await jsonBody(abort)).toEqual({ aborted: false });
+    elsewhere.open();
+    await holding;
+    expect(await jsonBody(await waiting)).toMatchObject({
+      success: true,
+      message: { content: 'after the wait' },
+    });
   });
 
   it('answers aborted false when nothing runs here', async () => {
@@ -128,5 +172,68 @@ describe('POST /v1/conversations/:id/abort', () => {
     server.handle.abortAll();
     expect(await jsonBody(await pending)).toMatchObject({ success: false, error: { code: 'LLM_ABORTED' } });
     expect(server.handle.activeTurns()).toBe(0);
+  });
+});
+
+describe('GET /v1/conversations/:id/turn', () => {
+  const follow = (server: TestServer, conversationId: string) =>
+    server.request(`/v1/conversations/${conversationId}/turn`, { headers: { accept: 'text/event-stream' } });
+  const deltasOf = (events: { event?: string; data: string }[]) =>
+    events
+      .filter((event) => event.event === 'agent_output')
+      .map((event) => JSON.parse(event.data))
+      .filter((output) => output.type === 'text_delta')
+      .map((output) => output.delta)
+      .join('');
+
+  it('answers 204 when no turn of the conversation runs', async () => {
+    server = await startTestServer();
+    expect((await follow(server, 'c1')).status).toBe(204);
+  });
+
+  it('gives a late reader the running turn from its first event, then live, then done', async () => {
+    server = await startTestServer({
+      turns: [{ text: 'one two three four five six', chunkSize: 4, chunkDelayMs: 40 }],
+    });
+    const sender = new SseReader(await streamMessage(server, 'c1', 'Hi'));
+    // The answer is streaming when the second reader comes.
+    await sender.readUntil((event) => event.event === 'agent_output' && event.data.includes('text_delta'));
+    const response = await follow(server, 'c1');
+    expect(response.status).toBe(200);
+    const followed = await new SseReader(response).readUntil((event) => event.event === 'done');
+    const sent = await sender.readUntil((event) => event.event === 'done');
+    expect(deltasOf(followed)).toBe('one two three four five six');
+    expect(deltasOf(sent).length).toBeGreaterThan(0);
+    const stored = followed.filter((event) => event.event === 'message');
+    expect(stored.map((event) => [event.id, (JSON.parse(event.data) as ConversationMessage).role])).toEqual([
+      ['1', 'user'],
+      ['2', 'assistant'],
+    ]);
+    expect(followed.at(-1)).toEqual({ event: 'done', data: JSON.stringify({ success: true }) });
+    // Ended and forgotten.
+    expect((await follow(server, 'c1')).status).toBe(204);
+  });
+
+  it('follows a turn started by POST /v1/chat and tells an abort from another client', async () => {
+    server = await startTestServer({ turns: [{ text: 'never finished', delayMs: 10_000 }] });
+    const chat = server.request('/v1/chat', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        id: 'c1',
+        trigger: 'submit-message',
+        messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text: 'Hi' }] }],
+      }),
+    });
+    await waitFor(() => server?.handle.activeTurns() === 1);
+    const reader = new SseReader(await follow(server, 'c1'));
+    expect((await reader.next())?.id).toBe('1');
+    await server.request('/v1/conversations/c1/abort', { method: 'POST' });
+    const events = await reader.readUntil((event) => event.event === 'done');
+    expect(JSON.parse(events.at(-1)?.data ?? '{}')).toMatchObject({
+      success: false,
+      error: { code: 'LLM_ABORTED' },
+    });
+    await (await chat).text();
   });
 });

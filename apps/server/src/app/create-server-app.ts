@@ -8,7 +8,6 @@ import type { ConversationEventBus } from '../events/conversation-events.js';
 import type { ConversationTurnLock } from '../turn-lock/turn-lock.js';
 import type { AgentSessionsOptions } from './agent-sessions/agent-session-options.js';
 import { type AttachmentLimits, DEFAULT_ATTACHMENT_LIMITS } from './attachments/message-content.js';
-import type { UIStreamPeers } from './chat/running-ui-streams.js';
 import { apiError } from './http/api-error.js';
 import { withCommonErrorResponses } from './http/common-error-responses.js';
 import { bearerAuth } from './middleware/bearer-auth.js';
@@ -34,8 +33,10 @@ import { registerTurnRoutes } from './routes/turn-routes.js';
 import { registerWebRoutes } from './routes/web-routes.js';
 import type { ServerApp, ServerEnv, ServerLogger } from './server-env.js';
 import { createServerMetrics } from './server-metrics.js';
+import { RunningStreams, type StreamPeersFactory } from './streams/running-streams.js';
 import type { SseStreamLimits } from './streams/sse-writer.js';
 import { TurnRegistry } from './turns/turn-registry.js';
+import type { TurnStreamEvent } from './turns/turn-stream-events.js';
 
 export interface ServerAppOptions {
   store: ConversationStore;
@@ -83,10 +84,10 @@ export interface ServerAppOptions {
    */
   telemetry?: Telemetry;
   /**
-   * The other workers of a cluster (`cairn-server --workers N`): `GET /v1/chat/{id}/stream` resumes a
-   * turn that another worker runs. Absent: this process only.
+   * The other workers of a cluster (`cairn-server --workers N`): `GET /v1/chat/{id}/stream` and
+   * `GET /v1/conversations/{id}/turn` follow a turn that another worker runs. Absent: this process only.
    */
-  uiStreamPeers?: UIStreamPeers;
+  streamPeers?: StreamPeersFactory;
   /** The other workers of a cluster: `POST /v1/conversations/{id}/abort` aborts the turn wherever it runs. */
   turnPeers?: TurnPeers;
   /** The workers of a cluster: `GET /metrics` answers for all of them. */
@@ -170,6 +171,7 @@ export function createServerApp(options: ServerAppOptions): ServerAppHandle {
     turnLock: options.turnLock,
     logger,
     registry,
+    runningTurns: new RunningStreams<TurnStreamEvent>(options.streamPeers?.('turn')),
     shutdown: shutdown.signal,
     attachments,
     // Optional fields are left out when absent, never set to undefined.
@@ -181,7 +183,7 @@ export function createServerApp(options: ServerAppOptions): ServerAppHandle {
       metrics,
       apiToken,
       webRoot: options.webRoot,
-      uiStreamPeers: options.uiStreamPeers,
+      streamPeers: options.streamPeers,
       turnPeers: options.turnPeers,
       metricsPeers: options.metricsPeers,
     }),

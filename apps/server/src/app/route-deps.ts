@@ -4,11 +4,12 @@ import type { ConversationEventBus } from '../events/conversation-events.js';
 import type { ConversationTurnLock } from '../turn-lock/turn-lock.js';
 import type { AgentSessionsOptions } from './agent-sessions/agent-session-options.js';
 import type { AttachmentLimits } from './attachments/message-content.js';
-import type { UIStreamPeers } from './chat/running-ui-streams.js';
 import type { ServerLogger } from './server-env.js';
 import type { ServerMetrics } from './server-metrics.js';
+import type { RunningStreams, StreamPeersFactory } from './streams/running-streams.js';
 import type { SseStreamLimits } from './streams/sse-writer.js';
 import type { TurnRegistry } from './turns/turn-registry.js';
+import type { TurnStreamEvent } from './turns/turn-stream-events.js';
 
 /**
  * What the routes are made with, built once by `createServerApp`: every `register*Routes(app, deps)`
@@ -24,6 +25,8 @@ export interface RouteDeps {
   attachments: AttachmentLimits;
   /** The turns running or queued in this instance, under its cap. */
   registry: TurnRegistry;
+  /** Every conversation turn's events while it runs (`GET /v1/conversations/{id}/turn` follows them). */
+  runningTurns: RunningStreams<TurnStreamEvent>;
   /** Aborted once shutdown began: live streams end, `/readyz` fails, running turns go on. */
   shutdown: AbortSignal;
   /** When an event-stream client that does not read is disconnected. */
@@ -40,8 +43,8 @@ export interface RouteDeps {
   apiToken?: string;
   /** The built web page (`dist/web`, with `index.html` and `assets/`); absent: no page. */
   webRoot?: string;
-  /** The other workers of a cluster, for chat-stream resume; absent for a single process. */
-  uiStreamPeers?: UIStreamPeers;
+  /** The other workers of a cluster, for following a running turn; absent for a single process. */
+  streamPeers?: StreamPeersFactory;
   /** The other workers of a cluster, for aborting turns; absent for a single process. */
   turnPeers?: TurnPeers;
   /** The workers of a cluster, for `/metrics` of the whole server; absent for a single process. */
@@ -58,8 +61,11 @@ export interface MetricsPeers {
 
 /** The other workers of a cluster (`cairn-server --workers N`), as the turn routes see them. */
 export interface TurnPeers {
-  /** How this process aborts its turns of a conversation when a peer asks (true: some were running). */
-  serve(abort: (conversationId: string, reason: string) => boolean): void;
-  /** Aborts the conversation's turns in every other worker; true when any was running there. */
-  abort(conversationId: string, reason: string): Promise<boolean>;
+  /**
+   * How this process aborts its turns of a conversation when a peer asks (true: some were running):
+   * the running one, and with `queued` those waiting behind it too.
+   */
+  serve(abort: (conversationId: string, reason: string, queued: boolean) => boolean): void;
+  /** Aborts the conversation's turns in every other worker (see `serve`); true when any was running there. */
+  abort(conversationId: string, reason: string, queued: boolean): Promise<boolean>;
 }

@@ -1,19 +1,20 @@
 import type { CairnErrorJSON } from '@cairn/core';
-import type { UIMessageChunk } from '@cairn/runtime';
+import type { RunningStreamKind } from '../app/streams/running-streams.js';
 import type { ServerConfig } from '../config/server-config.js';
 import type { ConversationChanged } from '../events/conversation-events.js';
 
 /**
- * What the primary passes on between workers, the same both ways: conversation changes, a chat
- * stream followed on another worker, and aborts of a conversation's turns wherever they run.
+ * What the primary passes on between workers, the same both ways: conversation changes, a running
+ * turn's stream followed on another worker, and aborts of a conversation's turns wherever they run.
  */
 type Relayed =
   | { cairn: 'event'; event: ConversationChanged }
-  | { cairn: 'ui-follow'; sub: string; conversationId: string }
-  | { cairn: 'ui-unfollow'; sub: string }
-  | { cairn: 'ui-chunk'; sub: string; chunk: UIMessageChunk }
-  | { cairn: 'ui-end'; sub: string; found: boolean }
-  | { cairn: 'abort'; request: string; conversationId: string; reason: string }
+  | { cairn: 'stream-follow'; kind: RunningStreamKind; sub: string; conversationId: string }
+  | { cairn: 'stream-unfollow'; sub: string }
+  /** An event of a followed stream: a UI message chunk or a turn event, as JSON. */
+  | { cairn: 'stream-event'; sub: string; event: unknown }
+  | { cairn: 'stream-end'; sub: string; found: boolean }
+  | { cairn: 'abort'; request: string; conversationId: string; reason: string; queued: boolean }
   | { cairn: 'aborted'; request: string; aborted: boolean };
 
 /**
@@ -45,7 +46,7 @@ export type WorkerToPrimary =
   | { cairn: 'lock-release'; request: number }
   /** The worker's first listener of the conversation's changes came (`following`), or its last went. */
   | { cairn: 'events-follow'; conversationId: string; following: boolean }
-  | { cairn: 'ui-running'; conversationId: string; running: boolean }
+  | { cairn: 'stream-running'; kind: RunningStreamKind; conversationId: string; running: boolean }
   /** Asks for every worker's metrics, summed; or answers `metrics` with this worker's. */
   | { cairn: 'metrics-gather'; request: string }
   | { cairn: 'metrics'; request: string; metrics: unknown[] }

@@ -8,10 +8,10 @@ import type { WorkerChannel } from './worker-channel.js';
 export function createIpcTurnPeers(channel: WorkerChannel): TurnPeers {
   let nextRequest = 1;
   const answers = new Map<string, (aborted: boolean) => void>();
-  let abortHere: (conversationId: string, reason: string) => boolean = () => false;
+  let abortHere: (conversationId: string, reason: string, queued: boolean) => boolean = () => false;
   channel.onMessage((message) => {
     if (message.cairn === 'abort') {
-      const aborted = abortHere(message.conversationId, message.reason);
+      const aborted = abortHere(message.conversationId, message.reason, message.queued);
       channel.send({ cairn: 'aborted', request: message.request, aborted });
     } else if (message.cairn === 'aborted') {
       answers.get(message.request)?.(message.aborted);
@@ -22,12 +22,12 @@ export function createIpcTurnPeers(channel: WorkerChannel): TurnPeers {
     serve(abort) {
       abortHere = abort;
     },
-    abort(conversationId, reason) {
+    abort(conversationId, reason, queued) {
       if (channel.disconnected.aborted) return Promise.resolve(false);
       const request = String(nextRequest++);
       return new Promise((resolve) => {
         answers.set(request, resolve);
-        channel.send({ cairn: 'abort', request, conversationId, reason });
+        channel.send({ cairn: 'abort', request, conversationId, reason, queued });
       });
     },
   };

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { CairnError, definedFields } from '@cairn/core';
 import { AggregatorRegistry } from 'prom-client';
 import type { ServerLogger } from '../app/server-env.js';
+import type { RunningStreamKind } from '../app/streams/running-streams.js';
 import type { ServerConfig } from '../config/server-config.js';
 import {
   isCairnMessage,
@@ -73,8 +74,9 @@ export async function runClusterPrimary(options: ClusterOptions): Promise<Cluste
     ({ workerId, request }) => send(workerId, { cairn: 'lock-revoke', request }),
   );
   const events = new PrimaryEventRelay((workerId, event) => send(workerId, { cairn: 'event', event }));
-  // Which workers run chat turns of a conversation, and the streams relayed between workers.
-  const uiOwners = new Map<string, Set<number>>();
+  // Which workers run turns of a conversation (by kind of stream), and the streams relayed between workers.
+  const streamOwners = new Map<string, Set<number>>();
+  const streamKey = (kind: RunningStreamKind, conversationId: string) => `${kind}:${conversationId}`;
   const follows = new Map<string, { asker: number; sub: string; owner: number }>();
   // Aborts asked by one worker, waiting for the others' answers.
   const aborts = new Map<
@@ -115,37 +117,39 @@ export async function runClusterPrimary(options: ClusterOptions): Promise<Cluste
       case 'lock-release':
         locks.release(id, message.request);
         break;
-      case 'ui-running': {
-        const owners = uiOwners.get(message.conversationId) ?? new Set();
+      case 'stream-running': {
+        const stream = streamKey(message.kind, message.conversationId);
+        const owners = streamOwners.get(stream) ?? new Set();
         if (message.running) owners.add(id);
         else owners.delete(id);
-        if (owners.size === 0) uiOwners.delete(message.conversationId);
-        else uiOwners.set(message.conversationId, owners);
+        if (owners.size === 0) streamOwners.delete(stream);
+        else streamOwners.set(stream, owners);
         break;
       }
-      case 'ui-follow': {
-        const owner = [...(uiOwners.get(message.conversationId) ?? [])].find((other) => other !== id);
+      case 'stream-follow': {
+        const owners = streamOwners.get(streamKey(message.kind, message.conversationId)) ?? [];
+        const owner = [...owners].find((other) => other !== id);
         if (owner === undefined) {
-          send(id, { cairn: 'ui-end', sub: message.sub, found: false });
+          send(id, { cairn: 'stream-end', sub: message.sub, found: false });
           break;
         }
         const key = `${id}:${message.sub}`;
         follows.set(key, { asker: id, sub: message.sub, owner });
-        send(owner, { cairn: 'ui-follow', sub: key, conversationId: message.conversationId });
+        send(owner, { ...message, sub: key });
         break;
       }
-      case 'ui-unfollow': {
+      case 'stream-unfollow': {
         const key = `${id}:${message.sub}`;
         const follow = follows.get(key);
         follows.delete(key);
-        if (follow !== undefined) send(follow.owner, { cairn: 'ui-unfollow', sub: key });
+        if (follow !== undefined) send(follow.owner, { cairn: 'stream-unfollow', sub: key });
         break;
       }
-      case 'ui-chunk':
-      case 'ui-end': {
+      case 'stream-event':
+      case 'stream-end': {
         const follow = follows.get(message.sub);
         if (follow === undefined) break;
-        if (message.cairn === 'ui-end') follows.delete(message.sub);
+        if (message.cairn === 'stream-end') follows.delete(message.sub);
         send(follow.asker, { ...message, sub: follow.sub });
         break;
       }
@@ -218,9 +222,9 @@ export async function runClusterPrimary(options: ClusterOptions): Promise<Cluste
     outboxes.delete(workerId);
     locks.releaseWorker(workerId);
     events.releaseWorker(workerId);
-    for (const [conversationId, owners] of uiOwners) {
+    for (const [stream, owners] of streamOwners) {
       owners.delete(workerId);
-      if (owners.size === 0) uiOwners.delete(conversationId);
+      if (owners.size === 0) streamOwners.delete(stream);
     }
     for (const [key, gather] of gathers) {
       gather.waiting.delete(workerId);
@@ -233,8 +237,9 @@ export async function runClusterPrimary(options: ClusterOptions): Promise<Cluste
       else answerAbort(key);
     }
     for (const [key, follow] of follows) {
-      if (follow.owner === workerId) send(follow.asker, { cairn: 'ui-end', sub: follow.sub, found: true });
-      if (follow.asker === workerId) send(follow.owner, { cairn: 'ui-unfollow', sub: key });
+      if (follow.owner === workerId)
+        send(follow.asker, { cairn: 'stream-end', sub: follow.sub, found: true });
+      if (follow.asker === workerId) send(follow.owner, { cairn: 'stream-unfollow', sub: key });
       if (follow.owner === workerId || follow.asker === workerId) follows.delete(key);
     }
   }

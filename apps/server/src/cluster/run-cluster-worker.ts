@@ -7,9 +7,9 @@ import { startServer } from '../main/start-server.js';
 import type { PrimaryToWorker } from './cluster-messages.js';
 import { createIpcEventBus } from './ipc-event-bus.js';
 import { createIpcMetricsPeers } from './ipc-metrics-peers.js';
+import { createIpcStreamPeers } from './ipc-stream-peers.js';
 import { createIpcTurnLock } from './ipc-turn-lock.js';
 import { createIpcTurnPeers } from './ipc-turn-peers.js';
-import { createIpcUIStreamPeers } from './ipc-ui-stream-peers.js';
 import { type ProcessWorkerChannel, processWorkerChannel } from './worker-channel.js';
 
 /**
@@ -49,7 +49,7 @@ export async function runClusterWorker(): Promise<void> {
     const model = start.modelModule === undefined ? undefined : await importModel(start.modelModule);
     server = await startServer(config, process.env, logger, {
       workerId,
-      uiStreamPeers: createIpcUIStreamPeers(channel),
+      streamPeers: (kind) => createIpcStreamPeers(channel, kind),
       turnPeers: createIpcTurnPeers(channel),
       metricsPeers: createIpcMetricsPeers(channel),
       ...(config.store === 'postgres'

@@ -6,9 +6,9 @@ import { createWorkspaceTools } from '@cairn/loop/tools';
 import { type OtelSdk, startOtelSdk } from '@cairn/otel/node';
 import { createAgentRuntime, type RuntimeLogger, readWorkflowFile } from '@cairn/runtime';
 import { createAdaptorServer, type ServerType } from '@hono/node-server';
-import type { UIStreamPeers } from '../app/chat/running-ui-streams.js';
 import { createServerApp, type ServerAppHandle } from '../app/create-server-app.js';
 import type { MetricsPeers, TurnPeers } from '../app/route-deps.js';
+import type { StreamPeersFactory } from '../app/streams/running-streams.js';
 import type { ServerConfig } from '../config/server-config.js';
 import { connectConfiguredMcp } from './connect-mcp.js';
 import { type Backends, type LocalCoordination, openBackends, turnCap } from './open-backends.js';
@@ -34,8 +34,8 @@ export interface StartServerOptions {
   workerId?: number;
   /** The bus and turn lock for the fs and SQLite stores; default in-process. */
   local?: () => LocalCoordination;
-  /** The cluster's other workers, for chat-stream resume and aborts. */
-  uiStreamPeers?: UIStreamPeers;
+  /** The cluster's other workers, for following running turns and aborts. */
+  streamPeers?: StreamPeersFactory;
   turnPeers?: TurnPeers;
   /** The cluster's workers, for `/metrics` of the whole server. */
   metricsPeers?: MetricsPeers;
@@ -103,7 +103,7 @@ export async function startServer(
       ...definedFields({
         webRoot: config.webRoot,
         telemetry,
-        uiStreamPeers: options.uiStreamPeers,
+        streamPeers: options.streamPeers,
         turnPeers: options.turnPeers,
         metricsPeers: options.metricsPeers,
       }),

@@ -22,6 +22,11 @@ export const MARKDOWN_PROMPT_PREFIX = 'Reply with this Markdown:\n';
 
 export const markdownReply = (prompt: string) => prompt.slice(MARKDOWN_PROMPT_PREFIX.length);
 
+/** A prompt that gets a long reply, streamed slowly (about four seconds): long enough to reload or switch tabs meanwhile. */
+export const LIVE_PROMPT = 'Count slowly to sixty';
+
+export const LIVE_REPLY = Array.from({ length: 60 }, (_, index) => String(index + 1)).join(' ');
+
 /** The reply to a message with attachments: their names, in order. */
 export const attachmentsReply = (names: readonly string[]) => `Received ${names.join(', ')}.`;
 
@@ -43,6 +48,7 @@ export function browserModelTurn(request: ModelRequest): ScriptTurn {
   if (prompt.startsWith(PLAIN_PROMPT_PREFIX)) return { text: plainReply(prompt) };
   if (prompt.startsWith(MARKDOWN_PROMPT_PREFIX))
     return { text: markdownReply(prompt), chunkSize: 7, chunkDelayMs: 25 };
+  if (prompt === LIVE_PROMPT) return { text: LIVE_REPLY, chunkSize: 4, chunkDelayMs: 90 };
   if (prompt === BROWSER_SCRIPT.slowPrompt) return { text: 'This reply comes too late.', delayMs: 60_000 };
   return {
     text: BROWSER_SCRIPT.toolIntro,

@@ -35,9 +35,9 @@ export class ApiRequestError extends Error {
 // The server's `limit` maximum for the display view.
 const DISPLAY_PAGE_SIZE = 1000;
 
-const conversationPath = (id: string) => `/v1/conversations/${encodeURIComponent(id)}`;
+export const conversationPath = (id: string) => `/v1/conversations/${encodeURIComponent(id)}`;
 
-async function request(path: string, init: RequestInit = {}): Promise<Response> {
+export async function request(path: string, init: RequestInit = {}): Promise<Response> {
   const headers = new Headers(init.headers);
   const token = readToken();
   if (token !== undefined) headers.set('authorization', `Bearer ${token}`);
@@ -55,11 +55,11 @@ async function errorOf(response: Response): Promise<ApiRequestError> {
   return new ApiRequestError(response.status, code, message);
 }
 
-async function json<T>(path: string, init?: RequestInit): Promise<T> {
+export async function json<T>(path: string, init?: RequestInit): Promise<T> {
   return (await (await request(path, init)).json()) as T;
 }
 
-const postJson = (body: unknown, extraHeaders: Record<string, string> = {}): RequestInit => ({
+export const postJson = (body: unknown, extraHeaders: Record<string, string> = {}): RequestInit => ({
   method: 'POST',
   headers: { 'content-type': 'application/json', ...extraHeaders },
   body: JSON.stringify(body),
@@ -129,6 +129,29 @@ export async function sendMessage(
     ...messageBody(content, files),
     ...definedFields({ signal }),
   });
+  await readTurnEvents(response, onEvent);
+}
+
+/**
+ * Follows the conversation's running turn, whoever started it (another tab, this page before a reload,
+ * another client): its events from the first, then live, until `done`. False when no turn runs.
+ */
+export async function followRunningTurn(
+  id: string,
+  onEvent: (event: TurnEvent) => void,
+  signal: AbortSignal,
+): Promise<boolean> {
+  const response = await request(`${conversationPath(id)}/turn`, {
+    headers: { accept: 'text/event-stream' },
+    signal,
+  });
+  if (response.status === 204) return false;
+  await readTurnEvents(response, onEvent);
+  return true;
+}
+
+// A turn's event stream, as `POST …/messages` and `GET …/turn` send it.
+async function readTurnEvents(response: Response, onEvent: (event: TurnEvent) => void): Promise<void> {
   if (response.body === null) return;
   for await (const event of readServerSentEvents(response.body)) {
     const data = JSON.parse(event.data) as unknown;
@@ -193,7 +216,7 @@ export async function followMessages(
   }
 }
 
-/** Asks the server to abort the conversation's running turn; whether one was running. */
+/** Asks the server to abort the conversation's running turn (not one queued behind it); whether one was running. */
 export async function abortTurn(id: string): Promise<boolean> {
   return (await json<{ aborted: boolean }>(`${conversationPath(id)}/abort`, { method: 'POST' })).aborted;
 }

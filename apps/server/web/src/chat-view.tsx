@@ -1,3 +1,4 @@
+import { useState } from 'preact/hooks';
 import { Composer } from './composer.js';
 import type { SessionHooks } from './conversation-session.js';
 import { MessageList } from './message-list.js';
@@ -11,6 +12,7 @@ export interface ChatViewProps extends SessionHooks {
 /** The right pane: one conversation, live, with its send box. */
 export function ChatView({ conversationId, title, ...hooks }: ChatViewProps) {
   const { state, session } = useConversationSession(conversationId, hooks);
+  const [restored, setRestored] = useState<{ text: string; files: readonly File[] }>();
   return (
     <section class="chat" aria-label="Conversation">
       <header class="chat-header">
@@ -27,8 +29,24 @@ export function ChatView({ conversationId, title, ...hooks }: ChatViewProps) {
         </p>
       )}
       <MessageList state={state} conversationId={conversationId} />
+      {state.queued !== undefined && (
+        <div class="queued" role="status" aria-label="Queued message">
+          <span class="queued-label">Queued, sent when the running turn ends:</span>
+          <span class="queued-text">{state.queued.text}</span>
+          {state.queued.files.map((name, index) => (
+            <span key={index} class="attachment-file">
+              📎 {name}
+            </span>
+          ))}
+          <button type="button" onClick={() => setRestored(session.unqueue())}>
+            Edit
+          </button>
+        </div>
+      )}
       <Composer
         turnRunning={state.turnRunning}
+        queued={state.queued !== undefined}
+        restored={restored}
         disabled={state.loading}
         onSend={(text, files) => void session.send(text, files)}
         onAbort={() => void session.abort()}

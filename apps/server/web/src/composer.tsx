@@ -1,7 +1,11 @@
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 
 export interface ComposerProps {
   turnRunning: boolean;
+  /** A message waits for the running turn: another cannot be queued behind it. */
+  queued: boolean;
+  /** A message given back to edit (the queued one): put in the box, before what is typed there. */
+  restored: { text: string; files: readonly File[] } | undefined;
   disabled: boolean;
   onSend(text: string, files: File[]): void;
   onAbort(): void;
@@ -22,15 +26,21 @@ function named(file: File, index: number): File {
 }
 
 /**
- * The send box: Enter sends, Shift+Enter adds a line; Abort stops the running turn. Files come from
- * the picker, pasted images and files dropped on it; they go with the message, shown until sent.
+ * The send box: Enter sends, Shift+Enter adds a line; Abort stops the running turn. While a turn runs,
+ * a message is queued to go when it ends. Files come from the picker, pasted images and files dropped
+ * on it; they go with the message, shown until sent.
  */
-export function Composer({ turnRunning, disabled, onSend, onAbort }: ComposerProps) {
+export function Composer({ turnRunning, queued, restored, disabled, onSend, onAbort }: ComposerProps) {
   const [text, setText] = useState('');
   const [files, setFiles] = useState<File[]>([]);
   const [dragging, setDragging] = useState(false);
   const picker = useRef<HTMLInputElement>(null);
-  const canSend = !disabled && !turnRunning && (text.trim() !== '' || files.length > 0);
+  useEffect(() => {
+    if (restored === undefined) return;
+    setText((current) => (current.trim() === '' ? restored.text : `${restored.text}\n${current}`));
+    setFiles((current) => [...restored.files, ...current]);
+  }, [restored]);
+  const canSend = !disabled && !(turnRunning && queued) && (text.trim() !== '' || files.length > 0);
   const add = (added: readonly File[]) => {
     if (added.length > 0) setFiles((current) => [...current, ...added]);
   };
@@ -119,7 +129,7 @@ export function Composer({ turnRunning, disabled, onSend, onAbort }: ComposerPro
           Abort
         </button>
         <button type="submit" class="send" disabled={!canSend}>
-          Send
+          {turnRunning ? 'Queue' : 'Send'}
         </button>
       </div>
     </form>

@@ -3,6 +3,7 @@ import {
   abortTurn,
   type FeedStart,
   followMessages,
+  followRunningTurn,
   loadDisplayMessages,
   sendMessage,
   type TurnEvent,
@@ -27,7 +28,10 @@ export interface ConversationViewState {
   sentText: string | undefined;
   /** The names of the files sent with it. */
   sentFiles: readonly string[];
+  /** A turn runs: sent from here, from another tab, or by another client. */
   turnRunning: boolean;
+  /** A message sent while a turn ran: it goes when that turn ends. */
+  queued: { text: string; files: readonly string[] } | undefined;
   error: string | undefined;
   /** The conversation was deleted while open (and has not been created again). */
   deleted: boolean;
@@ -49,6 +53,7 @@ const INITIAL_STATE: ConversationViewState = {
   sentText: undefined,
   sentFiles: [],
   turnRunning: false,
+  queued: undefined,
   error: undefined,
   deleted: false,
 };
@@ -78,6 +83,10 @@ export class ConversationSession {
   private lastEventId: string | undefined;
   // Text blocks of the running turn that came as deltas (their closing `text` event repeats them).
   private readonly streamedBlocks = new Set<string>();
+  // The files of the queued message (the state names them).
+  private queuedFiles: readonly File[] = [];
+  // A look for the running turn is under way.
+  private watching = false;
 
   constructor(
     readonly conversationId: string,
@@ -96,7 +105,8 @@ export class ConversationSession {
   async open(): Promise<void> {
     await this.reload();
     this.update({ loading: false });
-    this.startFeed();
+    // A turn may be running (this page's before a reload, another tab's): show it live.
+    await this.watchRunningTurn();
   }
 
   close(): void {
@@ -105,8 +115,14 @@ export class ConversationSession {
     this.listeners.clear();
   }
 
+  /** Sends a message; while a turn runs, queues it to go when that turn ends. */
   async send(content: string, files: readonly File[] = []): Promise<void> {
-    if (this.state.turnRunning || this.closed) return;
+    if (this.closed) return;
+    if (this.state.turnRunning) {
+      this.queuedFiles = files;
+      this.update({ queued: { text: content, files: files.map((file) => file.name) } });
+      return;
+    }
     this.stopFeed();
     this.streamedBlocks.clear();
     this.update({
@@ -129,11 +145,57 @@ export class ConversationSession {
     } catch (error) {
       this.fail(error);
     }
+    await this.turnEnded(true);
+  }
+
+  /** Takes the queued message back (to edit it): nothing is sent. */
+  unqueue(): { text: string; files: readonly File[] } | undefined {
+    const { queued } = this.state;
+    if (queued === undefined) return undefined;
+    const files = this.queuedFiles;
+    this.queuedFiles = [];
+    this.update({ queued: undefined });
+    return { text: queued.text, files };
+  }
+
+  /**
+   * Shows the conversation's running turn live, if one runs (this page's before a reload, another
+   * tab's, another client's): the live feed pauses meanwhile, as when this page sends.
+   */
+  private async watchRunningTurn(): Promise<void> {
+    if (this.closed || this.state.turnRunning || this.watching) return;
+    this.watching = true;
+    this.stopFeed();
+    this.streamedBlocks.clear();
+    let found = false;
+    try {
+      found = await followRunningTurn(
+        this.conversationId,
+        (event) => {
+          if (!found) {
+            found = true;
+            this.update({ turnRunning: true, draft: '', runningTools: [], error: undefined });
+          }
+          this.onTurnEvent(event);
+        },
+        this.lifetime.signal,
+      );
+    } catch (error) {
+      this.fail(error);
+    }
+    this.watching = false;
+    await this.turnEnded(found);
+  }
+
+  // After a turn (or a look for one): the live feed again, then the queued message if there is one.
+  private async turnEnded(hadTurn: boolean): Promise<void> {
     if (this.closed) return;
     this.update({ turnRunning: false, sentText: undefined, sentFiles: [], draft: '', runningTools: [] });
     if (this.display.needsReload) await this.reload();
     this.startFeed();
-    this.hooks.onTurnEnd();
+    if (hadTurn) this.hooks.onTurnEnd();
+    const queued = this.unqueue();
+    if (queued !== undefined) await this.send(queued.text, queued.files);
   }
 
   async abort(): Promise<void> {
@@ -272,6 +334,8 @@ export class ConversationSession {
             retryMs = FIRST_RETRY_MS;
             if (event.id !== undefined) this.lastEventId = event.id;
             this.showStored(event.message);
+            // Someone else's turn began (its user message is stored first): follow it live.
+            if (event.message.role === 'user' && !this.state.turnRunning) void this.watchRunningTurn();
             if (this.state.deleted) {
               // Created again after the view saw it deleted.
               this.update({ deleted: false });

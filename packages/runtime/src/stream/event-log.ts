@@ -20,6 +20,8 @@ export class EventLog<E> {
   }
 
   private wake(): void {
+    // Most pushes have no reader waiting: no array to copy then.
+    if (this.waiters.length === 0) return;
     for (const wake of this.waiters.splice(0)) wake();
   }
 

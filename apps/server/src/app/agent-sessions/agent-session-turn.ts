@@ -1,13 +1,13 @@
 import { type AgentPermissions, type AgentRunResult, createAgentExecutor } from '@cairn/agent-executor';
 import { CairnError, type ConversationStore, definedFields, type Telemetry } from '@cairn/core';
 import { LiveDisplay } from '@cairn/message-processor';
-import type { ChatResult, RuntimeEventListener } from '@cairn/runtime';
+import type { ChatResult } from '@cairn/runtime';
 import type { ConversationEventBus } from '../../events/conversation-events.js';
 import type { ConversationTurnLock } from '../../turn-lock/turn-lock.js';
 import type { ServerLogger } from '../server-env.js';
 import { abortOnLockLost } from '../turns/run-conversation-turn.js';
 import { publishStored } from '../turns/run-turns.js';
-import type { DisplayEvent } from '../turns/turn-event-stream.js';
+import type { TurnEvent } from '../turns/turn-stream-events.js';
 import type { AgentSessionAgent, AgentSessionSettings } from './agent-session-options.js';
 import { type SessionDirectory, shownPath } from './agent-session-workspace.js';
 
@@ -54,7 +54,7 @@ export async function runAgentSession(
   deps: AgentSessionDependencies,
   request: AgentSessionRequest,
   signal: AbortSignal,
-  onEvent: (event: Parameters<RuntimeEventListener>[0] | DisplayEvent) => void,
+  onEvent: (event: TurnEvent) => void,
 ): Promise<AgentRunResult> {
   const { conversationId, agent, directory } = request;
   const executor = createAgentExecutor({

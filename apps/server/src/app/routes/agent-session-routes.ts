@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentPermissions, AgentRunResult } from '@cairn/agent-executor';
 import { definedFields } from '@cairn/core';
-import type { RuntimeEventListener } from '@cairn/runtime';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context, Next } from 'hono';
 import { type AgentSessionSettings, agentSessionSettings } from '../agent-sessions/agent-session-options.js';
@@ -12,7 +11,8 @@ import { TEXT_ONCE_DESCRIPTION, TurnStreamQuerySchema } from '../http/api-schema
 import type { RouteDeps } from '../route-deps.js';
 import type { ServerApp, ServerEnv } from '../server-env.js';
 import { startRegisteredTurn, wantsEventStream } from '../turns/registered-turn.js';
-import { type DisplayEvent, streamTurn } from '../turns/turn-event-stream.js';
+import { streamTurn } from '../turns/turn-event-stream.js';
+import type { TurnEvent } from '../turns/turn-stream-events.js';
 import {
   AGENT_SESSION_EVENTS_DESCRIPTION,
   AGENT_SESSIONS_DISABLED_CODE,
@@ -28,7 +28,6 @@ export type AgentSessionRouteDeps = Pick<
 >;
 
 // A session streams the display view too (`display` events), live.
-type TurnEvent = Parameters<RuntimeEventListener>[0] | DisplayEvent;
 
 const disabledResponse = errorResponse(
   `Agent sessions are not enabled on this server (\`${AGENT_SESSIONS_DISABLED_CODE}\`)`,

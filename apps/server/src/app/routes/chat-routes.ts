@@ -9,13 +9,13 @@ import {
   lastStoredUserInput,
   newUserMessage,
 } from '../chat/chat-request.js';
-import { RunningUIStreams } from '../chat/running-ui-streams.js';
 import { uiStreamResponse } from '../chat/ui-stream-response.js';
 import { apiError, errorResponse, publicTurnError } from '../http/api-error.js';
 import { ConversationParamsSchema, SafeIdSchema } from '../http/api-schemas.js';
 import { errorFields } from '../http/error-fields.js';
 import type { RouteDeps } from '../route-deps.js';
 import type { ServerApp } from '../server-env.js';
+import { RunningStreams } from '../streams/running-streams.js';
 import { tooManyTurns } from '../turns/registered-turn.js';
 import { runConversationTurn } from '../turns/run-conversation-turn.js';
 import type { TurnRouteDeps } from './turn-routes.js';
@@ -77,7 +77,7 @@ const resumeRoute = createRoute({
   },
 });
 
-export type ChatRouteDeps = TurnRouteDeps & Pick<RouteDeps, 'store' | 'uiStreamPeers'>;
+export type ChatRouteDeps = TurnRouteDeps & Pick<RouteDeps, 'store' | 'streamPeers'>;
 
 /**
  * The AI SDK UI message stream endpoints: an app built on `useChat` talks to the server unchanged.
@@ -85,7 +85,7 @@ export type ChatRouteDeps = TurnRouteDeps & Pick<RouteDeps, 'store' | 'uiStreamP
  */
 export function registerChatRoutes(app: ServerApp, deps: ChatRouteDeps): void {
   const { registry } = deps;
-  const running = new RunningUIStreams(deps.uiStreamPeers);
+  const running = new RunningStreams<UIMessageChunk>(deps.streamPeers?.('ui'));
   const streamFailed = (error: unknown) => deps.logger.error(errorFields(error), 'chat stream failed');
 
   // Starts the turn, detached from the request: its chunks go to a log every reader replays.
@@ -110,6 +110,7 @@ export function registerChatRoutes(app: ServerApp, deps: ChatRouteDeps): void {
           conversationId,
           content,
           signal: controller.signal,
+          onStarted: () => registry.started(controller),
           ...definedFields({ telemetry }),
           onEvent: (event) => push(mapper.push(event)),
         }),

@@ -21,7 +21,7 @@ import type { RouteDeps } from '../route-deps.js';
 import type { ServerApp } from '../server-env.js';
 import { tooManyTurns, wantsEventStream } from '../turns/registered-turn.js';
 import { runConversationTurn } from '../turns/run-conversation-turn.js';
-import { streamTurn } from '../turns/turn-event-stream.js';
+import { streamRunningTurn, streamTurn } from '../turns/turn-event-stream.js';
 
 const TurnResultSchema = z
   .object({
@@ -81,15 +81,50 @@ const postMessageRoute = createRoute({
   },
 });
 
+const runningTurnRoute = createRoute({
+  method: 'get',
+  path: '/v1/conversations/{id}/turn',
+  summary: "Follow the conversation's running turn (from another tab, or after a reload)",
+  description:
+    'The turn of this conversation running in this server (any of its workers), whoever started it ' +
+    '(`POST …/messages` or `POST /v1/chat`): its events from the first (the user message stored, the ' +
+    'answer streamed so far), then live, then `done` — the same events as the `POST …/messages` ' +
+    'event stream. 204 when none runs. A turn waiting behind another is followed once it runs.' +
+    TEXT_ONCE_DESCRIPTION,
+  request: { params: ConversationParamsSchema, query: TurnStreamQuerySchema },
+  responses: {
+    200: {
+      description: 'The running turn',
+      content: {
+        'text/event-stream': { schema: z.string().openapi({ description: TURN_EVENTS_DESCRIPTION }) },
+      },
+    },
+    204: { description: 'No turn of the conversation runs in this server' },
+    400: errorResponse('Invalid id'),
+  },
+});
+
 const abortRoute = createRoute({
   method: 'post',
   path: '/v1/conversations/{id}/abort',
-  summary: "Abort this instance's running (and queued) turns of the conversation",
-  request: { params: ConversationParamsSchema },
+  summary: "Abort the conversation's running turn (and, when asked, those queued behind it)",
+  description:
+    'Ends the turn that runs now, wherever it runs in this server (any of its workers): it stores its ' +
+    'abort. Turns of the conversation waiting behind it then run in turn, unless `queued=true`, which ' +
+    'cancels them too (they store nothing: their user message was not stored yet).',
+  request: {
+    params: ConversationParamsSchema,
+    query: z.object({
+      queued: z
+        .enum(['true', 'false'])
+        .optional()
+        .openapi({ description: 'Also cancel the turns waiting behind the running one (default `false`)' }),
+    }),
+  },
   responses: {
     202: {
       description:
-        'Whether a turn of the conversation was running (or waiting) in this server, any of its workers',
+        'Whether a turn of the conversation was running (or, with `queued=true`, waiting) in this server, any of its workers',
       content: { 'application/json': { schema: z.object({ aborted: z.boolean() }) } },
     },
     400: errorResponse('Invalid id'),
@@ -98,7 +133,7 @@ const abortRoute = createRoute({
 
 export type TurnRouteDeps = Pick<
   RouteDeps,
-  'runtime' | 'turnLock' | 'events' | 'logger' | 'registry' | 'streamLimits' | 'turnPeers'
+  'runtime' | 'turnLock' | 'events' | 'logger' | 'registry' | 'runningTurns' | 'streamLimits' | 'turnPeers'
 > & { attachments: AttachmentLimits };
 
 /**
@@ -125,6 +160,7 @@ export function registerTurnRoutes(app: ServerApp, deps: TurnRouteDeps): void {
             conversationId: id,
             content,
             signal: controller.signal,
+            onStarted: () => registry.started(controller),
             ...definedFields({ onEvent, telemetry: c.get('telemetry') }),
           }),
         )
@@ -143,13 +179,24 @@ export function registerTurnRoutes(app: ServerApp, deps: TurnRouteDeps): void {
     );
   });
 
+  app.openapi(runningTurnRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    // Here, or in a cluster the worker that runs the turn.
+    const events = await deps.runningTurns.resume(id);
+    if (events === undefined) return c.body(null, 204);
+    return streamRunningTurn(c, events, deps.logger, deps.streamLimits) as never;
+  });
+
+  const abortHere = (id: string, reason: string, queued: boolean) =>
+    queued ? registry.abort(id, reason) : registry.abortRunning(id, reason);
   // In a cluster, an abort reaches one worker; the turn may run (or wait) in another.
-  deps.turnPeers?.serve((id, reason) => registry.abort(id, reason));
+  deps.turnPeers?.serve(abortHere);
   app.openapi(abortRoute, async (c) => {
     const { id } = c.req.valid('param');
+    const queued = c.req.valid('query').queued === 'true';
     const reason = 'aborted by request';
-    const here = registry.abort(id, reason);
-    const elsewhere = (await deps.turnPeers?.abort(id, reason)) ?? false;
+    const here = abortHere(id, reason, queued);
+    const elsewhere = (await deps.turnPeers?.abort(id, reason, queued)) ?? false;
     return c.json({ aborted: here || elsewhere }, 202);
   });
 }

@@ -10,12 +10,16 @@ import type { ConversationEventBus } from '../../events/conversation-events.js';
 import type { ConversationTurnLock } from '../../turn-lock/turn-lock.js';
 import { errorFields } from '../http/error-fields.js';
 import type { ServerLogger } from '../server-env.js';
+import type { RunningStreams } from '../streams/running-streams.js';
+import { doneOf, doneOfThrown, type TurnStreamEvent } from './turn-stream-events.js';
 
 export interface TurnDependencies {
   runtime: AgentRuntime;
   turnLock: ConversationTurnLock;
   events: ConversationEventBus;
   logger: ServerLogger;
+  /** Every turn's events, kept while it runs, for readers that come late (`GET …/turn`). */
+  runningTurns: RunningStreams<TurnStreamEvent>;
 }
 
 export interface ConversationTurn {
@@ -25,6 +29,8 @@ export interface ConversationTurn {
   onEvent?: RuntimeEventListener;
   /** The request's telemetry scope: the turn is traced as its child. */
   telemetry?: Telemetry;
+  /** The turn got its conversation's lock: it runs now (before, it waited behind another turn). */
+  onStarted?: () => void;
 }
 
 // What `runtime.chat` itself answers for a turn cancelled before it started: nothing was stored.
@@ -64,11 +70,30 @@ export function abortOnLockLost(
 
 /**
  * One chat turn while holding the conversation's turn lock (so instances never interleave turns),
- * telling every instance about each message as soon as it is stored.
+ * telling every instance about each message as soon as it is stored. Its events are kept while it
+ * runs (from the moment it waits for the lock), so another tab or a reloaded page can follow it.
  */
 export async function runConversationTurn(
   deps: TurnDependencies,
   turn: ConversationTurn,
+): Promise<ChatResult> {
+  const { log, finish } = deps.runningTurns.begin(turn.conversationId);
+  try {
+    const result = await runLockedTurn(deps, turn, (event) => log.push(event));
+    log.push({ type: 'turn_done', done: doneOf(result) });
+    return result;
+  } catch (error) {
+    log.push({ type: 'turn_done', done: doneOfThrown(error) });
+    throw error;
+  } finally {
+    finish();
+  }
+}
+
+async function runLockedTurn(
+  deps: TurnDependencies,
+  turn: ConversationTurn,
+  record: (event: TurnStreamEvent) => void,
 ): Promise<ChatResult> {
   const { conversationId } = turn;
   const publish = (message: ConversationMessage) => {
@@ -85,6 +110,7 @@ export async function runConversationTurn(
       conversationId,
       (lockLost) => {
         started = true;
+        turn.onStarted?.();
         return deps.runtime.chat({
           conversationId,
           userInput: turn.content,
@@ -92,6 +118,7 @@ export async function runConversationTurn(
           ...definedFields({ telemetry: turn.telemetry }),
           onEvent: (event) => {
             if (event.type === 'runtime' && event.event === 'message_persisted') publish(event.message);
+            record(event);
             turn.onEvent?.(event);
           },
         });

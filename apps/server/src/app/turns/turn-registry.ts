@@ -6,6 +6,8 @@ import type { ServerMetrics, TurnResultLike } from '../server-metrics.js';
  */
 export class TurnRegistry {
   private readonly turns = new Map<string, Set<AbortController>>();
+  // The turns that got their conversation's lock; the others wait behind one.
+  private readonly running = new WeakSet<AbortController>();
   private count = 0;
 
   constructor(
@@ -30,6 +32,11 @@ export class TurnRegistry {
     return this.observer === undefined ? turn : this.observer.trackTurn(turn);
   }
 
+  /** The turn got its conversation's lock: `abortRunning` aborts it from now on. */
+  started(controller: AbortController): void {
+    this.running.add(controller);
+  }
+
   end(conversationId: string, controller: AbortController): void {
     const set = this.turns.get(conversationId);
     if (!set?.delete(controller)) return;
@@ -51,6 +58,17 @@ export class TurnRegistry {
     if (set === undefined) return false;
     for (const controller of set) controller.abort(reason);
     return true;
+  }
+
+  /** Aborts the conversation's running turn here, not those queued behind it; whether there was one. */
+  abortRunning(conversationId: string, reason?: unknown): boolean {
+    let aborted = false;
+    for (const controller of this.turns.get(conversationId) ?? []) {
+      if (!this.running.has(controller)) continue;
+      controller.abort(reason);
+      aborted = true;
+    }
+    return aborted;
   }
 
   abortAll(reason?: unknown): void {
