@@ -49,6 +49,18 @@ describe('IncrementalBlocks', () => {
     expect(closed.map((block) => block.type)).toEqual(['paragraph', 'space', 'code', 'paragraph']);
   });
 
+  it('lexes again from a list before a blank line: the next item may continue it', () => {
+    const lexer = new IncrementalBlocks();
+    expect(lexer.push('1. one\n\n2').map((block) => block.type)).toEqual(['list', 'space', 'paragraph']);
+    expect(plain(lexer.push('1. one\n\n2. two'))).toEqual(plain(lexBlocks('1. one\n\n2. two')));
+  });
+
+  it('lexes again from the paragraph above a table that turns out not to be one', () => {
+    const lexer = new IncrementalBlocks();
+    expect(lexer.push('Title\nname\n|-').map((block) => block.type)).toEqual(['paragraph', 'table']);
+    expect(plain(lexer.push('Title\nname\n|---|:-:|'))).toEqual(plain(lexBlocks('Title\nname\n|---|:-:|')));
+  });
+
   it('lexes a text that does not extend the previous one whole', () => {
     const lexer = new IncrementalBlocks();
     const first = lexer.push('one\n\ntwo');
@@ -65,7 +77,12 @@ describe('IncrementalBlocks', () => {
   });
 
   it('gives the blocks a full lex gives, for any Markdown-ish text cut into any deltas', () => {
-    // Fragments that open and close the constructs whose ends depend on what follows.
+    // Fragments that open and close the constructs whose ends depend on what follows. Those that
+    // change blocks before the last are handled by the lexer, not left out here: a reference
+    // definition (lexed whole once there is one), a delimiter row that stops being a table and
+    // gives its lines back to the paragraph above (found by this test), and a list item after a
+    // blank line that continues the list before it (both: see `firstChangeable`; the second is
+    // rarely hit here, as it needs a cut right after the item's number: the tests above pin both).
     const fragment = fc.constantFrom(
       '# Heading\n',
       '## Sub *heading*\n',
@@ -110,7 +127,7 @@ describe('IncrementalBlocks', () => {
       .array(fragment, { maxLength: 24 })
       .map((parts) => parts.join(''))
       .chain((text) =>
-        fc.tuple(fc.constant(text), fc.array(fc.nat({ max: Math.max(text.length, 1) }), { maxLength: 12 })),
+        fc.tuple(fc.constant(text), fc.array(fc.nat({ max: Math.max(text.length, 1) }), { maxLength: 24 })),
       );
     fc.assert(
       fc.property(arbitrary, ([text, cuts]) => {
@@ -123,7 +140,7 @@ describe('IncrementalBlocks', () => {
 
   it('gives the same blocks when fed one character at a time', () => {
     const text =
-      '# Plan\n\nSome *text* here.\n\n- one\n- two\n\n  still two\n\n```py\nprint(1)\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n> done\nlazily\n';
+      '# Plan\n\nSome *text* here.\n\n- one\n- two\n\n  still two\n\n1. first\n\n2. second\n\n```py\nprint(1)\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n> done\nlazily\n';
     const lexer = new IncrementalBlocks();
     for (let end = 1; end <= text.length; end++) {
       expect(plain(lexer.push(text.slice(0, end))), text.slice(0, end)).toEqual(
