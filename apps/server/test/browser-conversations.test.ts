@@ -155,6 +155,7 @@ describe.skipIf(skipReason !== undefined)(
       await rowAction(page, 'Rename', 'Talk about apples').focus();
       await page.keyboard.press('Enter');
       expect(await field.inputValue()).toBe('Talk about apples');
+      expect(await field.evaluate((input) => input === input.ownerDocument.activeElement)).toBe(true);
       await page.keyboard.type('Fruit, mostly apples');
       await page.keyboard.press('Enter');
       await sidebar(page).getByRole('link', { name: 'Fruit, mostly apples' }).waitFor();

@@ -57,10 +57,12 @@ export function App() {
   const refreshList = () => void pages.refresh();
 
   const deletes = usePendingDeletes<DeletedConversation>((item) => {
-    deleteConversation(item.id).then(
-      () => pages.remove(item.id),
-      (error: unknown) => reportFailure(error, `Could not delete “${item.title}”`),
-    );
+    // Gone from the list as it leaves the pending ones (one render): it never shows again meanwhile.
+    pages.remove(item.id);
+    deleteConversation(item.id).catch((error: unknown) => {
+      reportFailure(error, `Could not delete “${item.title}”`);
+      refreshList();
+    });
   });
   const deleteLater = (conversation: ConversationSummary) => {
     const wasOpen = conversation.id === selectedId;

@@ -27,12 +27,12 @@ export function renameConversation(id: string, title: string): Promise<Conversat
 }
 
 /**
- * Deletes the conversation. One already gone counts as deleted. `keepalive` lets the request
- * outlive the page (sent as it is being left).
+ * Deletes the conversation; one already gone counts as deleted. Always `keepalive`: a delete sent
+ * as the page is being left must outlive it.
  */
-export async function deleteConversation(id: string, options: { keepalive?: boolean } = {}): Promise<void> {
+export async function deleteConversation(id: string): Promise<void> {
   try {
-    await request(conversationPath(id), { method: 'DELETE', keepalive: options.keepalive === true });
+    await request(conversationPath(id), { method: 'DELETE', keepalive: true });
   } catch (error) {
     if (error instanceof ApiRequestError && error.status === 404) return;
     throw error;

@@ -39,7 +39,7 @@ export function ConversationList(props: ConversationListProps) {
           New conversation
         </button>
       </header>
-      <div class="conversation-search">
+      <search class="conversation-search">
         <input
           type="search"
           aria-label="Search conversations"
@@ -47,7 +47,7 @@ export function ConversationList(props: ConversationListProps) {
           value={props.searchText}
           onInput={(event) => props.onSearchTextChange(event.currentTarget.value)}
         />
-      </div>
+      </search>
       {props.error !== undefined && (
         <p class="error-banner" role="alert">
           {props.error}

@@ -46,7 +46,7 @@ export function ConversationRow({ conversation, selected, draft, onRename, onDel
         <span class="conversation-meta">
           {draft
             ? 'Not sent yet'
-            : `${conversation.messageCount} messages · ${timeAgo(conversation.updatedAt)}`}
+            : `${conversation.messageCount} message${conversation.messageCount === 1 ? '' : 's'} · ${timeAgo(conversation.updatedAt)}`}
         </span>
       </a>
       {!draft && (

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import { useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
 
 export interface RenameFieldProps {
   initialTitle: string;
@@ -16,7 +16,8 @@ export function RenameField({ initialTitle, onSave, onClose }: RenameFieldProps)
   const [error, setError] = useState<string>();
   const input = useRef<HTMLInputElement>(null);
   const errorId = useId();
-  useEffect(() => {
+  // Before the next paint: keys typed right after opening land in the field.
+  useLayoutEffect(() => {
     input.current?.focus();
     input.current?.select();
   }, []);
