@@ -26,23 +26,30 @@ export interface AppendedTitle {
   replaces: boolean;
 }
 
-/** What the messages of one append do to the conversation's title. Every backend folds titles this way. */
-export function titleOfAppend(
-  messages: readonly Pick<ConversationMessage, 'role' | 'content' | 'partType'>[],
-): AppendedTitle {
+type TitledMessage = Pick<ConversationMessage, 'role' | 'content' | 'partType'>;
+
+/** The title the last title record among `messages` sets, if any holds one. */
+function latestRecordedTitle(messages: readonly TitledMessage[]): string | undefined {
   for (let index = messages.length - 1; index >= 0; index--) {
-    const message = messages[index] as (typeof messages)[number];
+    const message = messages[index] as TitledMessage;
     const title = isTitleRecord(message) ? titleRecordText(message) : undefined;
-    if (title !== undefined) return { title, replaces: true };
+    if (title !== undefined) return title;
   }
-  return { title: deriveConversationTitle(messages), replaces: false };
+  return undefined;
+}
+
+/** What the messages of one append do to the conversation's title. Every backend folds titles this way. */
+export function titleOfAppend(messages: readonly TitledMessage[]): AppendedTitle {
+  const recorded = latestRecordedTitle(messages);
+  return recorded !== undefined
+    ? { title: recorded, replaces: true }
+    : { title: deriveConversationTitle(messages), replaces: false };
 }
 
 /** The conversation's title after an append, from its title before (the stores that fold in process). */
 export function nextConversationTitle(
   previous: string | undefined,
-  messages: readonly Pick<ConversationMessage, 'role' | 'content' | 'partType'>[],
+  messages: readonly TitledMessage[],
 ): string | undefined {
-  const { title, replaces } = titleOfAppend(messages);
-  return replaces ? title : (previous ?? title);
+  return latestRecordedTitle(messages) ?? previous ?? deriveConversationTitle(messages);
 }
