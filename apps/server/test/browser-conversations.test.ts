@@ -120,6 +120,9 @@ describe.skipIf(skipReason !== undefined)(
       const { page, pageErrors } = await openPage();
       const links = sidebar(page).getByRole('link');
       await links.nth(49).waitFor();
+      // The first page, and the button that loads the next one from the keyboard.
+      await sidebar(page).getByRole('button', { name: 'Load more' }).waitFor();
+      expect(await links.count()).toBe(50);
       const pageRequests: string[] = [];
       page.on('request', (request) => {
         if (request.url().includes('/v1/conversations?')) pageRequests.push(request.url());
@@ -269,10 +272,14 @@ describe.skipIf(skipReason !== undefined)(
       const search = sidebar(page).getByRole('searchbox', { name: 'Search conversations' });
       const sortedTitles = async () => (await shownTitles(page)).sort();
 
+      await sidebar(page).getByRole('link', { name: 'Travel plans' }).click();
+      await page.getByRole('heading', { name: 'Travel plans' }).waitFor();
       await search.fill('PLAN'); // titles, any case
       await expect.poll(sortedTitles).toEqual(['Travel plans', 'Weekly planning']);
       await search.fill('zebra'); // a reply's text
       await expect.poll(sortedTitles).toEqual(['Weekly planning']);
+      // The open conversation, not among the matches, keeps its title.
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Travel plans');
       await screenshot(page, 'search');
       await search.fill('xylophone');
       await sidebar(page).getByText('No conversations match').waitFor();

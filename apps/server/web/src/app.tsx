@@ -1,5 +1,5 @@
 import type { ConversationSummary } from '@cairn/core';
-import { useCallback, useState } from 'preact/hooks';
+import { useCallback, useRef, useState } from 'preact/hooks';
 import { createConversation, UnauthorizedError } from './api-client.js';
 import { ChatView } from './chat-view.js';
 import { deleteConversation, renameConversation } from './conversation-api.js';
@@ -65,15 +65,17 @@ export function App() {
     });
   });
   const deleteLater = (conversation: ConversationSummary) => {
+    setActionError(undefined);
     const wasOpen = conversation.id === selectedId;
     deletes.schedule({ id: conversation.id, title: conversation.title ?? conversation.id, wasOpen });
-    // Empties the hash (an unset one would not fire hashchange): the chat pane closes it.
+    // An empty hash selects nothing: the chat pane closes the conversation.
     if (wasOpen) location.hash = '';
   };
   const undoDelete = (id: string) => {
     if (deletes.undo(id)?.wasOpen === true) openConversation(id);
   };
   const rename = async (id: string, title: string) => {
+    setActionError(undefined);
     try {
       pages.update(await renameConversation(id, title));
     } catch (error) {
@@ -82,11 +84,16 @@ export function App() {
     }
   };
 
+  // The open conversation keeps its title while the list shown lacks its row (a search, pages not loaded).
+  const seenTitles = useRef(new Map<string, string>()).current;
+  for (const row of pages.list.rows) if (row.title !== undefined) seenTitles.set(row.id, row.title);
+
   const listed = pages.list.rows.some((row) => row.id === selectedId);
   const showDraft = draftId !== undefined && draftId === selectedId && !listed && pages.shownQuery === '';
   useFirstMessage(showDraft ? draftId : undefined, refreshList);
 
   const startConversation = async () => {
+    setActionError(undefined);
     try {
       const id = await createConversation();
       setDraftId(id);
@@ -142,7 +149,7 @@ export function App() {
           <ChatView
             key={selectedId}
             conversationId={selectedId}
-            title={selected?.title ?? 'New conversation'}
+            title={selected?.title ?? seenTitles.get(selectedId) ?? 'New conversation'}
             onUnauthorized={askForToken}
             onTurnEnd={refreshList}
             onListChanged={refreshList}
