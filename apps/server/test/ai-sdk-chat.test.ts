@@ -30,13 +30,14 @@ const weatherTool = defineTool({
 });
 
 const TOKEN = 'a-long-enough-secret-token';
-let server: (AppServer & { store: ConversationStore }) | undefined;
+let server: (AppServer & { store: ConversationStore; model: ScriptedModel }) | undefined;
 
 async function start(turns: ScriptTurn[], apiToken?: string) {
   const store = createMemoryConversationStore();
+  const model = new ScriptedModel({ turns });
   const runtime = createAgentRuntime({
     store,
-    model: new ScriptedModel({ turns }),
+    model,
     tools: [weatherTool],
     settings: { compression: false },
   });
@@ -47,7 +48,7 @@ async function start(turns: ScriptTurn[], apiToken?: string) {
     turnLock: createInProcessTurnLock(),
     ...(apiToken === undefined ? {} : { apiToken }),
   });
-  server = { ...served, store };
+  server = { ...served, store, model };
   return server;
 }
 
@@ -215,7 +216,7 @@ describe('POST /v1/chat with the AI SDK client', () => {
     expect((await app.store.load('chat-l')).map((m) => m.content)).toEqual(['first', 'One', 'second', 'Two']);
   });
 
-  it('regenerate-message answers the last stored user message again; the earlier answer stays in the log', async () => {
+  it('regenerate-message answers the last user message again as a branch: the earlier answer stays in the log, out of the context', async () => {
     const app = await start([{ text: 'First try' }, { text: 'Second try' }]);
     const transport = transportFor(app);
     const first = await finalMessage(await send(transport, 'chat-r', [userMessage('Tell me')]));
@@ -229,12 +230,18 @@ describe('POST /v1/chat with the AI SDK client', () => {
     const { message } = await finalMessage(regenerated);
     expect(message?.parts.at(-1)).toMatchObject({ type: 'text', text: 'Second try' });
     const stored = await app.store.load('chat-r');
-    expect(stored.map((m) => [m.role, m.content])).toEqual([
-      ['user', 'Tell me'],
-      ['assistant', 'First try'],
-      ['user', 'Tell me'],
-      ['assistant', 'Second try'],
+    expect(stored.map((m) => [m.role, m.content, m.branchFrom])).toEqual([
+      ['user', 'Tell me', undefined],
+      ['assistant', 'First try', undefined],
+      ['user', 'Tell me', 1],
+      ['assistant', 'Second try', undefined],
     ]);
+    // The model was asked the question alone, as the first time.
+    const asked = app.model.requests
+      .at(-1)
+      ?.messages.slice(1)
+      .map((m) => m.content);
+    expect(asked).toEqual(['Tell me']);
   });
 
   it('a file part (a data URL, as useChat sends a FileList) is stored as an attachment; a remote URL is refused', async () => {

@@ -237,3 +237,93 @@ describe('GET /v1/conversations/:id/turn', () => {
     await (await chat).text();
   });
 });
+
+describe('POST /v1/conversations/:id/messages?branchFrom=', () => {
+  it('edits a user message as a branch: the display view and the model see the new path, the log keeps all', async () => {
+    server = await startTestServer({
+      turns: [{ text: 'Paris.' }, { text: 'Berlin.' }, { text: 'Rome.' }],
+    });
+    await server.postMessage('c1', 'Capital of France?');
+    await server.postMessage('c1', 'And Germany?');
+    const edited = await server.request('/v1/conversations/c1/messages?branchFrom=3', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ content: 'And Italy?' }),
+    });
+    expect(await jsonBody(edited)).toMatchObject({ success: true, message: { content: 'Rome.', seq: 6 } });
+    const shown = await jsonBody<{ messages: ConversationMessage[] }>(
+      await server.request('/v1/conversations/c1/messages?view=display'),
+    );
+    expect(shown.messages.map((message) => message.content)).toEqual([
+      'Capital of France?',
+      'Paris.',
+      'And Italy?',
+      'Rome.',
+    ]);
+    expect(shown.messages[2]).toMatchObject({ seq: 5, branchFrom: 3 });
+    const log = await server.store.load('c1');
+    expect(log.map((message) => message.content)).toEqual([
+      'Capital of France?',
+      'Paris.',
+      'And Germany?',
+      'Berlin.',
+      'And Italy?',
+      'Rome.',
+    ]);
+  });
+
+  it('refuses a branch that does not replace a user message of the conversation as it stands, storing nothing', async () => {
+    server = await startTestServer({ turns: [{ text: 'Paris.' }] });
+    await server.postMessage('c1', 'Capital of France?');
+    for (const branchFrom of ['2', '9', '0', 'x']) {
+      const response = await server.request(`/v1/conversations/c1/messages?branchFrom=${branchFrom}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ content: 'Hm?' }),
+      });
+      expect(response.status, branchFrom).toBe(400);
+      expect(await jsonBody(response)).toMatchObject({ error: { code: 'INVALID_ARGUMENT' } });
+    }
+    expect(await server.store.load('c1')).toHaveLength(2);
+  });
+});
+
+describe('POST /v1/conversations/:id/regenerate', () => {
+  it('answers the last user message again as a branch, and retries after a failure the same way', async () => {
+    server = await startTestServer({
+      turns: [{ text: 'First try' }, { fault: { status: 500 } }, { text: 'Third try' }],
+    });
+    await server.postMessage('c1', 'Tell me');
+    const regenerate = (body?: unknown) =>
+      server?.request('/v1/conversations/c1/regenerate', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body ?? {}),
+      }) as Promise<Response>;
+    expect(await jsonBody(await regenerate())).toMatchObject({ success: false });
+    // The failed answer is stored; a retry answers the same question once more, from seq 3's place.
+    expect(await jsonBody(await regenerate({ seq: 3 }))).toMatchObject({
+      success: true,
+      message: { content: 'Third try' },
+    });
+    const log = await server.store.load('c1');
+    expect(
+      log.map((message) => [message.seq, message.branchFrom, message.errorCode ?? message.content]),
+    ).toEqual([
+      [1, undefined, 'Tell me'],
+      [2, undefined, 'First try'],
+      [3, 1, 'Tell me'],
+      [4, undefined, expect.any(String)],
+      [5, 3, 'Tell me'],
+      [6, undefined, 'Third try'],
+    ]);
+    const shown = await jsonBody<{ messages: ConversationMessage[] }>(
+      await server.request('/v1/conversations/c1/messages?view=display'),
+    );
+    expect(shown.messages.map((message) => message.content)).toEqual(['Tell me', 'Third try']);
+    // Not a user message of the conversation as it stands: refused, nothing stored.
+    for (const seq of [1, 2, 6]) expect((await regenerate({ seq })).status).toBe(400);
+    expect((await server.request('/v1/conversations/empty/regenerate', { method: 'POST' })).status).toBe(400);
+    expect(await server.store.load('c1')).toHaveLength(6);
+  });
+});

@@ -139,6 +139,48 @@ describe('buildLlmMessagesFromConversation', () => {
     expect(built.stats).toMatchObject({ included: 3, repaired: 1, dropped: 1, excluded: 0, compacted: 5 });
   });
 
+  it('sends the active branch only: what an edit replaced stays in the log, out of the request', () => {
+    const messages = log(
+      user('Read a.ts'), // 1
+      calls('c1'), // 2
+      result('c1'), // 3
+      assistant('a.ts exports one function.'), // 4
+      user('Now b.ts'), // 5
+      assistant('b.ts is empty.'), // 6
+      user('Now c.ts', { branchFrom: 5 }), // 7: edits 5
+      assistant('c.ts has two classes.'), // 8
+    );
+    const built = buildLlmMessagesFromConversation({ messages, mode: 'agent' });
+    expect(built.messages.slice(1).map((m) => [m.role, m.content])).toEqual([
+      ['user', 'Read a.ts'],
+      ['assistant', null],
+      ['tool', 'result of c1'],
+      ['assistant', 'a.ts exports one function.'],
+      ['user', 'Now c.ts'],
+      ['assistant', 'c.ts has two classes.'],
+    ]);
+    expect(built.sourceSeqs).toEqual([undefined, 1, 2, 3, 4, 7, 8]);
+    expect(built.stats).toMatchObject({ included: 6, excluded: 2 });
+  });
+
+  it('drops a compaction record and tool calls left on a replaced branch; a regeneration answers anew', () => {
+    const messages = log(
+      user('start'), // 1
+      calls('c1'), // 2 (answered only on the branch that is replaced)
+      result('c1'), // 3
+      compaction(1, 3, 'Read a file.'), // 4
+      user('start', { branchFrom: 1 }), // 5: regenerates the answer to 1
+      assistant('Started again.'), // 6
+    );
+    const built = buildLlmMessagesFromConversation({ messages, mode: 'agent' });
+    expect(toolProtocolIssues(built.messages)).toEqual([]);
+    expect(built.messages.slice(1).map((m) => [m.role, m.content])).toEqual([
+      ['user', 'start'],
+      ['assistant', 'Started again.'],
+    ]);
+    expect(built.stats).toMatchObject({ included: 2, excluded: 4, compacted: 0, repaired: 0 });
+  });
+
   it('keeps its stats consistent: every log message is counted once', () => {
     const messages = log(
       user('a'),

@@ -51,7 +51,7 @@ export interface ContextStats {
   repaired: number;
   /** Tool results dropped: no call waiting for them, or a second result for a call. */
   dropped: number;
-  /** Hidden (`includeInContext: false`), display-only, and older compaction records outside the range. */
+  /** Hidden (`includeInContext: false`), display-only, off the active branch, and older compaction records outside the range. */
   excluded: number;
   /** Visible messages replaced by the summary of the latest compaction record. */
   compacted: number;

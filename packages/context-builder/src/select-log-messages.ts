@@ -1,4 +1,5 @@
 import {
+  activeBranch,
   type ConversationMessage,
   DEFAULT_MAX_TOOL_RESULT_CHARS,
   isIncludedInContext,
@@ -12,7 +13,10 @@ export interface LogSelection {
   messages: ModelMessage[];
   /** The `seq` of the log message each of `messages` came from; the first seq it covers for the summary. */
   seqs: (number | undefined)[];
-  /** Hidden (`includeInContext: false`), display-only, and compaction records neither applied nor covered. */
+  /**
+   * Hidden (`includeInContext: false`), display-only, off the active branch (replaced by an edit or a
+   * regeneration), and compaction records neither applied nor covered.
+   */
   excluded: number;
   /** Visible messages in the applied compaction record's range (older records included). */
   compacted: number;
@@ -21,7 +25,8 @@ export interface LogSelection {
 }
 
 /**
- * One pass over the log: hidden and display-only messages are left out; the latest compaction
+ * One pass over the log's active branch (`activeBranch`: what edits and regenerations replaced is left
+ * out): hidden and display-only messages are left out; the latest compaction
  * record's range is replaced by its summary, placed where the range starts; other compaction
  * records are left out (superseded). A log `system` message other than a compaction record stays in
  * place as a `system` message: adapters move system text where their provider wants it, and
@@ -31,9 +36,16 @@ export function selectLogMessages(
   log: readonly ConversationMessage[],
   maxToolResultChars = DEFAULT_MAX_TOOL_RESULT_CHARS,
 ): LogSelection {
-  const record = latestCompaction(log);
+  const path = activeBranch(log);
+  const record = latestCompaction(path);
   const range = record?.compaction;
-  const selection: LogSelection = { messages: [], seqs: [], excluded: 0, compacted: 0, summarised: false };
+  const selection: LogSelection = {
+    messages: [],
+    seqs: [],
+    excluded: log.length - path.length,
+    compacted: 0,
+    summarised: false,
+  };
   const sendSummary = () => {
     if (record === undefined || selection.summarised) return;
     selection.messages.push(summaryMessage(record));
@@ -43,7 +55,7 @@ export function selectLogMessages(
     selection.summarised = true;
   };
 
-  for (const message of log) {
+  for (const message of path) {
     const { seq } = message;
     if (range !== undefined && seq !== undefined && seq >= range.fromSeq) sendSummary();
     if (message === record) continue;

@@ -96,6 +96,7 @@ export {
 export { assertSafeId, assertSafeRef, isSafeId, SAFE_ID_PATTERN } from './ids/assert-safe-id.js';
 export { createMessageIds } from './ids/create-message-ids.js';
 export { agentOutputJsonSchema, conversationMessageJsonSchema } from './json-schema.js';
+export { activeBranch } from './messages/active-branch.js';
 export { compactStructuredResult } from './messages/compact-structured-result.js';
 export { type Compaction, CompactionSchema, compactionSummaryText } from './messages/compaction.js';
 export {

@@ -1,5 +1,11 @@
-import { assertSafeId, CairnError, definedFields, KeyedSerialQueue } from '@cairn/core';
-
+import {
+  assertSafeId,
+  CairnError,
+  type ConversationMessage,
+  definedFields,
+  KeyedSerialQueue,
+} from '@cairn/core';
+import { assertBranchPoint } from './branch-point.js';
 import { compressConversation, summarizingPipelineFor } from './compress-conversation.js';
 import { runTurn } from './run-turn.js';
 import { createRunApi, type RunApi } from './runs/index.js';
@@ -64,6 +70,12 @@ function checkChatParams(params: ChatParams<unknown>): SessionFields {
   if (params.extraUserMessages?.some((text) => typeof text !== 'string' || text.trim() === '')) {
     throw invalid('extraUserMessages must be non-empty strings');
   }
+  if (
+    params.branchFrom !== undefined &&
+    !(Number.isSafeInteger(params.branchFrom) && params.branchFrom > 0)
+  ) {
+    throw invalid('branchFrom must be the seq of a user message (a positive integer)');
+  }
   return sessionOf(params);
 }
 
@@ -117,10 +129,15 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
             finishReason: 'aborted',
           };
         }
+        if (params.branchFrom !== undefined)
+          await assertBranchPoint(env.store, conversationId, params.branchFrom);
         const createdAt = env.now().toISOString();
         const inputs = [...(params.extraUserMessages ?? []), params.userInput].map((text) =>
           storedUserMessage(env.generateId(), createdAt, text, session),
         );
+        // The first message stored starts the branch; the others follow it.
+        if (params.branchFrom !== undefined)
+          (inputs[0] as ConversationMessage).branchFrom = params.branchFrom;
         // A caller's telemetry scope (a server request's) makes the turn its child.
         const turnEnv = params.telemetry === undefined ? env : { ...env, telemetry: params.telemetry };
         const turn = await runTurn(turnEnv, {

@@ -125,6 +125,13 @@ export interface ChatParams<OUTPUT = never> {
   dataContext?: string | Record<string, unknown>;
   /** More user messages stored before `userInput` (attachments as text, quoted messages). */
   extraUserMessages?: string[];
+  /**
+   * This turn starts a branch (see `activeBranch` in `@cairn/core`): its user input takes the place of
+   * the user message at this seq, on the conversation as it stands. Edit-and-resend: the edited text;
+   * regenerate: the same input again. What it replaces stays in the log, out of the context. Not a user
+   * message of the active branch: `INVALID_ARGUMENT`, before anything is stored.
+   */
+  branchFrom?: number;
   signal?: AbortSignal;
   onEvent?: RuntimeEventListener;
   /**

@@ -48,7 +48,9 @@ export function storedAssistantMessage(
   }
   if (message.reasoning !== undefined && message.reasoning.length > 0) stored.reasoning = message.reasoning;
   if (message.providerMetadata !== undefined) stored.providerMetadata = message.providerMetadata;
+  // A cut-off answer has no usage of its own (the loop gives it zeros).
   if (message.interrupted) stored.interrupted = true;
+  else stored.usage = message.usage;
   return withSession(stored, session);
 }
 

@@ -102,6 +102,51 @@ describe.each(STORE_BACKENDS)('runtime chat on the $name store', (backend) => {
     ]);
   });
 
+  it('edits and regenerates as branches: the replaced turns stay stored, out of the context; each answer keeps its usage', async () => {
+    const store = open();
+    const inner = new ScriptedModel({
+      turns: [
+        { text: 'Paris.', usage: { inputTokens: 11, outputTokens: 2 } },
+        { text: 'Berlin.' },
+        { text: 'Rome.' },
+        { text: 'Roma, again.' },
+      ],
+    });
+    const runtime = createAgentRuntime({ store, model: inner, settings: { compression: false } });
+    const { conversationId } = await runtime.chat({ userInput: 'Capital of France?' });
+    await runtime.chat({ conversationId, userInput: 'And Germany?' });
+    // Edit-and-resend of the second question (seq 3), then a regeneration of its answer.
+    await runtime.chat({ conversationId, userInput: 'And Italy?', branchFrom: 3 });
+    await runtime.chat({ conversationId, userInput: 'And Italy?', branchFrom: 5 });
+    const log = await store.load(conversationId);
+    expect(log.map((message) => [message.seq, message.branchFrom, message.content])).toEqual([
+      [1, undefined, 'Capital of France?'],
+      [2, undefined, 'Paris.'],
+      [3, undefined, 'And Germany?'],
+      [4, undefined, 'Berlin.'],
+      [5, 3, 'And Italy?'],
+      [6, undefined, 'Rome.'],
+      [7, 5, 'And Italy?'],
+      [8, undefined, 'Roma, again.'],
+    ]);
+    expect(log[1]?.usage).toMatchObject({ inputTokens: 11, outputTokens: 2 });
+    // The model saw each branch as the whole conversation.
+    const sent = (index: number) =>
+      (inner.requests[index]?.messages ?? []).slice(1).map((message) => message.content);
+    expect(sent(2)).toEqual(['Capital of France?', 'Paris.', 'And Italy?']);
+    expect(sent(3)).toEqual(['Capital of France?', 'Paris.', 'And Italy?']);
+    // A branch replaces a user message of the conversation as it stands, or nothing is stored.
+    for (const branchFrom of [4, 3, 99]) {
+      await expect(runtime.chat({ conversationId, userInput: 'x', branchFrom })).rejects.toMatchObject({
+        code: 'INVALID_ARGUMENT',
+      });
+    }
+    await expect(runtime.chat({ conversationId, userInput: 'x', branchFrom: 0 })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
+    expect(await store.load(conversationId)).toHaveLength(8);
+  });
+
   it('stores a failure as an assistant message, and "continue" resumes from the stored history', async () => {
     const store = open();
     const model = new ScriptedModel({

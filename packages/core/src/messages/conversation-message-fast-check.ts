@@ -23,6 +23,10 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => {
 const isPlainArray = (value: unknown): value is unknown[] =>
   Array.isArray(value) && Object.getPrototypeOf(value) === Array.prototype;
 
+function isPositiveInteger(value: unknown): boolean {
+  return Number.isSafeInteger(value) && (value as number) > 0;
+}
+
 const REJECT = Symbol('reject');
 type Check = (value: unknown) => unknown;
 
@@ -55,6 +59,27 @@ function copyToolCalls(value: unknown): unknown {
   return copies;
 }
 
+const TOKEN_COUNTS: ReadonlySet<string> = new Set([
+  'inputTokens',
+  'outputTokens',
+  'totalTokens',
+  'cacheReadTokens',
+  'cacheWriteTokens',
+  'reasoningTokens',
+]);
+
+// A usage of known counts only (the schema would drop any other key: it goes there then), copied as read.
+function copyTokenUsage(value: unknown): unknown {
+  if (!isPlainObject(value)) return REJECT;
+  const copy: Record<string, number> = {};
+  for (const key of Object.keys(value)) {
+    const count = value[key];
+    if (!TOKEN_COUNTS.has(key) || !Number.isSafeInteger(count) || (count as number) < 0) return REJECT;
+    copy[key] = count as number;
+  }
+  return copy.inputTokens === undefined || copy.outputTokens === undefined ? REJECT : copy;
+}
+
 /** The fields this check knows, each with a check a present (not undefined) value must pass. */
 const FIELD_CHECKS: Record<string, Check> = {
   id: when(nonEmptyString),
@@ -75,7 +100,9 @@ const FIELD_CHECKS: Record<string, Check> = {
   agentId: when(nonEmptyString),
   includeInContext: when(isBoolean),
   fullOutputPath: when(nonEmptyString),
-  seq: when((value) => Number.isSafeInteger(value) && (value as number) > 0),
+  seq: when(isPositiveInteger),
+  branchFrom: when(isPositiveInteger),
+  usage: copyTokenUsage,
 };
 const REQUIRED_FIELDS = ['id', 'role', 'createdAt'];
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TokenUsageSchema } from '../agent-output/token-usage.js';
 import { MessageContentSchema } from '../content/content-part.js';
 import { ToolExecutionMetadataSchema } from '../tools/tool-execution-metadata.js';
 import { assertValid, validationIssues } from '../validation/validate.js';
@@ -54,6 +55,15 @@ export const ConversationMessageSchema = z
      * the user saw it.
      */
     interrupted: z.boolean().optional(),
+    /** Assistant only: the tokens of the model call that wrote it (absent on an answer cut off mid-stream). */
+    usage: TokenUsageSchema.optional(),
+    /**
+     * The message starts a branch (see `activeBranch`): it takes the place of the message at this seq,
+     * following what that one followed; the replaced message and those after it stay in the log, off
+     * the path. Set on the user message of an edit-and-resend (the seq of the message edited) or of a
+     * regeneration (the seq of the message answered again).
+     */
+    branchFrom: z.number().int().positive().optional(),
 
     // UI extras: shown by front ends, stripped before a model sees the message.
     partType: MessagePartTypeSchema.optional(),

@@ -1,5 +1,6 @@
 import { appendLoadCases } from './cases/append-load-cases.js';
 import { blobOffloadCases } from './cases/blob-offload-cases.js';
+import { branchCases } from './cases/branch-cases.js';
 import { contentPartCases } from './cases/content-part-cases.js';
 import { idempotencyConflictCases } from './cases/idempotency-conflict-cases.js';
 import { instanceCases } from './cases/instance-cases.js';
@@ -21,6 +22,7 @@ export const CONFORMANCE_GROUPS: Readonly<Record<string, readonly ConformanceCas
   'listing and delete': listingDeleteCases,
   'titles and renames': titleCases,
   search: searchCases,
+  'branches (edits and regenerations)': branchCases,
   'blobs and offloading': blobOffloadCases,
   'idempotency and conflicts': idempotencyConflictCases,
   'message ids': messageIdCases,

@@ -1,4 +1,4 @@
-import { CairnError, type ConversationStore, definedFields, type MessageContent } from '@cairn/core';
+import { CairnError, definedFields } from '@cairn/core';
 import { z } from '@hono/zod-openapi';
 import type { PostMessageBody } from '../attachments/message-content.js';
 
@@ -81,26 +81,4 @@ export function newUserMessage(request: ChatRequest): PostMessageBody {
   const [only] = content;
   if (content.length === 1 && only?.type === 'text') return { content: only.text };
   return { content };
-}
-
-/**
- * What a `regenerate-message` request answers again: the last user message stored (the log is
- * append-only, so it is stored once more and the old answer stays before it).
- */
-export async function lastStoredUserInput(
-  store: ConversationStore,
-  conversationId: string,
-): Promise<MessageContent> {
-  const messages = await store.load(conversationId).catch((error: unknown) => {
-    if (CairnError.is(error, 'STORE_NOT_FOUND')) return [];
-    throw error;
-  });
-  const last = messages.findLast((message) => message.role === 'user');
-  if (last === undefined || last.content === null || last.content === undefined) {
-    throw new CairnError(
-      'INVALID_ARGUMENT',
-      'regenerate-message: the conversation has no user message to answer',
-    );
-  }
-  return last.content as MessageContent;
 }

@@ -3,12 +3,7 @@ import { CairnError, definedFields, type MessageContent, type Telemetry, toCairn
 import { createUIMessageChunkMapper, type UIMessageChunk, uiTurnOutcome } from '@cairn/runtime';
 import { createRoute, z } from '@hono/zod-openapi';
 import { readMessageContent } from '../attachments/message-content.js';
-import {
-  type ChatRequest,
-  ChatRequestSchema,
-  lastStoredUserInput,
-  newUserMessage,
-} from '../chat/chat-request.js';
+import { type ChatRequest, ChatRequestSchema, newUserMessage } from '../chat/chat-request.js';
 import { uiStreamResponse } from '../chat/ui-stream-response.js';
 import { apiError, errorResponse, publicTurnError } from '../http/api-error.js';
 import { ConversationParamsSchema, SafeIdSchema } from '../http/api-schemas.js';
@@ -18,6 +13,7 @@ import type { ServerApp } from '../server-env.js';
 import { RunningStreams } from '../streams/running-streams.js';
 import { tooManyTurns } from '../turns/registered-turn.js';
 import { runConversationTurn } from '../turns/run-conversation-turn.js';
+import { storedUserInput } from '../turns/stored-user-input.js';
 import type { TurnRouteDeps } from './turn-routes.js';
 
 const UI_STREAM_DESCRIPTION =
@@ -36,8 +32,9 @@ const chatRoute = createRoute({
     'stream. The chat `id` is the conversation id. `submit-message`: the last message (a user message; ' +
     'its text and file parts, files as base64 data URLs checked like any attachment) is stored and ' +
     'answered; the rest of `messages` is ignored — the context comes from the store. ' +
-    '`regenerate-message`: the last stored user message is stored again and answered anew; the log is ' +
-    'append-only, so the earlier answer stays in it. Disconnecting does not stop the turn (reload and ' +
+    '`regenerate-message`: the last user message is stored again as a branch in its place and answered ' +
+    'anew; the log is append-only, so the earlier answer stays stored, off the conversation as it stands ' +
+    '(neither the model nor the display view sees it). Disconnecting does not stop the turn (reload and ' +
     'resume with `GET /v1/chat/{id}/stream`); stop it with `POST /v1/conversations/{id}/abort`, and the ' +
     'stream ends with an `abort` chunk.',
   request: {
@@ -77,7 +74,7 @@ const resumeRoute = createRoute({
   },
 });
 
-export type ChatRouteDeps = TurnRouteDeps & Pick<RouteDeps, 'store' | 'streamPeers'>;
+export type ChatRouteDeps = TurnRouteDeps & Pick<RouteDeps, 'streamPeers'>;
 
 /**
  * The AI SDK UI message stream endpoints: an app built on `useChat` talks to the server unchanged.
@@ -91,7 +88,7 @@ export function registerChatRoutes(app: ServerApp, deps: ChatRouteDeps): void {
   // Starts the turn, detached from the request: its chunks go to a log every reader replays.
   function startTurn(
     conversationId: string,
-    content: MessageContent,
+    input: { content: MessageContent; branchFrom?: number | undefined },
     controller: AbortController,
     telemetry: Telemetry | undefined,
   ) {
@@ -108,10 +105,10 @@ export function registerChatRoutes(app: ServerApp, deps: ChatRouteDeps): void {
       .track(
         runConversationTurn(deps, {
           conversationId,
-          content,
+          content: input.content,
           signal: controller.signal,
           onStarted: () => registry.started(controller),
-          ...definedFields({ telemetry }),
+          ...definedFields({ telemetry, branchFrom: input.branchFrom }),
           onEvent: (event) => push(mapper.push(event)),
         }),
       )
@@ -141,14 +138,15 @@ export function registerChatRoutes(app: ServerApp, deps: ChatRouteDeps): void {
     const id = SafeIdSchema.safeParse(request.id);
     if (!id.success) return apiError(c, 400, 'INVALID_ID', 'body.id: not a valid conversation id');
     const conversationId = id.data;
-    let content: MessageContent;
+    let input: { content: MessageContent; branchFrom?: number | undefined };
     try {
       if (request.trigger === 'regenerate-message') {
-        content = await lastStoredUserInput(deps.store, conversationId);
+        const { content, seq } = await storedUserInput(deps.store, conversationId);
+        input = { content, branchFrom: seq };
       } else {
         const read = await readMessageContent(c, newUserMessage(request), deps.attachments);
         if ('refused' in read) return read.refused as never;
-        content = read.content;
+        input = { content: read.content };
       }
     } catch (error) {
       if (!CairnError.is(error, 'INVALID_ARGUMENT')) throw error;
@@ -156,7 +154,7 @@ export function registerChatRoutes(app: ServerApp, deps: ChatRouteDeps): void {
     }
     const controller = registry.begin(conversationId);
     if (controller === undefined) return tooManyTurns(c);
-    const log = startTurn(conversationId, content, controller, c.get('telemetry'));
+    const log = startTurn(conversationId, input, controller, c.get('telemetry'));
     return uiStreamResponse(c, log.read(), deps.streamLimits, streamFailed) as never;
   });
 

@@ -1,5 +1,4 @@
-import { definedFields, TokenUsageSchema } from '@cairn/core';
-import type { RuntimeEventListener } from '@cairn/runtime';
+import { CairnError, TokenUsageSchema } from '@cairn/core';
 import { createRoute, z } from '@hono/zod-openapi';
 import {
   type AttachmentLimits,
@@ -8,20 +7,21 @@ import {
   PostMessageFormSchema,
   readMessageContent,
 } from '../attachments/message-content.js';
-import { errorResponse, isOutage, publicTurnError } from '../http/api-error.js';
+import { apiError, errorResponse } from '../http/api-error.js';
 import {
   AgentOutputSchema,
   CairnErrorJsonSchema,
   ConversationMessageSchema,
   ConversationParamsSchema,
+  SeqQuerySchema,
   TEXT_ONCE_DESCRIPTION,
   TurnStreamQuerySchema,
 } from '../http/api-schemas.js';
 import type { RouteDeps } from '../route-deps.js';
 import type { ServerApp } from '../server-env.js';
-import { tooManyTurns, wantsEventStream } from '../turns/registered-turn.js';
-import { runConversationTurn } from '../turns/run-conversation-turn.js';
-import { streamRunningTurn, streamTurn } from '../turns/turn-event-stream.js';
+import { respondWithTurn } from '../turns/respond-with-turn.js';
+import { storedUserInput } from '../turns/stored-user-input.js';
+import { streamRunningTurn } from '../turns/turn-event-stream.js';
 
 const TurnResultSchema = z
   .object({
@@ -50,10 +50,17 @@ const postMessageRoute = createRoute({
     'The first message creates the conversation. Turns of one conversation run one at a time. ' +
     'Attachments (images, PDFs, text files) come as base64 parts in JSON or as `file` fields of a ' +
     '`multipart/form-data` body; each is checked before the turn starts, so a refused one stores nothing. ' +
-    'Stored bytes are served by `GET /v1/conversations/{id}/attachments/{sha256}`.',
+    'Stored bytes are served by `GET /v1/conversations/{id}/attachments/{sha256}`. With `branchFrom`, the ' +
+    'message starts a branch: it takes the place of the user message at that seq (edit-and-resend; the same ' +
+    'text again regenerates its answer). The log is append-only: what it replaces stays stored, shown by ' +
+    'neither the display view nor the model; `view=log` has it all.',
   request: {
     params: ConversationParamsSchema,
-    query: TurnStreamQuerySchema,
+    query: TurnStreamQuerySchema.extend({
+      branchFrom: SeqQuerySchema.optional().openapi({
+        description: 'The seq of the user message this one replaces (of the conversation as it stands)',
+      }),
+    }),
     // Not `required`: the JSON validator would then refuse a multipart body (read by the handler).
     body: {
       content: {
@@ -77,6 +84,47 @@ const postMessageRoute = createRoute({
     415: errorResponse(
       'An attachment of a media type not allowed (`UNSUPPORTED_CONTENT`), or a body neither JSON nor multipart',
     ),
+    429: errorResponse('Too many turns running on this instance; retry after `Retry-After` seconds'),
+  },
+});
+
+const regenerateRoute = createRoute({
+  method: 'post',
+  path: '/v1/conversations/{id}/regenerate',
+  summary: 'Answer a user message again (regenerate, or retry after a failure)',
+  description:
+    'Stores the user message at `seq` (default: the last one of the conversation as it stands) once more, ' +
+    'as a branch in its place (`branchFrom`), and runs the turn, answering as `POST …/messages` does (JSON, ' +
+    'or the event stream with `Accept: text/event-stream`). The earlier answer stays stored, out of the ' +
+    'context and the display view.',
+  request: {
+    params: ConversationParamsSchema,
+    query: TurnStreamQuerySchema,
+    body: {
+      required: false,
+      content: {
+        'application/json': {
+          schema: z.object({
+            seq: z
+              .number()
+              .int()
+              .positive()
+              .optional()
+              .openapi({ description: 'The user message to answer again' }),
+          }),
+        },
+      },
+    },
+  },
+  responses: {
+    200: {
+      description: 'The turn ended (successfully or with a stored failure)',
+      content: {
+        'application/json': { schema: TurnResultSchema },
+        'text/event-stream': { schema: z.string().openapi({ description: TURN_EVENTS_DESCRIPTION }) },
+      },
+    },
+    400: errorResponse('Invalid id or body; `seq` not a user message of the conversation as it stands'),
     429: errorResponse('Too many turns running on this instance; retry after `Retry-After` seconds'),
   },
 });
@@ -133,7 +181,15 @@ const abortRoute = createRoute({
 
 export type TurnRouteDeps = Pick<
   RouteDeps,
-  'runtime' | 'turnLock' | 'events' | 'logger' | 'registry' | 'runningTurns' | 'streamLimits' | 'turnPeers'
+  | 'runtime'
+  | 'store'
+  | 'turnLock'
+  | 'events'
+  | 'logger'
+  | 'registry'
+  | 'runningTurns'
+  | 'streamLimits'
+  | 'turnPeers'
 > & { attachments: AttachmentLimits };
 
 /**
@@ -146,37 +202,29 @@ export function registerTurnRoutes(app: ServerApp, deps: TurnRouteDeps): void {
   app.openAPIRegistry.register('AgentOutput', AgentOutputSchema);
   app.openapi(postMessageRoute, async (c) => {
     const { id } = c.req.valid('param');
+    const { branchFrom } = c.req.valid('query');
     // Validated when the body is JSON, `{}` otherwise (the form is read by readMessageContent).
     const json = c.req.valid('json' as never) as PostMessageBody | Record<string, never>;
     const read = await readMessageContent(c, json, deps.attachments);
     if ('refused' in read) return read.refused as never;
-    const { content } = read;
-    const controller = registry.begin(id);
-    if (controller === undefined) return tooManyTurns(c);
-    const run = (onEvent?: RuntimeEventListener) =>
-      registry
-        .track(
-          runConversationTurn(deps, {
-            conversationId: id,
-            content,
-            signal: controller.signal,
-            onStarted: () => registry.started(controller),
-            ...definedFields({ onEvent, telemetry: c.get('telemetry') }),
-          }),
-        )
-        .finally(() => registry.end(id, controller));
-    if (wantsEventStream(c)) return streamTurn(c, run, deps.logger, deps.streamLimits);
-    const result = await run();
-    return c.json(
-      {
-        conversationId: result.conversationId,
-        success: result.success,
-        ...(result.message === undefined || isOutage(result.error) ? {} : { message: result.message }),
-        ...(result.error === undefined ? {} : { error: publicTurnError(result.error) }),
-        usage: result.usage,
-      },
-      200,
-    );
+    return respondWithTurn(c, deps, { conversationId: id, content: read.content, branchFrom }) as never;
+  });
+
+  app.openapi(regenerateRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    const { seq } = (c.req.valid('json') ?? {}) as { seq?: number };
+    let input: Awaited<ReturnType<typeof storedUserInput>>;
+    try {
+      input = await storedUserInput(deps.store, id, seq);
+    } catch (error) {
+      if (!CairnError.is(error, 'INVALID_ARGUMENT')) throw error;
+      return apiError(c, 400, 'INVALID_ARGUMENT', error.message) as never;
+    }
+    return respondWithTurn(c, deps, {
+      conversationId: id,
+      content: input.content,
+      branchFrom: input.seq,
+    }) as never;
   });
 
   app.openapi(runningTurnRoute, async (c) => {

@@ -31,6 +31,8 @@ export interface ConversationTurn {
   telemetry?: Telemetry;
   /** The turn got its conversation's lock: it runs now (before, it waited behind another turn). */
   onStarted?: () => void;
+  /** The user message starts a branch in place of the one at this seq (see `ChatParams.branchFrom`). */
+  branchFrom?: number;
 }
 
 // What `runtime.chat` itself answers for a turn cancelled before it started: nothing was stored.
@@ -115,7 +117,7 @@ async function runLockedTurn(
           conversationId,
           userInput: turn.content,
           signal: abortOnLockLost(deps, conversationId, turn.signal, lockLost),
-          ...definedFields({ telemetry: turn.telemetry }),
+          ...definedFields({ telemetry: turn.telemetry, branchFrom: turn.branchFrom }),
           onEvent: (event) => {
             if (event.type === 'runtime' && event.event === 'message_persisted') publish(event.message);
             record(event);

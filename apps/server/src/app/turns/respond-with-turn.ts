@@ -1,0 +1,48 @@
+import { definedFields, type MessageContent } from '@cairn/core';
+import type { RuntimeEventListener } from '@cairn/runtime';
+import type { Context } from 'hono';
+import { isOutage, publicTurnError } from '../http/api-error.js';
+import type { TurnRouteDeps } from '../routes/turn-routes.js';
+import type { ServerEnv } from '../server-env.js';
+import { tooManyTurns, wantsEventStream } from './registered-turn.js';
+import { runConversationTurn } from './run-conversation-turn.js';
+import { streamTurn } from './turn-event-stream.js';
+
+/**
+ * Runs a turn of the conversation and answers with it: its event stream when the client asked for
+ * one, else its result as JSON once it ends. 429 when the instance runs as many turns as it may.
+ */
+export async function respondWithTurn(
+  c: Context<ServerEnv>,
+  deps: TurnRouteDeps,
+  turn: { conversationId: string; content: MessageContent; branchFrom?: number | undefined },
+): Promise<Response> {
+  const { registry } = deps;
+  const { conversationId } = turn;
+  const controller = registry.begin(conversationId);
+  if (controller === undefined) return tooManyTurns(c);
+  const run = (onEvent?: RuntimeEventListener) =>
+    registry
+      .track(
+        runConversationTurn(deps, {
+          conversationId,
+          content: turn.content,
+          signal: controller.signal,
+          onStarted: () => registry.started(controller),
+          ...definedFields({ onEvent, telemetry: c.get('telemetry'), branchFrom: turn.branchFrom }),
+        }),
+      )
+      .finally(() => registry.end(conversationId, controller));
+  if (wantsEventStream(c)) return streamTurn(c, run, deps.logger, deps.streamLimits);
+  const result = await run();
+  return c.json(
+    {
+      conversationId: result.conversationId,
+      success: result.success,
+      ...(result.message === undefined || isOutage(result.error) ? {} : { message: result.message }),
+      ...(result.error === undefined ? {} : { error: publicTurnError(result.error) }),
+      usage: result.usage,
+    },
+    200,
+  );
+}
