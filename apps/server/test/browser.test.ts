@@ -241,7 +241,12 @@ describe.skipIf(skipReason !== undefined)(
       await page.getByRole('button', { name: 'Send', exact: true }).click();
 
       const reply = page.getByRole('article', { name: 'Assistant reply' });
-      await reply.filter({ hasText: /^Received pasted-.*\.png, report\.pdf, data\.csv\.$/ }).waitFor();
+      // The bubble's text alone (the message's line under it has its time and actions).
+      await reply
+        .filter({
+          has: page.locator('.bubble', { hasText: /^Received pasted-.*\.png, report\.pdf, data\.csv\.$/ }),
+        })
+        .waitFor();
       const sent = page.getByRole('article', { name: 'Your message' });
       const image = sent.getByRole('img');
       const shownImage = async () => {
@@ -348,10 +353,10 @@ describe.skipIf(skipReason !== undefined)(
       await remove(id);
       for (const word of newWords) await say(id, word);
       await replies.filter({ hasText: plainReply(`${PLAIN_PROMPT_PREFIX}elder`) }).waitFor();
-      expect(await prompts.allTextContents()).toEqual(
+      expect(await prompts.locator('.bubble').allTextContents()).toEqual(
         newWords.map((word) => `${PLAIN_PROMPT_PREFIX}${word}`),
       );
-      expect(await replies.allTextContents()).toEqual(
+      expect(await replies.locator('.bubble').allTextContents()).toEqual(
         newWords.map((word) => plainReply(`${PLAIN_PROMPT_PREFIX}${word}`)),
       );
       await list.getByRole('link', { name: `${PLAIN_PROMPT_PREFIX}cherry` }).waitFor();

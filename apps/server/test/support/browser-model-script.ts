@@ -27,6 +27,26 @@ export const LIVE_PROMPT = 'Count slowly to sixty';
 
 export const LIVE_REPLY = Array.from({ length: 60 }, (_, index) => String(index + 1)).join(' ');
 
+/** A prompt starting with this gets a reply naming how many times it was asked: a regeneration gets a new one. */
+export const COUNTED_PROMPT_PREFIX = 'Count my asks: ';
+
+export const countedReply = (prompt: string, times: number) =>
+  `Ask number ${times} of ${prompt.slice(COUNTED_PROMPT_PREFIX.length)}.`;
+
+/** A prompt starting with this fails the first time it is asked (a provider outage), then gets `recoveredReply`. */
+export const FAIL_ONCE_PROMPT_PREFIX = 'Fail once: ';
+
+export const recoveredReply = (prompt: string) =>
+  `Recovered ${prompt.slice(FAIL_ONCE_PROMPT_PREFIX.length)}.`;
+
+// How many times each counted or fail-once prompt was asked, across this test process.
+const asked = new Map<string, number>();
+const askedAgain = (prompt: string) => {
+  const times = (asked.get(prompt) ?? 0) + 1;
+  asked.set(prompt, times);
+  return times;
+};
+
 /** The reply to a message with attachments: their names, in order. */
 export const attachmentsReply = (names: readonly string[]) => `Received ${names.join(', ')}.`;
 
@@ -48,6 +68,10 @@ export function browserModelTurn(request: ModelRequest): ScriptTurn {
   if (prompt.startsWith(PLAIN_PROMPT_PREFIX)) return { text: plainReply(prompt) };
   if (prompt.startsWith(MARKDOWN_PROMPT_PREFIX))
     return { text: markdownReply(prompt), chunkSize: 7, chunkDelayMs: 25 };
+  if (prompt.startsWith(COUNTED_PROMPT_PREFIX)) return { text: countedReply(prompt, askedAgain(prompt)) };
+  if (prompt.startsWith(FAIL_ONCE_PROMPT_PREFIX)) {
+    return askedAgain(prompt) === 1 ? { fault: { status: 503 } } : { text: recoveredReply(prompt) };
+  }
   if (prompt === LIVE_PROMPT) return { text: LIVE_REPLY, chunkSize: 4, chunkDelayMs: 90 };
   if (prompt === BROWSER_SCRIPT.slowPrompt) return { text: 'This reply comes too late.', delayMs: 60_000 };
   return {

@@ -6,9 +6,12 @@ export const UI_TIMEOUT_MS = 15_000;
 /** A fresh tab (its own context and sessionStorage) that records every uncaught page error. */
 export async function openPage(
   browser: Browser,
-  viewport = { width: 1280, height: 800 },
+  {
+    viewport = { width: 1280, height: 800 },
+    permissions = [],
+  }: { viewport?: { width: number; height: number }; permissions?: string[] } = {},
 ): Promise<{ page: Page; pageErrors: string[] }> {
-  const context = await browser.newContext({ viewport });
+  const context = await browser.newContext({ viewport, permissions });
   context.setDefaultTimeout(UI_TIMEOUT_MS);
   const page = await context.newPage();
   const pageErrors: string[] = [];

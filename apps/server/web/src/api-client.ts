@@ -117,6 +117,7 @@ function messageBody(content: string, files: readonly File[]): RequestInit {
 /**
  * Posts a user message (its text and any attached files) and reports the turn as it runs; resolves
  * after `done` (or when the stream breaks). A refused attachment is an `ApiRequestError` (413, 415, 400).
+ * With `branchFrom`, the message takes the place of the user message at that seq (an edit).
  */
 export async function sendMessage(
   id: string,
@@ -124,9 +125,25 @@ export async function sendMessage(
   files: readonly File[],
   onEvent: (event: TurnEvent) => void,
   signal?: AbortSignal,
+  branchFrom?: number,
 ): Promise<void> {
-  const response = await request(`${conversationPath(id)}/messages`, {
+  const query = branchFrom === undefined ? '' : `?branchFrom=${branchFrom}`;
+  const response = await request(`${conversationPath(id)}/messages${query}`, {
     ...messageBody(content, files),
+    ...definedFields({ signal }),
+  });
+  await readTurnEvents(response, onEvent);
+}
+
+/** Answers the user message at `seq` again (a regeneration, or a retry after a failure), reporting the turn. */
+export async function regenerateAnswer(
+  id: string,
+  seq: number,
+  onEvent: (event: TurnEvent) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  const response = await request(`${conversationPath(id)}/regenerate`, {
+    ...postJson({ seq }, { accept: 'text/event-stream' }),
     ...definedFields({ signal }),
   });
   await readTurnEvents(response, onEvent);

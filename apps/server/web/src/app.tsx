@@ -6,7 +6,6 @@ import { deleteConversation, renameConversation } from './conversation-api.js';
 import { ConversationList } from './conversation-list.js';
 import { useConversationPages } from './conversations/use-conversation-pages.js';
 import { useDebouncedValue } from './conversations/use-debounced-value.js';
-import { useFirstMessage } from './conversations/use-first-message.js';
 import { usePendingDeletes } from './conversations/use-pending-deletes.js';
 import { TokenPrompt } from './token-prompt.js';
 import { forgetToken, readToken, saveToken } from './token-store.js';
@@ -90,7 +89,6 @@ export function App() {
 
   const listed = pages.list.rows.some((row) => row.id === selectedId);
   const showDraft = draftId !== undefined && draftId === selectedId && !listed && pages.shownQuery === '';
-  useFirstMessage(showDraft ? draftId : undefined, refreshList);
 
   const startConversation = async () => {
     setActionError(undefined);
@@ -153,6 +151,10 @@ export function App() {
             onUnauthorized={askForToken}
             onTurnEnd={refreshList}
             onListChanged={refreshList}
+            // A conversation whose first turn runs is listed once its message is stored; a rename elsewhere shows.
+            onMessageStored={(message) => {
+              if (showDraft || message.partType === 'title') void refreshList();
+            }}
           />
         )}
       </main>

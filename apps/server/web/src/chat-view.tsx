@@ -28,7 +28,12 @@ export function ChatView({ conversationId, title, ...hooks }: ChatViewProps) {
           {state.error}
         </p>
       )}
-      <MessageList state={state} conversationId={conversationId} />
+      <MessageList
+        state={state}
+        conversationId={conversationId}
+        onEdit={(seq, text) => void session.edit(seq, text)}
+        onRegenerate={(seq) => void session.regenerate(seq)}
+      />
       {state.queued !== undefined && (
         <div class="queued" role="status" aria-label="Queued message">
           <span class="queued-label">Queued, sent when the running turn ends:</span>

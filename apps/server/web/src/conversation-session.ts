@@ -5,6 +5,7 @@ import {
   followMessages,
   followRunningTurn,
   loadDisplayMessages,
+  regenerateAnswer,
   sendMessage,
   type TurnEvent,
   UnauthorizedError,
@@ -39,6 +40,8 @@ export interface ConversationViewState {
 
 export interface SessionHooks {
   onUnauthorized(): void;
+  /** A message was stored in the conversation (by this page or anyone else). */
+  onMessageStored(message: ConversationMessage): void;
   /** A turn ended: the conversation list may have changed. */
   onTurnEnd(): void;
   /** The conversation was deleted, or created again after that: the conversation list has changed. */
@@ -123,25 +126,45 @@ export class ConversationSession {
       this.update({ queued: { text: content, files: files.map((file) => file.name) } });
       return;
     }
+    await this.runTurn({ text: content, files: files.map((file) => file.name) }, (onEvent, signal) =>
+      sendMessage(this.conversationId, content, files, onEvent, signal),
+    );
+  }
+
+  /** Sends `content` in place of the user message at `seq`: a branch, the original kept in the log. */
+  async edit(seq: number, content: string): Promise<void> {
+    if (this.closed || this.state.turnRunning) return;
+    await this.runTurn({ text: content, files: [] }, (onEvent, signal) =>
+      sendMessage(this.conversationId, content, [], onEvent, signal, seq),
+    );
+  }
+
+  /** Answers the user message at `seq` again (regenerate, or retry after a failure); the old answer is kept in the log. */
+  async regenerate(seq: number): Promise<void> {
+    if (this.closed || this.state.turnRunning) return;
+    await this.runTurn(undefined, (onEvent, signal) =>
+      regenerateAnswer(this.conversationId, seq, onEvent, signal),
+    );
+  }
+
+  // A turn this page starts: shown live from its own stream (the feed waits), `sent` until stored.
+  private async runTurn(
+    sent: { text: string; files: readonly string[] } | undefined,
+    start: (onEvent: (event: TurnEvent) => void, signal: AbortSignal) => Promise<void>,
+  ): Promise<void> {
     this.stopFeed();
     this.streamedBlocks.clear();
     this.update({
       turnRunning: true,
-      sentText: content,
-      sentFiles: files.map((file) => file.name),
+      sentText: sent?.text,
+      sentFiles: sent?.files ?? [],
       draft: '',
       runningTools: [],
       error: undefined,
       deleted: false,
     });
     try {
-      await sendMessage(
-        this.conversationId,
-        content,
-        files,
-        (event) => this.onTurnEvent(event),
-        this.lifetime.signal,
-      );
+      await start((event) => this.onTurnEvent(event), this.lifetime.signal);
     } catch (error) {
       this.fail(error);
     }
@@ -240,6 +263,7 @@ export class ConversationSession {
 
   private showStored(message: ConversationMessage): void {
     const shown = this.display.push(message);
+    if (shown.length > 0 || message.partType === 'title') this.hooks.onMessageStored(message);
     const finished = new Set(shown.map((display) => display.toolExecution?.toolUseId));
     this.update({
       messages: this.display.messages(),

@@ -23,3 +23,13 @@ export function formatDuration(ms: number): string {
   const minutes = Math.floor(ms / 60_000);
   return `${minutes} min ${Math.round((ms % 60_000) / 1000)} s`;
 }
+
+const clock = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+const full = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+
+/** "14:05" for a message's line, and the whole date and time for its tooltip; empty for a bad date. */
+export function messageTime(iso: string): { short: string; long: string } {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return { short: '', long: '' };
+  return { short: clock.format(at), long: full.format(at) };
+}

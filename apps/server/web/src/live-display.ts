@@ -25,8 +25,8 @@ export function isAnchor(anchor: FeedAnchor, message: ConversationMessage): bool
  * uses, so a live conversation looks exactly like a reloaded one.
  */
 export class LiveDisplay {
-  private readonly view = new DisplayView();
-  private readonly projector = createDisplayProjector();
+  private view = new DisplayView();
+  private projector = createDisplayProjector();
   private seq: number;
   /** A tool result arrived whose call came before the page loaded: only the server can merge it. */
   needsReload = false;
@@ -48,6 +48,7 @@ export class LiveDisplay {
       if (message.seq <= this.seq) return [];
       this.seq = message.seq;
     }
+    if (message.branchFrom !== undefined) this.cutFrom(message.branchFrom);
     const shown = this.projector.push(message);
     for (const display of shown) {
       if (display.role === 'tool') this.needsReload = true;
@@ -71,6 +72,17 @@ export class LiveDisplay {
       ids.add(message.id);
     }
     return seq === undefined ? undefined : { seq, ids };
+  }
+
+  /**
+   * An edit or a regeneration replaces the message at `seq` and what followed it on the path the view
+   * shows: those leave the view, and the branch's messages follow what came before.
+   */
+  private cutFrom(seq: number): void {
+    const kept = this.view.messages.filter((message) => message.seq !== undefined && message.seq < seq);
+    this.view = new DisplayView();
+    this.projector = createDisplayProjector();
+    for (const message of kept) this.view.add(message);
   }
 
   /** A new array each time, so a render sees the change. */

@@ -1,7 +1,10 @@
 import type { ConversationMessage } from '@cairn/core';
 import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
 import { CodeBlock } from './code-block.js';
 import { MarkdownView } from './markdown/markdown-view.js';
+import { type MessageActions, MessageFooter } from './message-actions.js';
+import { MessageEditor } from './message-editor.js';
 import { MessageParts } from './message-parts.js';
 import { ToolExecutionCard } from './tool-execution-card.js';
 
@@ -13,14 +16,17 @@ function messageText({ content }: ConversationMessage): string {
     .join('\n');
 }
 
-/** One message of the display view, drawn by what it is. */
+/** One message of the display view, drawn by what it is, with its line of time, facts and actions. */
 export function MessageItem({
   message,
   conversationId,
+  actions,
 }: {
   message: ConversationMessage;
   conversationId: string;
+  actions?: MessageActions;
 }) {
+  const [editing, setEditing] = useState(false);
   const text = messageText(message);
   if (message.partType === 'tool_execution' && message.toolExecution !== undefined) {
     return <ToolExecutionCard execution={message.toolExecution} />;
@@ -33,10 +39,40 @@ export function MessageItem({
       </details>
     );
   }
-  if (message.partType === 'error') return <ErrorMessage text={text} code={message.errorCode} />;
-  if (message.role === 'user') {
+  if (message.partType === 'error') {
     return (
-      <UserMessage>
+      <ErrorMessage text={text} code={message.errorCode}>
+        <MessageFooter message={message} text="" actions={actions} />
+      </ErrorMessage>
+    );
+  }
+  if (message.role === 'user') {
+    const { edit } = actions ?? {};
+    if (editing && edit !== undefined) {
+      return (
+        <UserMessage>
+          <MessageEditor
+            initial={text}
+            onCancel={() => setEditing(false)}
+            onSend={(edited) => {
+              setEditing(false);
+              edit(edited);
+            }}
+          />
+        </UserMessage>
+      );
+    }
+    return (
+      <UserMessage
+        footer={
+          <MessageFooter
+            message={message}
+            text={text}
+            actions={actions}
+            {...(edit === undefined ? {} : { onEdit: () => setEditing(true) })}
+          />
+        }
+      >
         <MessageParts conversationId={conversationId} content={message.content} />
       </UserMessage>
     );
@@ -69,6 +105,7 @@ export function MessageItem({
           <MessageParts conversationId={conversationId} content={message.content} markdown />
         )}
       </div>
+      <MessageFooter message={message} text={text} actions={actions} />
     </article>
   );
 }
@@ -76,24 +113,36 @@ export function MessageItem({
 export function UserMessage({
   children,
   pending = false,
+  footer,
 }: {
   children: ComponentChildren;
   pending?: boolean;
+  footer?: ComponentChildren;
 }) {
   return (
     <article class={`message user${pending ? ' pending' : ''}`} aria-label="Your message">
       <div class="bubble">{children}</div>
+      {footer}
     </article>
   );
 }
 
-function ErrorMessage({ text, code }: { text: string; code: string | undefined }) {
+function ErrorMessage({
+  text,
+  code,
+  children,
+}: {
+  text: string;
+  code: string | undefined;
+  children: ComponentChildren;
+}) {
   return (
     <article class="message error" aria-label="Error">
       <div class="bubble">
         {text}
         {code !== undefined && <code class="error-code">{code}</code>}
       </div>
+      {children}
     </article>
   );
 }

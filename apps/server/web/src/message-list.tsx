@@ -1,6 +1,7 @@
-import { useLayoutEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useMemo, useRef } from 'preact/hooks';
 import type { ConversationViewState } from './conversation-session.js';
 import { MessageItem, StreamingReply, UserMessage } from './message-item.js';
+import { type ActionHandlers, placeMessageActions } from './place-message-actions.js';
 import { RunningToolCard } from './tool-execution-card.js';
 
 // Within this many pixels of the bottom the list follows new content; further up the reader is reading.
@@ -10,11 +11,27 @@ const FOLLOW_MARGIN_PX = 80;
 export function MessageList({
   state,
   conversationId,
+  onEdit,
+  onRegenerate,
 }: {
   state: ConversationViewState;
   conversationId: string;
+  onEdit: ActionHandlers['edit'];
+  onRegenerate: ActionHandlers['regenerate'];
 }) {
   const list = useRef<HTMLDivElement>(null);
+  // The latest handlers, so the actions change with the messages only (not with each streamed delta).
+  const handlers = useRef({ onEdit, onRegenerate });
+  handlers.current = { onEdit, onRegenerate };
+  const actions = useMemo(
+    () =>
+      placeMessageActions(state.messages, {
+        busy: state.turnRunning,
+        edit: (seq, text) => handlers.current.onEdit(seq, text),
+        regenerate: (seq) => handlers.current.onRegenerate(seq),
+      }),
+    [state.messages, state.turnRunning],
+  );
   const following = useRef(true);
   useLayoutEffect(() => {
     const element = list.current;
@@ -37,9 +54,17 @@ export function MessageList({
               : 'Send a message to start the conversation.'}
           </p>
         )}
-        {state.messages.map((message) => (
-          <MessageItem key={message.id} message={message} conversationId={conversationId} />
-        ))}
+        {actions.map((messageActions, index) => {
+          const message = state.messages[index] as (typeof state.messages)[number];
+          return (
+            <MessageItem
+              key={message.id}
+              message={message}
+              conversationId={conversationId}
+              actions={messageActions}
+            />
+          );
+        })}
         {state.sentText !== undefined && (
           <UserMessage pending>
             {state.sentText}

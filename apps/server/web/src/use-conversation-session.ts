@@ -19,6 +19,7 @@ export function useConversationSession(
         onUnauthorized: () => latestHooks.current.onUnauthorized(),
         onTurnEnd: () => latestHooks.current.onTurnEnd(),
         onListChanged: () => latestHooks.current.onListChanged(),
+        onMessageStored: (message) => latestHooks.current.onMessageStored(message),
       }),
   );
   const [state, setState] = useState(session.snapshot);
