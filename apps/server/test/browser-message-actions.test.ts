@@ -155,6 +155,31 @@ describe.skipIf(skipReason !== undefined)(
       expect(pageErrors).toEqual([]);
     });
 
+    it('picks the model of the next turns from the server’s, remembered across a reload', async () => {
+      server = await startBrowserTestServer({ apiToken: API_TOKEN, otherModelIds: ['scripted-mini'] });
+      const { page, pageErrors } = await openPage(browser);
+      await signIn(page, server.baseURL, API_TOKEN);
+      await page.getByRole('button', { name: 'New conversation' }).click();
+      const picker = page.getByLabel('Model');
+      await picker.waitFor();
+      expect(await picker.locator('option').allTextContents()).toEqual([
+        'scripted-model (default)',
+        'scripted-mini',
+      ]);
+      await picker.selectOption('scripted-mini');
+      await page.getByLabel('Message', { exact: true }).fill(`${PLAIN_PROMPT_PREFIX}fig`);
+      await page.getByRole('button', { name: 'Send', exact: true }).click();
+      const id = shownConversationId(page);
+      const reply = replies(page).filter({ hasText: plainReply(`${PLAIN_PROMPT_PREFIX}fig`) });
+      await reply.locator('.message-fact').filter({ hasText: 'scripted-mini' }).waitFor();
+      await page.reload();
+      await reply.waitFor();
+      expect(await page.getByLabel('Model').inputValue()).toBe('scripted-mini');
+      const stored = await server.store.load(id);
+      expect(stored.at(-1)?.providerMetadata?.cairn?.model).toBe('scripted-mini');
+      expect(pageErrors).toEqual([]);
+    });
+
     it('retries a failed turn from its error, and leaves Escape to cancel an edit', async () => {
       server = await startBrowserTestServer({ apiToken: API_TOKEN });
       const { page, pageErrors } = await openPage(browser);

@@ -131,9 +131,12 @@ describe('cairn-server serving', () => {
     expect(server.logs()[0]).toMatchObject({ auth: 'none (--insecure-local)', store: 'fs' });
   });
 
-  it('requires the token, runs turns on the configured model and stores them under the data dir', async () => {
+  it('requires the token, runs turns on the configured model (or one of --models) and stores them under the data dir', async () => {
     const dataDir = tempDir('token');
-    server = await startServerProcess([], await mockModelEnv(dataDir, [{ text: 'Hello from the mock' }]));
+    server = await startServerProcess(
+      ['--models', 'mock-model-mini'],
+      await mockModelEnv(dataDir, [{ text: 'Hello from the mock' }, { text: 'Mini here' }]),
+    );
     expect((await fetch(`${server.url}/v1/conversations`)).status).toBe(401);
     const response = await server.request('/v1/conversations/c1/messages', {
       method: 'POST',
@@ -141,6 +144,24 @@ describe('cairn-server serving', () => {
       body: JSON.stringify({ content: 'Hi' }),
     });
     expect(response.status).toBe(200);
+    expect(await (await server.request('/v1/models')).json()).toEqual({
+      models: [
+        { id: 'mock-model', provider: 'openai', default: true },
+        { id: 'mock-model-mini', provider: 'openai', default: false },
+      ],
+    });
+    const picked = await server.request('/v1/conversations/c1/messages?model=mock-model-mini', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ content: 'And you?' }),
+    });
+    expect(await picked.json()).toMatchObject({ success: true, message: { content: 'Mini here' } });
+    // The chat requests (a probe of the model list has no body), each to the model asked for.
+    const asked = mock?.requests.flatMap((request) => {
+      const model = (request.body as { model?: string } | undefined)?.model;
+      return model === undefined ? [] : [model];
+    });
+    expect(asked).toEqual(['mock-model', 'mock-model-mini']);
     expect(server.logs()[0]).toMatchObject({
       model: 'openai-compatible mock-model',
       modelFrom: 'OPENAI_BASE_URL',
@@ -151,6 +172,8 @@ describe('cairn-server serving', () => {
     expect(stored.map((message) => [message.role, message.content])).toEqual([
       ['user', 'Hi'],
       ['assistant', 'Hello from the mock'],
+      ['user', 'And you?'],
+      ['assistant', 'Mini here'],
     ]);
     // Neither the token nor the conversation's text reaches the logs.
     const logText = JSON.stringify(server.logs());

@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import type { ConversationStore, Telemetry } from '@cairn/core';
+import type { ConversationStore, ModelAdapter, Telemetry } from '@cairn/core';
 import { CairnError, definedFields } from '@cairn/core';
 import type { AgentRuntime, WorkflowPackage } from '@cairn/runtime';
 import { OpenAPIHono } from '@hono/zod-openapi';
@@ -28,6 +28,7 @@ import { registerEventRoutes } from './routes/event-routes.js';
 import { registerHealthRoutes } from './routes/health-routes.js';
 import { registerMessageRoutes } from './routes/message-routes.js';
 import { registerMetricsRoutes } from './routes/metrics-routes.js';
+import { registerModelRoutes } from './routes/model-routes.js';
 import { registerRunRoutes } from './routes/run-routes.js';
 import { registerTurnRoutes } from './routes/turn-routes.js';
 import { registerWebRoutes } from './routes/web-routes.js';
@@ -41,6 +42,11 @@ import type { TurnStreamEvent } from './turns/turn-stream-events.js';
 export interface ServerAppOptions {
   store: ConversationStore;
   runtime: AgentRuntime;
+  /**
+   * The models a turn may pick by id (`GET /v1/models`, `model` on a turn): the runtime's own first (the
+   * default), then the others. Absent: the server offers no choice.
+   */
+  models?: readonly ModelAdapter[];
   events: ConversationEventBus;
   turnLock: ConversationTurnLock;
   /** Bearer token required on every /v1 route; undefined = no auth (only allowed by the caller for loopback --insecure-local). */
@@ -171,6 +177,7 @@ export function createServerApp(options: ServerAppOptions): ServerAppHandle {
     turnLock: options.turnLock,
     logger,
     registry,
+    models: options.models ?? [],
     runningTurns: new RunningStreams<TurnStreamEvent>(options.streamPeers?.('turn')),
     shutdown: shutdown.signal,
     attachments,
@@ -189,6 +196,7 @@ export function createServerApp(options: ServerAppOptions): ServerAppHandle {
     }),
   };
   registerHealthRoutes(app, deps);
+  registerModelRoutes(app, deps);
   registerConversationRoutes(app, deps);
   registerMessageRoutes(app, deps);
   registerTurnRoutes(app, deps);

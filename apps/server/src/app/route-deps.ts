@@ -1,4 +1,4 @@
-import type { ConversationStore, Telemetry } from '@cairn/core';
+import type { ConversationStore, ModelAdapter, Telemetry } from '@cairn/core';
 import type { AgentRuntime, WorkflowPackage } from '@cairn/runtime';
 import type { ConversationEventBus } from '../events/conversation-events.js';
 import type { ConversationTurnLock } from '../turn-lock/turn-lock.js';
@@ -25,6 +25,8 @@ export interface RouteDeps {
   attachments: AttachmentLimits;
   /** The turns running or queued in this instance, under its cap. */
   registry: TurnRegistry;
+  /** The models a turn may pick by id (`GET /v1/models`); the first is the runtime's default. Empty: no choice. */
+  models: readonly ModelAdapter[];
   /** Every conversation turn's events while it runs (`GET /v1/conversations/{id}/turn` follows them). */
   runningTurns: RunningStreams<TurnStreamEvent>;
   /** Aborted once shutdown began: live streams end, `/readyz` fails, running turns go on. */

@@ -30,6 +30,10 @@ export function serverProgram(version: string, run: (flags: ServerFlags) => Prom
     )
     .option('--provider <name>', 'openai, anthropic, gemini or openai-compatible (env CAIRN_PROVIDER)')
     .option('--model <id>', 'model id (env CAIRN_MODEL)')
+    .option(
+      '--models <id...>',
+      'more model ids of the same provider a turn may pick, e.g. in the web page (env CAIRN_MODELS, comma-separated)',
+    )
     .option('--base-url <url>', 'an OpenAI-compatible API root')
     .option('--workspace <dir>', 'give the model the workspace tools, sandboxed to DIR (env CAIRN_WORKSPACE)')
     .option('--allow-commands', 'let run_command run without approval (env CAIRN_ALLOW_COMMANDS=1)')

@@ -15,6 +15,7 @@ export interface ServerFlags {
   databaseUrl?: string;
   provider?: string;
   model?: string;
+  models?: string[];
   baseUrl?: string;
   workspace?: string;
   allowCommands?: boolean;
@@ -48,6 +49,7 @@ const SOURCES: Record<keyof ServerConfig, string> = {
   dataDir: '--data-dir / CAIRN_DATA_DIR',
   databaseUrl: '--database-url / DATABASE_URL',
   model: '--provider / --model / --base-url',
+  models: '--models / CAIRN_MODELS',
   workspace: '--workspace / CAIRN_WORKSPACE',
   allowCommands: '--allow-commands / CAIRN_ALLOW_COMMANDS',
   otel: '--otel / CAIRN_OTEL',
@@ -128,6 +130,7 @@ export function readServerConfig(
       model: flagOrEnv(flags.model, env.CAIRN_MODEL),
       baseURL: nonEmpty(flags.baseUrl),
     },
+    models: list(flags.models, env.CAIRN_MODELS),
     workspace: path(flagOrEnv(flags.workspace, env.CAIRN_WORKSPACE)),
     allowCommands: flags.allowCommands === true || envBoolean(env.CAIRN_ALLOW_COMMANDS),
     otel: flags.otel === true || envBoolean(env.CAIRN_OTEL),

@@ -29,6 +29,8 @@ export const ServerConfigSchema = z
       model: z.string().min(1).optional(),
       baseURL: z.string().min(1).optional(),
     }),
+    /** More model ids of the same provider a turn may pick (`GET /v1/models`); `model` stays the default. */
+    models: z.array(z.string().min(1)),
     /** The directory the workspace tools work in; absent = the model gets no tools. */
     workspace: z.string().min(1).optional(),
     /** Lets run_command run without asking (a server has nobody to ask). */

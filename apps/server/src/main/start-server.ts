@@ -63,12 +63,18 @@ export async function startServer(
   );
   const backends = await openBackends(config, logger, options.local);
   let model: ResolvedModel | undefined;
+  // The other models a turn may pick (`--models`), on the default's provider.
+  const extraModels: ResolvedModel[] = [];
+  const closeModels = async () => {
+    for (const resolved of [model, ...extraModels]) await resolved?.close();
+  };
   let mcp: Awaited<ReturnType<typeof connectConfiguredMcp>> | undefined;
   let otel: OtelSdk | undefined;
   try {
     if (config.otel) otel = await startOtelSdk({ serviceName: 'cairn-server', env });
     const telemetry = otel?.telemetry;
     model = options.model === undefined ? await resolveModel(config.model, env, {}) : given(options.model);
+    extraModels.push(...(await resolveExtraModels(config, env, model)));
     mcp = await connectConfiguredMcp(config, env);
     const workspaceTools =
       config.workspace === undefined ? [] : createWorkspaceTools({ root: config.workspace });
@@ -88,6 +94,7 @@ export async function startServer(
         },
         logger,
       }),
+      models: [model.adapter, ...extraModels.map((extra) => extra.adapter)],
       events: backends.events,
       turnLock: backends.turnLock,
       workflows,
@@ -128,7 +135,7 @@ export async function startServer(
           server,
           handle,
           backends,
-          model as ResolvedModel,
+          closeModels,
           options.gracePeriodMs ?? config.gracePeriodMs,
         ).finally(() => openedMcp?.close().catch(() => {}));
         // The last requests' spans are exported before the process ends.
@@ -138,7 +145,7 @@ export async function startServer(
     };
   } catch (error) {
     await mcp?.close().catch(() => {});
-    await model?.close();
+    await closeModels();
     await backends.close();
     await otel?.shutdown();
     throw error;
@@ -190,6 +197,26 @@ function listen(
   });
 }
 
+/** `--models`: more ids on the default model's provider and base URL, each resolved as `--model` would be. */
+async function resolveExtraModels(
+  config: ServerConfig,
+  env: NodeJS.ProcessEnv,
+  model: ResolvedModel,
+): Promise<ResolvedModel[]> {
+  const ids = config.models.filter((id) => id !== model.modelId);
+  if (ids.length === 0) return [];
+  if (model.provider === 'demo') {
+    throw new CairnError(
+      'INVALID_ARGUMENT',
+      '--models needs a provider to pick them from (--provider, --model)',
+    );
+  }
+  const extras: ResolvedModel[] = [];
+  for (const id of ids)
+    extras.push(await resolveModel({ ...config.model, provider: model.provider, model: id }, env, {}));
+  return extras;
+}
+
 /** A model handed in by the caller, described like a resolved one. */
 function given(adapter: ModelAdapter): ResolvedModel {
   return {
@@ -207,7 +234,7 @@ async function shutdown(
   server: ServerType,
   handle: ServerAppHandle,
   backends: Backends,
-  model: ResolvedModel,
+  closeModels: () => Promise<void>,
   gracePeriodMs: number,
 ): Promise<{ abortedTurns: number }> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -228,6 +255,6 @@ async function shutdown(
   if ('closeAllConnections' in server) server.closeAllConnections();
   await closed;
   await backends.close();
-  await model.close();
+  await closeModels();
   return { abortedTurns: aborted.turns };
 }

@@ -30,7 +30,11 @@ export interface BrowserTestServer {
  * store, the scripted model of `browser-model-script.ts` and workspace tools in a temporary directory.
  */
 export async function startBrowserTestServer(
-  options: { apiToken?: string } = {},
+  options: {
+    apiToken?: string;
+    /** Ids of more models the page may pick (`GET /v1/models`), answering as the default does. */
+    otherModelIds?: readonly string[];
+  } = {},
 ): Promise<BrowserTestServer> {
   const workspace = await mkdtemp(join(tmpdir(), 'cairn-web-'));
   await writeFile(join(workspace, 'notes.txt'), BROWSER_SCRIPT.fileBefore);
@@ -45,6 +49,16 @@ export async function startBrowserTestServer(
     turnLock: createInProcessTurnLock(),
     webRoot: WEB_ROOT,
     ...(options.apiToken === undefined ? {} : { apiToken: options.apiToken }),
+    ...(options.otherModelIds === undefined
+      ? {}
+      : {
+          models: [
+            model,
+            ...options.otherModelIds.map(
+              (modelId) => new ScriptedModel({ modelId, turns: browserModelTurn }),
+            ),
+          ],
+        }),
   });
   return {
     baseURL: served.baseURL,

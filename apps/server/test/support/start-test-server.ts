@@ -21,6 +21,8 @@ export interface TestServerOptions
   /** Another server's view of the world (PostgreSQL): its bus and lock. In-process ones by default. */
   events?: ConversationEventBus;
   turnLock?: ConversationTurnLock;
+  /** More models a turn may pick (`GET /v1/models`), after the scripted default (`scripted-model`). */
+  otherModels?: ScriptedModel[];
 }
 
 export interface TestServer {
@@ -42,8 +44,22 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const runtime = createAgentRuntime({ store, model, settings: { compression: false } });
   const events = options.events ?? createInProcessEventBus();
   const turnLock = options.turnLock ?? createInProcessTurnLock();
-  const { turns: _turns, store: _store, events: _events, turnLock: _lock, ...appOptions } = options;
-  const served = await serveApp({ store, runtime, events, turnLock, ...appOptions });
+  const {
+    turns: _turns,
+    store: _store,
+    events: _events,
+    turnLock: _lock,
+    otherModels = [],
+    ...appOptions
+  } = options;
+  const served = await serveApp({
+    store,
+    runtime,
+    events,
+    turnLock,
+    ...(otherModels.length === 0 ? {} : { models: [model, ...otherModels] }),
+    ...appOptions,
+  });
   return {
     ...served,
     store,

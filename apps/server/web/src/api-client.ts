@@ -70,6 +70,27 @@ export async function listConversations(): Promise<ConversationSummary[]> {
   return page.conversations;
 }
 
+/** A model a turn may pick (`GET /v1/models`). */
+export interface OfferedModel {
+  id: string;
+  provider: string;
+  /** What a turn that names no model uses. */
+  default: boolean;
+}
+
+export async function listModels(): Promise<OfferedModel[]> {
+  return (await json<{ models: OfferedModel[] }>('/v1/models')).models;
+}
+
+// A turn's query: the message it replaces, the model it asks for.
+function turnQuery(options: { branchFrom?: number | undefined; model?: string | undefined }): string {
+  const query = new URLSearchParams();
+  if (options.branchFrom !== undefined) query.set('branchFrom', String(options.branchFrom));
+  if (options.model !== undefined) query.set('model', options.model);
+  const text = query.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
 /** A fresh conversation id; the conversation exists once its first message is posted. */
 export async function createConversation(): Promise<string> {
   return (await json<{ id: string }>('/v1/conversations', postJson({}))).id;
@@ -114,10 +135,15 @@ function messageBody(content: string, files: readonly File[]): RequestInit {
   return { method: 'POST', headers: { accept: 'text/event-stream' }, body: form };
 }
 
+/** How a turn is asked for: in place of the user message at `branchFrom` (an edit), on `model`. */
+export interface TurnOptions {
+  branchFrom?: number | undefined;
+  model?: string | undefined;
+}
+
 /**
  * Posts a user message (its text and any attached files) and reports the turn as it runs; resolves
  * after `done` (or when the stream breaks). A refused attachment is an `ApiRequestError` (413, 415, 400).
- * With `branchFrom`, the message takes the place of the user message at that seq (an edit).
  */
 export async function sendMessage(
   id: string,
@@ -125,10 +151,9 @@ export async function sendMessage(
   files: readonly File[],
   onEvent: (event: TurnEvent) => void,
   signal?: AbortSignal,
-  branchFrom?: number,
+  options: TurnOptions = {},
 ): Promise<void> {
-  const query = branchFrom === undefined ? '' : `?branchFrom=${branchFrom}`;
-  const response = await request(`${conversationPath(id)}/messages${query}`, {
+  const response = await request(`${conversationPath(id)}/messages${turnQuery(options)}`, {
     ...messageBody(content, files),
     ...definedFields({ signal }),
   });
@@ -141,8 +166,9 @@ export async function regenerateAnswer(
   seq: number,
   onEvent: (event: TurnEvent) => void,
   signal?: AbortSignal,
+  model?: string,
 ): Promise<void> {
-  const response = await request(`${conversationPath(id)}/regenerate`, {
+  const response = await request(`${conversationPath(id)}/regenerate${turnQuery({ model })}`, {
     ...postJson({ seq }, { accept: 'text/event-stream' }),
     ...definedFields({ signal }),
   });

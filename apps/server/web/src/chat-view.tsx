@@ -2,7 +2,9 @@ import { useState } from 'preact/hooks';
 import { Composer } from './composer.js';
 import type { SessionHooks } from './conversation-session.js';
 import { MessageList } from './message-list.js';
+import { ModelPicker } from './model-picker.js';
 import { useConversationSession } from './use-conversation-session.js';
+import { useModels } from './use-models.js';
 
 export interface ChatViewProps extends SessionHooks {
   conversationId: string;
@@ -12,6 +14,8 @@ export interface ChatViewProps extends SessionHooks {
 /** The right pane: one conversation, live, with its send box. */
 export function ChatView({ conversationId, title, ...hooks }: ChatViewProps) {
   const { state, session } = useConversationSession(conversationId, hooks);
+  const models = useModels();
+  session.model = models.chosen;
   const [restored, setRestored] = useState<{ text: string; files: readonly File[] }>();
   return (
     <section class="chat" aria-label="Conversation">
@@ -53,6 +57,7 @@ export function ChatView({ conversationId, title, ...hooks }: ChatViewProps) {
         queued={state.queued !== undefined}
         restored={restored}
         disabled={state.loading}
+        modelPicker={<ModelPicker models={models.models} chosen={models.chosen} onChoose={models.choose} />}
         onSend={(text, files) => void session.send(text, files)}
         onAbort={() => void session.abort()}
       />

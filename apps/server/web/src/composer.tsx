@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 
 export interface ComposerProps {
@@ -7,6 +8,8 @@ export interface ComposerProps {
   /** A message given back to edit (the queued one): put in the box, before what is typed there. */
   restored: { text: string; files: readonly File[] } | undefined;
   disabled: boolean;
+  /** Shown first among the actions: the model picker. */
+  modelPicker?: ComponentChildren;
   onSend(text: string, files: File[]): void;
   onAbort(): void;
 }
@@ -30,7 +33,15 @@ function named(file: File, index: number): File {
  * a message is queued to go when it ends. Files come from the picker, pasted images and files dropped
  * on it; they go with the message, shown until sent.
  */
-export function Composer({ turnRunning, queued, restored, disabled, onSend, onAbort }: ComposerProps) {
+export function Composer({
+  turnRunning,
+  queued,
+  restored,
+  disabled,
+  modelPicker,
+  onSend,
+  onAbort,
+}: ComposerProps) {
   const [text, setText] = useState('');
   const [files, setFiles] = useState<File[]>([]);
   const [dragging, setDragging] = useState(false);
@@ -110,6 +121,7 @@ export function Composer({ turnRunning, queued, restored, disabled, onSend, onAb
         }}
       />
       <div class="composer-actions">
+        {modelPicker}
         <input
           ref={picker}
           type="file"

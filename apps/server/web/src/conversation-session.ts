@@ -90,6 +90,8 @@ export class ConversationSession {
   private queuedFiles: readonly File[] = [];
   // A look for the running turn is under way.
   private watching = false;
+  /** The model the page's turns ask for; `undefined`: the server's default. */
+  model: string | undefined;
 
   constructor(
     readonly conversationId: string,
@@ -127,7 +129,7 @@ export class ConversationSession {
       return;
     }
     await this.runTurn({ text: content, files: files.map((file) => file.name) }, (onEvent, signal) =>
-      sendMessage(this.conversationId, content, files, onEvent, signal),
+      sendMessage(this.conversationId, content, files, onEvent, signal, { model: this.model }),
     );
   }
 
@@ -135,7 +137,7 @@ export class ConversationSession {
   async edit(seq: number, content: string): Promise<void> {
     if (this.closed || this.state.turnRunning) return;
     await this.runTurn({ text: content, files: [] }, (onEvent, signal) =>
-      sendMessage(this.conversationId, content, [], onEvent, signal, seq),
+      sendMessage(this.conversationId, content, [], onEvent, signal, { branchFrom: seq, model: this.model }),
     );
   }
 
@@ -143,7 +145,7 @@ export class ConversationSession {
   async regenerate(seq: number): Promise<void> {
     if (this.closed || this.state.turnRunning) return;
     await this.runTurn(undefined, (onEvent, signal) =>
-      regenerateAnswer(this.conversationId, seq, onEvent, signal),
+      regenerateAnswer(this.conversationId, seq, onEvent, signal, this.model),
     );
   }
 

@@ -34,6 +34,10 @@ export const ChatRequestSchema = z
     }),
     trigger: z.enum(['submit-message', 'regenerate-message']).default('submit-message'),
     messageId: z.string().optional(),
+    model: z.string().min(1).max(200).optional().openapi({
+      description:
+        'One of the server’s models (`GET /v1/models`) for this turn (`useChat`: `body: { model }`)',
+    }),
   })
   .passthrough()
   .openapi('ChatRequest');

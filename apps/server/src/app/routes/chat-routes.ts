@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { CairnError, definedFields, type MessageContent, type Telemetry, toCairnError } from '@cairn/core';
+import {
+  CairnError,
+  definedFields,
+  type MessageContent,
+  type ModelAdapter,
+  type Telemetry,
+  toCairnError,
+} from '@cairn/core';
 import { createUIMessageChunkMapper, type UIMessageChunk, uiTurnOutcome } from '@cairn/runtime';
 import { createRoute, z } from '@hono/zod-openapi';
 import { readMessageContent } from '../attachments/message-content.js';
@@ -11,6 +18,7 @@ import { errorFields } from '../http/error-fields.js';
 import type { RouteDeps } from '../route-deps.js';
 import type { ServerApp } from '../server-env.js';
 import { RunningStreams } from '../streams/running-streams.js';
+import { pickModel } from '../turns/pick-model.js';
 import { tooManyTurns } from '../turns/registered-turn.js';
 import { runConversationTurn } from '../turns/run-conversation-turn.js';
 import { storedUserInput } from '../turns/stored-user-input.js';
@@ -88,7 +96,7 @@ export function registerChatRoutes(app: ServerApp, deps: ChatRouteDeps): void {
   // Starts the turn, detached from the request: its chunks go to a log every reader replays.
   function startTurn(
     conversationId: string,
-    input: { content: MessageContent; branchFrom?: number | undefined },
+    input: { content: MessageContent; branchFrom?: number | undefined; model?: ModelAdapter | undefined },
     controller: AbortController,
     telemetry: Telemetry | undefined,
   ) {
@@ -108,7 +116,7 @@ export function registerChatRoutes(app: ServerApp, deps: ChatRouteDeps): void {
           content: input.content,
           signal: controller.signal,
           onStarted: () => registry.started(controller),
-          ...definedFields({ telemetry, branchFrom: input.branchFrom }),
+          ...definedFields({ telemetry, branchFrom: input.branchFrom, model: input.model }),
           onEvent: (event) => push(mapper.push(event)),
         }),
       )
@@ -138,15 +146,16 @@ export function registerChatRoutes(app: ServerApp, deps: ChatRouteDeps): void {
     const id = SafeIdSchema.safeParse(request.id);
     if (!id.success) return apiError(c, 400, 'INVALID_ID', 'body.id: not a valid conversation id');
     const conversationId = id.data;
-    let input: { content: MessageContent; branchFrom?: number | undefined };
+    let input: { content: MessageContent; branchFrom?: number | undefined; model?: ModelAdapter | undefined };
     try {
+      const model = pickModel(deps.models, request.model);
       if (request.trigger === 'regenerate-message') {
         const { content, seq } = await storedUserInput(deps.store, conversationId);
-        input = { content, branchFrom: seq };
+        input = { content, branchFrom: seq, model };
       } else {
         const read = await readMessageContent(c, newUserMessage(request), deps.attachments);
         if ('refused' in read) return read.refused as never;
-        input = { content: read.content };
+        input = { content: read.content, model };
       }
     } catch (error) {
       if (!CairnError.is(error, 'INVALID_ARGUMENT')) throw error;

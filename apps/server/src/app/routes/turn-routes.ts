@@ -19,9 +19,19 @@ import {
 } from '../http/api-schemas.js';
 import type { RouteDeps } from '../route-deps.js';
 import type { ServerApp } from '../server-env.js';
+import { pickModel } from '../turns/pick-model.js';
 import { respondWithTurn } from '../turns/respond-with-turn.js';
 import { storedUserInput } from '../turns/stored-user-input.js';
 import { streamRunningTurn } from '../turns/turn-event-stream.js';
+
+const ModelQuerySchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .optional()
+  .openapi({
+    description: 'One of the server’s models (`GET /v1/models`) for this turn; default: the server’s',
+  });
 
 const TurnResultSchema = z
   .object({
@@ -60,6 +70,7 @@ const postMessageRoute = createRoute({
       branchFrom: SeqQuerySchema.optional().openapi({
         description: 'The seq of the user message this one replaces (of the conversation as it stands)',
       }),
+      model: ModelQuerySchema,
     }),
     // Not `required`: the JSON validator would then refuse a multipart body (read by the handler).
     body: {
@@ -99,7 +110,7 @@ const regenerateRoute = createRoute({
     'context and the display view.',
   request: {
     params: ConversationParamsSchema,
-    query: TurnStreamQuerySchema,
+    query: TurnStreamQuerySchema.extend({ model: ModelQuerySchema }),
     body: {
       required: false,
       content: {
@@ -182,6 +193,7 @@ const abortRoute = createRoute({
 export type TurnRouteDeps = Pick<
   RouteDeps,
   | 'runtime'
+  | 'models'
   | 'store'
   | 'turnLock'
   | 'events'
@@ -202,17 +214,24 @@ export function registerTurnRoutes(app: ServerApp, deps: TurnRouteDeps): void {
   app.openAPIRegistry.register('AgentOutput', AgentOutputSchema);
   app.openapi(postMessageRoute, async (c) => {
     const { id } = c.req.valid('param');
-    const { branchFrom } = c.req.valid('query');
+    const { branchFrom, model: modelId } = c.req.valid('query');
+    const model = pickModel(deps.models, modelId);
     // Validated when the body is JSON, `{}` otherwise (the form is read by readMessageContent).
     const json = c.req.valid('json' as never) as PostMessageBody | Record<string, never>;
     const read = await readMessageContent(c, json, deps.attachments);
     if ('refused' in read) return read.refused as never;
-    return respondWithTurn(c, deps, { conversationId: id, content: read.content, branchFrom }) as never;
+    return respondWithTurn(c, deps, {
+      conversationId: id,
+      content: read.content,
+      branchFrom,
+      model,
+    }) as never;
   });
 
   app.openapi(regenerateRoute, async (c) => {
     const { id } = c.req.valid('param');
     const { seq } = (c.req.valid('json') ?? {}) as { seq?: number };
+    const model = pickModel(deps.models, c.req.valid('query').model);
     let input: Awaited<ReturnType<typeof storedUserInput>>;
     try {
       input = await storedUserInput(deps.store, id, seq);
@@ -224,6 +243,7 @@ export function registerTurnRoutes(app: ServerApp, deps: TurnRouteDeps): void {
       conversationId: id,
       content: input.content,
       branchFrom: input.seq,
+      model,
     }) as never;
   });
 

@@ -1,4 +1,4 @@
-import { definedFields, type MessageContent } from '@cairn/core';
+import { definedFields, type MessageContent, type ModelAdapter } from '@cairn/core';
 import type { RuntimeEventListener } from '@cairn/runtime';
 import type { Context } from 'hono';
 import { isOutage, publicTurnError } from '../http/api-error.js';
@@ -15,7 +15,13 @@ import { streamTurn } from './turn-event-stream.js';
 export async function respondWithTurn(
   c: Context<ServerEnv>,
   deps: TurnRouteDeps,
-  turn: { conversationId: string; content: MessageContent; branchFrom?: number | undefined },
+  turn: {
+    conversationId: string;
+    content: MessageContent;
+    branchFrom?: number | undefined;
+    /** Another model than the runtime's default, for this turn. */
+    model?: ModelAdapter | undefined;
+  },
 ): Promise<Response> {
   const { registry } = deps;
   const { conversationId } = turn;
@@ -29,7 +35,12 @@ export async function respondWithTurn(
           content: turn.content,
           signal: controller.signal,
           onStarted: () => registry.started(controller),
-          ...definedFields({ onEvent, telemetry: c.get('telemetry'), branchFrom: turn.branchFrom }),
+          ...definedFields({
+            onEvent,
+            telemetry: c.get('telemetry'),
+            branchFrom: turn.branchFrom,
+            model: turn.model,
+          }),
         }),
       )
       .finally(() => registry.end(conversationId, controller));

@@ -3,6 +3,7 @@ import {
   type ConversationMessage,
   definedFields,
   type MessageContent,
+  type ModelAdapter,
   type Telemetry,
 } from '@cairn/core';
 import type { AgentRuntime, ChatResult, RuntimeEventListener } from '@cairn/runtime';
@@ -33,6 +34,8 @@ export interface ConversationTurn {
   onStarted?: () => void;
   /** The user message starts a branch in place of the one at this seq (see `ChatParams.branchFrom`). */
   branchFrom?: number;
+  /** Another model than the runtime's default, for this turn. */
+  model?: ModelAdapter;
 }
 
 // What `runtime.chat` itself answers for a turn cancelled before it started: nothing was stored.
@@ -117,7 +120,7 @@ async function runLockedTurn(
           conversationId,
           userInput: turn.content,
           signal: abortOnLockLost(deps, conversationId, turn.signal, lockLost),
-          ...definedFields({ telemetry: turn.telemetry, branchFrom: turn.branchFrom }),
+          ...definedFields({ telemetry: turn.telemetry, branchFrom: turn.branchFrom, model: turn.model }),
           onEvent: (event) => {
             if (event.type === 'runtime' && event.event === 'message_persisted') publish(event.message);
             record(event);
