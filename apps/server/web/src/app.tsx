@@ -1,5 +1,5 @@
 import type { ConversationSummary } from '@cairn/core';
-import { useCallback, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { createConversation, UnauthorizedError } from './api-client.js';
 import { ChatView } from './chat-view.js';
 import { deleteConversation, renameConversation } from './conversation-api.js';
@@ -7,11 +7,21 @@ import { ConversationList } from './conversation-list.js';
 import { useConversationPages } from './conversations/use-conversation-pages.js';
 import { useDebouncedValue } from './conversations/use-debounced-value.js';
 import { usePendingDeletes } from './conversations/use-pending-deletes.js';
+import { ShortcutsDialog } from './layout/shortcuts-dialog.js';
+import { SidebarDrawer } from './layout/sidebar-drawer.js';
+import { useFocusAfterRender } from './layout/use-focus-after-render.js';
+import { type ShortcutAction, useKeyboardShortcuts } from './layout/use-keyboard-shortcuts.js';
+import { useMediaQuery } from './layout/use-media-query.js';
+import { useStoredFlag } from './layout/use-stored-flag.js';
 import { TokenPrompt } from './token-prompt.js';
 import { forgetToken, readToken, saveToken } from './token-store.js';
 import { openConversation, useHashConversationId } from './use-hash-conversation-id.js';
 
 const SEARCH_DEBOUNCE_MS = 250;
+// Below this width the sidebar becomes a drawer over the chat (a phone, a narrow window).
+const NARROW_SCREEN = '(max-width: 720px)';
+const SIDEBAR_ID = 'conversation-sidebar';
+const SIDEBAR_COLLAPSED_KEY = 'cairn.sidebarCollapsed';
 
 /** A delete waiting out its undo window. */
 interface DeletedConversation {
@@ -37,6 +47,19 @@ export function App() {
   const [searchText, setSearchText] = useState('');
   const [draftId, setDraftId] = useState<string>();
   const selectedId = useHashConversationId();
+  const narrow = useMediaQuery(NARROW_SCREEN);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const [collapsed, setCollapsed] = useStoredFlag(SIDEBAR_COLLAPSED_KEY);
+  const [shortcutsOpen, setShortcutsOpen] = useState(false);
+  const sidebarShown = narrow ? drawerOpen : !collapsed;
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const searchField = useRef<HTMLInputElement>(null);
+  const chatPane = useRef<HTMLElement>(null);
+  const focusAfterRender = useFocusAfterRender();
+  const closeDrawer = useCallback(() => setDrawerOpen(false), []);
+  const showSidebar = () => (narrow ? setDrawerOpen(true) : setCollapsed(false));
+  // Another conversation shown, or the window widened: the drawer has done its job.
+  useEffect(closeDrawer, [selectedId, narrow]);
 
   const askForToken = useCallback(() => {
     // A token we had was refused (wrong, or the server's changed); without one, this is the first visit.
@@ -90,6 +113,12 @@ export function App() {
   const listed = pages.list.rows.some((row) => row.id === selectedId);
   const showDraft = draftId !== undefined && draftId === selectedId && !listed && pages.shownQuery === '';
 
+  const hidden = new Set(deletes.items.map((item) => item.id));
+  const rows = [
+    ...(showDraft && draftId !== undefined ? [draftRow(draftId)] : []),
+    ...pages.list.rows.filter((row) => !hidden.has(row.id)),
+  ];
+
   const startConversation = async () => {
     setActionError(undefined);
     try {
@@ -100,6 +129,48 @@ export function App() {
       reportFailure(error, 'Could not start a conversation');
     }
   };
+
+  const step = (by: number) => {
+    const at = rows.findIndex((row) => row.id === selectedId);
+    const next = at === -1 ? rows[0] : rows[Math.min(Math.max(at + by, 0), rows.length - 1)];
+    if (next === undefined || next.id === selectedId) return false;
+    openConversation(next.id);
+    return true;
+  };
+  // Returns whether the key was used: an unused one keeps its usual effect (Escape closing the dialog).
+  const runShortcut = (action: ShortcutAction): boolean => {
+    if (needsToken || !pages.settled || (shortcutsOpen && action !== 'focus-search')) return false;
+    switch (action) {
+      case 'focus-search':
+        setShortcutsOpen(false);
+        showSidebar();
+        focusAfterRender(() => searchField.current);
+        return true;
+      case 'new-conversation':
+        void startConversation();
+        return true;
+      case 'focus-message': {
+        const messageBox = chatPane.current?.querySelector<HTMLTextAreaElement>('.composer textarea');
+        if (messageBox === null || messageBox === undefined || messageBox.disabled) return false;
+        setDrawerOpen(false);
+        focusAfterRender(() => messageBox);
+        return true;
+      }
+      case 'previous-conversation':
+        return step(-1);
+      case 'next-conversation':
+        return step(1);
+      case 'show-shortcuts':
+        setShortcutsOpen(true);
+        return true;
+      case 'close':
+        // Escape never aborts a turn: it only closes what is open over the page.
+        if (!(narrow && drawerOpen)) return false;
+        setDrawerOpen(false);
+        return true;
+    }
+  };
+  useKeyboardShortcuts(runShortcut);
 
   if (needsToken) {
     return (
@@ -113,32 +184,65 @@ export function App() {
     );
   }
   if (!pages.settled) return <p class="hint splash">Loading…</p>;
-  const hidden = new Set(deletes.items.map((item) => item.id));
-  const rows = [
-    ...(showDraft ? [draftRow(draftId)] : []),
-    ...pages.list.rows.filter((row) => !hidden.has(row.id)),
-  ];
   const selected = rows.find((conversation) => conversation.id === selectedId);
+  const layoutClass = narrow
+    ? `layout is-narrow${drawerOpen ? ' drawer-open' : ''}`
+    : `layout${collapsed ? ' sidebar-collapsed' : ''}`;
   return (
-    <div class="layout">
-      <ConversationList
-        conversations={rows}
-        selectedId={selectedId}
-        draftId={showDraft ? draftId : undefined}
-        error={actionError ?? pages.error}
-        searchText={searchText}
-        searching={pages.shownQuery !== ''}
-        hasMore={pages.list.nextCursor !== undefined}
-        loadingMore={pages.loadingMore}
-        deleted={deletes.items}
-        onNewConversation={() => void startConversation()}
-        onSearchTextChange={setSearchText}
-        onLoadMore={pages.loadMore}
-        onRename={rename}
-        onDelete={deleteLater}
-        onUndoDelete={undoDelete}
-      />
-      <main class="chat-pane">
+    <div class={layoutClass}>
+      <SidebarDrawer
+        id={SIDEBAR_ID}
+        narrow={narrow}
+        open={sidebarShown}
+        onClose={closeDrawer}
+        returnFocusTo={menuButton}
+      >
+        <ConversationList
+          conversations={rows}
+          selectedId={selectedId}
+          draftId={showDraft ? draftId : undefined}
+          error={actionError ?? pages.error}
+          searchText={searchText}
+          searching={pages.shownQuery !== ''}
+          hasMore={pages.list.nextCursor !== undefined}
+          loadingMore={pages.loadingMore}
+          deleted={deletes.items}
+          searchField={searchField}
+          onClose={narrow ? closeDrawer : undefined}
+          onNewConversation={() => void startConversation()}
+          onSearchTextChange={setSearchText}
+          onLoadMore={pages.loadMore}
+          onRename={rename}
+          onDelete={deleteLater}
+          onUndoDelete={undoDelete}
+        />
+      </SidebarDrawer>
+      {/* Inert under the open drawer: the keyboard and screen readers stay in the drawer, as the eye does. */}
+      <main class="chat-pane" ref={chatPane} inert={narrow && drawerOpen}>
+        <div class="pane-tools">
+          <button
+            ref={menuButton}
+            type="button"
+            class="tool-button"
+            aria-label="Conversations"
+            title={sidebarShown ? 'Hide conversations' : 'Show conversations'}
+            aria-expanded={sidebarShown}
+            aria-controls={SIDEBAR_ID}
+            onClick={() => (narrow ? setDrawerOpen(!drawerOpen) : setCollapsed(!collapsed))}
+          >
+            <span aria-hidden="true">☰</span>
+          </button>
+          <button
+            type="button"
+            class="tool-button"
+            aria-label="Keyboard shortcuts"
+            title="Keyboard shortcuts (?)"
+            aria-haspopup="dialog"
+            onClick={() => setShortcutsOpen(true)}
+          >
+            <span aria-hidden="true">?</span>
+          </button>
+        </div>
         {selectedId === undefined ? (
           <div class="empty-chat">
             <p>Pick a conversation, or start a new one.</p>
@@ -158,6 +262,7 @@ export function App() {
           />
         )}
       </main>
+      <ShortcutsDialog open={shortcutsOpen} onClose={() => setShortcutsOpen(false)} />
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import type { ConversationSummary } from '@cairn/core';
+import type { Ref } from 'preact';
 import { useRef } from 'preact/hooks';
 import { ConversationRow } from './conversations/conversation-row.js';
 import { UndoDeletes } from './conversations/undo-deletes.js';
@@ -17,6 +18,10 @@ export interface ConversationListProps {
   hasMore: boolean;
   loadingMore: boolean;
   deleted: readonly { id: string; title: string }[];
+  /** The search field, for the shortcut that focuses it. */
+  searchField: Ref<HTMLInputElement>;
+  /** Shown as a drawer: a button closes it (none beside the chat). */
+  onClose: (() => void) | undefined;
   onNewConversation(): void;
   onSearchTextChange(text: string): void;
   onLoadMore(): void;
@@ -38,9 +43,15 @@ export function ConversationList(props: ConversationListProps) {
         <button type="button" class="new-conversation" onClick={props.onNewConversation}>
           New conversation
         </button>
+        {props.onClose !== undefined && (
+          <button type="button" class="drawer-close" aria-label="Close conversations" onClick={props.onClose}>
+            <span aria-hidden="true">×</span>
+          </button>
+        )}
       </header>
       <search class="conversation-search">
         <input
+          ref={props.searchField}
           type="search"
           aria-label="Search conversations"
           placeholder="Search conversations"
