@@ -24,14 +24,9 @@ import { respondWithTurn } from '../turns/respond-with-turn.js';
 import { storedUserInput } from '../turns/stored-user-input.js';
 import { streamRunningTurn } from '../turns/turn-event-stream.js';
 
-const ModelQuerySchema = z
-  .string()
-  .min(1)
-  .max(200)
-  .optional()
-  .openapi({
-    description: 'One of the server’s models (`GET /v1/models`) for this turn; default: the server’s',
-  });
+const ModelQuerySchema = z.string().min(1).max(200).optional().openapi({
+  description: 'One of the server’s models (`GET /v1/models`) for this turn; default: the server’s',
+});
 
 const TurnResultSchema = z
   .object({

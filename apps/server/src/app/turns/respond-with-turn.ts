@@ -2,10 +2,10 @@ import { definedFields, type MessageContent, type ModelAdapter } from '@cairn/co
 import type { RuntimeEventListener } from '@cairn/runtime';
 import type { Context } from 'hono';
 import { isOutage, publicTurnError } from '../http/api-error.js';
-import type { TurnRouteDeps } from '../routes/turn-routes.js';
+import type { RouteDeps } from '../route-deps.js';
 import type { ServerEnv } from '../server-env.js';
 import { tooManyTurns, wantsEventStream } from './registered-turn.js';
-import { runConversationTurn } from './run-conversation-turn.js';
+import { runConversationTurn, type TurnDependencies } from './run-conversation-turn.js';
 import { streamTurn } from './turn-event-stream.js';
 
 /**
@@ -14,7 +14,7 @@ import { streamTurn } from './turn-event-stream.js';
  */
 export async function respondWithTurn(
   c: Context<ServerEnv>,
-  deps: TurnRouteDeps,
+  deps: TurnDependencies & Pick<RouteDeps, 'registry' | 'streamLimits'>,
   turn: {
     conversationId: string;
     content: MessageContent;
