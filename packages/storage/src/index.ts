@@ -26,6 +26,7 @@ export {
   type AppendedTitle,
   deriveConversationTitle,
   nextConversationTitle,
+  type TitledMessage,
   titleOfAppend,
 } from './list/conversation-title.js';
 export {

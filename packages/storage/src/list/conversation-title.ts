@@ -26,7 +26,8 @@ export interface AppendedTitle {
   replaces: boolean;
 }
 
-type TitledMessage = Pick<ConversationMessage, 'role' | 'content' | 'partType'>;
+/** What a title is read from: a message's role, content and part type. */
+export type TitledMessage = Pick<ConversationMessage, 'role' | 'content' | 'partType'>;
 
 /** The title the last title record among `messages` sets, if any holds one. */
 function latestRecordedTitle(messages: readonly TitledMessage[]): string | undefined {
