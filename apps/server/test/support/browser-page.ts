@@ -9,9 +9,15 @@ export async function openPage(
   {
     viewport = { width: 1280, height: 800 },
     permissions = [],
-  }: { viewport?: { width: number; height: number }; permissions?: string[] } = {},
+    bypassCSP = false,
+  }: {
+    viewport?: { width: number; height: number };
+    permissions?: string[];
+    /** Without the page's Content-Security-Policy: to show the page itself keeps hostile content inert. */
+    bypassCSP?: boolean;
+  } = {},
 ): Promise<{ page: Page; pageErrors: string[] }> {
-  const context = await browser.newContext({ viewport, permissions });
+  const context = await browser.newContext({ viewport, permissions, bypassCSP });
   context.setDefaultTimeout(UI_TIMEOUT_MS);
   const page = await context.newPage();
   const pageErrors: string[] = [];
@@ -29,3 +35,12 @@ export async function signIn(page: Page, baseURL: string, token: string, path = 
 
 /** The id of the conversation the page shows (its address's hash). */
 export const shownConversationId = (page: Page) => decodeURIComponent(new URL(page.url()).hash.slice(1));
+
+/** Starts a conversation with `text` as its first message; its id. */
+export async function startConversation(page: Page, text: string): Promise<string> {
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  await page.getByRole('heading', { name: 'New conversation' }).waitFor();
+  await page.getByLabel('Message', { exact: true }).fill(text);
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  return shownConversationId(page);
+}

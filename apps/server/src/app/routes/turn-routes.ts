@@ -47,6 +47,15 @@ const TURN_EVENTS_DESCRIPTION =
   'not stop the turn: use `POST …/abort`.' +
   TEXT_ONCE_DESCRIPTION;
 
+// A turn's answer: its result as JSON, or its events as they happen.
+const TURN_ENDED = {
+  description: 'The turn ended (successfully or with a stored failure)',
+  content: {
+    'application/json': { schema: TurnResultSchema },
+    'text/event-stream': { schema: z.string().openapi({ description: TURN_EVENTS_DESCRIPTION }) },
+  },
+};
+
 const postMessageRoute = createRoute({
   method: 'post',
   path: '/v1/conversations/{id}/messages',
@@ -76,13 +85,7 @@ const postMessageRoute = createRoute({
     },
   },
   responses: {
-    200: {
-      description: 'The turn ended (successfully or with a stored failure)',
-      content: {
-        'application/json': { schema: TurnResultSchema },
-        'text/event-stream': { schema: z.string().openapi({ description: TURN_EVENTS_DESCRIPTION }) },
-      },
-    },
+    200: TURN_ENDED,
     400: errorResponse(
       'Invalid id or body; an attachment that is empty, not what its media type says, or an SVG with script',
     ),
@@ -123,13 +126,7 @@ const regenerateRoute = createRoute({
     },
   },
   responses: {
-    200: {
-      description: 'The turn ended (successfully or with a stored failure)',
-      content: {
-        'application/json': { schema: TurnResultSchema },
-        'text/event-stream': { schema: z.string().openapi({ description: TURN_EVENTS_DESCRIPTION }) },
-      },
-    },
+    200: TURN_ENDED,
     400: errorResponse('Invalid id or body; `seq` not a user message of the conversation as it stands'),
     429: errorResponse('Too many turns running on this instance; retry after `Retry-After` seconds'),
   },
