@@ -144,4 +144,32 @@ describeInChromium('a running turn in the web page', ({ browser, startServer }) 
     ]);
     expect(pageErrors).toEqual([]);
   });
+
+  it('keeps what was typed and a queued message across a reload: back in the send box, nothing sent', async () => {
+    const server = await startServer();
+    const { page, pageErrors } = await openPage(browser());
+    await signIn(page, server.baseURL, API_TOKEN);
+    const id = await startConversation(page, BROWSER_SCRIPT.slowPrompt);
+    await page.getByRole('status').filter({ hasText: 'Working' }).waitFor();
+    const { message, queue } = composer(page);
+    await message.fill(`${PLAIN_PROMPT_PREFIX}queued before the reload`);
+    await queue.click();
+    await page.getByRole('status', { name: 'Queued message' }).waitFor();
+    await message.fill('typed, not sent');
+
+    await page.reload();
+    await page.getByRole('status').filter({ hasText: 'Working' }).waitFor();
+    await expect
+      .poll(() => composer(page).message.inputValue())
+      .toBe(`${PLAIN_PROMPT_PREFIX}queued before the reload\ntyped, not sent`);
+    expect(await page.getByRole('status', { name: 'Queued message' }).count()).toBe(0);
+    await composer(page).abort.click();
+    await page.getByRole('article', { name: 'Error' }).filter({ hasText: 'LLM_ABORTED' }).waitFor();
+    const stored = await server.store.load(id);
+    expect(stored.map((stored) => stored.errorCode ?? stored.content)).toEqual([
+      BROWSER_SCRIPT.slowPrompt,
+      'LLM_ABORTED',
+    ]);
+    expect(pageErrors).toEqual([]);
+  });
 });

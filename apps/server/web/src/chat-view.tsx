@@ -3,6 +3,7 @@ import { Composer } from './composer.js';
 import type { SessionHooks } from './conversation-session.js';
 import { MessageList } from './message-list.js';
 import { ModelPicker } from './model-picker.js';
+import { recoverQueued } from './unsent-text.js';
 import { useConversationSession } from './use-conversation-session.js';
 import { useModels } from './use-models.js';
 
@@ -13,6 +14,8 @@ export interface ChatViewProps extends SessionHooks {
 
 /** The right pane: one conversation, live, with its send box. */
 export function ChatView({ conversationId, title, ...hooks }: ChatViewProps) {
+  // Before the send box reads its text: a message queued when the page was last left goes back into it.
+  useState(() => recoverQueued(conversationId));
   const { state, session } = useConversationSession(conversationId, hooks);
   const models = useModels();
   session.model = models.chosen;
@@ -53,6 +56,7 @@ export function ChatView({ conversationId, title, ...hooks }: ChatViewProps) {
         </div>
       )}
       <Composer
+        conversationId={conversationId}
         turnRunning={state.turnRunning}
         queued={state.queued !== undefined}
         restored={restored}

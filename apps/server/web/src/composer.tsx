@@ -1,7 +1,10 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { readUnsent, writeUnsent } from './unsent-text.js';
 
 export interface ComposerProps {
+  /** Whose send box: what is typed in it is kept for the conversation across a reload. */
+  conversationId: string;
   turnRunning: boolean;
   /** A message waits for the running turn: another cannot be queued behind it. */
   queued: boolean;
@@ -34,6 +37,7 @@ function named(file: File, index: number): File {
  * on it; they go with the message, shown until sent.
  */
 export function Composer({
+  conversationId,
   turnRunning,
   queued,
   restored,
@@ -42,7 +46,8 @@ export function Composer({
   onSend,
   onAbort,
 }: ComposerProps) {
-  const [text, setText] = useState('');
+  const [text, setText] = useState(() => readUnsent(conversationId));
+  useEffect(() => writeUnsent(conversationId, text), [conversationId, text]);
   const [files, setFiles] = useState<File[]>([]);
   const [dragging, setDragging] = useState(false);
   const picker = useRef<HTMLInputElement>(null);

@@ -11,6 +11,8 @@ import {
   UnauthorizedError,
 } from './api-client.js';
 import { type FeedAnchor, isAnchor, LiveDisplay } from './live-display.js';
+import { isPageLeaving } from './page-leaving.js';
+import { writeQueued } from './unsent-text.js';
 
 /** A tool the model called whose result has not been stored yet. */
 export interface RunningTool {
@@ -125,6 +127,7 @@ export class ConversationSession {
     if (this.closed) return;
     if (this.state.turnRunning) {
       this.queuedFiles = files;
+      writeQueued(this.conversationId, content);
       this.update({ queued: { text: content, files: files.map((file) => file.name) } });
       return;
     }
@@ -179,6 +182,7 @@ export class ConversationSession {
     if (queued === undefined) return undefined;
     const files = this.queuedFiles;
     this.queuedFiles = [];
+    writeQueued(this.conversationId, '');
     this.update({ queued: undefined });
     return { text: queued.text, files };
   }
@@ -214,7 +218,8 @@ export class ConversationSession {
 
   // After a turn (or a look for one): the live feed again, then the queued message if there is one.
   private async turnEnded(hadTurn: boolean): Promise<void> {
-    if (this.closed) return;
+    // A turn's stream cut off by leaving the page did not end the turn: the queued message stays stored for the next page.
+    if (this.closed || isPageLeaving()) return;
     this.update({ turnRunning: false, sentText: undefined, sentFiles: [], draft: '', runningTools: [] });
     if (this.display.needsReload) await this.reload();
     this.startFeed();
