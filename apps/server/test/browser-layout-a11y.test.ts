@@ -360,6 +360,8 @@ describeInChromium('layout, shortcuts and accessibility of the web page', ({ bro
     await checkState(page, 'phone-drawer', found);
     await page.keyboard.press('Escape');
     await drawerShown(page, false);
+    // Slid out (hidden once its transition ends), so axe and the screenshot see the chat alone.
+    await page.locator(SIDEBAR).waitFor({ state: 'hidden' });
     await checkState(page, 'phone-chat', found);
 
     expect(found, found.join('\n')).toEqual([]);
