@@ -73,7 +73,8 @@ describe('GET /metrics', () => {
       headers: { authorization: 'Bearer wrong-token-123456' },
     });
     await server.request('/v1/no-such-route/secret-conversation-43');
-    await server.request('/v1/conversations/secret-conversation-44', { method: 'PATCH' });
+    // A method no route of that path has (PATCH renames a conversation, PUT is nothing).
+    await server.request('/v1/conversations/secret-conversation-44', { method: 'PUT' });
 
     const text = await scrape(server);
     expect(text).not.toContain('secret-conversation');
@@ -83,7 +84,7 @@ describe('GET /metrics', () => {
     // Refused by auth before the route ran: still labelled with the route that would have answered.
     expect(sample(text, `cairn_http_requests_total{method="GET",route="${route}",status="401"}`)).toBe(1);
     expect(sample(text, 'cairn_http_requests_total{method="GET",route="unmatched",status="404"}')).toBe(1);
-    expect(sample(text, 'cairn_http_requests_total{method="PATCH",route="unmatched",status="404"}')).toBe(1);
+    expect(sample(text, 'cairn_http_requests_total{method="PUT",route="unmatched",status="404"}')).toBe(1);
     expect(
       sample(text, `cairn_http_request_duration_seconds_count{method="POST",route="${route}",status="200"}`),
     ).toBe(1);
