@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import {
+  attachmentsReply,
   BROWSER_SCRIPT,
   LIVE_PROMPT,
   LIVE_REPLY,
@@ -314,6 +315,19 @@ describeInChromium('layout, shortcuts and accessibility of the web page', ({ bro
     await idle(page);
     await log(page).locator('.tool-card summary').first().click();
     await checkState(page, 'conversation', found);
+
+    // A message with a file: its link in the message, the reply naming it.
+    await page.getByLabel('Attach files').setInputFiles({
+      name: 'report.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('quarterly figures'),
+    });
+    await send(page, 'Here is the report');
+    await replies(page)
+      .filter({ hasText: attachmentsReply(['report.txt']) })
+      .waitFor();
+    await log(page).locator('.attachment-file').filter({ hasText: 'report.txt' }).waitFor();
+    await checkState(page, 'attachment', found);
 
     await send(page, LIVE_PROMPT);
     await working(page).waitFor();
