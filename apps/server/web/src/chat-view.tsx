@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { Composer } from './composer.js';
-import type { SessionHooks } from './conversation-session.js';
+import type { SessionHooks } from './conversation-view-state.js';
 import { MessageList } from './message-list.js';
 import { ModelPicker } from './model-picker.js';
 import { recoverQueued } from './unsent-text.js';

@@ -10,67 +10,19 @@ import {
   type TurnEvent,
   UnauthorizedError,
 } from './api-client.js';
+import { type ConversationViewState, INITIAL_STATE, type SessionHooks } from './conversation-view-state.js';
 import { type FeedAnchor, isAnchor, LiveDisplay } from './live-display.js';
 import { isPageLeaving } from './page-leaving.js';
 import { writeQueued } from './unsent-text.js';
-
-/** A tool the model called whose result has not been stored yet. */
-export interface RunningTool {
-  id: string;
-  toolName: string;
-}
-
-export interface ConversationViewState {
-  loading: boolean;
-  /** The display view: stored messages, tool calls merged with their results. */
-  messages: readonly ConversationMessage[];
-  /** Reply text streamed by the model and not stored yet. */
-  draft: string;
-  runningTools: readonly RunningTool[];
-  /** The message being sent, until the server has stored it. */
-  sentText: string | undefined;
-  /** The names of the files sent with it. */
-  sentFiles: readonly string[];
-  /** A turn runs: sent from here, from another tab, or by another client. */
-  turnRunning: boolean;
-  /** A message sent while a turn ran: it goes when that turn ends. */
-  queued: { text: string; files: readonly string[] } | undefined;
-  error: string | undefined;
-  /** The conversation was deleted while open (and has not been created again). */
-  deleted: boolean;
-}
-
-export interface SessionHooks {
-  onUnauthorized(): void;
-  /** A message was stored in the conversation (by this page or anyone else). */
-  onMessageStored(message: ConversationMessage): void;
-  /** A turn ended: the conversation list may have changed. */
-  onTurnEnd(): void;
-  /** The conversation was deleted, or created again after that: the conversation list has changed. */
-  onListChanged(): void;
-}
-
-const INITIAL_STATE: ConversationViewState = {
-  loading: true,
-  messages: [],
-  draft: '',
-  runningTools: [],
-  sentText: undefined,
-  sentFiles: [],
-  turnRunning: false,
-  queued: undefined,
-  error: undefined,
-  deleted: false,
-};
 
 // Reconnecting the live feed: quickly at first, then backing off while the server is away.
 const FIRST_RETRY_MS = 500;
 const MAX_RETRY_MS = 10_000;
 
 /**
- * One open conversation: its display view, kept live from one source at a time — the turn's own
- * event stream while this page runs a turn, else the conversation's `/events` feed (turns run
- * from elsewhere).
+ * One open conversation: its display view, kept live from one source at a time — a turn's own event
+ * stream while one runs (sent from this page, or followed with `GET …/turn` when another tab, a page
+ * before a reload or another client started it), else the conversation's `/events` feed.
  *
  * The feed is resumed with the last `id` it sent (`<seq>-<epoch>`): the epoch names this incarnation
  * of the conversation id, whose seqs start again at 1 when a deleted id is used again, so the server

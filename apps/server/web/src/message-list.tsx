@@ -1,5 +1,5 @@
 import { useLayoutEffect, useMemo, useRef } from 'preact/hooks';
-import type { ConversationViewState } from './conversation-session.js';
+import type { ConversationViewState } from './conversation-view-state.js';
 import { MessageItem, StreamingReply, UserMessage } from './message-item.js';
 import { type ActionHandlers, placeMessageActions } from './place-message-actions.js';
 import { RunningToolCard } from './tool-execution-card.js';

@@ -1,9 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import {
-  ConversationSession,
-  type ConversationViewState,
-  type SessionHooks,
-} from './conversation-session.js';
+import { ConversationSession } from './conversation-session.js';
+import type { ConversationViewState, SessionHooks } from './conversation-view-state.js';
 
 /** The session of one conversation for a component's lifetime (key the component by the id). */
 export function useConversationSession(
