@@ -1,6 +1,19 @@
 import type { Stats } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
-import { type ConversationSummary, isSafeId } from '@cairn/core';
+import {
+  type ConversationMessage,
+  type ConversationPage,
+  type ConversationSummary,
+  isSafeId,
+  type ListConversationsOptions,
+} from '@cairn/core';
+import {
+  conversationMatchesSearch,
+  foldSearchText,
+  normalizeListOptions,
+  paginateMatchingSummaries,
+  paginateSummaries,
+} from '@cairn/storage';
 import { readConversationIndex, writeConversationIndex } from './conversation-index.js';
 import type { FsLayout } from './fs-layout.js';
 import { checkRecordsEnd } from './log-padding.js';
@@ -15,6 +28,30 @@ export interface ListingSource {
   cachedSummary(conversationId: string, stats: Stats): LogSummary | undefined;
   /** Migrates a conversation's legacy array to a log (under its lock); false when there is none. */
   migrateLegacy(conversationId: string): Promise<boolean>;
+}
+
+/**
+ * One page of `listConversations`: most recently updated first, only those matching `search` when
+ * there is one. No text index: each candidate's log is read (through `load` and its text cache),
+ * newest first, only until the page is full.
+ */
+export async function listConversationPage(
+  source: ListingSource & { load(conversationId: string): Promise<ConversationMessage[]> },
+  options: ListConversationsOptions | undefined,
+): Promise<ConversationPage> {
+  // Refused (a bad limit, cursor or search) before any file is read.
+  const normalized = normalizeListOptions(options);
+  const summaries = await listConversationSummaries(source);
+  const { search } = normalized;
+  if (search === undefined) return paginateSummaries(summaries, options);
+  const folded = foldSearchText(search);
+  return paginateMatchingSummaries(
+    summaries,
+    normalized,
+    async (summary) =>
+      conversationMatchesSearch(summary.title, [], folded) ||
+      conversationMatchesSearch(undefined, await source.load(summary.id), folded),
+  );
 }
 
 /**

@@ -20,20 +20,15 @@ import {
   assertNewMessageIds,
   assignSeqs,
   collectBlobs,
-  conversationMatchesSearch,
-  foldSearchText,
-  normalizeListOptions,
   normalizeLoadOptions,
   type PendingBlob,
-  paginateMatchingSummaries,
-  paginateSummaries,
   prepareAppend,
   replayIdempotentAppend,
   selectRange,
   toBlobBytes,
 } from '@cairn/storage';
 import { hasBlobOfSize, readBlobFile, writeBlobFile } from './blob-files.js';
-import { listConversationSummaries } from './conversation-listing.js';
+import { listConversationPage } from './conversation-listing.js';
 import type { LockOptions } from './conversation-lock.js';
 import { ConversationLog } from './conversation-log.js';
 import { endsTurn } from './ends-turn.js';
@@ -322,28 +317,19 @@ export class FsConversationStore implements ConversationStore {
 
   async listConversations(options?: ListConversationsOptions): Promise<ConversationPage> {
     this.#assertOpen();
-    const normalized = normalizeListOptions(options);
     await this.#recovered();
-    const summaries = await listConversationSummaries({
-      layout: this.layout,
-      cachedSummary: (conversationId, stats) => this.#logs.get(conversationId)?.cachedSummary(stats),
-      migrateLegacy: async (conversationId) => {
-        if (!exists(this.layout.legacyFile(conversationId))) return false;
-        await this.#exclusive(conversationId, (log) => log.refresh());
-        return true;
+    return listConversationPage(
+      {
+        layout: this.layout,
+        cachedSummary: (conversationId, stats) => this.#logs.get(conversationId)?.cachedSummary(stats),
+        migrateLegacy: async (conversationId) => {
+          if (!exists(this.layout.legacyFile(conversationId))) return false;
+          await this.#exclusive(conversationId, (log) => log.refresh());
+          return true;
+        },
+        load: (conversationId) => this.load(conversationId),
       },
-    });
-    const { search } = normalized;
-    if (search === undefined) return paginateSummaries(summaries, options);
-    const folded = foldSearchText(search);
-    // No text index: each candidate's log is read (through the load path and its text cache), newest
-    // first, only until the page is full.
-    return paginateMatchingSummaries(
-      summaries,
-      normalized,
-      async (summary) =>
-        conversationMatchesSearch(summary.title, [], folded) ||
-        conversationMatchesSearch(undefined, await this.load(summary.id), folded),
+      options,
     );
   }
 
