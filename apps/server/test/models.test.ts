@@ -27,24 +27,18 @@ describe('choosing a model per turn', () => {
       ],
     });
     await server.postMessage('c1', 'Hi');
-    const picked = await server.request('/v1/conversations/c1/messages?model=other-model', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ content: 'Hi again' }),
+    const picked = await server.post('/v1/conversations/c1/messages?model=other-model', {
+      content: 'Hi again',
     });
     expect(await jsonBody(picked)).toMatchObject({ success: true, message: { content: 'Other says hi.' } });
     const again = await server.request('/v1/conversations/c1/regenerate?model=other-model', {
       method: 'POST',
     });
     expect(await jsonBody(again)).toMatchObject({ success: true, message: { content: 'Other again.' } });
-    const chat = await server.request('/v1/chat', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        id: 'c2',
-        model: 'other-model',
-        messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Hello' }] }],
-      }),
+    const chat = await server.post('/v1/chat', {
+      id: 'c2',
+      model: 'other-model',
+      messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Hello' }] }],
     });
     await chat.text();
     const log = await server.store.load('c1');
@@ -67,11 +61,7 @@ describe('choosing a model per turn', () => {
     server = await startTestServer({
       otherModels: [new ScriptedModel({ modelId: 'other-model', turns: [] })],
     });
-    const refused = await server.request('/v1/conversations/c1/messages?model=gpt-unknown', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ content: 'Hi' }),
-    });
+    const refused = await server.post('/v1/conversations/c1/messages?model=gpt-unknown', { content: 'Hi' });
     expect(refused.status).toBe(400);
     expect(await jsonBody(refused)).toMatchObject({
       error: { code: 'INVALID_ARGUMENT', message: expect.stringContaining('scripted-model, other-model') },
@@ -82,10 +72,8 @@ describe('choosing a model per turn', () => {
   it('offers no choice when no models are configured', async () => {
     server = await startTestServer();
     expect(await jsonBody(await server.request('/v1/models'))).toEqual({ models: [] });
-    const refused = await server.request('/v1/conversations/c1/messages?model=scripted-model', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ content: 'Hi' }),
+    const refused = await server.post('/v1/conversations/c1/messages?model=scripted-model', {
+      content: 'Hi',
     });
     expect(refused.status).toBe(400);
   });

@@ -216,14 +216,10 @@ describe('GET /v1/conversations/:id/turn', () => {
 
   it('follows a turn started by POST /v1/chat and tells an abort from another client', async () => {
     server = await startTestServer({ turns: [{ text: 'never finished', delayMs: 10_000 }] });
-    const chat = server.request('/v1/chat', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        id: 'c1',
-        trigger: 'submit-message',
-        messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text: 'Hi' }] }],
-      }),
+    const chat = server.post('/v1/chat', {
+      id: 'c1',
+      trigger: 'submit-message',
+      messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text: 'Hi' }] }],
     });
     await waitFor(() => server?.handle.activeTurns() === 1);
     const reader = new SseReader(await follow(server, 'c1'));
@@ -245,11 +241,7 @@ describe('POST /v1/conversations/:id/messages?branchFrom=', () => {
     });
     await server.postMessage('c1', 'Capital of France?');
     await server.postMessage('c1', 'And Germany?');
-    const edited = await server.request('/v1/conversations/c1/messages?branchFrom=3', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ content: 'And Italy?' }),
-    });
+    const edited = await server.post('/v1/conversations/c1/messages?branchFrom=3', { content: 'And Italy?' });
     expect(await jsonBody(edited)).toMatchObject({ success: true, message: { content: 'Rome.', seq: 6 } });
     const shown = await jsonBody<{ messages: ConversationMessage[] }>(
       await server.request('/v1/conversations/c1/messages?view=display'),
@@ -276,10 +268,8 @@ describe('POST /v1/conversations/:id/messages?branchFrom=', () => {
     server = await startTestServer({ turns: [{ text: 'Paris.' }] });
     await server.postMessage('c1', 'Capital of France?');
     for (const branchFrom of ['2', '9', '0', 'x']) {
-      const response = await server.request(`/v1/conversations/c1/messages?branchFrom=${branchFrom}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ content: 'Hm?' }),
+      const response = await server.post(`/v1/conversations/c1/messages?branchFrom=${branchFrom}`, {
+        content: 'Hm?',
       });
       expect(response.status, branchFrom).toBe(400);
       expect(await jsonBody(response)).toMatchObject({ error: { code: 'INVALID_ARGUMENT' } });
@@ -295,11 +285,7 @@ describe('POST /v1/conversations/:id/regenerate', () => {
     });
     await server.postMessage('c1', 'Tell me');
     const regenerate = (body?: unknown) =>
-      server?.request('/v1/conversations/c1/regenerate', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body ?? {}),
-      }) as Promise<Response>;
+      server?.post('/v1/conversations/c1/regenerate', body ?? {}) as Promise<Response>;
     expect(await jsonBody(await regenerate())).toMatchObject({ success: false });
     // The failed answer is stored; a retry answers the same question once more, from seq 3's place.
     expect(await jsonBody(await regenerate({ seq: 3 }))).toMatchObject({

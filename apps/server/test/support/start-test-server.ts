@@ -32,6 +32,8 @@ export interface TestServer {
   handle: ServerAppHandle;
   /** `fetch` against the server, with the API token when there is one. */
   request(path: string, init?: RequestInit): Promise<Response>;
+  /** POSTs `body` as JSON (an event stream when `accept` is `text/event-stream`). */
+  post(path: string, body?: unknown, accept?: string): Promise<Response>;
   /** POSTs a user message and waits for the JSON turn result. */
   postMessage(conversationId: string, content: string): Promise<Response>;
   close(): Promise<void>;
