@@ -32,7 +32,7 @@ const weatherTool = defineTool({
 const TOKEN = 'a-long-enough-secret-token';
 let server: (AppServer & { store: ConversationStore; model: ScriptedModel }) | undefined;
 
-async function start(turns: ScriptTurn[], apiToken?: string) {
+async function start(turns: ScriptTurn[], apiToken?: string, otherModels: ScriptedModel[] = []) {
   const store = createMemoryConversationStore();
   const model = new ScriptedModel({ turns });
   const runtime = createAgentRuntime({
@@ -47,6 +47,7 @@ async function start(turns: ScriptTurn[], apiToken?: string) {
     events: createInProcessEventBus(),
     turnLock: createInProcessTurnLock(),
     ...(apiToken === undefined ? {} : { apiToken }),
+    ...(otherModels.length === 0 ? {} : { models: [model, ...otherModels] }),
   });
   server = { ...served, store, model };
   return server;
@@ -242,6 +243,18 @@ describe('POST /v1/chat with the AI SDK client', () => {
       ?.messages.slice(1)
       .map((m) => m.content);
     expect(asked).toEqual(['Tell me']);
+  });
+
+  it('answers on the model a useChat body names (body: { model }), one the server offers', async () => {
+    const other = new ScriptedModel({ modelId: 'other-model', turns: [{ text: 'From the other model.' }] });
+    const app = await start([], undefined, [other]);
+    const transport = new DefaultChatTransport<UIMessage>({
+      api: `${app.baseURL}/v1/chat`,
+      body: { model: 'other-model' },
+    });
+    const { message } = await finalMessage(await send(transport, 'chat-m', [userMessage('Which model?')]));
+    expect(message?.parts.at(-1)).toMatchObject({ type: 'text', text: 'From the other model.' });
+    expect((await app.store.load('chat-m')).at(-1)?.providerMetadata?.cairn?.model).toBe('other-model');
   });
 
   it('a file part (a data URL, as useChat sends a FileList) is stored as an attachment; a remote URL is refused', async () => {
