@@ -238,6 +238,7 @@ export type {
   LoadOptions,
   StoreCapabilities,
 } from './store/conversation-store.js';
+export type { AcquireLeaseOptions, Lease, LeaseHolder, LeaseStore } from './store/lease-store.js';
 export { assertStoreSearches, MAX_SEARCH_LENGTH } from './store/store-search.js';
 export {
   type AgentInvocation,

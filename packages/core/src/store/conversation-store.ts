@@ -1,4 +1,5 @@
 import type { ConversationMessage } from '../messages/conversation-message.js';
+import type { LeaseStore } from './lease-store.js';
 
 /** Options of `ConversationStore.append`. */
 export interface AppendOptions {
@@ -85,6 +86,8 @@ export interface StoreCapabilities {
    * absent means false, and such a store may ignore `search`: callers check first.
    */
   search?: boolean;
+  /** `leases` is there. Optional like `search`: absent means false. */
+  leases?: boolean;
 }
 
 /**
@@ -133,4 +136,6 @@ export interface ConversationStore {
    * busy event loop runs late, so the runtime calls this on every event it streams: a cheap look.
    */
   settleDurableWrites?(): void;
+  /** Optional. Leases shared by every process on this store (see `LeaseStore`); `capabilities.leases`. */
+  readonly leases?: LeaseStore;
 }
