@@ -121,6 +121,28 @@ export {
 } from './messages/interrupted-tool-result.js';
 export { type JsonValue, JsonValueSchema } from './messages/json-value.js';
 export {
+  APPROVAL_DECISION_PART_TYPE,
+  APPROVAL_REQUEST_PART_TYPE,
+  approvalDecisionRecord,
+  approvalRequestRecord,
+  isLedgerRecord,
+  ledgerRecordIds,
+  TOOL_INTENT_PART_TYPE,
+  toolIntentRecord,
+} from './messages/ledger-records.js';
+export {
+  type ApprovalDecision,
+  ApprovalDecisionSchema,
+  type ApprovalOutcome,
+  ApprovalOutcomeSchema,
+  type ApprovalRecord,
+  ApprovalRecordSchema,
+  type ApprovalRequest,
+  ApprovalRequestSchema,
+  type ToolIntent,
+  ToolIntentSchema,
+} from './messages/ledger-schemas.js';
+export {
   DISPLAY_ONLY_PART_TYPES,
   KNOWN_MESSAGE_PART_TYPES,
   type KnownMessagePartType,
@@ -157,6 +179,13 @@ export {
 } from './messages/openai-chat-message.js';
 export { MAX_MESSAGE_DEPTH, parseMessageForStorage } from './messages/parse-message-for-storage.js';
 export { type ProviderMetadata, ProviderMetadataSchema } from './messages/provider-metadata.js';
+export {
+  type ApprovalEntry,
+  isApprovalExpired,
+  type LedgerCall,
+  readToolLedger,
+  type ToolLedger,
+} from './messages/read-tool-ledger.js';
 export { type ReasoningPart, ReasoningPartSchema } from './messages/reasoning-part.js';
 export {
   isTitleRecord,
@@ -254,11 +283,14 @@ export {
 export type { Tokenizer } from './tokenizer/tokenizer.js';
 export type {
   Tool,
+  ToolApprovalAnswer,
   ToolApprovalRequest,
   ToolCallResult,
   ToolContext,
   ToolExecutionOptions,
   ToolHost,
+  ToolRunRefusal,
+  ToolRunRequest,
 } from './tools/tool.js';
 export {
   type CommandOutputDetails,

@@ -70,6 +70,13 @@ export const CAIRN_ERROR_CODES = [
   // The backend does not implement an optional operation (a store without conversation search);
   // `details.operation` names it.
   'UNSUPPORTED_OPERATION',
+  // A tool call's approval was decided already (by someone else, or the same person twice): the
+  // first decision stands; `details.decision` is it.
+  'APPROVAL_ALREADY_DECIDED',
+  // An approval request's time ran out before a decision: it is stored as expired and the call denied.
+  'APPROVAL_EXPIRED',
+  // No pending approval request with that id in the conversation (never asked, or not on its branch).
+  'APPROVAL_NOT_FOUND',
 ] as const;
 
 export const CairnErrorCodeSchema = z.enum(CAIRN_ERROR_CODES);

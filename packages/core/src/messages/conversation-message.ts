@@ -7,6 +7,7 @@ import { CompactionSchema } from './compaction.js';
 import { conversationMessageFastCheck } from './conversation-message-fast-check.js';
 import { ConversationMessageRoleSchema } from './conversation-message-role.js';
 import { JsonValueSchema } from './json-value.js';
+import { ApprovalRecordSchema, ToolIntentSchema } from './ledger-schemas.js';
 import { DISPLAY_ONLY_PART_TYPES, MessagePartTypeSchema } from './message-part-type.js';
 import { type OpenAIToolCall, OpenAIToolCallSchema } from './openai-chat-message.js';
 import { ProviderMetadataSchema } from './provider-metadata.js';
@@ -101,6 +102,12 @@ export const ConversationMessageSchema = z
      * Appended after the range; models see the summary in the range's place.
      */
     compaction: CompactionSchema.optional(),
+
+    // The tool ledger (see `readToolLedger`).
+    /** System only: an approval request (`partType: 'approval_request'`) or its decision (`'approval_decision'`). */
+    approval: ApprovalRecordSchema.optional(),
+    /** System only (`partType: 'tool_intent'`): a tool call about to run. */
+    toolIntent: ToolIntentSchema.optional(),
   })
   .superRefine(checkRoleRules);
 

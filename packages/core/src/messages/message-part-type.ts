@@ -20,13 +20,26 @@ export const KNOWN_MESSAGE_PART_TYPES = [
   'compaction',
   /** A `system` record naming the conversation (a rename): `content` is the title. Never sent to a model. */
   'title',
+  /** A `system` record asking for a tool call's approval (its `approval` says which). Never sent to a model. */
+  'approval_request',
+  /** A `system` record deciding an approval request, exactly once. Never sent to a model. */
+  'approval_decision',
+  /** A `system` record of a tool call about to run (its `toolIntent`), for the ledger. Never sent to a model. */
+  'tool_intent',
 ] as const;
 
 /**
  * Part types that must never be sent to a model: the display view's own (`thinking`,
- * `tool_execution`) and log records kept only for people (`title`).
+ * `tool_execution`) and log records kept for people and the runtime (`title`, the ledger's).
  */
-export const DISPLAY_ONLY_PART_TYPES: ReadonlySet<string> = new Set(['thinking', 'tool_execution', 'title']);
+export const DISPLAY_ONLY_PART_TYPES: ReadonlySet<string> = new Set([
+  'thinking',
+  'tool_execution',
+  'title',
+  'approval_request',
+  'approval_decision',
+  'tool_intent',
+]);
 
 export type KnownMessagePartType = (typeof KNOWN_MESSAGE_PART_TYPES)[number];
 /** A known part type, or one added by a newer version (kept, treated as `content`). */

@@ -14,6 +14,8 @@ const ROLE_ONLY_FIELDS = {
   structuredResult: ['tool'],
   interrupted: ['tool', 'assistant'],
   compaction: ['system'],
+  approval: ['system'],
+  toolIntent: ['system'],
 } as const satisfies Record<string, readonly ConversationMessageRole[]>;
 
 /** Fields a role requires beyond the ones every message has. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ContentPartSchema } from '../content/content-part.js';
 import { JsonValueSchema } from '../messages/json-value.js';
+import { ApprovalOutcomeSchema } from '../messages/ledger-schemas.js';
 
 /** A file change, from the tool's input or its structured result. */
 export const DiffDetailsSchema = z.object({
@@ -45,9 +46,26 @@ export const ToolExecutionMetadataSchema = z.object({
   /**
    * `unfinished`: the result never came (the agent stopped, or it timed out); output is empty.
    * `running`: live display only, the call started and its result is awaited; the completed (or
-   * unfinished) execution with the same message id replaces it. Absent means completed.
+   * unfinished) execution with the same message id replaces it. `awaiting_approval`: it waits for a
+   * person's decision (see `approval`); it has not run. Absent means completed.
    */
-  status: z.enum(['completed', 'running', 'unfinished']).optional(),
+  status: z.enum(['completed', 'running', 'unfinished', 'awaiting_approval']).optional(),
+  /**
+   * The call's approval, when it asked for one: the request's id (what a decision names), who may
+   * decide and until when; the decision once made. With `status: 'awaiting_approval'` it waits for one.
+   */
+  approval: z
+    .object({
+      id: z.string().min(1),
+      askedOf: z.string().min(1),
+      expiresAt: z.string().optional(),
+      outcome: ApprovalOutcomeSchema.optional(),
+      decidedBy: z.string().optional(),
+      decidedAt: z.string().optional(),
+    })
+    .optional(),
+  /** The ledger's attempt number when the call ran more than once (an idempotent call run again). */
+  attempt: z.number().int().positive().optional(),
   /** The tool's textual output (or error message), a placeholder such as `[image]` for each media part. */
   output: z.string(),
   /**

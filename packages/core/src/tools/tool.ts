@@ -57,6 +57,12 @@ export interface Tool<Input = unknown, Output = unknown> {
   toModelOutput?: ModelOutputOf<Output>;
   /** Ask the user before running (always, or when this returns true). */
   needsApproval?: boolean | ApprovalCheck<Input>;
+  /**
+   * Running it twice with the same input does no harm (a read, a write of the same content). A call
+   * interrupted while it ran (the process died) is run again only when this is true; otherwise it gets
+   * an "interrupted, not retried" result. Default false.
+   */
+  idempotent?: boolean;
   /** Abort `execute` after this many milliseconds (`TOOL_TIMEOUT`). */
   timeoutMs?: number;
 }
@@ -79,6 +85,11 @@ export interface ToolCallResult {
   structured?: unknown;
   /** The call was cancelled (the turn was aborted) before the tool returned: there is no real result. */
   interrupted?: boolean;
+  /**
+   * The approver answered `pending`: the call waits for a decision stored elsewhere, it did not run and
+   * has no result yet (`content` is empty). The loop ends its turn waiting instead of calling the model.
+   */
+  pending?: true;
 }
 
 /** What the user is asked to approve. */
@@ -88,15 +99,49 @@ export interface ToolApprovalRequest {
   input: unknown;
 }
 
+/**
+ * An approver's answer: `true`/`false`, the same with an edited input or a reason, or `pending` when
+ * the decision is to be made later, elsewhere (a durable approval: the turn ends waiting for it).
+ */
+export type ToolApprovalAnswer =
+  | boolean
+  | 'pending'
+  | { approved: true; input?: unknown }
+  | { approved: false; reason?: string };
+
+/** A call that passed the policy, its validation and its approval, about to run. */
+export interface ToolRunRequest {
+  toolCallId: string;
+  toolName: string;
+  /** The validated input it will run with. */
+  input: unknown;
+  /** The tool's `idempotent` flag. */
+  idempotent: boolean;
+}
+
+/** What stops a call from running after all: its result instead (`beforeRun`). */
+export interface ToolRunRefusal {
+  content: string;
+  isError: true;
+  errorCode?: CairnErrorCode;
+  interrupted?: boolean;
+}
+
 /** Options of one `ToolHost.execute` call. */
 export interface ToolExecutionOptions extends Omit<ToolContext, 'toolCallId'> {
   /** Calls the policy refuses end with `TOOL_DENIED`. */
   policy?: ToolPolicy;
   /**
-   * Asked before a tool that needs approval runs; `false` ends the call with `TOOL_DENIED`.
+   * Asked before a tool that needs approval runs; `false` ends the call with `TOOL_DENIED`, an edited
+   * input is validated again, `pending` leaves the call waiting (`ToolCallResult.pending`).
    * Without it, such tools are denied.
    */
-  approve?(request: ToolApprovalRequest): boolean | Promise<boolean>;
+  approve?(request: ToolApprovalRequest): ToolApprovalAnswer | Promise<ToolApprovalAnswer>;
+  /**
+   * Called last, just before the tool runs, and awaited: where a ledger stores its intent. A refusal
+   * returned is the call's result and the tool does not run (another process runs it already).
+   */
+  beforeRun?(request: ToolRunRequest): Promise<ToolRunRefusal | undefined> | ToolRunRefusal | undefined;
 }
 
 /** A registry of tools: what the model may see, and running the calls it makes. */
