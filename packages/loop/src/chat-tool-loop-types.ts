@@ -11,6 +11,7 @@ import type {
   ModelMessage,
   ModelSettings,
   ModelToolChoice,
+  OpenAIToolCall,
   ProviderMetadata,
   Telemetry,
   TokenUsage,
@@ -210,6 +211,11 @@ export type OutputObject<OUTPUT> = [OUTPUT] extends [never] ? { object?: undefin
 export type ChatToolLoopSuccess<OUTPUT = never> = ChatToolLoopOutcome & {
   success: true;
   error?: undefined;
+  /**
+   * The calls of the last answer whose approver answered `pending`: the loop ended waiting for their
+   * decisions (they have no result in `messages`; the others of that answer do). Absent otherwise.
+   */
+  waiting?: OpenAIToolCall[];
 } & OutputObject<OUTPUT>;
 
 /**

@@ -77,7 +77,9 @@ async function playTurn(run: LoopRun, state: LoopState): Promise<LoopEnd | undef
     finishReason: result.finishReason,
     toolCalls: calls.length,
   });
-  return calls.length === 0 ? await checkAnswer(run, state) : turnEnd(run, stuck);
+  if (calls.length === 0) return await checkAnswer(run, state);
+  // Calls waiting for a decision: the loop ends here, without a model call, to continue once decided.
+  return turnEnd(run, stuck) ?? (state.waiting.length > 0 ? {} : undefined);
 }
 
 // A callback (a persister, onEvent) or a custom tool host failed: the log is completed first.

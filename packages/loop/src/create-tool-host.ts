@@ -38,6 +38,12 @@ export interface ToolRegistry extends ToolHost {
 
 type Outcome = Omit<ToolCallResult, 'toolCallId' | 'toolName' | 'durationMs'>;
 
+/** What the approver decided, once asked: run with this input (edited by the person, perhaps), or not. */
+type Approval = { run: true; input: unknown; edited?: true } | { run: false; reason?: string } | 'pending';
+
+// The call waits for a decision made elsewhere: no result yet.
+const PENDING: Outcome = { content: '', isError: false, pending: true };
+
 /** How long the tool itself ran: a call refused or never approved did not run at all. */
 interface RunTime {
   ranMs: number;
@@ -74,13 +80,24 @@ export function createToolHost(tools: readonly Tool[], options: ToolHostOptions 
   }
   const visible = (policy: ToolPolicy | undefined) => tools.filter((tool) => isToolAllowed(policy, tool));
 
-  async function approved(tool: Tool, input: unknown, context: ToolContext, options: ToolExecutionOptions) {
+  // The approver's answer in one shape: run (with this input) or not (and why), or wait.
+  async function approval(
+    tool: Tool,
+    input: unknown,
+    context: ToolContext,
+    options: ToolExecutionOptions,
+  ): Promise<Approval> {
     const { needsApproval } = tool;
     const asks =
       typeof needsApproval === 'function' ? await needsApproval(input, context) : needsApproval === true;
-    if (!asks) return true;
-    if (options.approve === undefined) return false;
-    return (await options.approve({ toolCallId: context.toolCallId, toolName: tool.name, input })) === true;
+    if (!asks) return { run: true, input };
+    if (options.approve === undefined) return { run: false };
+    const answer = await options.approve({ toolCallId: context.toolCallId, toolName: tool.name, input });
+    if (answer === 'pending') return 'pending';
+    if (typeof answer !== 'object' || answer === null)
+      return answer === true ? { run: true, input } : { run: false };
+    if (answer.approved !== true) return { run: false, ...definedFields({ reason: answer.reason }) };
+    return 'input' in answer ? { run: true, input: answer.input, edited: true } : { run: true, input };
   }
 
   async function outcome(
@@ -110,22 +127,15 @@ export function createToolHost(tools: readonly Tool[], options: ToolHostOptions 
         `The arguments for ${name} are not valid JSON (${(error as Error).message}). Send one JSON object that matches its schema.`,
       );
     }
-    let parsed: Awaited<ReturnType<typeof validateStandardSchema>>;
-    try {
-      parsed = await validateStandardSchema(tool.input, args);
-    } catch (error) {
-      // A validator is user code too (a refinement, a morph): its bug is the tool's failure.
-      const reason = error instanceof Error ? error.message : String(error);
-      return failed('TOOL_FAILED', `Validating the arguments for ${name} failed: ${reason}`);
-    }
-    if (!parsed.success) return failed('TOOL_INVALID_INPUT', toolInputErrorText(name, parsed.issues));
+    const parsed = await validated(tool, args);
+    if ('isError' in parsed) return parsed;
     const timeoutMs = tool.timeoutMs ?? defaultTimeoutMs;
-    let allowed: boolean;
+    let decided: Approval;
     try {
       // Waiting for the user is not the tool's time; a cancelled turn still ends the wait.
-      allowed = await runWithDeadline(
+      decided = await runWithDeadline(
         (signal) =>
-          approved(tool, parsed.value, { ...contextOf(options), toolCallId: call.id, signal }, options),
+          approval(tool, parsed.value, { ...contextOf(options), toolCallId: call.id, signal }, options),
         undefined,
         options.signal,
       );
@@ -135,18 +145,34 @@ export function createToolHost(tools: readonly Tool[], options: ToolHostOptions 
       const reason = error instanceof Error ? error.message : String(error);
       return failed('TOOL_DENIED', `${name} was not run: asking for approval failed (${reason}).`);
     }
-    if (!allowed) {
+    if (decided === 'pending') return PENDING;
+    if (!decided.run) {
+      const because = decided.reason === undefined ? '' : ` Their reason: ${decided.reason}`;
       return failed(
         'TOOL_DENIED',
         options.approve === undefined
           ? `${name} needs the user's approval, and there is no one to ask here.`
-          : `The user did not approve running ${name}.`,
+          : `The user did not approve running ${name}.${because}`,
       );
     }
+    let input = parsed.value;
+    if (decided.edited) {
+      // The person's edit is input like the model's: the tool's schema checks it too.
+      const edited = await validated(tool, decided.input);
+      if ('isError' in edited) return edited;
+      input = edited.value;
+    }
+    const refusal = await options.beforeRun?.({
+      toolCallId: call.id,
+      toolName: name,
+      input,
+      idempotent: tool.idempotent === true,
+    });
+    if (refusal !== undefined) return { ...refusal };
     const startedAt = performance.now();
     try {
       const output = await runWithDeadline(
-        (signal) => tool.execute(parsed.value, { ...contextOf(options), toolCallId: call.id, signal }),
+        (signal) => tool.execute(input, { ...contextOf(options), toolCallId: call.id, signal }),
         timeoutMs,
         options.signal,
       ).finally(() => {
@@ -191,6 +217,21 @@ export function createToolHost(tools: readonly Tool[], options: ToolHostOptions 
       };
     },
   };
+}
+
+// The input as the tool's schema gives it back, or the failure the model (or the person) reads.
+async function validated(tool: Tool, value: unknown): Promise<Outcome | { value: unknown }> {
+  let parsed: Awaited<ReturnType<typeof validateStandardSchema>>;
+  try {
+    parsed = await validateStandardSchema(tool.input, value);
+  } catch (error) {
+    // A validator is user code too (a refinement, a morph): its bug is the tool's failure.
+    const reason = error instanceof Error ? error.message : String(error);
+    return failed('TOOL_FAILED', `Validating the arguments for ${tool.name} failed: ${reason}`);
+  }
+  return parsed.success
+    ? { value: parsed.value }
+    : failed('TOOL_INVALID_INPUT', toolInputErrorText(tool.name, parsed.issues));
 }
 
 // What the model reads of a result: text, or parts (an image it should see). The tool has run: a

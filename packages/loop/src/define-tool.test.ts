@@ -66,7 +66,7 @@ describe('defineTool', () => {
   it('lists the fields a tool has for an unknown field with no known meaning', () => {
     const definition = { ...base, name: 'ok', input: z.object({}), retries: 3 };
     expect(() => defineTool(definition)).toThrow(
-      'Tool "ok": unknown field `retries` (a tool has name, description, category, input, inputJsonSchema, execute, toModelOutput, needsApproval, timeoutMs)',
+      'Tool "ok": unknown field `retries` (a tool has name, description, category, input, inputJsonSchema, execute, toModelOutput, needsApproval, idempotent, timeoutMs)',
     );
     expect(() => defineTool({ ...base, name: 'ok' } as unknown as Parameters<typeof defineTool>[0])).toThrow(
       'Tool "ok": the input schema (`input`) is missing',

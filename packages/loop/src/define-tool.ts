@@ -38,6 +38,11 @@ export interface ToolDefinition<Schema extends StandardSchemaV1, Output> {
   needsApproval?:
     | boolean
     | ((input: StandardSchemaV1.InferOutput<Schema>, context: ToolContext) => boolean | Promise<boolean>);
+  /**
+   * Running it twice with the same input does no harm: after a crash mid-call the ledger runs it
+   * again; otherwise the call gets an "interrupted, not retried" result. Default false.
+   */
+  idempotent?: boolean;
   /** Abort the call after this many milliseconds (`TOOL_TIMEOUT`); the host's default when absent. */
   timeoutMs?: number;
 }
@@ -51,6 +56,7 @@ const FIELDS: ReadonlySet<string> = new Set([
   'execute',
   'toModelOutput',
   'needsApproval',
+  'idempotent',
   'timeoutMs',
 ] satisfies (keyof ToolDefinition<StandardSchemaV1, unknown>)[]);
 
@@ -98,6 +104,8 @@ export function defineTool<Schema extends StandardSchemaV1, Output>(
   if (typeof category !== 'string' || category === '') throw invalid(name, 'the category is empty');
   if (input === undefined) throw invalid(name, 'the input schema (`input`) is missing');
   if (typeof definition.execute !== 'function') throw invalid(name, '`execute` is not a function');
+  if (definition.idempotent !== undefined && typeof definition.idempotent !== 'boolean')
+    throw invalid(name, `idempotent must be true or false, got ${String(definition.idempotent)}`);
   if (timeoutMs !== undefined && !(timeoutMs > 0))
     throw invalid(name, `timeoutMs must be positive, got ${timeoutMs}`);
   assertStandardSchema(input, `Tool ${JSON.stringify(name)} input`);

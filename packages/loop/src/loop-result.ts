@@ -47,6 +47,7 @@ export function loopResult(run: LoopRun, state: LoopState, error?: CairnError): 
         success: true,
         ...outcome,
         ...(state.output === undefined ? {} : { object: state.output.value }),
+        ...(state.waiting.length === 0 ? {} : { waiting: state.waiting }),
         ...state.tracker.current,
       }
     : { success: false, ...outcome, error, ...state.tracker.current };

@@ -22,6 +22,8 @@ export interface LoopState {
   finishReason: FinishReason;
   /** The calls of the last assistant message still without a result in `messages`. */
   unanswered: OpenAIToolCall[];
+  /** Calls of the last assistant message waiting for an approval decided elsewhere: the loop ends. */
+  waiting: OpenAIToolCall[];
   /** What the current model call has streamed: kept if the call fails (or is aborted) mid-answer. */
   streamed: StreamedText;
   /**
@@ -54,6 +56,7 @@ export function newLoopState(
     last: undefined,
     finishReason: 'stop',
     unanswered: [],
+    waiting: [],
     streamed: new StreamedText(),
     answering: undefined,
     modelReportedError: false,

@@ -81,7 +81,14 @@ export async function runTurnCalls(
         return result;
       }),
     async (result, index) => {
-      const repeats = await pushToolResult(run, state, result, calls[index] as OpenAIToolCall);
+      const call = calls[index] as OpenAIToolCall;
+      if (result.pending) {
+        // No result yet: the call waits, unanswered, for a decision someone stores later.
+        state.unanswered = state.unanswered.filter((pending) => pending !== call);
+        state.waiting.push(call);
+        return;
+      }
+      const repeats = await pushToolResult(run, state, result, call);
       if (repeats >= run.stuckThreshold && stuck === undefined) {
         stuck = new CairnError(
           'LOOP_STUCK',

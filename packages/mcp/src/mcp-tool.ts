@@ -32,6 +32,11 @@ function needsApproval(tool: McpTool, approval: McpApproval): boolean {
   return tool.annotations?.readOnlyHint !== true;
 }
 
+// MCP's annotations say it: a read-only tool, or one whose repeated call has no further effect.
+function isIdempotent(tool: McpTool): boolean {
+  return tool.annotations?.readOnlyHint === true || tool.annotations?.idempotentHint === true;
+}
+
 function descriptionOf(tool: McpTool, server: string): string {
   const text = tool.description?.trim() || tool.annotations?.title || tool.title || tool.name;
   return `${text} (MCP server ${server})`;
@@ -57,6 +62,7 @@ export function mcpTool(
     input: jsonSchemaInput(schema),
     inputJsonSchema: schema,
     needsApproval: needsApproval(tool, settings.approval),
+    idempotent: isIdempotent(tool),
     ...definedFields({ timeoutMs: settings.timeoutMs }),
     async execute(input, context) {
       const result = await connection.call(tool.name, input, context.signal);

@@ -32,6 +32,11 @@ describe('connectMcpServers with server-everything (stdio)', () => {
     const echo = client.tools().find((tool) => tool.name === 'mcp__everything__echo');
     expect(echo?.category).toBe('mcp');
     expect(echo?.needsApproval).toBe(false); // readOnlyHint: true
+    // The ledger's flag from the annotations: read-only or idempotentHint runs again after a crash.
+    const byName = (name: string) => client.tools().find((tool) => tool.name === `mcp__everything__${name}`);
+    expect(echo?.idempotent).toBe(true);
+    expect(byName('gzip-file-as-resource')?.idempotent).toBe(true); // idempotentHint, not read-only
+    expect(byName('toggle-subscriber-updates')?.idempotent).toBe(false);
     const visible = client.toolHost().getVisibleTools();
     expect(visible.find((tool) => tool.name === 'mcp__everything__echo')?.inputSchema).toMatchObject({
       type: 'object',

@@ -52,6 +52,7 @@ export function createReadToolOutputTool(store: Pick<ConversationStore, 'getBlob
       'Read more of a tool output that was too long to send whole: it was shown as a preview ending in ' +
       '"[Full output: <ref>]". Pass that ref, and an offset to go on from where the last part ended.',
     category: 'read',
+    idempotent: true,
     input: ReadToolOutputInputSchema,
     async execute({ ref, offset = 0, length = DEFAULT_LENGTH }, { conversationId }) {
       const ownPrefix = `tool-results/${conversationId}/`;

@@ -42,6 +42,8 @@ export function createGlobTool(options: WorkspaceToolsOptions = {}): Tool<GlobIn
       `Returns paths relative to the workspace root, sorted, at most ${maxGlobResults}; node_modules and .git ` +
       'are skipped. To search file contents, use grep.',
     category: 'read',
+    // Reading twice does no harm: after a crash mid-call it is simply read again.
+    idempotent: true,
     input: globInput,
     async execute({ pattern, path = '.' }, context): Promise<GlobResult> {
       assertPatternStaysInside(pattern);

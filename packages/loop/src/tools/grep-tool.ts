@@ -76,6 +76,8 @@ export function createGrepTool(options: WorkspaceToolsOptions = {}): Tool<GrepIn
       `root. Binary files, files over ${maxGrepFileBytes} bytes, node_modules and .git are skipped. ` +
       'Narrow it with path and glob.',
     category: 'read',
+    // Reading twice does no harm: after a crash mid-call it is simply read again.
+    idempotent: true,
     input: grepInput,
     async execute({ pattern, path = '.', glob, ignore_case = false }, context) {
       const regex = regexOf(pattern, ignore_case);

@@ -49,6 +49,8 @@ export function createListDirTool(options: WorkspaceToolsOptions = {}): Tool<Lis
       'Lists a directory of the workspace: one entry per line, sorted, directories ending with "/". ' +
       'To find files by name across directories, use glob.',
     category: 'read',
+    // Reading twice does no harm: after a crash mid-call it is simply read again.
+    idempotent: true,
     input: listDirInput,
     async execute({ path = '.' }, context): Promise<ListDirResult> {
       const workspace = await openWorkspace(options.root, context);

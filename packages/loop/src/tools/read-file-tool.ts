@@ -29,6 +29,8 @@ export function createReadFileTool(options: WorkspaceToolsOptions = {}): Tool<Re
       `lines per call, lines over ${MAX_LINE_LENGTH} characters are cut. Use offset and limit to read a ` +
       'long file in parts. Directories: use list_dir.',
     category: 'read',
+    // Reading twice does no harm: after a crash mid-call it is simply read again.
+    idempotent: true,
     input: readFileInput,
     async execute({ path, offset = 1, limit }, context) {
       const workspace = await openWorkspace(options.root, context);

@@ -39,6 +39,8 @@ export function createWriteFileTool(
       'Writes a whole file of the workspace: creates it (and its directories) or replaces its content. ' +
       'To change part of an existing file, prefer edit_file.',
     category: 'write',
+    // Writing the same content again leaves the same file.
+    idempotent: true,
     input: writeFileInput,
     async execute({ path, content }, context): Promise<WriteFileResult> {
       const workspace = await openWorkspace(options.root, context);
