@@ -181,6 +181,7 @@ export { MAX_MESSAGE_DEPTH, parseMessageForStorage } from './messages/parse-mess
 export { type ProviderMetadata, ProviderMetadataSchema } from './messages/provider-metadata.js';
 export {
   type ApprovalEntry,
+  approvalEntryOf,
   isApprovalExpired,
   type LedgerCall,
   readToolLedger,

@@ -113,6 +113,8 @@ export interface ChatToolLoopParams<OUTPUT = never> extends Partial<FailState> {
   policy?: ToolPolicy | LayeredToolPolicy;
   /** Asked before a tool that needs approval runs; without it such tools are refused. */
   approve?: ToolExecutionOptions['approve'];
+  /** Asked last, just before each tool runs (where a ledger stores its intent); see `ToolExecutionOptions`. */
+  beforeRun?: ToolExecutionOptions['beforeRun'];
   /** Calls of one assistant message run in parallel, this many at a time. Default 8. */
   toolConcurrency?: number;
   /** Identical failing calls in a row that end the loop with `LOOP_STUCK`. Default 3. */

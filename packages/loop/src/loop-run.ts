@@ -108,7 +108,7 @@ export function startLoopRun(params: ChatToolLoopParams<unknown>): LoopRun {
     execution: {
       ...params.context,
       signal: tooling.signal,
-      ...definedFields({ policy, approve: params.approve }),
+      ...definedFields({ policy, approve: params.approve, beforeRun: params.beforeRun }),
     } as ToolExecutionOptions,
     emit: (event) => {
       try {

@@ -1,4 +1,5 @@
 import { type AgentOutput, CairnError, type ConversationMessage } from '@cairn/core';
+import { type Claim, claimRecord } from './ledger/claim-record.js';
 import type { RuntimeEvent, RuntimeEventListener } from './runtime-types.js';
 import type { TurnEnvironment } from './turn-environment.js';
 
@@ -20,8 +21,13 @@ async function withStoreRetry<T>(write: () => Promise<T>): Promise<T> {
 export interface ConversationWriter {
   /** Gives the caller an event; a listener that throws is logged, never the operation's failure. */
   emit(event: AgentOutput | RuntimeEvent): void;
-  /** Appends to the conversation (a briefly unavailable store is tried again); each message is reported. */
-  persist(messages: ConversationMessage[]): Promise<ConversationMessage[]>;
+  /**
+   * Appends to the conversation (a briefly unavailable store is tried again); each message is
+   * reported. The retry's idempotency key is the first message's id unless `idempotencyKey` is given.
+   */
+  persist(messages: ConversationMessage[], idempotencyKey?: string): Promise<ConversationMessage[]>;
+  /** Claims a record's id (`claimRecord`); the record is reported when this claim stored it. */
+  claim(record: ConversationMessage, isOwn: (held: ConversationMessage) => boolean): Promise<Claim>;
 }
 
 export function createConversationWriter(
@@ -45,16 +51,22 @@ export function createConversationWriter(
   };
   return {
     emit,
-    async persist(messages) {
+    async persist(messages, idempotencyKey) {
       if (messages.length === 0) return [];
       // The first id as the key: the retry of an append that may have landed is not stored twice.
-      const key = messages[0]?.id as string;
+      const key = idempotencyKey ?? (messages[0]?.id as string);
       const { messages: stored } = await withStoreRetry(() =>
         store.append(conversationId, messages, { idempotencyKey: key }),
       );
       for (const message of stored)
         emit({ type: 'runtime', event: 'message_persisted', conversationId, message });
       return stored;
+    },
+    async claim(record, isOwn) {
+      const claim = await claimRecord(store, conversationId, record, isOwn);
+      if (claim.claimed)
+        emit({ type: 'runtime', event: 'message_persisted', conversationId, message: claim.record });
+      return claim;
     },
   };
 }

@@ -7,14 +7,16 @@ import {
 } from '@cairn/core';
 import { assertBranchPoint } from './branch-point.js';
 import { compressConversation, summarizingPipelineFor } from './compress-conversation.js';
-import { runTurn } from './run-turn.js';
-import { createRunApi, type RunApi } from './runs/index.js';
+import { type ApprovalsApi, createApprovalsApi } from './ledger/approvals-api.js';
+import { runTurn, type TurnResult } from './run-turn.js';
+import { createRunApi, type RunApi, runIdOfConversation } from './runs/index.js';
 import type {
   AgentRuntimeOptions,
   ChatParams,
   ChatResult,
   CompressParams,
   CompressResult,
+  ResumeParams,
 } from './runtime-types.js';
 import { type SessionFields, storedUserMessage } from './stored-messages.js';
 import { type ChatStream, createChatStream } from './stream/chat-stream.js';
@@ -37,11 +39,38 @@ export interface AgentRuntime {
    * Throws `INVALID_ID`, `STORE_NOT_FOUND` (no messages), `INVALID_ARGUMENT` (compression off).
    */
   compress(params: CompressParams): Promise<CompressResult>;
+  /**
+   * Continues a conversation from the store, in this process, whichever process left it: the calls of
+   * its last answer without a result are settled (decided ones run or are denied, an interrupted one
+   * runs again only if its tool is idempotent), then the model answers. When a call still waits for a
+   * decision, nothing runs and `waiting` lists it; when nothing is owed an answer, no model is called.
+   */
+  resume(params: ResumeParams): Promise<ChatResult>;
+  /** Approval requests and their decisions (see `RuntimeSettings.approve`). */
+  approvals: ApprovalsApi;
   /** Workflow runs: state in the store, so another runtime continues where this one stopped. */
   runs: RunApi;
 }
 
 const NO_USAGE = { inputTokens: 0, outputTokens: 0 };
+
+// What a turn that ran no model call returns, beside how it ended.
+const noTurn = (conversationId: string, ended: Partial<ChatResult<never>>): ChatResult<never> => ({
+  conversationId,
+  success: true,
+  text: '',
+  usage: { turns: [], total: NO_USAGE },
+  turns: 0,
+  finishReason: 'stop',
+  ...ended,
+});
+
+const cancelled = (conversationId: string): ChatResult<never> =>
+  noTurn(conversationId, {
+    success: false,
+    error: new CairnError('LLM_ABORTED', 'the turn was cancelled before it started'),
+    finishReason: 'aborted',
+  });
 
 const invalid = (problem: string) => new CairnError('INVALID_ARGUMENT', problem);
 
@@ -79,6 +108,27 @@ function checkChatParams(params: ChatParams<unknown>): SessionFields {
   return sessionOf(params);
 }
 
+// A turn's outcome as `chat` and `resume` return it.
+function chatResultOf<OUTPUT>(conversationId: string, turn: TurnResult): ChatResult<OUTPUT> {
+  if (turn.waiting !== undefined && turn.loop === undefined) {
+    return noTurn(conversationId, { waiting: turn.waiting, finishReason: 'tool_calls' });
+  }
+  if (turn.idle) return noTurn(conversationId, {});
+  const message = turn.errorMessage ?? turn.lastAssistant;
+  const object = turn.loop?.success === true && 'object' in turn.loop ? turn.loop.object : undefined;
+  return {
+    conversationId,
+    success: turn.error === undefined,
+    // The loop validated it with `params.output`: it is an OUTPUT.
+    ...(object === undefined ? {} : { object: object as OUTPUT }),
+    ...definedFields({ message, error: turn.error, waiting: turn.waiting }),
+    text: turn.loop?.text ?? '',
+    usage: turn.loop?.usage ?? { turns: [], total: NO_USAGE },
+    turns: turn.loop?.turns ?? 0,
+    finishReason: turn.loop?.finishReason ?? 'error',
+  };
+}
+
 /**
  * The runtime: chat turns and workflow runs that store everything as it happens and resume from
  * the store after a restart — no history in memory. Turns on one conversation run one at a time.
@@ -95,6 +145,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
 
   const runtime: AgentRuntime = {
     runs,
+    approvals: createApprovalsApi({ store: env.store, host: env.host, now: env.now }),
     stream<OUTPUT>(params: ChatParams<OUTPUT>): ChatStream<OUTPUT> {
       const conversationId = params.conversationId ?? env.generateId();
       const model = params.model ?? options.model;
@@ -118,17 +169,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       assertSafeId('conversationId', conversationId);
       return queue.run(conversationId, async () => {
         // Cancelled while waiting for the turn before it: nothing was said to anyone, nothing is stored.
-        if (params.signal?.aborted) {
-          return {
-            conversationId,
-            success: false,
-            error: new CairnError('LLM_ABORTED', 'the turn was cancelled before it started'),
-            text: '',
-            usage: { turns: [], total: NO_USAGE },
-            turns: 0,
-            finishReason: 'aborted',
-          };
-        }
+        if (params.signal?.aborted) return cancelled(conversationId);
         if (params.branchFrom !== undefined)
           await assertBranchPoint(env.store, conversationId, params.branchFrom);
         const createdAt = env.now().toISOString();
@@ -154,19 +195,32 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
             outputRetries: params.outputRetries,
           }),
         });
-        const message = turn.errorMessage ?? turn.lastAssistant;
-        const object = turn.loop?.success === true && 'object' in turn.loop ? turn.loop.object : undefined;
-        return {
+        return chatResultOf<OUTPUT>(conversationId, turn);
+      });
+    },
+    async resume(params) {
+      const session = sessionOf(params);
+      const { conversationId } = params;
+      assertSafeId('conversationId', conversationId);
+      if (runIdOfConversation(conversationId) !== undefined) {
+        throw invalid(`${conversationId} is a workflow run's conversation: continue it with runs.continue`);
+      }
+      return queue.run(conversationId, async () => {
+        if (params.signal?.aborted) return cancelled(conversationId);
+        const turnEnv = params.telemetry === undefined ? env : { ...env, telemetry: params.telemetry };
+        const turn = await runTurn(turnEnv, {
           conversationId,
-          success: turn.error === undefined,
-          // The loop validated it with `params.output`: it is an OUTPUT.
-          ...(object === undefined ? {} : { object: object as OUTPUT }),
-          ...definedFields({ message, error: turn.error }),
-          text: turn.loop?.text ?? '',
-          usage: turn.loop?.usage ?? { turns: [], total: NO_USAGE },
-          turns: turn.loop?.turns ?? 0,
-          finishReason: turn.loop?.finishReason ?? 'error',
-        };
+          model: params.model ?? options.model,
+          session,
+          inputs: [],
+          ...definedFields({
+            agent: params.agent,
+            dataContext: params.dataContext,
+            signal: params.signal,
+            onEvent: params.onEvent,
+          }),
+        });
+        return chatResultOf<never>(conversationId, turn);
       });
     },
     async compress(params) {

@@ -2,6 +2,7 @@
 // The run machinery (records, registry, step logic, turn environment) stays internal; the package's
 // own tests import it from its modules.
 export { type AgentRuntime, createAgentRuntime } from './create-agent-runtime.js';
+export type { ApprovalsApi, ApprovalView, DecideApprovalParams } from './ledger/approvals-api.js';
 export { messagesForProvider } from './messages-for-provider.js';
 export { createReadToolOutputTool, READ_TOOL_OUTPUT_TOOL_NAME } from './read-tool-output-tool.js';
 export {
@@ -35,11 +36,13 @@ export {
 } from './runs/index.js';
 export type {
   AgentRuntimeOptions,
+  ApprovalSettings,
   ChatParams,
   ChatResult,
   CompressionTrigger,
   CompressParams,
   CompressResult,
+  ResumeParams,
   RuntimeAgent,
   RuntimeEvent,
   RuntimeEventListener,

@@ -1,9 +1,12 @@
 import type { CalibratedTokenizer, CompressionPipeline } from '@cairn/compression';
 import {
+  type ApprovalEntry,
   CairnError,
   type ConversationMessage,
   definedFields,
   type ModelMessage,
+  mergeToolPolicies,
+  readToolLedger,
   type Tool,
   toCairnError,
 } from '@cairn/core';
@@ -16,7 +19,10 @@ import {
 } from '@cairn/loop';
 import { afterRetry } from './after-retry.js';
 import { createConversationWriter } from './conversation-writer.js';
+import { settleCalls, settlementForInput } from './ledger/settle-calls.js';
+import { createTurnLedger } from './ledger/turn-ledger.js';
 import type { RuntimeEventListener } from './runtime-types.js';
+import { hasSomethingToAnswer } from './something-to-answer.js';
 import {
   storedAssistantMessage,
   storedErrorMessage,
@@ -60,6 +66,18 @@ export interface TurnResult {
   errorMessage?: ConversationMessage;
   error?: CairnError;
   lastAssistant?: ConversationMessage;
+  /** The approval requests the turn stopped for (stored; see `runtime.approvals`). */
+  waiting?: ApprovalEntry[];
+  /** A turn without new input found nothing to answer: no model was called. */
+  idle?: true;
+}
+
+// Where a turn's tools run: handed to each call.
+function turnContextOf(env: TurnEnvironment, conversationId: string, session: TurnRequest['session']) {
+  return {
+    conversationId,
+    ...definedFields({ projectRoot: env.projectRoot, runId: session.runId, agentId: session.agentId }),
+  };
 }
 
 /**
@@ -77,8 +95,8 @@ async function playTurn(env: TurnEnvironment, request: TurnRequest): Promise<Tur
   const { conversationId, model, session, agent } = request;
   const writer = createConversationWriter(env, conversationId, request.onEvent);
   let lastAssistant: ConversationMessage | undefined;
-  const persist = async (messages: ConversationMessage[]): Promise<ConversationMessage[]> => {
-    const stored = await writer.persist(messages);
+  const persist = async (messages: ConversationMessage[], key?: string): Promise<ConversationMessage[]> => {
+    const stored = await writer.persist(messages, key);
     for (const message of stored) {
       if (message.role === 'assistant') lastAssistant = message;
     }
@@ -86,15 +104,21 @@ async function playTurn(env: TurnEnvironment, request: TurnRequest): Promise<Tur
   };
 
   const host = withTurnTools(env.host, request.extraTools);
+  const ledger = createTurnLedger({ writer, settings: env.ledger, now: env.now, session });
 
   try {
-    await persist(request.inputs);
+    const history = await store.load(conversationId);
+    if (request.inputs.length > 0) {
+      history.push(...(await persistInputs(history)));
+    } else {
+      // Nothing new was said: the turn goes on from the store, its calls settled first.
+      const settled = await settleStoredCalls(history);
+      history.push(...settled.stored);
+      if (settled.waiting.length > 0) return { waiting: settled.waiting };
+      if (!hasSomethingToAnswer(history)) return { idle: true };
+    }
     const pipeline = env.pipelineFor(model, conversationId);
-    const context = buildTurnContext(env, request, {
-      history: await store.load(conversationId),
-      host,
-      pipeline,
-    });
+    const context = buildTurnContext(env, request, { history, host, pipeline });
     let messages: ModelMessage[] = context.messages;
     if (pipeline !== undefined) {
       const compressed = await compressTurnContext(env, writer, {
@@ -121,16 +145,15 @@ async function playTurn(env: TurnEnvironment, request: TurnRequest): Promise<Tur
         tools: host,
         ...failState,
         messages: loopMessages,
-        context: {
-          conversationId,
-          ...definedFields({ projectRoot: env.projectRoot, runId: session.runId, agentId: session.agentId }),
-        },
+        context: turnContextOf(env, conversationId, session),
         policy: turnToolPolicy(env, agent),
         maxTurns: turns,
+        // Every approval is stored, then decided (here or anywhere); every run is claimed first.
+        approve: ledger.approve,
+        beforeRun: ledger.beforeRun,
         ...definedFields({
           toolConcurrency: env.toolConcurrency,
           maxToolResultChars: env.maxToolResultChars,
-          approve: env.approve,
           compressionPipeline: pipeline,
           signal: request.signal,
           output: request.output,
@@ -154,14 +177,19 @@ async function playTurn(env: TurnEnvironment, request: TurnRequest): Promise<Tur
               },
             }),
         onAssistantMessage: async (message) => {
-          await persist([storedAssistantMessage(message, session)]);
+          const [stored] = await persist([storedAssistantMessage(message, session)]);
+          if (stored !== undefined) ledger.setAssistant(stored);
         },
         // Why an answer was refused (structured output): the model reads it, so the log keeps it.
         onUserMessage: async (message) => {
           await persist([storedUserMessage(message.id, message.createdAt, message.content, session)]);
         },
         // The message as stored (a big output offloaded): the loop sends it as the next turn will.
-        onToolMessage: async (message) => (await persist([storedToolMessage(message, session)]))[0],
+        // Under an id the call's place gives: a result is stored once, whoever settles the call.
+        onToolMessage: async (message) => {
+          const id = ledger.resultId(message.tool_call_id) ?? message.id;
+          return (await persist([storedToolMessage({ ...message, id }, session)]))[0];
+        },
       });
     };
     let loop = await runLoop(messages, request.failState, maxTurns);
@@ -179,12 +207,61 @@ async function playTurn(env: TurnEnvironment, request: TurnRequest): Promise<Tur
         loop = afterRetry(loop, retried);
       }
     }
-    if (loop.success) return { loop, ...definedFields({ lastAssistant }) };
+    if (loop.success) {
+      const waiting = loop.waiting === undefined ? undefined : ledger.waiting;
+      return { loop, ...definedFields({ lastAssistant, waiting }) };
+    }
     return await failed(loop.error, loop);
   } catch (error) {
     // A CairnError (a store down, a bad message) is the turn's result; anything else is a bug.
     if (!CairnError.is(error)) throw error;
     return await failed(error);
+  }
+
+  // The user's words with what they settle (see `settlementForInput`), in one append. A decision
+  // stored meanwhile by someone else makes the append conflict: it is worked out again from the store.
+  async function persistInputs(history: ConversationMessage[]): Promise<ConversationMessage[]> {
+    const key = request.inputs.at(-1)?.id as string;
+    let log = history;
+    for (let attempt = 1; ; attempt++) {
+      const settlement = settlementForInput(readToolLedger(log), log, {
+        createdAt: env.now().toISOString(),
+        session,
+      });
+      try {
+        return await persist([...settlement, ...request.inputs], key);
+      } catch (error) {
+        if (settlement.length === 0 || attempt >= 3 || !CairnError.is(error, 'STORE_CONFLICT')) throw error;
+        log = await store.load(conversationId);
+        history.splice(0, history.length, ...log);
+      }
+    }
+  }
+
+  async function settleStoredCalls(history: ConversationMessage[]) {
+    const ledger = readToolLedger(history);
+    const turnLedger = createTurnLedger({
+      writer,
+      settings: env.ledger,
+      now: env.now,
+      session,
+      known: ledger,
+    });
+    return settleCalls({
+      ledger,
+      log: history,
+      turnLedger,
+      host,
+      execution: {
+        ...turnContextOf(env, conversationId, session),
+        policy: mergeToolPolicies(turnToolPolicy(env, agent)),
+        // The tools' own signal: none when the caller gave none (nothing can cancel them then).
+        signal: request.signal ?? new AbortController().signal,
+      },
+      writer,
+      session,
+      now: env.now,
+    });
   }
 
   // The turn's request, from the store, compressed now (the compaction record stored and reported);

@@ -2,6 +2,7 @@ import type { CompressionPipelineOptions, CompressionResult, CompressionStepName
 import type { AgentPersona, ModeProfiles } from '@cairn/context-builder';
 import type {
   AgentOutput,
+  ApprovalEntry,
   CairnError,
   ConversationMessage,
   ConversationStore,
@@ -69,8 +70,15 @@ export interface RuntimeSettings {
   toolPolicy?: ToolPolicy;
   /** The workspace tools work in. */
   projectRoot?: string;
-  /** Asked before a tool that needs approval runs. */
+  /**
+   * Asked at once, in this process, before a tool that needs approval runs (a terminal prompt). Every
+   * request is stored first and every answer stored as its decision; without an approver, or when it
+   * answers `pending`, the turn ends waiting (`ChatResult.waiting`) and the call runs once someone
+   * decides it (`runtime.approvals.decide`) and the conversation is resumed (`runtime.resume`).
+   */
   approve?: ToolExecutionOptions['approve'];
+  /** Durable approvals: who may decide, for how long a request waits, who `approve` decides as. */
+  approvals?: ApprovalSettings;
   /**
    * Compression of the context (`false` for none). Default: the model's context window (or 128k)
    * as the budget, a tokenizer for the model, and the model itself summarising old turns.
@@ -86,6 +94,16 @@ export interface RuntimeSettings {
   /** Ids of new conversations and of the messages the runtime writes. */
   generateId?: () => string;
   now?: () => Date;
+}
+
+/** See `RuntimeSettings.approvals`. */
+export interface ApprovalSettings {
+  /** Stored in each request: `local`, `caller:<hash>`, `any`. Default `local` with `approve`, else `any`. */
+  askedOf?: string;
+  /** A request left undecided this long is decided `expired` (the call denied). Default: no expiry. */
+  ttlMs?: number;
+  /** The `decidedBy` of the decisions `approve` makes. Default `local`. */
+  decidedBy?: string;
 }
 
 export interface AgentRuntimeOptions {
@@ -172,6 +190,18 @@ export interface ChatResult<OUTPUT = never> {
   /** Model calls made. */
   turns: number;
   finishReason: FinishReason;
+  /**
+   * The approval requests this turn stopped for, stored in the log: it ended without calling the
+   * model again (`finishReason: 'tool_calls'`). Decide them (`runtime.approvals.decide`) and
+   * `runtime.resume` runs the calls and goes on. Absent when nothing waits.
+   */
+  waiting?: ApprovalEntry[];
+}
+
+/** `resume`: the conversation to continue, for the session that continues it. */
+export interface ResumeParams
+  extends Pick<ChatParams, 'mode' | 'agent' | 'model' | 'dataContext' | 'signal' | 'onEvent' | 'telemetry'> {
+  conversationId: string;
 }
 
 /** `compress`: the conversation to compress, for the turn that would come next (its mode, agent, model). */

@@ -15,7 +15,8 @@ export interface SessionFields {
   agentId?: string;
 }
 
-const withSession = (message: ConversationMessage, session: SessionFields): ConversationMessage => {
+/** Marks a message as written by this session (its mode, run and agent). */
+export const withSession = (message: ConversationMessage, session: SessionFields): ConversationMessage => {
   message.mode = session.mode;
   if (session.runId !== undefined) message.runId = session.runId;
   if (session.agentId !== undefined) message.agentId = session.agentId;

@@ -9,11 +9,12 @@ import {
   type Telemetry,
   type Tokenizer,
   type Tool,
-  type ToolExecutionOptions,
   type ToolHost,
   type ToolPolicy,
 } from '@cairn/core';
 import { createToolHost, type ToolRegistry } from '@cairn/loop';
+import { createProcessOwner } from './ledger/process-owner.js';
+import type { LedgerSettings } from './ledger/turn-ledger.js';
 import { createReadToolOutputTool } from './read-tool-output-tool.js';
 import type { AgentRuntimeOptions, RuntimeLogger } from './runtime-types.js';
 import { withTurnTools } from './with-turn-tools.js';
@@ -29,7 +30,8 @@ export interface TurnEnvironment {
   maxToolResultChars?: number;
   toolPolicy?: ToolPolicy;
   projectRoot?: string;
-  approve?: ToolExecutionOptions['approve'];
+  /** How turns ask for approvals and claim their runs. */
+  ledger: LedgerSettings;
   modeProfiles?: Partial<ModeProfiles>;
   generateId: () => string;
   now: () => Date;
@@ -100,6 +102,16 @@ export function createTurnEnvironment(options: Omit<AgentRuntimeOptions, 'model'
         ...pipelineOptions,
       });
     },
+    ledger: {
+      owner: createProcessOwner(),
+      // Someone asked in this process decides here; otherwise anyone who may use the store may.
+      askedOf: settings.approvals?.askedOf ?? (settings.approve === undefined ? 'any' : 'local'),
+      ...definedFields({
+        approvalTtlMs: settings.approvals?.ttlMs,
+        decider: settings.approve,
+        decidedBy: settings.approvals?.decidedBy,
+      }),
+    },
     generateId: settings.generateId ?? createMessageIds(),
     now: settings.now ?? (() => new Date()),
     telemetry: options.telemetry ?? noopTelemetry,
@@ -109,7 +121,6 @@ export function createTurnEnvironment(options: Omit<AgentRuntimeOptions, 'model'
       maxToolResultChars: settings.maxToolResultChars,
       toolPolicy: settings.toolPolicy,
       projectRoot: settings.projectRoot,
-      approve: settings.approve,
       modeProfiles: settings.modePrompt === false ? NO_MODE_PROFILES : settings.modeProfiles,
       logger: options.logger,
     }),

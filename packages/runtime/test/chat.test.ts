@@ -214,7 +214,7 @@ describe.each(STORE_BACKENDS)('runtime chat on the $name store', (backend) => {
     ]);
   });
 
-  it('after a process died mid-turn, the next turn repairs the stored history and continues, on a fresh runtime and store', async () => {
+  it('after a process died mid-turn, the next message settles the call left without a result and continues, on a fresh runtime and store', async () => {
     const store = open();
     const createdAt = new Date().toISOString();
     // What a killed process leaves: the call stored, its result never.
@@ -249,11 +249,15 @@ describe.each(STORE_BACKENDS)('runtime chat on the $name store', (backend) => {
     expect(result.success).toBe(true);
     const request = model.requests[0]?.messages ?? [];
     expect(request.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'tool', 'user']);
+    // The call never started (no intent): nothing runs before the new message, and the log says so.
     expect(request[3]).toMatchObject({
       role: 'tool',
       tool_call_id: 'c1',
-      content: expect.stringMatching(/^Interrupted/),
+      content: 'get_weather was not run: a new message came before it ran.',
     });
+    const log = await reopened.load('conv-crashed');
+    expect(log.map((message) => message.id).slice(0, 3)).toEqual(['u1', 'a1', 'a1.r0']);
+    expect(log[2]).toMatchObject({ role: 'tool', isError: true, tool_call_id: 'c1' });
   });
 
   it('compresses a history over the trigger, stores the summary as a compaction record, and reuses it', async () => {

@@ -77,6 +77,8 @@ export const CAIRN_ERROR_CODES = [
   'APPROVAL_EXPIRED',
   // No pending approval request with that id in the conversation (never asked, or not on its branch).
   'APPROVAL_NOT_FOUND',
+  // The request is asked of someone else (`askedOf`: the person at the terminal, another API caller).
+  'APPROVAL_FORBIDDEN',
 ] as const;
 
 export const CairnErrorCodeSchema = z.enum(CAIRN_ERROR_CODES);

@@ -75,18 +75,26 @@ export function readToolLedger(log: readonly ConversationMessage[]): ToolLedger 
   return { assistant, calls, approvals };
 }
 
+/** The approval entry of a stored request record (undecided); undefined for any other message. */
+export function approvalEntryOf(message: ConversationMessage): ApprovalEntry | undefined {
+  const record = message.approval;
+  if (record?.kind !== 'request') return undefined;
+  return {
+    id: message.id,
+    requestedAt: message.createdAt,
+    request: record,
+    ...(message.seq === undefined ? {} : { seq: message.seq }),
+  };
+}
+
 // Every request of the log with its decision: the first decision record naming it (there is one).
 function readApprovals(log: readonly ConversationMessage[]): ApprovalEntry[] {
   const entries = new Map<string, ApprovalEntry>();
   for (const message of log) {
     const record = message.approval;
-    if (record?.kind === 'request') {
-      entries.set(message.id, {
-        id: message.id,
-        requestedAt: message.createdAt,
-        request: record,
-        ...(message.seq === undefined ? {} : { seq: message.seq }),
-      });
+    const entry = approvalEntryOf(message);
+    if (entry !== undefined) {
+      entries.set(message.id, entry);
     } else if (record?.kind === 'decision') {
       const entry = entries.get(record.requestId);
       if (entry !== undefined && entry.decision === undefined) entry.decision = record;

@@ -1,15 +1,13 @@
 import {
   CairnError,
   type ConversationMessage,
-  type ConversationStore,
   definedFields,
-  isIncludedInContext,
-  isToolCallMessage,
   KeyedSerialQueue,
   type ModelAdapter,
 } from '@cairn/core';
 
 import { runTurn } from '../run-turn.js';
+import { hasSomethingToAnswer } from '../something-to-answer.js';
 import { storedUserMessage } from '../stored-messages.js';
 import type { TurnEnvironment } from '../turn-environment.js';
 import { loadRunState, type ReadRunRecordOptions, readRunWorkflow } from './read-run-records.js';
@@ -59,13 +57,6 @@ function checkText(name: string, value: unknown): string | undefined {
 
 // What the model would answer if the turn had no new user message: a user message, a tool result,
 // or a call whose result never came (the context builder answers it as interrupted).
-async function hasSomethingToAnswer(store: ConversationStore, conversationId: string): Promise<boolean> {
-  const tail = await store.load(conversationId, { direction: 'backward', limit: 50 });
-  const last = tail.find((message) => message.role !== 'system' && isIncludedInContext(message));
-  if (last === undefined) return false;
-  return last.role === 'user' || last.role === 'tool' || isToolCallMessage(last);
-}
-
 const sameFailState = (a: RunState, b: Pick<RunState, 'lastFailFingerprint' | 'consecutiveFailCount'>) =>
   a.lastFailFingerprint === b.lastFailFingerprint && a.consecutiveFailCount === b.consecutiveFailCount;
 
@@ -272,7 +263,14 @@ export function createRunApi(options: RunApiOptions): RunApi {
           ...(params.agent?.id === undefined ? {} : { agentId: params.agent.id }),
         };
         const text =
-          userInput ?? ((await hasSomethingToAnswer(store, conversationId)) ? undefined : RUN_CONTINUE_TEXT);
+          userInput ??
+          (hasSomethingToAnswer(
+            await store
+              .load(conversationId, { direction: 'backward', limit: 50 })
+              .then((tail) => tail.reverse()),
+          )
+            ? undefined
+            : RUN_CONTINUE_TEXT);
         const inputs =
           text === undefined
             ? []
