@@ -1,7 +1,7 @@
 import type { ConversationMessage, JsonValue, OpenAIToolCall } from '@cairn/core';
 import { readAgentSession } from './agent-session-metadata.js';
 import { toolArgumentsOf } from './parse-tool-arguments.js';
-import { addContextFields, executionMessage } from './tool-execution-message.js';
+import { addContextFields, type CallLedgerState, executionMessage } from './tool-execution-message.js';
 import { createToolProcessorRegistry, type ToolProcessorRegistry } from './tool-processors/index.js';
 
 /** How the display view is made. */
@@ -31,6 +31,8 @@ interface PendingCall {
   assistant: ConversationMessage;
   /** The call's arguments as JSON, read when the call arrives. */
   input: JsonValue;
+  /** What the ledger's records said about it so far. */
+  ledger?: CallLedgerState;
 }
 
 // How many interrupted calls are remembered for a late result (the processor remembers as many).
@@ -78,6 +80,8 @@ class MergingProjector implements DisplayProjector {
   private readonly pending = new Map<string, PendingCall>();
   // Calls answered by an interrupted result, so a late real result updates their execution.
   private readonly interrupted = new Map<string, PendingCall>();
+  // Approval request ids of waiting calls, to the call they ask about (a decision names the request).
+  private readonly requests = new Map<string, string>();
   private cwd: string | undefined;
   // The session metadata last read, and its cwd: the processor gives one session's messages the same object.
   private sessionMetadata: ConversationMessage['providerMetadata'];
@@ -94,7 +98,11 @@ class MergingProjector implements DisplayProjector {
   push(message: ConversationMessage): ConversationMessage[] {
     if (message.role === 'tool' && message.tool_call_id !== undefined)
       return this.toolResult(message, message.tool_call_id);
-    if (message.role !== 'assistant') return [{ ...message }];
+    if (message.role !== 'assistant') {
+      if (message.approval !== undefined || message.toolIntent !== undefined)
+        return this.ledgerRecord(message);
+      return [{ ...message }];
+    }
     if (this.options.cwd === undefined) {
       const metadata = message.providerMetadata;
       if (metadata === undefined || metadata !== this.sessionMetadata) {
@@ -122,14 +130,65 @@ class MergingProjector implements DisplayProjector {
   }
 
   end(): ConversationMessage[] {
-    const unfinished = Array.from(this.pending.values(), (entry) => this.execution(entry));
+    // A call that still waits for a decision shows so; any other call without a result is unfinished.
+    const unfinished = Array.from(this.pending.values(), (entry) => {
+      if (entry.ledger?.status === 'running') entry.ledger = { ...entry.ledger, status: undefined };
+      return this.execution(entry);
+    });
     this.pending.clear();
+    this.requests.clear();
     this.interrupted.clear();
     return unfinished;
   }
 
   private execution(entry: PendingCall, result?: ConversationMessage): ConversationMessage {
-    return executionMessage(entry.call, entry.input, entry.assistant, result, this.registry, this.cwd);
+    return executionMessage(
+      entry.call,
+      entry.input,
+      entry.assistant,
+      result,
+      this.registry,
+      this.cwd,
+      entry.ledger,
+    );
+  }
+
+  // A ledger record updates its call's execution (awaiting approval, decided, running); one about a
+  // call not waiting here (answered, or of another branch) shows nothing. Records are never shown.
+  private ledgerRecord(message: ConversationMessage): ConversationMessage[] {
+    const { approval, toolIntent } = message;
+    const callId =
+      approval?.kind === 'decision'
+        ? this.requests.get(approval.requestId)
+        : (approval ?? toolIntent)?.toolCallId;
+    const entry = callId === undefined ? undefined : this.pending.get(callId);
+    if (entry === undefined) return [];
+    const ledger: CallLedgerState = { ...entry.ledger };
+    if (approval?.kind === 'request') {
+      if (approval.assistantMessageId !== entry.assistant.id) return [];
+      this.requests.set(message.id, approval.toolCallId);
+      ledger.approval = {
+        id: message.id,
+        askedOf: approval.askedOf,
+        ...(approval.expiresAt === undefined ? {} : { expiresAt: approval.expiresAt }),
+      };
+      ledger.status = 'awaiting_approval';
+    } else if (approval?.kind === 'decision' && ledger.approval !== undefined) {
+      ledger.approval = {
+        ...ledger.approval,
+        outcome: approval.outcome,
+        decidedBy: approval.decidedBy,
+        decidedAt: approval.decidedAt,
+      };
+      // Approved, it runs next; otherwise its denial is the result that follows.
+      ledger.status = approval.outcome === 'approve' || approval.outcome === 'edit' ? 'running' : undefined;
+    } else if (toolIntent !== undefined) {
+      if (toolIntent.assistantMessageId !== entry.assistant.id) return [];
+      ledger.attempt = toolIntent.attempt;
+      ledger.status = 'running';
+    } else return [];
+    entry.ledger = ledger;
+    return [this.execution(entry)];
   }
 
   private toolResult(message: ConversationMessage, callId: string): ConversationMessage[] {

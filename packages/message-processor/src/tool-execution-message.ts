@@ -10,10 +10,20 @@ import { mediaSummary } from './media-summary.js';
 import { runningToolSummary } from './running-tool-summary.js';
 import type { ToolCallView, ToolProcessorRegistry } from './tool-processors/index.js';
 
+/** What the ledger's records say about a call without a result yet: its approval, its attempts. */
+export interface CallLedgerState {
+  approval?: NonNullable<ToolExecutionMetadata['approval']>;
+  /** The latest attempt started (a `tool_intent`). */
+  attempt?: number;
+  /** `awaiting_approval` while undecided, `running` once approved or started. */
+  status?: 'awaiting_approval' | 'running' | undefined;
+}
+
 /**
  * One display message for a tool call and its result (RFC-20250124-001): the summary as content,
- * the merged call and result in `toolExecution`; an interrupted or missing result is `unfinished`.
- * Built field by field, without spreads: it runs once per call.
+ * the merged call and result in `toolExecution`; an interrupted or missing result is `unfinished`
+ * (or where the ledger says the call stands: awaiting approval, running). Built field by field,
+ * without spreads: it runs once per call.
  */
 export function executionMessage(
   call: OpenAIToolCall,
@@ -22,6 +32,7 @@ export function executionMessage(
   result: ConversationMessage | undefined,
   registry: ToolProcessorRegistry,
   cwd: string | undefined,
+  ledger?: CallLedgerState,
 ): ConversationMessage {
   const finished = result !== undefined && result.interrupted !== true;
   const toolName = call.function.name;
@@ -46,9 +57,17 @@ export function executionMessage(
   const media = parts === undefined || isError ? undefined : mediaSummary(parts);
   const summary = media === undefined ? described.summary : `${described.summary} → ${media}`;
   const durationMs = result?.duration ?? 0;
-  const toolExecution: ToolExecutionMetadata = finished
-    ? { toolName, toolUseId: call.id, input, output, isError, durationMs, summary }
-    : { toolName, toolUseId: call.id, input, status: 'unfinished', output, isError, durationMs, summary };
+  const status = finished
+    ? undefined
+    : result === undefined && ledger?.status !== undefined
+      ? ledger.status
+      : 'unfinished';
+  const toolExecution: ToolExecutionMetadata =
+    status === undefined
+      ? { toolName, toolUseId: call.id, input, output, isError, durationMs, summary }
+      : { toolName, toolUseId: call.id, input, status, output, isError, durationMs, summary };
+  if (ledger?.approval !== undefined) toolExecution.approval = ledger.approval;
+  if (ledger?.attempt !== undefined && ledger.attempt > 1) toolExecution.attempt = ledger.attempt;
   if (parts !== undefined && hasNonTextParts(parts)) toolExecution.content = parts;
   if (details !== undefined) toolExecution.details = details;
   // Where the display message sits in the log: at its result, or at its call when there is none;
