@@ -189,6 +189,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
           ...definedFields({
             agent: params.agent,
             dataContext: params.dataContext,
+            askedOf: params.askedOf,
             signal: params.signal,
             onEvent: params.onEvent,
             output: params.output,
@@ -216,6 +217,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
           ...definedFields({
             agent: params.agent,
             dataContext: params.dataContext,
+            askedOf: params.askedOf,
             signal: params.signal,
             onEvent: params.onEvent,
           }),

@@ -55,6 +55,8 @@ export interface TurnRequest extends TurnContextRequest {
   extraTools?: readonly Tool[];
   /** The failing-call state the loop starts from (a run keeps it between turns). */
   failState?: Partial<FailState>;
+  /** Who may decide this turn's approvals, instead of the runtime's `askedOf`. */
+  askedOf?: string;
   /** Structured output of the answer (`chat({ output })`). */
   output?: StructuredOutput<unknown>;
   outputRetries?: number;
@@ -104,7 +106,9 @@ async function playTurn(env: TurnEnvironment, request: TurnRequest): Promise<Tur
   };
 
   const host = withTurnTools(env.host, request.extraTools);
-  const ledger = createTurnLedger({ writer, settings: env.ledger, now: env.now, session });
+  const ledgerSettings =
+    request.askedOf === undefined ? env.ledger : { ...env.ledger, askedOf: request.askedOf };
+  const ledger = createTurnLedger({ writer, settings: ledgerSettings, now: env.now, session });
 
   try {
     const history = await store.load(conversationId);

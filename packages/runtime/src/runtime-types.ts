@@ -150,6 +150,11 @@ export interface ChatParams<OUTPUT = never> {
    * message of the active branch: `INVALID_ARGUMENT`, before anything is stored.
    */
   branchFrom?: number;
+  /**
+   * Who may decide the approvals this turn asks for (`local`, `caller:<id>`, `any`): a server passes
+   * the caller it authenticated. Default `settings.approvals.askedOf`.
+   */
+  askedOf?: string;
   signal?: AbortSignal;
   onEvent?: RuntimeEventListener;
   /**
@@ -200,7 +205,10 @@ export interface ChatResult<OUTPUT = never> {
 
 /** `resume`: the conversation to continue, for the session that continues it. */
 export interface ResumeParams
-  extends Pick<ChatParams, 'mode' | 'agent' | 'model' | 'dataContext' | 'signal' | 'onEvent' | 'telemetry'> {
+  extends Pick<
+    ChatParams,
+    'mode' | 'agent' | 'model' | 'dataContext' | 'askedOf' | 'signal' | 'onEvent' | 'telemetry'
+  > {
   conversationId: string;
 }
 

@@ -235,7 +235,7 @@ describe.each(STORE_BACKENDS)('durable approvals on the $name store', (backend) 
 
   it('refuses a decision from someone the request is not asked of', async () => {
     const effects: Effects = { lines: [] };
-    const model = new ScriptedModel({ turns: [deployCall()] });
+    const model = new ScriptedModel({ turns: [deployCall(), deployCall()] });
     const runtime = runtimeOn(open(), effects, model, { approve: () => 'pending' });
     const { waiting } = await runtime.chat({ conversationId: 'c', userInput: 'Ship' });
     const decide = runtime.approvals.decide({
@@ -245,6 +245,9 @@ describe.each(STORE_BACKENDS)('durable approvals on the $name store', (backend) 
       decidedBy: 'caller:mallory',
     });
     expect(await codeOf(decide)).toBe('APPROVAL_FORBIDDEN');
+    // A turn may name its own decider (a server: the caller who sent the message).
+    const asked = await runtime.chat({ conversationId: 'd', userInput: 'Ship', askedOf: 'caller:alice' });
+    expect(asked.waiting?.[0]?.request.askedOf).toBe('caller:alice');
     expect(
       await codeOf(
         runtime.approvals.decide({
