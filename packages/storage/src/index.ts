@@ -15,6 +15,16 @@ export { normalizeBlobRange, sliceBlob, toBlobBytes } from './blob/blob-bytes.js
 export { decodeBlobText, encodeBlobText } from './blob/blob-text.js';
 export { blobPrefixEnd, conversationBlobPrefixes } from './blob/conversation-blob-prefixes.js';
 export { appendConversationMessage, loadConversationMessages } from './conversation-messages.js';
+export { type HeldLeaseOperations, heldLease } from './lease/held-lease.js';
+export {
+  assertLeaseKey,
+  type LeaseRequest,
+  MAX_LEASE_OWNER_LENGTH,
+  MAX_LEASE_TTL_MS,
+  MIN_LEASE_TTL_MS,
+  normalizeLeaseRequest,
+} from './lease/lease-request.js';
+export { acquiredEpoch, isRenewable, type LeaseRow, RELEASED_LEASE_OWNER } from './lease/lease-rules.js';
 export {
   conversationMatchesSearch,
   foldSearchText,
@@ -50,6 +60,7 @@ export {
   createMemoryConversationStore,
   MemoryConversationStore,
 } from './memory/memory-conversation-store.js';
+export { MemoryLeaseStore } from './memory/memory-lease-store.js';
 export { collectBlobs, type PendingBlob } from './offload/collect-blobs.js';
 export {
   type BlobWriter,

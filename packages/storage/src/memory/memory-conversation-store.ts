@@ -28,6 +28,7 @@ import { nextConversationTitle } from '../list/conversation-title.js';
 import { normalizeListOptions, paginateMatchingSummaries, paginateSummaries } from '../list/list-cursor.js';
 import { normalizeLoadOptions, selectRange } from '../load/normalize-load-options.js';
 import { collectBlobs, type PendingBlob } from '../offload/collect-blobs.js';
+import { MemoryLeaseStore } from './memory-lease-store.js';
 
 interface MemoryConversation {
   messages: ConversationMessage[];
@@ -47,7 +48,13 @@ interface MemoryConversation {
  * kit, but its data ends with the process. Stored messages are copies, so callers cannot mutate them.
  */
 export class MemoryConversationStore implements ConversationStore {
-  readonly capabilities: StoreCapabilities = { persistent: false, concurrentInstances: false, search: true };
+  readonly capabilities: StoreCapabilities = {
+    persistent: false,
+    concurrentInstances: false,
+    search: true,
+    leases: true,
+  };
+  readonly leases = new MemoryLeaseStore(() => this.#assertOpen());
   readonly #conversations = new Map<string, MemoryConversation>();
   readonly #blobs = new Map<string, Uint8Array>();
   #closed = false;

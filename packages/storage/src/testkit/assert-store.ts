@@ -47,3 +47,21 @@ export async function listAll(store: ConversationStore, limit = 1000) {
   }
   assert.fail('listConversations never stopped returning a nextCursor');
 }
+
+/**
+ * What `attempt` gives once it gives something other than undefined, trying again on the next turn
+ * of the event loop (no timer: the kit waits on no fixed delay); fails after `timeoutMs`.
+ */
+export async function eventually<T>(
+  attempt: () => Promise<T | undefined>,
+  timeoutMs: number,
+  what: string,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await attempt();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) assert.fail(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}

@@ -2,7 +2,7 @@ import type { ConversationStore, JsonValue } from '@cairn/core';
 import type { ProcessTestOptions } from './store-factory.js';
 
 /** What a case needs beyond the basic contract; it is skipped when the backend lacks it. */
-export type CaseRequirement = 'persistent' | 'concurrentInstances' | 'search' | 'processes';
+export type CaseRequirement = 'persistent' | 'concurrentInstances' | 'search' | 'leases' | 'processes';
 
 export interface CaseContext {
   /** Opens a store over this case's location (a second call: a second instance). Closed after the case. */

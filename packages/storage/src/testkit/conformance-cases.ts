@@ -6,12 +6,14 @@ import { idempotencyConflictCases } from './cases/idempotency-conflict-cases.js'
 import { instanceCases } from './cases/instance-cases.js';
 import { invalidIdCases } from './cases/invalid-id-cases.js';
 import { largeUnicodeCases } from './cases/large-unicode-cases.js';
+import { leaseCases } from './cases/lease-cases.js';
 import { listingDeleteCases } from './cases/listing-delete-cases.js';
 import { messageIdCases } from './cases/message-id-cases.js';
 import { modelBasedCases } from './cases/model-based-cases.js';
 import { offloadedOutputCases } from './cases/offloaded-output-cases.js';
 import { plainJsonCases } from './cases/plain-json-cases.js';
 import { processCases } from './cases/process-cases.js';
+import { processRaceCases } from './cases/process-race-cases.js';
 import { searchCases } from './cases/search-cases.js';
 import { titleCases } from './cases/title-cases.js';
 import type { ConformanceCase } from './conformance-case.js';
@@ -33,5 +35,6 @@ export const CONFORMANCE_GROUPS: Readonly<Record<string, readonly ConformanceCas
   'unicode and size': largeUnicodeCases,
   'plain JSON values': plainJsonCases,
   'reference model': modelBasedCases,
-  processes: processCases,
+  leases: leaseCases,
+  processes: [...processCases, ...processRaceCases],
 };
