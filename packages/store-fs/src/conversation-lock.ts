@@ -14,8 +14,8 @@ export interface LockOptions {
   timeoutMs: number;
 }
 
-/** Who holds a lock: `host pid acquiredAtMs token`. */
-interface Owner {
+/** Who holds a lock: `host pid acquiredAtMs token` (lease records add fields after these). */
+export interface Owner {
   host: string;
   pid: number;
   acquiredAt: number;
@@ -26,11 +26,12 @@ interface Owner {
 const PROCESS_TOKEN = randomBytes(6).toString('hex');
 let lockCount = 0;
 
-function newOwner(): string {
+/** A fresh owner stamp of this process: `host pid nowMs token`, the token never reused. */
+export function newOwner(): string {
   return `${HOST} ${process.pid} ${Date.now()} ${PROCESS_TOKEN}-${++lockCount}`;
 }
 
-function parseOwner(raw: string): Owner | undefined {
+export function parseOwner(raw: string): Owner | undefined {
   const [host, pid, acquiredAt] = raw.split(' ');
   if (host === undefined || pid === undefined || acquiredAt === undefined) return undefined;
   return { host, pid: Number(pid), acquiredAt: Number(acquiredAt), raw };
@@ -40,7 +41,7 @@ function parseOwner(raw: string): Owner | undefined {
 // fails if it exists (the technique Mercurial uses). Where symlinks are not allowed (Windows
 // without the privilege), an exclusively created file holds the owner instead. On libuv's pool:
 // creating an entry waits for the file system's journal, ~1 ms while other files are synced.
-async function tryCreate(path: string, owner: string): Promise<boolean> {
+export async function tryCreate(path: string, owner: string): Promise<boolean> {
   // A new conversation's directory is made first, not after a failed try: one trip to the pool less.
   if (!exists(dirname(path))) await mkdir(dirname(path), { recursive: true });
   try {
@@ -64,7 +65,7 @@ async function tryCreate(path: string, owner: string): Promise<boolean> {
   }
 }
 
-function readOwner(path: string): Owner | undefined {
+export function readOwner(path: string): Owner | undefined {
   try {
     return parseOwner(readlinkSync(path));
   } catch (error) {
@@ -79,13 +80,19 @@ function readOwner(path: string): Owner | undefined {
   }
 }
 
-function isStale(owner: Owner | undefined, staleMs: number): boolean {
-  if (owner === undefined) return false;
-  if (Date.now() - owner.acquiredAt > staleMs) return true;
+/** Whether `owner` is a process of this machine that is gone: its lock is stale at once. */
+export function isOwnerGone(owner: Owner): boolean {
   return owner.host === HOST && !isAlive(owner.pid);
 }
 
-function readRawOwner(path: string): string | undefined {
+export function isStale(owner: Owner | undefined, staleMs: number): boolean {
+  if (owner === undefined) return false;
+  if (Date.now() - owner.acquiredAt > staleMs) return true;
+  return isOwnerGone(owner);
+}
+
+/** The owner record of the lock at `path` as written, or undefined when there is none. */
+export function readRawOwner(path: string): string | undefined {
   try {
     return readlinkSync(path);
   } catch {
@@ -93,7 +100,7 @@ function readRawOwner(path: string): string | undefined {
   }
 }
 
-function removeIfOwnedBy(path: string, raw: string): void {
+export function removeIfOwnedBy(path: string, raw: string): void {
   if (readRawOwner(path) !== raw) return;
   try {
     unlinkSync(path);
@@ -102,14 +109,24 @@ function removeIfOwnedBy(path: string, raw: string): void {
   }
 }
 
+/** A breaker older than this (or its lock's `staleMs`, if shorter) is taken to have died breaking. */
+export const BREAKER_STALE_MS = 5_000;
+
+/** The second lock that serialises breaking the lock at `path` (see `breakStaleLock`). */
+export function breakerFile(path: string): string {
+  return `${path}.break`;
+}
+
 // Breaking a stale lock is itself serialised by a second lock, so two processes that both saw the
 // stale owner cannot both remove it (the second would remove the first one's fresh lock).
-async function breakStaleLock(path: string, stale: Owner, staleMs: number): Promise<void> {
-  const breaker = `${path}.break`;
+export async function breakStaleLock(path: string, stale: Owner, staleMs: number): Promise<void> {
+  const breaker = breakerFile(path);
   const me = newOwner();
   if (!(await tryCreate(breaker, me))) {
     const other = readOwner(breaker);
-    if (other !== undefined && isStale(other, Math.min(staleMs, 5_000))) removeIfOwnedBy(breaker, other.raw);
+    if (other !== undefined && isStale(other, Math.min(staleMs, BREAKER_STALE_MS))) {
+      removeIfOwnedBy(breaker, other.raw);
+    }
     return;
   }
   try {
@@ -134,7 +151,7 @@ function requestRelease(path: string): void {
 
 // A lock's new owner is made beside it and renamed over it: the lock never stops existing, so no
 // other process can take it in between. Off the event loop (the libuv pool): it is not urgent.
-async function replaceOwner(path: string, owner: string): Promise<void> {
+export async function replaceOwner(path: string, owner: string): Promise<void> {
   const next = `${path}.renew`;
   try {
     await symlink(owner, next);
@@ -202,6 +219,23 @@ export async function acquireLock(path: string, options: LockOptions): Promise<H
   } finally {
     queue.leave();
   }
+}
+
+/**
+ * One attempt, no waiting (for a holder that must not queue, e.g. a lease): creates the lock at
+ * `path` with `owner`, or, when the lock there is one `lapsed` judges stale, breaks it and tries
+ * once more. True when `owner` now holds it.
+ */
+export async function tryAcquireLock(
+  path: string,
+  owner: string,
+  lapsed: (current: Owner) => boolean,
+): Promise<boolean> {
+  if (await tryCreate(path, owner)) return true;
+  const current = readOwner(path);
+  if (current === undefined || !lapsed(current)) return false;
+  await breakStaleLock(path, current, BREAKER_STALE_MS);
+  return tryCreate(path, owner);
 }
 
 function heldLock(path: string, first: string): HeldLock {

@@ -34,6 +34,7 @@ import { ConversationLog } from './conversation-log.js';
 import { endsTurn } from './ends-turn.js';
 import type { FileSyncer } from './file-syncer.js';
 import { FsLayout } from './fs-layout.js';
+import { FsLeaseStore } from './fs-lease-store.js';
 import type { FsConversationStoreOptions, FsDurability } from './fs-store-options.js';
 import { recoverStoreJournals } from './journal-recovery.js';
 import { lockLapsed } from './lock-lapsed.js';
@@ -60,8 +61,15 @@ const LOG_TEXT_CACHE_CHARS = 32 * 1024 * 1024;
  * lines are moved to a `.corrupt` side file and reported, never deleted.
  */
 export class FsConversationStore implements ConversationStore {
-  readonly capabilities: StoreCapabilities = { persistent: true, concurrentInstances: true, search: true };
+  readonly capabilities: StoreCapabilities = {
+    persistent: true,
+    concurrentInstances: true,
+    search: true,
+    leases: true,
+  };
   readonly layout: FsLayout;
+  /** Run leases shared by every process on this data directory (see `FsLeaseStore`). */
+  readonly leases: FsLeaseStore;
   readonly #durability: FsDurability;
   readonly #maxOpenLogs: number;
   readonly #locks: LockLeases;
@@ -102,6 +110,10 @@ export class FsConversationStore implements ConversationStore {
       timeoutMs: options.lockTimeoutMs ?? 10_000,
     };
     this.#locks = new LockLeases(this.#lockOptions);
+    this.leases = new FsLeaseStore(this.layout, {
+      sync: this.#durability !== 'none',
+      assertOpen: () => this.#assertOpen(),
+    });
     this.#onQuarantine = options.onQuarantine ?? warnQuarantine;
     this.#syncer = internals.syncer ?? new SharedSyncQueue();
     this.#journal =

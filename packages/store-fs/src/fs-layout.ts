@@ -16,6 +16,8 @@ import { conversationBlobPrefixes } from '@cairn/storage';
  *   <rootDir>/projects/<projectId>/state/logs/<ref>                              blobs, e.g.
  *   <rootDir>/projects/<projectId>/state/logs/tool-results/<conversationId>/<messageId>.txt
  *   <rootDir>/projects/<projectId>/state/logs/attachments/<conversationId>/<sha256>  a part's bytes
+ *   <rootDir>/projects/<projectId>/leases/<key>/holder        a lease: a lock whose owner record names its holder
+ *   <rootDir>/projects/<projectId>/leases/<key>/epoch         the key's epoch counter, written by the holder
  *
  * Every id and ref is checked before it is joined into a path.
  */
@@ -26,6 +28,7 @@ export class FsLayout {
   readonly indexFile: string;
   readonly journalDir: string;
   readonly journalLockFile: string;
+  readonly leasesDir: string;
 
   constructor(rootDir: string, projectId: string) {
     assertSafeId('projectId', projectId);
@@ -36,6 +39,7 @@ export class FsLayout {
     this.indexFile = join(this.projectDir, 'conversations.index.json');
     this.journalDir = join(this.projectDir, 'journal');
     this.journalLockFile = join(this.journalDir, 'recovery.lock');
+    this.leasesDir = join(this.projectDir, 'leases');
   }
 
   conversationDir(conversationId: string): string {
@@ -57,6 +61,20 @@ export class FsLayout {
 
   lockFile(conversationId: string): string {
     return join(this.conversationDir(conversationId), 'lock');
+  }
+
+  /** A directory per key: its files' names cannot meet another key's (a key may hold dots). */
+  leaseDir(key: string): string {
+    assertSafeId('lease key', key);
+    return join(this.leasesDir, key);
+  }
+
+  leaseHolderFile(key: string): string {
+    return join(this.leaseDir(key), 'holder');
+  }
+
+  leaseEpochFile(key: string): string {
+    return join(this.leaseDir(key), 'epoch');
   }
 
   blobFile(ref: string): string {
