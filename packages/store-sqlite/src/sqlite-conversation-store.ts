@@ -41,6 +41,7 @@ import {
 import { migrate } from './schema/migrate.js';
 import type { SqliteConnection, SqliteDriver } from './sqlite-connection.js';
 import { toStoreError } from './sqlite-error.js';
+import { SqliteLeaseStore } from './sqlite-lease-store.js';
 import { type ConversationRow, prepareStatements, type SqliteStatements } from './sqlite-statements.js';
 import { normalizeSqliteOptions, type SqliteConversationStoreOptions } from './sqlite-store-options.js';
 
@@ -125,6 +126,8 @@ function isOnDisk(db: SqliteConnection): boolean {
  */
 export class SqliteConversationStore implements ConversationStore {
   readonly capabilities: StoreCapabilities;
+  /** Run leases shared by every process on this file (see `SqliteLeaseStore`). */
+  readonly leases: SqliteLeaseStore;
   /** The library under this store's connection. */
   readonly driver: SqliteDriver;
   readonly #db: SqliteConnection;
@@ -141,6 +144,7 @@ export class SqliteConversationStore implements ConversationStore {
     this.driver = db.driver;
     this.#ownsDatabase = options.database === undefined;
     let onDisk: boolean;
+    let leases: SqliteLeaseStore;
     try {
       db.exec(
         `PRAGMA busy_timeout = ${busyTimeoutMs}; PRAGMA journal_mode = WAL; PRAGMA synchronous = ${synchronous}; PRAGMA foreign_keys = ON`,
@@ -148,11 +152,19 @@ export class SqliteConversationStore implements ConversationStore {
       migrate(db);
       this.#statements = prepareStatements(db);
       onDisk = isOnDisk(db);
+      leases = new SqliteLeaseStore({
+        db,
+        run: (action, work) => {
+          this.#assertOpen();
+          return this.#run(action, work);
+        },
+      });
     } catch (error) {
       if (this.#ownsDatabase) db.close();
       throw toStoreError(error, 'opening the database');
     }
-    this.capabilities = { persistent: onDisk, concurrentInstances: onDisk, search: true };
+    this.leases = leases;
+    this.capabilities = { persistent: onDisk, concurrentInstances: onDisk, search: true, leases: true };
     this.#appendTransaction = db.immediate((pending: PendingAppend) => this.#appendLocked(pending));
     this.#deleteTransaction = db.immediate((conversationId: string) => this.#deleteLocked(conversationId));
   }

@@ -54,9 +54,19 @@ describe('store options', () => {
 
   it('claims persistence and concurrent instances for a file, neither for :memory:', async () => {
     const file = createSqliteConversationStore({ filename: join(dir, 'file.db') });
-    expect(file.capabilities).toEqual({ persistent: true, concurrentInstances: true, search: true });
+    expect(file.capabilities).toEqual({
+      persistent: true,
+      concurrentInstances: true,
+      search: true,
+      leases: true,
+    });
     const memory = createSqliteConversationStore({ filename: ':memory:' });
-    expect(memory.capabilities).toEqual({ persistent: false, concurrentInstances: false, search: true });
+    expect(memory.capabilities).toEqual({
+      persistent: false,
+      concurrentInstances: false,
+      search: true,
+      leases: true,
+    });
     await Promise.all([file.close(), memory.close()]);
   });
 

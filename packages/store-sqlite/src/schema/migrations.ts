@@ -57,6 +57,20 @@ export const MIGRATIONS: readonly Migration[] = [
         SELECT key >> 32, message -> '$.id', key & 0xFFFFFFFF FROM cairn_messages ORDER BY key;
     `,
   },
+  {
+    version: 3,
+    // Run leases (`LeaseStore`): one row per key, taken and renewed in BEGIN IMMEDIATE. A release
+    // empties `owner` and puts the expiry in the past rather than deleting the row, so the epoch
+    // counts on across owners. Expiries are milliseconds of the writing process's clock.
+    sql: `
+      CREATE TABLE cairn_leases (
+        key TEXT PRIMARY KEY,
+        owner TEXT NOT NULL,
+        epoch INTEGER NOT NULL,
+        expires_at_ms INTEGER NOT NULL
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 /** The schema version this code writes. */
