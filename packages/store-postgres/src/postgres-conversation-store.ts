@@ -23,6 +23,7 @@ import type { Pool } from 'pg';
 import { appendBatch } from './append/append-batch.js';
 import { deleteConversationBlobs, selectBlob, upsertBlob } from './blob/blob-queries.js';
 import { toStoreError } from './errors/to-store-error.js';
+import { PostgresLeaseStore } from './lease/postgres-lease-store.js';
 import { normalizeListWindow, selectConversations } from './list/select-conversations.js';
 import { selectMessages } from './load/select-messages.js';
 import { type PostgresStoreOptions, resolvePostgresStoreOptions } from './postgres-store-options.js';
@@ -37,7 +38,14 @@ import { inTransaction, lockTransaction } from './sql/in-transaction.js';
  * first use. Ids are checked before any query; driver failures become `STORE_UNAVAILABLE`.
  */
 export class PostgresConversationStore implements ConversationStore {
-  readonly capabilities: StoreCapabilities = { persistent: true, concurrentInstances: true, search: true };
+  readonly capabilities: StoreCapabilities = {
+    persistent: true,
+    concurrentInstances: true,
+    search: true,
+    leases: true,
+  };
+  /** Run leases shared by every instance on this schema (see `PostgresLeaseStore`). */
+  readonly leases: PostgresLeaseStore;
   readonly #pool: Pool;
   readonly #ownsPool: boolean;
   readonly #tables: SchemaTables;
@@ -49,6 +57,12 @@ export class PostgresConversationStore implements ConversationStore {
     this.#pool = pool;
     this.#ownsPool = ownsPool;
     this.#tables = schemaTables(schema);
+    this.leases = new PostgresLeaseStore(this.#tables, (action, text, values) =>
+      this.#run(action, async () => {
+        await this.#ready();
+        return (await this.#pool.query(text, values)).rows;
+      }),
+    );
   }
 
   /** The schema holding this store's tables. */

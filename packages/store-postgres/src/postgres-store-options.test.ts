@@ -27,7 +27,12 @@ describe('PostgresStoreOptions', () => {
   it('uses DATABASE_URL by default and creates no connection until first use', async () => {
     vi.stubEnv('DATABASE_URL', 'postgres://nobody@127.0.0.1:1/none');
     const store = createPostgresConversationStore();
-    expect(store.capabilities).toEqual({ persistent: true, concurrentInstances: true, search: true });
+    expect(store.capabilities).toEqual({
+      persistent: true,
+      concurrentInstances: true,
+      search: true,
+      leases: true,
+    });
     expect(store.schema).toBe('public');
     await store.close();
   });

@@ -44,6 +44,7 @@ describe('migrations', () => {
       'cairn_appends',
       'cairn_blobs',
       'cairn_conversations',
+      'cairn_leases',
       'cairn_message_ids',
       'cairn_messages',
       'cairn_schema_version',

@@ -80,6 +80,19 @@ export const MIGRATIONS: readonly Migration[] = [
   `,
     finish: indexEscapedMessageIds,
   },
+  // Run leases (`LeaseStore`): one row per key. A release empties `owner` and sets the expiry to
+  // -infinity rather than deleting the row, so the epoch counts on across owners. Expiries are the
+  // database's clock (`now()`), whatever the clocks of the hosts sharing it.
+  {
+    sql: (t) => `
+    CREATE TABLE ${t.leases} (
+      key text COLLATE "C" PRIMARY KEY,
+      owner text NOT NULL,
+      epoch bigint NOT NULL,
+      expires_at timestamptz NOT NULL
+    );
+  `,
+  },
 ];
 
 /** The version this code creates and understands. */

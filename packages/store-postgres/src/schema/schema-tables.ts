@@ -11,6 +11,7 @@ export interface SchemaTables {
   appends: string;
   messageIds: string;
   blobs: string;
+  leases: string;
 }
 
 /** `schema` must already be checked (`SCHEMA_NAME_PATTERN`); it is quoted as well. */
@@ -26,6 +27,7 @@ export function schemaTables(schema: string): SchemaTables {
     appends: table('cairn_appends'),
     messageIds: table('cairn_message_ids'),
     blobs: table('cairn_blobs'),
+    leases: table('cairn_leases'),
   };
 }
 
