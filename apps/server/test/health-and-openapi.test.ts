@@ -38,6 +38,9 @@ describe('GET /openapi.json', () => {
     expect(Object.keys(document.paths['/v1/conversations/{id}'] ?? {}).sort()).toEqual(['delete', 'patch']);
     expect(JSON.stringify(document.paths['/v1/conversations']?.get)).toContain('"name":"q"');
     expect(document.components.schemas).toHaveProperty('RenameConversationRequest');
+    // Durable approvals: a turn's result says what it waits for; a decision has its own body.
+    expect(document.components.schemas).toHaveProperty('Approval');
+    expect(document.components.schemas).toHaveProperty('ApprovalDecisionBody');
     expect(Object.keys(document.paths).sort()).toEqual([
       '/healthz',
       '/metrics',
@@ -49,10 +52,13 @@ describe('GET /openapi.json', () => {
       '/v1/conversations',
       '/v1/conversations/{id}',
       '/v1/conversations/{id}/abort',
+      '/v1/conversations/{id}/approvals',
+      '/v1/conversations/{id}/approvals/{approvalId}',
       '/v1/conversations/{id}/attachments/{sha256}',
       '/v1/conversations/{id}/events',
       '/v1/conversations/{id}/messages',
       '/v1/conversations/{id}/regenerate',
+      '/v1/conversations/{id}/resume',
       '/v1/conversations/{id}/turn',
       '/v1/models',
       '/v1/runs',

@@ -1,7 +1,6 @@
-import { type AgentOutput, CairnError, type ConversationMessage } from '@cairn/core';
+import { type AgentOutput, CairnError, type ConversationMessage, type ConversationStore } from '@cairn/core';
 import { type Claim, claimRecord } from './ledger/claim-record.js';
-import type { RuntimeEvent, RuntimeEventListener } from './runtime-types.js';
-import type { TurnEnvironment } from './turn-environment.js';
+import type { RuntimeEvent, RuntimeEventListener, RuntimeLogger } from './runtime-types.js';
 
 const STORE_ATTEMPTS = 3;
 
@@ -31,7 +30,7 @@ export interface ConversationWriter {
 }
 
 export function createConversationWriter(
-  env: Pick<TurnEnvironment, 'store' | 'logger'>,
+  env: { store: ConversationStore; logger?: RuntimeLogger | undefined },
   conversationId: string,
   onEvent: RuntimeEventListener | undefined,
 ): ConversationWriter {

@@ -21,6 +21,7 @@ import { traceRequests } from './middleware/trace-requests.js';
 import { validationHook } from './middleware/validation-hook.js';
 import type { MetricsPeers, RouteDeps, TurnPeers } from './route-deps.js';
 import { registerAgentSessionRoutes } from './routes/agent-session-routes.js';
+import { registerApprovalRoutes } from './routes/approval-routes.js';
 import { registerAttachmentRoutes } from './routes/attachment-routes.js';
 import { registerChatRoutes } from './routes/chat-routes.js';
 import { registerConversationRoutes } from './routes/conversation-routes.js';
@@ -200,6 +201,7 @@ export function createServerApp(options: ServerAppOptions): ServerAppHandle {
   registerConversationRoutes(app, deps);
   registerMessageRoutes(app, deps);
   registerTurnRoutes(app, deps);
+  registerApprovalRoutes(app, deps);
   registerChatRoutes(app, deps);
   registerAttachmentRoutes(app, deps);
   registerRunRoutes(app, deps);

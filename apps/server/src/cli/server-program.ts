@@ -51,6 +51,10 @@ export function serverProgram(version: string, run: (flags: ServerFlags) => Prom
       "MCP servers (.mcp.json's mcpServers shape) whose tools the model may use (env CAIRN_MCP_CONFIG)",
     )
     .option(
+      '--approval-ttl <seconds>',
+      'how long a tool call waits for its approval before it is denied as expired (env CAIRN_APPROVAL_TTL, default 86400)',
+    )
+    .option(
       '--grace-period <seconds>',
       'on SIGTERM, how long running turns may finish (env CAIRN_GRACE_PERIOD, default 30)',
     )

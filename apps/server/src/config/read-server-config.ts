@@ -21,6 +21,7 @@ export interface ServerFlags {
   allowCommands?: boolean;
   otel?: boolean;
   gracePeriod?: string;
+  approvalTtl?: string;
   maxConcurrentTurns?: string;
   bodyLimit?: string;
   attachmentLimit?: string;
@@ -54,6 +55,7 @@ const SOURCES: Record<keyof ServerConfig, string> = {
   allowCommands: '--allow-commands / CAIRN_ALLOW_COMMANDS',
   otel: '--otel / CAIRN_OTEL',
   gracePeriodMs: '--grace-period / CAIRN_GRACE_PERIOD',
+  approvalTtlMs: '--approval-ttl / CAIRN_APPROVAL_TTL',
   maxConcurrentTurns: '--max-concurrent-turns / CAIRN_MAX_CONCURRENT_TURNS',
   bodyLimitBytes: '--body-limit / CAIRN_BODY_LIMIT',
   attachmentLimitBytes: '--attachment-limit / CAIRN_ATTACHMENT_LIMIT',
@@ -135,6 +137,8 @@ export function readServerConfig(
     allowCommands: flags.allowCommands === true || envBoolean(env.CAIRN_ALLOW_COMMANDS),
     otel: flags.otel === true || envBoolean(env.CAIRN_OTEL),
     gracePeriodMs: secondsToMs(flagOrEnv(flags.gracePeriod, env.CAIRN_GRACE_PERIOD)) ?? 30_000,
+    // A day: long enough for a person to come back to it, short enough not to pile up forever.
+    approvalTtlMs: secondsToMs(flagOrEnv(flags.approvalTtl, env.CAIRN_APPROVAL_TTL)) ?? 86_400_000,
     maxConcurrentTurns,
     bodyLimitBytes: flagOrEnv(flags.bodyLimit, env.CAIRN_BODY_LIMIT) ?? 1024 * 1024,
     attachmentLimitBytes:

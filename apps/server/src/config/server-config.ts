@@ -33,8 +33,13 @@ export const ServerConfigSchema = z
     models: z.array(z.string().min(1)),
     /** The directory the workspace tools work in; absent = the model gets no tools. */
     workspace: z.string().min(1).optional(),
-    /** Lets run_command run without asking (a server has nobody to ask). */
+    /**
+     * Lets tools that need approval (run_command, MCP tools not marked read-only) run without asking;
+     * otherwise their turn ends waiting for a decision (`POST …/approvals/{approvalId}`).
+     */
     allowCommands: z.boolean(),
+    /** How long a request waits for its decision before it is decided `expired` (the call denied). */
+    approvalTtlMs: z.number().int().min(1000),
     /** Export OpenTelemetry traces and metrics over OTLP/HTTP (the standard `OTEL_*` variables). */
     otel: z.boolean().optional(),
     /** How long in-flight turns may finish after SIGTERM before they are aborted. */

@@ -89,7 +89,11 @@ export async function startServer(
         ...(mcp === undefined ? { tools: workspaceTools } : { tools: mcp.toolHost(workspaceTools) }),
         settings: {
           ...definedFields({ projectRoot: config.workspace }),
-          // Nobody is there to ask: commands run only when the operator allowed them up front.
+          // Each request waits for a caller's decision, unless the operator allowed them up front.
+          approvals: {
+            ttlMs: config.approvalTtlMs,
+            ...(config.allowCommands ? { decidedBy: 'allow-commands' } : {}),
+          },
           ...(config.allowCommands ? { approve: async () => true } : {}),
         },
         logger,

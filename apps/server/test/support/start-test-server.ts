@@ -1,4 +1,4 @@
-import type { ConversationStore } from '@cairn/core';
+import type { ConversationStore, Tool } from '@cairn/core';
 import { createAgentRuntime } from '@cairn/runtime';
 import { createMemoryConversationStore } from '@cairn/storage';
 import { ScriptedModel, type ScriptTurn } from '@cairn/testing';
@@ -23,6 +23,8 @@ export interface TestServerOptions
   turnLock?: ConversationTurnLock;
   /** More models a turn may pick (`GET /v1/models`), after the scripted default (`scripted-model`). */
   otherModels?: ScriptedModel[];
+  /** Tools the model may call (none by default). */
+  tools?: readonly Tool[];
 }
 
 export interface TestServer {
@@ -43,7 +45,12 @@ export interface TestServer {
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const store = options.store ?? createMemoryConversationStore();
   const model = new ScriptedModel({ turns: options.turns ?? [] });
-  const runtime = createAgentRuntime({ store, model, settings: { compression: false } });
+  const runtime = createAgentRuntime({
+    store,
+    model,
+    ...(options.tools === undefined ? {} : { tools: options.tools }),
+    settings: { compression: false },
+  });
   const events = options.events ?? createInProcessEventBus();
   const turnLock = options.turnLock ?? createInProcessTurnLock();
   const {
@@ -52,6 +59,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     events: _events,
     turnLock: _lock,
     otherModels = [],
+    tools: _tools,
     ...appOptions
   } = options;
   const served = await serveApp({

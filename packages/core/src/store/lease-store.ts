@@ -15,8 +15,9 @@ export interface Lease {
   /** When the lease lapses unless renewed (ISO 8601). */
   readonly expiresAt: string;
   /**
-   * Extends the lease by its ttl from now. False when it is no longer this owner's (it lapsed and
-   * someone took it over, or it was released): the holder must stop the work it guards.
+   * Extends the lease by its ttl from now. False once it lapsed (even if no one took it over yet:
+   * the owner may `acquire` again), was taken over or released: the holder must stop the work it
+   * guards. A lease that said false once stays lost.
    */
   renew(): Promise<boolean>;
   /** Gives the lease up at once (a no-op when it was lost). */

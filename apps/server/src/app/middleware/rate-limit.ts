@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { CairnError, definedFields } from '@cairn/core';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
 import { apiError } from '../http/api-error.js';
+import { bearerTokenHash } from '../http/caller-id.js';
 import type { ServerEnv } from '../server-env.js';
 import { KeyedTokenBuckets } from './token-bucket.js';
 
@@ -27,8 +27,6 @@ export interface RateLimitSettings {
   /** Monotonic milliseconds; for tests. */
   now?: () => number;
 }
-
-const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
 /** Refuses options that would make every request a 429 (or none), before the server starts. */
 function checkRateLimit({ requestsPerSecond, burst }: RateLimitOptions): void {
@@ -73,8 +71,8 @@ export function rateLimit(
 }
 
 function callerKey(c: Context<ServerEnv>, keyByToken: boolean): string {
-  const token = keyByToken ? BEARER.exec(c.req.header('authorization') ?? '')?.[1] : undefined;
-  if (token !== undefined) return `token:${createHash('sha256').update(token).digest('base64url')}`;
+  const hash = keyByToken ? bearerTokenHash(c) : undefined;
+  if (hash !== undefined) return `token:${hash}`;
   return `address:${remoteAddress(c) ?? 'unknown'}`;
 }
 

@@ -1,4 +1,4 @@
-import { CairnError, TokenUsageSchema } from '@cairn/core';
+import { CairnError } from '@cairn/core';
 import { createRoute, z } from '@hono/zod-openapi';
 import {
   type AttachmentLimits,
@@ -10,8 +10,6 @@ import {
 import { apiError, errorResponse } from '../http/api-error.js';
 import {
   AgentOutputSchema,
-  CairnErrorJsonSchema,
-  ConversationMessageSchema,
   ConversationParamsSchema,
   SeqQuerySchema,
   TEXT_ONCE_DESCRIPTION,
@@ -23,38 +21,11 @@ import { pickModel } from '../turns/pick-model.js';
 import { respondWithTurn } from '../turns/respond-with-turn.js';
 import { storedUserInput } from '../turns/stored-user-input.js';
 import { streamRunningTurn } from '../turns/turn-event-stream.js';
+import { TURN_ENDED, TURN_EVENTS_DESCRIPTION } from './turn-schemas.js';
 
 const ModelQuerySchema = z.string().min(1).max(200).optional().openapi({
   description: 'One of the server’s models (`GET /v1/models`) for this turn; default: the server’s',
 });
-
-const TurnResultSchema = z
-  .object({
-    conversationId: z.string(),
-    success: z.boolean(),
-    message: ConversationMessageSchema.optional().openapi({
-      description: 'The last assistant message stored: the answer, or the error message on failure',
-    }),
-    error: CairnErrorJsonSchema.optional(),
-    usage: z.object({ turns: z.array(TokenUsageSchema), total: TokenUsageSchema }),
-  })
-  .openapi('TurnResult');
-
-const TURN_EVENTS_DESCRIPTION =
-  'Sent when the request has `Accept: text/event-stream`. Events: `agent_output` (data: an ' +
-  '`AgentOutput`, see components) for each model or tool event; `message` (data: a ConversationMessage, `id`: its ' +
-  'seq) for each stored message; finally `done` (data: `{ success, error? }`). Disconnecting does ' +
-  'not stop the turn: use `POST …/abort`.' +
-  TEXT_ONCE_DESCRIPTION;
-
-// A turn's answer: its result as JSON, or its events as they happen.
-const TURN_ENDED = {
-  description: 'The turn ended (successfully or with a stored failure)',
-  content: {
-    'application/json': { schema: TurnResultSchema },
-    'text/event-stream': { schema: z.string().openapi({ description: TURN_EVENTS_DESCRIPTION }) },
-  },
-};
 
 const postMessageRoute = createRoute({
   method: 'post',

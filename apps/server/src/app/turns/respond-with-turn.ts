@@ -2,6 +2,7 @@ import { definedFields, type MessageContent, type ModelAdapter } from '@cairn/co
 import type { RuntimeEventListener } from '@cairn/runtime';
 import type { Context } from 'hono';
 import { isOutage, publicTurnError } from '../http/api-error.js';
+import { callerId } from '../http/caller-id.js';
 import type { RouteDeps } from '../route-deps.js';
 import type { ServerEnv } from '../server-env.js';
 import { tooManyTurns, wantsEventStream } from './registered-turn.js';
@@ -17,7 +18,8 @@ export async function respondWithTurn(
   deps: TurnDependencies & Pick<RouteDeps, 'registry' | 'streamLimits'>,
   turn: {
     conversationId: string;
-    content: MessageContent;
+    /** Absent: the conversation is resumed (its decided calls run, then the model answers). */
+    content?: MessageContent | undefined;
     branchFrom?: number | undefined;
     /** Another model than the runtime's default, for this turn. */
     model?: ModelAdapter | undefined;
@@ -32,10 +34,11 @@ export async function respondWithTurn(
       .track(
         runConversationTurn(deps, {
           conversationId,
-          content: turn.content,
           signal: controller.signal,
           onStarted: () => registry.started(controller),
           ...definedFields({
+            content: turn.content,
+            askedOf: callerId(c),
             onEvent,
             telemetry: c.get('telemetry'),
             branchFrom: turn.branchFrom,
@@ -52,6 +55,7 @@ export async function respondWithTurn(
       success: result.success,
       ...(result.message === undefined || isOutage(result.error) ? {} : { message: result.message }),
       ...(result.error === undefined ? {} : { error: publicTurnError(result.error) }),
+      ...(result.waiting === undefined ? {} : { waiting: result.waiting }),
       usage: result.usage,
     },
     200,

@@ -25,7 +25,10 @@ export interface TurnDependencies {
 
 export interface ConversationTurn {
   conversationId: string;
-  content: MessageContent;
+  /** What the user said; absent: the conversation is resumed from the store (`runtime.resume`). */
+  content?: MessageContent;
+  /** Who may decide the approvals the turn asks for (the caller who started it). */
+  askedOf?: string;
   signal: AbortSignal;
   onEvent?: RuntimeEventListener;
   /** The request's telemetry scope: the turn is traced as its child. */
@@ -116,17 +119,23 @@ async function runLockedTurn(
       (lockLost) => {
         started = true;
         turn.onStarted?.();
-        return deps.runtime.chat({
+        const params = {
           conversationId,
-          userInput: turn.content,
           signal: abortOnLockLost(deps, conversationId, turn.signal, lockLost),
-          ...definedFields({ telemetry: turn.telemetry, branchFrom: turn.branchFrom, model: turn.model }),
-          onEvent: (event) => {
+          ...definedFields({ telemetry: turn.telemetry, model: turn.model, askedOf: turn.askedOf }),
+          onEvent: (event: Parameters<RuntimeEventListener>[0]) => {
             if (event.type === 'runtime' && event.event === 'message_persisted') publish(event.message);
             record(event);
             turn.onEvent?.(event);
           },
-        });
+        };
+        return turn.content === undefined
+          ? deps.runtime.resume(params)
+          : deps.runtime.chat({
+              ...params,
+              userInput: turn.content,
+              ...definedFields({ branchFrom: turn.branchFrom }),
+            });
       },
       { signal: turn.signal },
     );

@@ -1,9 +1,16 @@
-import type { CairnErrorJSON, ConversationMessage } from '@cairn/core';
+import type { ApprovalEntry, CairnErrorJSON, ConversationMessage } from '@cairn/core';
 import type { ChatResult, RuntimeEventListener } from '@cairn/runtime';
 import { type PublicError, publicTurnError, toPublicError } from '../http/api-error.js';
 
-/** The turn's last event: how it ended, as the client may see it. */
-export type DoneEvent = { success: boolean; error?: CairnErrorJSON | Omit<PublicError, 'status'> };
+/**
+ * The turn's last event: how it ended, as the client may see it; `waiting`: the approval requests it
+ * stopped for (decide them with `POST …/approvals/{approvalId}`).
+ */
+export type DoneEvent = {
+  success: boolean;
+  error?: CairnErrorJSON | Omit<PublicError, 'status'>;
+  waiting?: ApprovalEntry[];
+};
 
 /**
  * A message of the display view, streamed as a `display` event: a `tool_execution` with
@@ -24,6 +31,7 @@ export type TurnStreamEvent = TurnEvent | { type: 'turn_done'; done: DoneEvent }
 export const doneOf = (result: ChatResult): DoneEvent => ({
   success: result.success,
   ...(result.error === undefined ? {} : { error: publicTurnError(result.error) }),
+  ...(result.waiting === undefined ? {} : { waiting: result.waiting }),
 });
 
 /** How a turn that threw ended (the lock or the store failed): never the backend's own words. */

@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type MockProviderServer, startMockProviderServer } from '@cairn/testing';
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { jsonBody } from './support/json-body.js';
+import {
+  type ServerProcess,
+  serverEnv,
+  startServerProcess,
+  stopServerAndMock,
+  TOKEN,
+  tempDir,
+} from './support/server-process.js';
+
+// The real binary, killed (SIGKILL) at the worst moments, and another process on the same store
+// taking over: nothing lost, nothing run twice that is not declared idempotent, no decision twice.
+
+const STORES = ['fs', 'sqlite', 'postgres'] as const;
+
+let server: ServerProcess | undefined;
+let mock: MockProviderServer | undefined;
+
+afterEach(async () => {
+  await stopServerAndMock(server, mock);
+  server = undefined;
+  mock = undefined;
+});
+
+interface Message {
+  role: string;
+  content?: unknown;
+  partType?: string;
+  interrupted?: boolean;
+  toolIntent?: { attempt: number };
+}
+
+const lastRole = (body: unknown) =>
+  ((body as { messages?: Array<{ role: string }> }).messages ?? []).at(-1)?.role;
+
+/** A model that calls run_command with `command`, then, once it has the result, says `Done.` */
+async function startCommandModel(command: string): Promise<MockProviderServer> {
+  mock = await startMockProviderServer({
+    provider: 'openai',
+    turns: (request) =>
+      lastRole(request.body) === 'tool'
+        ? { text: 'Done.' }
+        : { toolCalls: [{ id: 'call_1', name: 'run_command', arguments: { command } }] },
+  });
+  return mock;
+}
+
+function placeFor(store: (typeof STORES)[number]) {
+  const dataDir = tempDir(`hitl-${store}`);
+  const workspace = tempDir(`hitl-ws-${store}`);
+  return {
+    workspace,
+    start(extra: string[] = []) {
+      const env = serverEnv(dataDir, {
+        CAIRN_API_TOKEN: TOKEN,
+        OPENAI_BASE_URL: (mock as MockProviderServer).baseURL,
+        CAIRN_MODEL: 'mock-model',
+        ...(store === 'postgres' ? { DATABASE_URL: inject('databaseUrl') } : {}),
+      });
+      return startServerProcess(
+        ['--store', store, '--workers', '1', '--workspace', workspace, ...extra],
+        env,
+      );
+    },
+  };
+}
+
+async function kill(process: ServerProcess): Promise<void> {
+  process.child.kill('SIGKILL');
+  await process.exited;
+}
+
+const effectLines = (workspace: string) => {
+  const file = join(workspace, 'effects.txt');
+  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
+};
+
+async function logOf(process: ServerProcess, id: string): Promise<Message[]> {
+  return (
+    await jsonBody<{ messages: Message[] }>(
+      await process.request(`/v1/conversations/${id}/messages?limit=1000`),
+    )
+  ).messages;
+}
+
+describe.each(STORES)('approvals and the tool ledger across a SIGKILL on %s', (store) => {
+  it('keeps a pending approval when the process is killed; another decides it once and runs it once', async () => {
+    await startCommandModel('echo ran >> effects.txt');
+    const place = placeFor(store);
+    const id = `c-${randomUUID()}`;
+    server = await place.start();
+    const first = await jsonBody<{ waiting: Array<{ id: string }> }>(
+      await server.request(`/v1/conversations/${id}/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ content: 'Record that it ran' }),
+      }),
+    );
+    const approvalId = first.waiting[0]?.id as string;
+    expect(approvalId).toBeDefined();
+    await kill(server);
+
+    server = await place.start();
+    const listed = await jsonBody<{ approvals: Array<{ id: string; status: string }> }>(
+      await server.request(`/v1/conversations/${id}/approvals`),
+    );
+    expect(listed.approvals).toMatchObject([{ id: approvalId, status: 'pending' }]);
+    const decide = (decision: string) =>
+      (server as ServerProcess).request(`/v1/conversations/${id}/approvals/${approvalId}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ decision }),
+      });
+    const approved = await decide('approve');
+    expect(approved.status).toBe(200);
+    expect(await jsonBody(approved)).toMatchObject({ success: true, message: { content: 'Done.' } });
+    expect((await decide('approve')).status).toBe(409);
+    expect(effectLines(place.workspace)).toEqual(['ran']);
+    const log = await logOf(server, id);
+    expect(log.filter((message) => message.partType === 'approval_decision')).toHaveLength(1);
+  });
+
+  it('answers a command killed mid-run "not retried" on resume, and never runs it again', async () => {
+    await startCommandModel('echo started >> effects.txt; sleep 30');
+    const place = placeFor(store);
+    const id = `c-${randomUUID()}`;
+    server = await place.start(['--allow-commands']);
+    const turn = server
+      .request(`/v1/conversations/${id}/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ content: 'Start the job' }),
+      })
+      .catch(() => undefined);
+    await expect.poll(() => effectLines(place.workspace), { timeout: 15_000 }).toEqual(['started']);
+    await kill(server);
+    await turn;
+
+    server = await place.start(['--allow-commands']);
+    const resumed = await server.request(`/v1/conversations/${id}/resume`, { method: 'POST' });
+    expect(resumed.status).toBe(200);
+    expect(await jsonBody(resumed)).toMatchObject({ success: true, message: { content: 'Done.' } });
+    expect(effectLines(place.workspace)).toEqual(['started']);
+    const log = await logOf(server, id);
+    expect(
+      log.filter((message) => message.partType === 'tool_intent').map((m) => m.toolIntent?.attempt),
+    ).toEqual([1]);
+    const results = log.filter((message) => message.role === 'tool');
+    expect(results).toHaveLength(1);
+    expect(results[0]).toMatchObject({ interrupted: true, content: expect.stringMatching(/not run again/) });
+    // The model was asked once after the kill, with the call answered.
+    const afterKill = mock?.requests.at(-1)?.body as { messages: Message[] };
+    expect(afterKill.messages.at(-1)).toMatchObject({ role: 'tool' });
+  });
+});
