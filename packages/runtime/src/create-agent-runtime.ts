@@ -140,7 +140,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     env,
     model: options.model,
     queue,
-    ...definedFields({ workflows: options.workflows }),
+    ...definedFields({ workflows: options.workflows, leaseTtlMs: options.settings?.runs?.leaseTtlMs }),
   });
 
   const runtime: AgentRuntime = {

@@ -15,6 +15,7 @@ export {
   type RunEvent,
   type RunEventListener,
   type RunPage,
+  type RunRecoverParams,
   type RunResult,
   type RunStartParams,
   type RunState,

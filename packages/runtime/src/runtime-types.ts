@@ -79,6 +79,14 @@ export interface RuntimeSettings {
   approve?: ToolExecutionOptions['approve'];
   /** Durable approvals: who may decide, for how long a request waits, who `approve` decides as. */
   approvals?: ApprovalSettings;
+  /** Workflow runs. */
+  runs?: {
+    /**
+     * How long a run's lease lasts unrenewed (renewed every third of it while a turn runs): how soon
+     * `runs.recover` in another process takes over a run whose process died. Default 30 s.
+     */
+    leaseTtlMs?: number;
+  };
   /**
    * Compression of the context (`false` for none). Default: the model's context window (or 128k)
    * as the budget, a tokenizer for the model, and the model itself summarising old turns.

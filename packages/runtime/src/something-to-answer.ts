@@ -1,4 +1,10 @@
-import { activeBranch, type ConversationMessage, isIncludedInContext, isToolCallMessage } from '@cairn/core';
+import {
+  activeBranch,
+  type ConversationMessage,
+  type ConversationStore,
+  isIncludedInContext,
+  isToolCallMessage,
+} from '@cairn/core';
 
 /**
  * Whether the model owes the conversation an answer: the last message on its active branch that a
@@ -12,4 +18,10 @@ export function hasSomethingToAnswer(log: readonly ConversationMessage[]): boole
     return message.role === 'user' || message.role === 'tool' || isToolCallMessage(message);
   }
   return false;
+}
+
+/** `hasSomethingToAnswer` over the conversation's last 50 messages, as stored. */
+export async function owesAnswer(store: ConversationStore, conversationId: string): Promise<boolean> {
+  const tail = await store.load(conversationId, { direction: 'backward', limit: 50 });
+  return hasSomethingToAnswer(tail.reverse());
 }

@@ -7,11 +7,12 @@ import {
 } from '@cairn/core';
 
 import { runTurn } from '../run-turn.js';
-import { hasSomethingToAnswer } from '../something-to-answer.js';
+import { owesAnswer } from '../something-to-answer.js';
 import { storedUserMessage } from '../stored-messages.js';
 import type { TurnEnvironment } from '../turn-environment.js';
 import { loadRunState, type ReadRunRecordOptions, readRunWorkflow } from './read-run-records.js';
 import { runContextFor } from './run-context-for.js';
+import { withRunLease } from './run-lease.js';
 import { runStateMessage, runWorkflowMessage } from './run-records.js';
 import {
   assertRunId,
@@ -43,7 +44,12 @@ export interface RunApiOptions {
   generateRunId?: () => string;
   /** Page size of the state reader (default 50). */
   statePageSize?: number;
+  /** How long a run's lease lasts unrenewed (default 30 s): how soon a dead process's run moves. */
+  leaseTtlMs?: number;
 }
+
+/** The default `leaseTtlMs`. */
+export const DEFAULT_RUN_LEASE_TTL_MS = 30_000;
 
 const NO_USAGE = { inputTokens: 0, outputTokens: 0 };
 
@@ -78,6 +84,15 @@ export function createRunApi(options: RunApiOptions): RunApi {
   const generateRunId = options.generateRunId ?? env.generateId;
   const readOptions: ReadRunRecordOptions =
     options.statePageSize === undefined ? {} : { pageSize: options.statePageSize };
+  const lease = { owner: env.ledger.owner, ttlMs: options.leaseTtlMs ?? DEFAULT_RUN_LEASE_TTL_MS };
+  // A run's turns hold its lease: one process works on a run at a time, and a dead one's run moves.
+  const leased = <T>(
+    runId: string,
+    signal: AbortSignal | undefined,
+    work: (signal?: AbortSignal) => Promise<T>,
+  ) => withRunLease(store, runId, lease, signal, work);
+  const withSignal = <P extends { signal?: AbortSignal }>(params: P, signal: AbortSignal | undefined): P =>
+    signal === undefined ? params : { ...params, signal };
 
   async function workflowOf(runId: string): Promise<RunWorkflowRecord> {
     const record = await readRunWorkflow(store, runId, readOptions);
@@ -199,54 +214,56 @@ export function createRunApi(options: RunApiOptions): RunApi {
       const { packageName, workflow } = registry.resolve(params.workflow);
       const runId = params.runId ?? generateRunId();
       const conversationId = runConversationId(runId);
-      return queue.run(conversationId, async () => {
-        const existing = await store.load(conversationId, { limit: 1 });
-        if (existing.length > 0) {
-          throw new CairnError('INVALID_ARGUMENT', `Run ${runId} already exists: continue it instead`, {
-            details: { runId },
-          });
-        }
-        const startedAt = env.now().toISOString();
-        const record: RunWorkflowRecord = { packageName, workflow };
-        const state: RunState = {
-          runId,
-          packageName,
-          workflowId: workflow.id,
-          workflowName: workflow.name,
-          status: 'active',
-          currentNodeId: workflow.entry,
-          stepsCompleted: [],
-          ...definedFields({ input }),
-          startedAt,
-          updatedAt: startedAt,
-          lastFailFingerprint: null,
-          consecutiveFailCount: 0,
-          streamSequence: 0,
-        };
-        const session = {
-          mode: 'run' as const,
-          runId,
-          ...(params.agent?.id === undefined ? {} : { agentId: params.agent.id }),
-        };
-        const first = storedUserMessage(env.generateId(), startedAt, input ?? RUN_START_TEXT, session);
-        // The workflow, the first state and the input in one append, on an empty conversation only: a
-        // run exists whole or not at all, and a second start of the same run (another process) loses
-        // with STORE_CONFLICT instead of writing a second beginning.
-        const { messages } = await store.append(
-          conversationId,
-          [
-            runWorkflowMessage(runId, record, { id: env.generateId(), createdAt: startedAt }),
-            runStateMessage(state, { id: env.generateId(), createdAt: startedAt }),
-            first,
-          ],
-          { expectedSeq: 0 },
-        );
-        logger?.info({ runId, packageName, workflowId: workflow.id }, 'run started');
-        const persisted = messages.map(
-          (message): RunEvent => ({ type: 'runtime', event: 'message_persisted', conversationId, message }),
-        );
-        return turn(runId, record, state, [], params, persisted);
-      });
+      return queue.run(conversationId, () =>
+        leased(runId, params.signal, async (signal) => {
+          const existing = await store.load(conversationId, { limit: 1 });
+          if (existing.length > 0) {
+            throw new CairnError('INVALID_ARGUMENT', `Run ${runId} already exists: continue it instead`, {
+              details: { runId },
+            });
+          }
+          const startedAt = env.now().toISOString();
+          const record: RunWorkflowRecord = { packageName, workflow };
+          const state: RunState = {
+            runId,
+            packageName,
+            workflowId: workflow.id,
+            workflowName: workflow.name,
+            status: 'active',
+            currentNodeId: workflow.entry,
+            stepsCompleted: [],
+            ...definedFields({ input }),
+            startedAt,
+            updatedAt: startedAt,
+            lastFailFingerprint: null,
+            consecutiveFailCount: 0,
+            streamSequence: 0,
+          };
+          const session = {
+            mode: 'run' as const,
+            runId,
+            ...(params.agent?.id === undefined ? {} : { agentId: params.agent.id }),
+          };
+          const first = storedUserMessage(env.generateId(), startedAt, input ?? RUN_START_TEXT, session);
+          // The workflow, the first state and the input in one append, on an empty conversation only: a
+          // run exists whole or not at all, and a second start of the same run (another process) loses
+          // with STORE_CONFLICT instead of writing a second beginning.
+          const { messages } = await store.append(
+            conversationId,
+            [
+              runWorkflowMessage(runId, record, { id: env.generateId(), createdAt: startedAt }),
+              runStateMessage(state, { id: env.generateId(), createdAt: startedAt }),
+              first,
+            ],
+            { expectedSeq: 0 },
+          );
+          logger?.info({ runId, packageName, workflowId: workflow.id }, 'run started');
+          const persisted = messages.map(
+            (message): RunEvent => ({ type: 'runtime', event: 'message_persisted', conversationId, message }),
+          );
+          return turn(runId, record, state, [], withSignal(params, signal), persisted);
+        }),
+      );
     },
 
     async continue(params) {
@@ -254,29 +271,57 @@ export function createRunApi(options: RunApiOptions): RunApi {
       const userInput = checkText('userInput', params.userInput);
       const { runId } = params;
       const conversationId = runConversationId(runId);
-      return queue.run(conversationId, async () => {
-        const state = await loadRunState(store, runId, readOptions);
-        const record = await workflowOf(runId);
-        const session = {
-          mode: 'run' as const,
-          runId,
-          ...(params.agent?.id === undefined ? {} : { agentId: params.agent.id }),
-        };
-        const text =
-          userInput ??
-          (hasSomethingToAnswer(
-            await store
-              .load(conversationId, { direction: 'backward', limit: 50 })
-              .then((tail) => tail.reverse()),
-          )
-            ? undefined
-            : RUN_CONTINUE_TEXT);
-        const inputs =
-          text === undefined
-            ? []
-            : [storedUserMessage(env.generateId(), env.now().toISOString(), text, session)];
-        return turn(runId, record, state, inputs, params);
-      });
+      return queue.run(conversationId, () =>
+        leased(runId, params.signal, async (signal) => {
+          const state = await loadRunState(store, runId, readOptions);
+          const record = await workflowOf(runId);
+          const session = {
+            mode: 'run' as const,
+            runId,
+            ...(params.agent?.id === undefined ? {} : { agentId: params.agent.id }),
+          };
+          const text =
+            userInput ?? ((await owesAnswer(store, conversationId)) ? undefined : RUN_CONTINUE_TEXT);
+          const inputs =
+            text === undefined
+              ? []
+              : [storedUserMessage(env.generateId(), env.now().toISOString(), text, session)];
+          return turn(runId, record, state, inputs, withSignal(params, signal));
+        }),
+      );
+    },
+
+    async recover(params = {}) {
+      const recovered: RunResult[] = [];
+      // Without leases two processes could both take a run over: nothing is recovered then.
+      if (store.leases === undefined) return recovered;
+      let cursor: string | undefined;
+      do {
+        const page = await this.list({ limit: 100, ...definedFields({ cursor }) });
+        for (const { runId } of page.runs) {
+          if (params.signal?.aborted) return recovered;
+          const conversationId = runConversationId(runId);
+          if (!(await owesAnswer(store, conversationId))) continue;
+          try {
+            const result = await queue.run(conversationId, () =>
+              leased(runId, params.signal, async (signal) => {
+                // Looked at again under the lease: the turn that owed it may have ended meanwhile.
+                if (!(await owesAnswer(store, conversationId))) return undefined;
+                const state = await loadRunState(store, runId, readOptions);
+                const record = await workflowOf(runId);
+                logger?.info({ runId }, 'run taken over');
+                return turn(runId, record, state, [], withSignal({ runId, ...params }, signal));
+              }),
+            );
+            if (result !== undefined) recovered.push(result);
+          } catch (error) {
+            // Another live process works on it.
+            if (!CairnError.is(error, 'STORE_CONFLICT')) throw error;
+          }
+        }
+        cursor = page.nextCursor;
+      } while (cursor !== undefined);
+      return recovered;
     },
 
     async get(runId) {

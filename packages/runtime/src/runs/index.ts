@@ -40,6 +40,7 @@ export type {
   RunEvent,
   RunEventListener,
   RunPage,
+  RunRecoverParams,
   RunResult,
   RunStartParams,
   RunStepChangedEvent,

@@ -57,6 +57,9 @@ export interface RunContinueParams extends RunTurnParams {
   userInput?: string;
 }
 
+/** `recover`: how the turns it runs are run. */
+export type RunRecoverParams = Omit<RunTurnParams, 'dataContext'>;
+
 /** What `start` and `continue` return: a chat turn's result, and where the run stands after it. */
 export interface RunResult extends ChatResult {
   runId: string;
@@ -77,6 +80,15 @@ export interface RunApi {
   start(params: RunStartParams): Promise<RunResult>;
   /** Runs the next turn of a run, from the state in the store; a completed run answers follow-up questions. */
   continue(params: RunContinueParams): Promise<RunResult>;
+  /**
+   * Takes over runs a process left in the middle of a turn (it died): each run whose log owes an
+   * answer and whose lease no live process holds is continued from its last stored step, as
+   * `continue` does with no input (the ledger settles its calls: an interrupted non-idempotent call
+   * is not run again). A run a live process holds is left alone. Call it now and then in every
+   * process sharing the store (a server does, in each worker): the lease gives each run to one.
+   * Nothing is recovered on a store without leases. Returns the turns it ran.
+   */
+  recover(params?: RunRecoverParams): Promise<RunResult[]>;
   /** The current state (`STORE_NOT_FOUND` when there is no such run). */
   get(runId: string): Promise<RunState>;
   /** Runs, from the store's conversation list (a page may hold fewer than `limit` runs: other conversations are skipped). */
