@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type MockProviderServer, startMockProviderServer } from '@cairn/testing';
 import { afterEach, describe, expect, inject, it } from 'vitest';
@@ -55,6 +55,7 @@ function placeFor(store: (typeof STORES)[number]) {
   const workspace = tempDir(`hitl-ws-${store}`);
   return {
     workspace,
+    dataDir,
     start(extra: string[] = []) {
       const env = serverEnv(dataDir, {
         CAIRN_API_TOKEN: TOKEN,
@@ -156,5 +157,54 @@ describe.each(STORES)('approvals and the tool ledger across a SIGKILL on %s', (s
     // The model was asked once after the kill, with the call answered.
     const afterKill = mock?.requests.at(-1)?.body as { messages: Message[] };
     expect(afterKill.messages.at(-1)).toMatchObject({ role: 'tool' });
+  });
+
+  it('moves a run whose process was killed mid-step to the next process, without repeating the call', async () => {
+    await startCommandModel('echo started >> effects.txt; sleep 30');
+    const place = placeFor(store);
+    const workflow = join(place.dataDir, 'greeting.yaml');
+    writeFileSync(
+      workflow,
+      [
+        'id: greet',
+        'name: Greet',
+        'entry: hello',
+        'nodes:',
+        '  - { id: hello, name: Hello, instruction: Greet. }',
+        'edges: []',
+      ].join('\n'),
+    );
+    const flags = ['--allow-commands', '--workflows', workflow, '--run-lease-ttl', '2'];
+    const runId = `r-${randomUUID()}`;
+    server = await place.start(flags);
+    const started = server
+      .request('/v1/runs', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ workflow: 'greeting/greet', runId }),
+      })
+      .catch(() => undefined);
+    await expect.poll(() => effectLines(place.workspace), { timeout: 15_000 }).toEqual(['started']);
+    await kill(server);
+    await started;
+
+    // Nobody asks B for anything: its supervisor finds the run, takes its lease once it lapsed, goes on.
+    server = await place.start(flags);
+    const runLog = async () =>
+      (
+        await jsonBody<{ messages: Message[] }>(
+          await (server as ServerProcess).request(`/v1/conversations/run-${runId}/messages?limit=1000`),
+        )
+      ).messages;
+    await expect
+      .poll(async () => (await runLog()).filter((m) => m.role === 'assistant').at(-1)?.content, {
+        timeout: 20_000,
+      })
+      .toBe('Done.');
+    expect(effectLines(place.workspace)).toEqual(['started']);
+    const log = await runLog();
+    expect(log.filter((message) => message.partType === 'tool_intent')).toHaveLength(1);
+    expect(log.find((message) => message.role === 'tool')).toMatchObject({ interrupted: true });
+    expect(server.logs().some((line) => line.msg === 'run taken over')).toBe(true);
   });
 });

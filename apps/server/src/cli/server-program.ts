@@ -55,6 +55,10 @@ export function serverProgram(version: string, run: (flags: ServerFlags) => Prom
       'how long a tool call waits for its approval before it is denied as expired (env CAIRN_APPROVAL_TTL, default 86400)',
     )
     .option(
+      '--run-lease-ttl <seconds>',
+      'how soon another process takes over a workflow run whose process died (env CAIRN_RUN_LEASE_TTL, default 30)',
+    )
+    .option(
       '--grace-period <seconds>',
       'on SIGTERM, how long running turns may finish (env CAIRN_GRACE_PERIOD, default 30)',
     )

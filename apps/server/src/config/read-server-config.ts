@@ -22,6 +22,7 @@ export interface ServerFlags {
   otel?: boolean;
   gracePeriod?: string;
   approvalTtl?: string;
+  runLeaseTtl?: string;
   maxConcurrentTurns?: string;
   bodyLimit?: string;
   attachmentLimit?: string;
@@ -56,6 +57,7 @@ const SOURCES: Record<keyof ServerConfig, string> = {
   otel: '--otel / CAIRN_OTEL',
   gracePeriodMs: '--grace-period / CAIRN_GRACE_PERIOD',
   approvalTtlMs: '--approval-ttl / CAIRN_APPROVAL_TTL',
+  runLeaseTtlMs: '--run-lease-ttl / CAIRN_RUN_LEASE_TTL',
   maxConcurrentTurns: '--max-concurrent-turns / CAIRN_MAX_CONCURRENT_TURNS',
   bodyLimitBytes: '--body-limit / CAIRN_BODY_LIMIT',
   attachmentLimitBytes: '--attachment-limit / CAIRN_ATTACHMENT_LIMIT',
@@ -139,6 +141,7 @@ export function readServerConfig(
     gracePeriodMs: secondsToMs(flagOrEnv(flags.gracePeriod, env.CAIRN_GRACE_PERIOD)) ?? 30_000,
     // A day: long enough for a person to come back to it, short enough not to pile up forever.
     approvalTtlMs: secondsToMs(flagOrEnv(flags.approvalTtl, env.CAIRN_APPROVAL_TTL)) ?? 86_400_000,
+    runLeaseTtlMs: secondsToMs(flagOrEnv(flags.runLeaseTtl, env.CAIRN_RUN_LEASE_TTL)) ?? 30_000,
     maxConcurrentTurns,
     bodyLimitBytes: flagOrEnv(flags.bodyLimit, env.CAIRN_BODY_LIMIT) ?? 1024 * 1024,
     attachmentLimitBytes:

@@ -40,6 +40,8 @@ export const ServerConfigSchema = z
     allowCommands: z.boolean(),
     /** How long a request waits for its decision before it is decided `expired` (the call denied). */
     approvalTtlMs: z.number().int().min(1000),
+    /** How long a run's lease lasts unrenewed: how soon a live worker takes over a dead one's run. */
+    runLeaseTtlMs: z.number().int().min(1000),
     /** Export OpenTelemetry traces and metrics over OTLP/HTTP (the standard `OTEL_*` variables). */
     otel: z.boolean().optional(),
     /** How long in-flight turns may finish after SIGTERM before they are aborted. */

@@ -12,6 +12,7 @@ import type { StreamPeersFactory } from '../app/streams/running-streams.js';
 import type { ServerConfig } from '../config/server-config.js';
 import { connectConfiguredMcp } from './connect-mcp.js';
 import { type Backends, type LocalCoordination, openBackends, turnCap } from './open-backends.js';
+import { startRunSupervisor } from './run-supervisor.js';
 import { waitUntil } from './wait-until.js';
 
 export interface RunningServer {
@@ -78,26 +79,28 @@ export async function startServer(
     mcp = await connectConfiguredMcp(config, env);
     const workspaceTools =
       config.workspace === undefined ? [] : createWorkspaceTools({ root: config.workspace });
+    const runtime = createAgentRuntime({
+      store: backends.store,
+      model: model.adapter,
+      workflows,
+      ...definedFields({ telemetry }),
+      // MCP servers' tools beside the workspace tools, through the same host (policy, approval).
+      ...(mcp === undefined ? { tools: workspaceTools } : { tools: mcp.toolHost(workspaceTools) }),
+      settings: {
+        ...definedFields({ projectRoot: config.workspace }),
+        // Each request waits for a caller's decision, unless the operator allowed them up front.
+        approvals: {
+          ttlMs: config.approvalTtlMs,
+          ...(config.allowCommands ? { decidedBy: 'allow-commands' } : {}),
+        },
+        runs: { leaseTtlMs: config.runLeaseTtlMs },
+        ...(config.allowCommands ? { approve: async () => true } : {}),
+      },
+      logger,
+    });
     const handle = createServerApp({
       store: backends.store,
-      runtime: createAgentRuntime({
-        store: backends.store,
-        model: model.adapter,
-        workflows,
-        ...definedFields({ telemetry }),
-        // MCP servers' tools beside the workspace tools, through the same host (policy, approval).
-        ...(mcp === undefined ? { tools: workspaceTools } : { tools: mcp.toolHost(workspaceTools) }),
-        settings: {
-          ...definedFields({ projectRoot: config.workspace }),
-          // Each request waits for a caller's decision, unless the operator allowed them up front.
-          approvals: {
-            ttlMs: config.approvalTtlMs,
-            ...(config.allowCommands ? { decidedBy: 'allow-commands' } : {}),
-          },
-          ...(config.allowCommands ? { approve: async () => true } : {}),
-        },
-        logger,
-      }),
+      runtime,
       models: [model.adapter, ...extraModels.map((extra) => extra.adapter)],
       events: backends.events,
       turnLock: backends.turnLock,
@@ -121,6 +124,13 @@ export async function startServer(
       logger,
     });
     const server = await listen(handle, config.host, config.port, options.workerId);
+    // Half the lease's ttl: a dead process's run moves within about one and a half ttls.
+    const supervisor = startRunSupervisor({
+      runtime,
+      events: backends.events,
+      logger,
+      intervalMs: Math.max(500, Math.floor(config.runLeaseTtlMs / 2)),
+    });
     const address = server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const aborted = { turns: 0 };
@@ -134,6 +144,7 @@ export async function startServer(
         handle.abortAll(reason);
       },
       shutdown: async (options = {}) => {
+        await supervisor.stop(options.gracePeriodMs ?? config.gracePeriodMs);
         const result = await shutdown(
           aborted,
           server,
