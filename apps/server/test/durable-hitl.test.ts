@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { type MockProviderServer, startMockProviderServer } from '@cairn/testing';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { jsonBody } from './support/json-body.js';
+import { type PinnedWorker, pinnedWorker } from './support/pinned-worker.js';
 import {
   type ServerProcess,
   serverEnv,
@@ -13,7 +14,7 @@ import {
   tempDir,
 } from './support/server-process.js';
 
-// The real binary, killed (SIGKILL) at the worst moments, and another process on the same store
+// The real binary, killed (SIGKILL) at the worst moments and another process on the same store
 // taking over: nothing lost, nothing run twice that is not declared idempotent, no decision twice.
 
 const STORES = ['fs', 'sqlite', 'postgres'] as const;
@@ -56,7 +57,7 @@ function placeFor(store: (typeof STORES)[number]) {
   return {
     workspace,
     dataDir,
-    start(extra: string[] = []) {
+    start(extra: string[] = [], workers = 1) {
       const env = serverEnv(dataDir, {
         CAIRN_API_TOKEN: TOKEN,
         OPENAI_BASE_URL: (mock as MockProviderServer).baseURL,
@@ -64,7 +65,7 @@ function placeFor(store: (typeof STORES)[number]) {
         ...(store === 'postgres' ? { DATABASE_URL: inject('databaseUrl') } : {}),
       });
       return startServerProcess(
-        ['--store', store, '--workers', '1', '--workspace', workspace, ...extra],
+        ['--store', store, '--workers', String(workers), '--workspace', workspace, ...extra],
         env,
       );
     },
@@ -89,7 +90,7 @@ async function logOf(process: ServerProcess, id: string): Promise<Message[]> {
   ).messages;
 }
 
-describe.each(STORES)('approvals and the tool ledger across a SIGKILL on %s', (store) => {
+describe.each(STORES)('approvals and the tool ledger, the real binary on %s', (store) => {
   it('keeps a pending approval when the process is killed; another decides it once and runs it once', async () => {
     await startCommandModel('echo ran >> effects.txt');
     const place = placeFor(store);
@@ -206,5 +207,43 @@ describe.each(STORES)('approvals and the tool ledger across a SIGKILL on %s', (s
     expect(log.filter((message) => message.partType === 'tool_intent')).toHaveLength(1);
     expect(log.find((message) => message.role === 'tool')).toMatchObject({ interrupted: true });
     expect(server.logs().some((line) => line.msg === 'run taken over')).toBe(true);
+  });
+
+  it('lets exactly one of two workers deciding the same approval at once win; the call runs once', async () => {
+    await startCommandModel('echo ran >> effects.txt');
+    const place = placeFor(store);
+    const id = `c-${randomUUID()}`;
+    server = await place.start([], 2);
+    const url = server.url;
+    const workers: PinnedWorker[] = [
+      await pinnedWorker(url, '1', TOKEN),
+      await pinnedWorker(url, '2', TOKEN),
+    ];
+    try {
+      const first = await jsonBody<{ waiting: Array<{ id: string }> }>(
+        await (workers[0] as PinnedWorker).request(`/v1/conversations/${id}/messages`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ content: 'Record that it ran' }),
+        }),
+      );
+      const approvalId = first.waiting[0]?.id as string;
+      const answers = await Promise.all(
+        workers.map((worker) =>
+          worker.request(`/v1/conversations/${id}/approvals/${approvalId}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ decision: 'approve' }),
+          }),
+        ),
+      );
+      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+      for (const answer of answers) await answer.arrayBuffer();
+      expect(effectLines(place.workspace)).toEqual(['ran']);
+      const log = await logOf(server, id);
+      expect(log.filter((message) => message.partType === 'approval_decision')).toHaveLength(1);
+    } finally {
+      for (const worker of workers) worker.close();
+    }
   });
 });
