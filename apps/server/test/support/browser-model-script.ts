@@ -47,16 +47,31 @@ const askedAgain = (prompt: string) => {
   return times;
 };
 
+/**
+ * A prompt starting with this gets one `run_command` call of the rest of it (it waits for approval
+ * when the server asks for one), then `approvalAnswer` of what the call returned.
+ */
+export const APPROVAL_PROMPT_PREFIX = 'Run with approval: ';
+
+const APPROVAL_CALL_ID = 'call-approval';
+
+/** The answer after the approval prompt's call: it says whether the command ran, and what the model read. */
+export const approvalAnswer = (toolText: string) =>
+  toolText.startsWith('The user did not approve') ? `Not run. I read: ${toolText}` : `Ran it: ${toolText}`;
+
 /** The reply to a message with attachments: their names, in order. */
 export const attachmentsReply = (names: readonly string[]) => `Received ${names.join(', ')}.`;
 
 /**
- * The mock model: a message with attachments gets `attachmentsReply`; a plain prompt gets its plain reply; a Markdown prompt its Markdown, slowly; the edit prompt gets two tool calls (an edit with a diff, a command with
+ * The mock model: a message with attachments gets `attachmentsReply`; a plain prompt gets its plain reply; an
+ * approval prompt its `run_command` call, then `approvalAnswer`; a Markdown prompt its Markdown, slowly; the edit prompt gets two tool calls (an edit with a diff, a command with
  * output), then a reply streamed in small, slow chunks; the slow prompt gets an answer only after
  * a minute (it is aborted long before).
  */
 export function browserModelTurn(request: ModelRequest): ScriptTurn {
   const last = request.messages.at(-1);
+  if (last?.role === 'tool' && last.tool_call_id === APPROVAL_CALL_ID)
+    return { text: approvalAnswer(typeof last.content === 'string' ? last.content : '') };
   if (last?.role === 'tool') return { text: BROWSER_SCRIPT.finalReply, chunkSize: 5, chunkDelayMs: 60 };
   if (Array.isArray(last?.content)) {
     const names = last.content.flatMap((part) =>
@@ -71,6 +86,10 @@ export function browserModelTurn(request: ModelRequest): ScriptTurn {
   if (prompt.startsWith(COUNTED_PROMPT_PREFIX)) return { text: countedReply(prompt, askedAgain(prompt)) };
   if (prompt.startsWith(FAIL_ONCE_PROMPT_PREFIX)) {
     return askedAgain(prompt) === 1 ? { fault: { status: 503 } } : { text: recoveredReply(prompt) };
+  }
+  if (prompt.startsWith(APPROVAL_PROMPT_PREFIX)) {
+    const command = prompt.slice(APPROVAL_PROMPT_PREFIX.length);
+    return { toolCalls: [{ id: APPROVAL_CALL_ID, name: 'run_command', arguments: { command } }] };
   }
   if (prompt === LIVE_PROMPT) return { text: LIVE_REPLY, chunkSize: 4, chunkDelayMs: 90 };
   if (prompt === BROWSER_SCRIPT.slowPrompt) return { text: 'This reply comes too late.', delayMs: 60_000 };

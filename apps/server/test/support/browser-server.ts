@@ -34,14 +34,23 @@ export async function startBrowserTestServer(
     apiToken?: string;
     /** Ids of more models the page may pick (`GET /v1/models`), answering as the default does. */
     otherModelIds?: readonly string[];
+    /** `run_command` waits for a person's approval (default false: it runs at once). */
+    runCommandNeedsApproval?: boolean;
+    /** An approval request left undecided this long expires (default: never). */
+    approvalTtlMs?: number;
   } = {},
 ): Promise<BrowserTestServer> {
   const workspace = await mkdtemp(join(tmpdir(), 'cairn-web-'));
   await writeFile(join(workspace, 'notes.txt'), BROWSER_SCRIPT.fileBefore);
   const store = createMemoryConversationStore();
   const model = new ScriptedModel({ turns: browserModelTurn });
-  const tools = createWorkspaceTools({ root: workspace, runCommandNeedsApproval: false });
-  const runtime = createAgentRuntime({ store, model, tools, settings: { compression: false } });
+  const tools = createWorkspaceTools({
+    root: workspace,
+    runCommandNeedsApproval: options.runCommandNeedsApproval ?? false,
+  });
+  const approvals =
+    options.approvalTtlMs === undefined ? {} : { approvals: { ttlMs: options.approvalTtlMs } };
+  const runtime = createAgentRuntime({ store, model, tools, settings: { compression: false, ...approvals } });
   const served = await serveApp({
     store,
     runtime,

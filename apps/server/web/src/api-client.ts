@@ -193,8 +193,8 @@ export async function followRunningTurn(
   return true;
 }
 
-// A turn's event stream, as `POST …/messages` and `GET …/turn` send it.
-async function readTurnEvents(response: Response, onEvent: (event: TurnEvent) => void): Promise<void> {
+/** Reads a turn's event stream (`POST …/messages`, `GET …/turn`, a decision's) until `done`. */
+export async function readTurnEvents(response: Response, onEvent: (event: TurnEvent) => void): Promise<void> {
   if (response.body === null) return;
   for await (const event of readServerSentEvents(response.body)) {
     const data = JSON.parse(event.data) as unknown;

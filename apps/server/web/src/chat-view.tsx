@@ -1,4 +1,7 @@
-import { useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
+import type { ApprovalControls } from './approvals/approval-card.js';
+import { PendingApprovalHint } from './approvals/pending-approval-hint.js';
+import { useApprovalReasons } from './approvals/use-approval-reasons.js';
 import { Composer } from './composer.js';
 import type { SessionHooks } from './conversation-view-state.js';
 import { MessageList } from './message-list.js';
@@ -20,6 +23,11 @@ export function ChatView({ conversationId, title, ...hooks }: ChatViewProps) {
   const models = useModels();
   session.model = models.chosen;
   const [restored, setRestored] = useState<{ text: string; files: readonly File[] }>();
+  const reasons = useApprovalReasons(conversationId, state.messages);
+  const approvals = useMemo<ApprovalControls>(
+    () => ({ busy: state.turnRunning, reasons, decide: (id, body) => session.decide(id, body) }),
+    [state.turnRunning, reasons, session],
+  );
   return (
     <section class="chat" aria-label="Conversation">
       <header class="chat-header">
@@ -40,7 +48,9 @@ export function ChatView({ conversationId, title, ...hooks }: ChatViewProps) {
         conversationId={conversationId}
         onEdit={(seq, text) => void session.edit(seq, text)}
         onRegenerate={(seq) => void session.regenerate(seq)}
+        approvals={approvals}
       />
+      <PendingApprovalHint messages={state.messages} />
       {state.queued !== undefined && (
         <div class="queued" role="status" aria-label="Queued message">
           <span class="queued-label">Queued, sent when the running turn ends:</span>

@@ -1,5 +1,6 @@
 import type { ConversationMessage } from '@cairn/core';
 import {
+  ApiRequestError,
   abortTurn,
   type FeedStart,
   followMessages,
@@ -10,6 +11,7 @@ import {
   type TurnEvent,
   UnauthorizedError,
 } from './api-client.js';
+import { type ApprovalDecisionBody, decideApproval } from './approvals/approval-api.js';
 import { type ConversationViewState, INITIAL_STATE, type SessionHooks } from './conversation-view-state.js';
 import { type FeedAnchor, isAnchor, LiveDisplay } from './live-display.js';
 import { isPageLeaving } from './page-leaving.js';
@@ -102,6 +104,27 @@ export class ConversationSession {
     await this.runTurn(undefined, (onEvent, signal) =>
       regenerateAnswer(this.conversationId, seq, onEvent, signal, this.model),
     );
+  }
+
+  /**
+   * Decides the waiting approval request `approvalId`; the turn it continues is followed like a sent
+   * message's. The server's refusal (409 decided already, 410 expired, 400 a refused edit) is returned
+   * for the card to show, not the page's error; the conversation is loaded again after either.
+   */
+  async decide(approvalId: string, body: ApprovalDecisionBody): Promise<ApiRequestError | undefined> {
+    if (this.closed || this.state.turnRunning) return undefined;
+    let refused: ApiRequestError | undefined;
+    await this.runTurn(undefined, async (onEvent, signal) => {
+      // The decision is stored before the turn's stream starts, which never sends it: only a reload shows it.
+      this.display.needsReload = true;
+      try {
+        await decideApproval(this.conversationId, approvalId, body, onEvent, signal);
+      } catch (error) {
+        if (!(error instanceof ApiRequestError)) throw error;
+        refused = error;
+      }
+    });
+    return refused;
   }
 
   // A turn this page starts: shown live from its own stream (the feed waits), `sent` until stored.

@@ -1,6 +1,7 @@
 import type { ConversationMessage } from '@cairn/core';
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
+import type { ApprovalControls } from './approvals/approval-card.js';
 import { CodeBlock } from './code-block.js';
 import { MarkdownView } from './markdown/markdown-view.js';
 import { type MessageActions, MessageFooter } from './message-actions.js';
@@ -21,15 +22,18 @@ export function MessageItem({
   message,
   conversationId,
   actions,
+  approvals,
 }: {
   message: ConversationMessage;
   conversationId: string;
   actions?: MessageActions;
+  /** What a tool call waiting for approval offers. */
+  approvals?: ApprovalControls | undefined;
 }) {
   const [editing, setEditing] = useState(false);
   const text = messageText(message);
   if (message.partType === 'tool_execution' && message.toolExecution !== undefined) {
-    return <ToolExecutionCard execution={message.toolExecution} />;
+    return <ToolExecutionCard execution={message.toolExecution} approvals={approvals} />;
   }
   if (message.partType === 'thinking') {
     return (

@@ -1,4 +1,5 @@
 import { useLayoutEffect, useMemo, useRef } from 'preact/hooks';
+import type { ApprovalControls } from './approvals/approval-card.js';
 import type { ConversationViewState } from './conversation-view-state.js';
 import { MessageItem, StreamingReply, UserMessage } from './message-item.js';
 import { type ActionHandlers, placeMessageActions } from './place-message-actions.js';
@@ -13,11 +14,13 @@ export function MessageList({
   conversationId,
   onEdit,
   onRegenerate,
+  approvals,
 }: {
   state: ConversationViewState;
   conversationId: string;
   onEdit: ActionHandlers['edit'];
   onRegenerate: ActionHandlers['regenerate'];
+  approvals?: ApprovalControls;
 }) {
   const list = useRef<HTMLDivElement>(null);
   // The latest handlers, so the actions change with the messages only (not with each streamed delta).
@@ -62,6 +65,7 @@ export function MessageList({
               message={message}
               conversationId={conversationId}
               actions={messageActions}
+              approvals={approvals}
             />
           );
         })}

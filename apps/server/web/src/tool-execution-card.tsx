@@ -1,4 +1,12 @@
 import type { ToolExecutionMetadata } from '@cairn/core';
+import { useState } from 'preact/hooks';
+import {
+  ALREADY_DECIDED,
+  ApprovalCard,
+  type ApprovalControls,
+  type ApprovalRefusal,
+} from './approvals/approval-card.js';
+import { alreadyDecidedText, decisionText, type ExecutionApproval } from './approvals/approval-text.js';
 import { CodeBlock } from './code-block.js';
 import { CommandOutputView, exitCodeLabel } from './command-output-view.js';
 import { DiffView } from './diff-view.js';
@@ -21,9 +29,32 @@ function outcomeOf(execution: ToolExecutionMetadata): Outcome {
 
 /**
  * A tool call merged with its result: one summary line (outcome, what it did, exit code,
- * duration) that expands to the diff, the command output, the files or the raw output.
+ * duration) that expands to the diff, the command output, the files or the raw output; under it,
+ * how its approval was decided. A call waiting for approval is an `ApprovalCard`; an approved one
+ * not finished yet, a running card.
  */
-export function ToolExecutionCard({ execution }: { execution: ToolExecutionMetadata }) {
+export function ToolExecutionCard({
+  execution,
+  approvals,
+}: {
+  execution: ToolExecutionMetadata;
+  approvals?: ApprovalControls | undefined;
+}) {
+  // Here, not in the approval card: a refusal (409) is shown on the card once it shows the decision.
+  const [refusal, setRefusal] = useState<ApprovalRefusal>();
+  const { approval } = execution;
+  if (execution.status === 'awaiting_approval' && approval !== undefined) {
+    return (
+      <ApprovalCard
+        execution={execution}
+        approval={approval}
+        controls={approvals}
+        refusal={refusal}
+        onRefused={setRefusal}
+      />
+    );
+  }
+  if (execution.status === 'running') return <RunningToolCard toolName={execution.toolName} />;
   const outcome = outcomeOf(execution);
   const mark = MARKS[outcome];
   const { details } = execution;
@@ -53,7 +84,30 @@ export function ToolExecutionCard({ execution }: { execution: ToolExecutionMetad
       ) : (
         <div class="tool-static">{summaryLine}</div>
       )}
+      {approval?.outcome !== undefined && (
+        <ApprovalOutcome approval={approval} reason={approvals?.reasons.get(approval.id)} refusal={refusal} />
+      )}
     </article>
+  );
+}
+
+// How the call's approval was decided; after a refused decision of this page, that it came too late.
+function ApprovalOutcome({
+  approval,
+  reason,
+  refusal,
+}: {
+  approval: ExecutionApproval;
+  reason: string | undefined;
+  refusal: ApprovalRefusal | undefined;
+}) {
+  return (
+    <p class={`approval-outcome ${approval.outcome}`} aria-live="polite">
+      {refusal?.code === ALREADY_DECIDED
+        ? alreadyDecidedText(approval, refusal.message)
+        : decisionText(approval, reason)}
+      {refusal !== undefined && refusal.code !== ALREADY_DECIDED && ` (${refusal.message})`}
+    </p>
   );
 }
 
