@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ConversationMessage } from '@cairn/core';
+import type { ConversationMessage, ConversationStore } from '@cairn/core';
 import { createFsConversationStore } from '@cairn/store-fs';
 import {
   type MockProviderServer,
@@ -63,13 +63,25 @@ export function runCairn(args: string[], options: RunNodeScriptOptions): Promise
   return runNodeScript(CAIRN_BIN, args, { ...options, cwd: options.cwd ?? options.env.CAIRN_DATA_DIR });
 }
 
-/** The log of the most recently updated conversation in the fs store under `dataDir` (empty when none). */
-export async function latestStoredLog(dataDir: string): Promise<ConversationMessage[]> {
+// The fs store under `dataDir`, open for `read` only.
+async function readStore<T>(dataDir: string, read: (store: ConversationStore) => Promise<T>): Promise<T> {
   const store = createFsConversationStore({ rootDir: join(dataDir, 'store') });
   try {
-    const [summary] = (await store.listConversations({ limit: 1 })).conversations;
-    return summary === undefined ? [] : await store.load(summary.id);
+    return await read(store);
   } finally {
     await store.close();
   }
+}
+
+/** The log of the most recently updated conversation in the fs store under `dataDir` (empty when none). */
+export function latestStoredLog(dataDir: string): Promise<ConversationMessage[]> {
+  return readStore(dataDir, async (store) => {
+    const [summary] = (await store.listConversations({ limit: 1 })).conversations;
+    return summary === undefined ? [] : await store.load(summary.id);
+  });
+}
+
+/** The log of conversation `id` in the fs store under `dataDir`. */
+export function storedLog(dataDir: string, id: string): Promise<ConversationMessage[]> {
+  return readStore(dataDir, (store) => store.load(id));
 }

@@ -1,9 +1,9 @@
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { AgentOutputSchema } from '@cairn/core';
-import { createFsConversationStore } from '@cairn/store-fs';
+import { AgentOutputSchema, readToolLedger } from '@cairn/core';
 import { type MockProviderServer, startMockProviderServer } from '@cairn/testing';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chatRequests, ensureCliBuilt, mockEnv, runCairn, tempDir } from './cli-process.js';
+import { chatRequests, ensureCliBuilt, mockEnv, runCairn, storedLog, tempDir } from './cli-process.js';
 
 beforeAll(ensureCliBuilt, 120_000);
 
@@ -12,15 +12,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-const storedLog = async (dataDir: string, id: string) => {
-  const store = createFsConversationStore({ rootDir: join(dataDir, 'store') });
-  try {
-    return await store.load(id);
-  } finally {
-    await store.close();
-  }
-};
 
 const conversationOf = (stderr: string) => /conversation (\S+)/.exec(stderr)?.[1] as string;
 
@@ -82,30 +73,48 @@ describe('cairn -p against a real OpenAI-compatible server (the mock, through th
     expect(log[1]).toMatchObject({ role: 'assistant', partType: 'error', errorCode: 'LLM_AUTH' });
   });
 
-  it('runs tools in the workspace, refusing run_command when nobody can approve it, unless --yes', async () => {
+  it('runs tools in the workspace: run_command waits for a decision when nobody can approve it, runs with --yes, is refused with --approval never', async () => {
     const command = { name: 'run_command', arguments: { command: 'echo ran > proof.txt' } };
     server = await startMockProviderServer({
       provider: 'openai',
       turns: [
         { toolCalls: [command] },
-        { text: 'It was refused.' },
         { toolCalls: [command] },
         { text: 'Done.' },
+        { toolCalls: [command] },
+        { text: 'It was refused.' },
       ],
     });
     const dataDir = tempDir('tools');
     const workspace = tempDir('tools-ws');
     const env = mockEnv(dataDir, server.baseURL);
-    const refused = await runCairn(['-p', 'make proof', '--workspace', workspace], { env });
-    expect(refused.code).toBe(0);
-    expect(refused.stderr).toContain('refused run_command: echo ran > proof.txt');
-    expect(JSON.stringify(chatRequests(server)[1]?.body)).toMatch(/did not approve running run_command/);
+    const proof = join(workspace, 'proof.txt');
+    const waiting = await runCairn(['-p', 'make proof', '--workspace', workspace], { env });
+    expect(waiting.code).toBe(0);
+    // Nothing ran and the model was not asked again: the request waits in the store, and stderr
+    // says how to decide it.
+    expect(existsSync(proof)).toBe(false);
+    expect(chatRequests(server)).toHaveLength(1);
+    const conversationId = conversationOf(waiting.stderr);
+    const [entry] = readToolLedger(await storedLog(dataDir, conversationId)).approvals;
+    expect(entry).toMatchObject({ request: { toolName: 'run_command', askedOf: 'local' } });
+    expect(entry?.decision).toBeUndefined();
+    expect(waiting.stderr).toContain('run_command waits for approval: {"command":"echo ran > proof.txt"}');
+    expect(waiting.stderr).toContain(`approve: cairn approvals approve ${conversationId} ${entry?.id}`);
+    expect(waiting.stdout).toContain('? run_command: echo ran > proof.txt — awaiting approval');
 
     const allowed = await runCairn(['-p', 'make proof', '--workspace', workspace, '--yes'], { env });
     expect(allowed.code).toBe(0);
     expect(allowed.stdout).toMatch(/✓.*echo ran > proof\.txt/);
-    const { readFileSync } = await import('node:fs');
-    expect(readFileSync(join(workspace, 'proof.txt'), 'utf8')).toBe('ran\n');
+    expect(readFileSync(proof, 'utf8')).toBe('ran\n');
+
+    rmSync(proof);
+    const never = ['-p', 'make proof', '--workspace', workspace, '--approval', 'never'];
+    const refused = await runCairn(never, { env });
+    expect(refused.code).toBe(0);
+    expect(refused.stderr).toContain('refused run_command: echo ran > proof.txt (--approval never)');
+    expect(JSON.stringify(chatRequests(server)[4]?.body)).toMatch(/did not approve running run_command/);
+    expect(existsSync(proof)).toBe(false);
   });
   it('colours only a terminal (or FORCE_COLOR), never with NO_COLOR or --no-color', async () => {
     server = await startMockProviderServer({

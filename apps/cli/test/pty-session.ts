@@ -260,6 +260,14 @@ export class PtySession {
     return this.render(true);
   }
 
+  /**
+   * Sends `signal` to the program itself (the launcher `exec`s it, so it is the terminal's process):
+   * with `SIGKILL`, it ends on the spot, as a crash or `kill -9` would, nothing stored on its way out.
+   */
+  signal(signal: NodeJS.Signals): void {
+    this.running('signal').kill(signal);
+  }
+
   /** Whether the program in the terminal has exited. */
   exited(): boolean {
     return this.exitedWith !== undefined;

@@ -1,27 +1,34 @@
 import { createInterface } from 'node:readline/promises';
 import { describeModel, type ResolvedModel } from '@cairn/connect';
-import { CairnError, type FilePart, type ImagePart, isMediaPart, type MessageContent } from '@cairn/core';
+import {
+  CairnError,
+  definedFields,
+  type FilePart,
+  type ImagePart,
+  isMediaPart,
+  type MessageContent,
+} from '@cairn/core';
 import { lineWithAttachments } from '../attachments/message-with-attachments.js';
 import { formatCliError } from '../cli-error.js';
 import type { CliIO } from '../io.js';
+import { waitingLines } from '../render/approval-text.js';
 import { attachmentLabel } from '../render/attachment-label.js';
 import type { Colors } from '../render/colors.js';
-import { formatCount, formatStoredTime } from '../render/format-numbers.js';
-import { markdownEnabled } from '../render/markdown-enabled.js';
-import { renderDisplayMessage } from '../render/render-display-message.js';
 import { createSpinner } from '../render/spinner.js';
 import type { CliSession } from '../session/open-session.js';
 import { terminalApprovalPrompt } from '../session/terminal-approval.js';
 import { newChatId } from './chat-ids.js';
-import { displayView, loadExistingConversation } from './conversation-history.js';
+import { historyText, recentConversationsText } from './chat-views.js';
+import { compressNow } from './compress-now.js';
+import { decidePendingApprovals } from './decide-pending.js';
+import { owesResume } from './last-calls.js';
 import { parseModelTarget, switchModel } from './model-switch.js';
-import { chatAgent, runChatTurn } from './run-chat-turn.js';
+import { runChatTurn } from './run-chat-turn.js';
 import { parseSlashCommand, slashHelp } from './slash-commands.js';
 import { UsageTotals } from './usage-totals.js';
 
 // Two Ctrl-C this close together end the program.
 const DOUBLE_INTERRUPT_MS = 2000;
-const HISTORY_SHOWN = 20;
 
 export interface InteractiveChatOptions {
   conversationId?: string;
@@ -118,6 +125,16 @@ export async function runInteractiveChat(
   };
   if (options.signal?.aborted) ended();
   options.signal?.addEventListener('abort', ended);
+  // What Ctrl-C aborts: a turn, a compression, the questions of a resumed conversation.
+  const cancellable = async (work: (signal: AbortSignal) => Promise<void>) => {
+    const controller = new AbortController();
+    running = controller;
+    try {
+      await work(controller.signal);
+    } finally {
+      running = undefined;
+    }
+  };
   // The question reads the keys itself: its Ctrl-C is the chat's too.
   if (terminal) {
     session.approver.setPrompt(
@@ -133,19 +150,7 @@ export async function runInteractiveChat(
   }
 
   const showHistory = async (id: string) => {
-    const view = displayView(await loadExistingConversation(session.store, id), session.workspace);
-    const shown = view.slice(-HISTORY_SHOWN);
-    if (shown.length < view.length) say(colors.dim(`… ${view.length - shown.length} earlier messages`));
-    const markdown = markdownEnabled(out, session.settings);
-    for (const message of shown)
-      out.write(
-        renderDisplayMessage(message, {
-          colors,
-          verbose: session.settings.verbose,
-          markdown,
-          width: out.columns,
-        }),
-      );
+    out.write(await historyText(session, id, out, colors));
   };
 
   const handleSlash = async (line: string): Promise<void> => {
@@ -167,18 +172,10 @@ export async function runInteractiveChat(
         await showHistory(command.argument);
         conversationId = command.argument;
         say(colors.dim(`resumed ${conversationId}`));
+        return continueWaiting();
+      case 'conversations':
+        out.write(await recentConversationsText(session.store, conversationId, colors));
         return;
-      case 'conversations': {
-        const page = await session.store.listConversations({ limit: 15 });
-        for (const summary of page.conversations) {
-          const current = summary.id === conversationId ? colors.green(' (current)') : '';
-          say(
-            `  ${summary.id}  ${colors.dim(`${formatStoredTime(summary.updatedAt)} · ${summary.messageCount} messages`)}${current}`,
-          );
-        }
-        if (page.conversations.length === 0) say(colors.dim('  no conversations yet'));
-        return;
-      }
       case 'model': {
         if (command.argument !== undefined) {
           const next = await switchModel(parseModelTarget(command.argument, model), session, model, io.env);
@@ -188,31 +185,17 @@ export async function runInteractiveChat(
         say(describeModel(model));
         return;
       }
-      case 'compress': {
-        const controller = new AbortController();
-        running = controller;
-        spinner.start('compressing the conversation…');
-        try {
-          const result = await session.runtime.compress({
-            conversationId,
-            model: model.adapter,
-            signal: controller.signal,
-            ...chatAgent(session),
-          });
-          spinner.stop();
-          say(
-            result.compressed === false
-              ? colors.dim(
-                  `${result.reason ?? 'nothing was compressed'} (${formatCount(result.tokensBefore)} tokens)`,
-                )
-              : `context: ${formatCount(result.tokensBefore)} → ${formatCount(result.tokensAfter)} tokens (${result.steps.join(', ')})`,
-          );
-        } finally {
-          spinner.stop();
-          running = undefined;
-        }
-        return;
-      }
+      case 'compress':
+        return cancellable(async (signal) => {
+          spinner.start('compressing the conversation…');
+          try {
+            const line = await compressNow(session, { conversationId, model, signal, colors });
+            spinner.stop();
+            say(line);
+          } finally {
+            spinner.stop();
+          }
+        });
       case 'usage':
         say(usage.describe());
         return;
@@ -234,39 +217,48 @@ export async function runInteractiveChat(
       for (const part of userInput)
         if (isMediaPart(part)) say(colors.dim(`  attached ${attachmentLabel(part)}`));
     }
-    const controller = new AbortController();
-    running = controller;
-    try {
-      const result = await runChatTurn(session, {
-        conversationId,
-        userInput,
-        model,
-        signal: controller.signal,
-        out,
-        colors,
-        spinner,
-        verbose: session.settings.verbose,
-      });
-      usage.add(result.usage.total, result.turns);
-    } finally {
-      running = undefined;
-    }
+    await cancellable((signal) => turn(signal, userInput));
   };
+  // A turn: one with the user's words, or (none) the stored conversation's resumed.
+  const turn = async (signal: AbortSignal, userInput?: MessageContent) => {
+    const result = await runChatTurn(session, {
+      conversationId,
+      model,
+      signal,
+      out,
+      colors,
+      spinner,
+      verbose: session.settings.verbose,
+      ...definedFields({ userInput }),
+    });
+    usage.add(result.usage.total, result.turns);
+    if (result.waiting !== undefined) out.write(waitingLines(conversationId, result.waiting, colors));
+  };
+  // A conversation come back to: its requests still waiting are asked here and decided, and the
+  // calls decided but never run (the process was killed) run, as a turn of their own.
+  const continueWaiting = () =>
+    cancellable(async (signal) => {
+      await decidePendingApprovals(session, conversationId, say, colors);
+      if (!signal.aborted && owesResume(await session.store.load(conversationId))) await turn(signal);
+    });
 
   if (options.conversationId !== undefined && options.showHistory !== false)
     await showHistory(options.conversationId);
   if (terminal) say(colors.dim(`conversation ${conversationId} · /help for commands · Ctrl-C aborts a turn`));
-  const handleLine = async (text: string) => {
+  // A failure the user can act on is said in the chat, which goes on.
+  const reported = async (work: () => Promise<void>) => {
     try {
-      if (text.startsWith('/')) await handleSlash(text);
-      else await runTurn(text);
+      await work();
     } catch (error) {
       if (!CairnError.is(error)) throw error;
       spinner.stop();
       say(colors.red(formatCliError(error)));
     }
   };
+  const handleLine = (text: string) =>
+    reported(() => (text.startsWith('/') ? handleSlash(text) : runTurn(text)));
   try {
+    if (options.conversationId !== undefined && !exiting) await reported(continueWaiting);
     if (options.initialInput !== undefined && !exiting) {
       say(`${colors.bold(colors.cyan('› '))}${options.initialInput}`);
       await handleLine(options.initialInput);

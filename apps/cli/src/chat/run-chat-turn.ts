@@ -7,11 +7,15 @@ import { createLiveTurnRenderer } from '../render/live-turn-renderer.js';
 import { markdownEnabled } from '../render/markdown-enabled.js';
 import type { Spinner } from '../render/spinner.js';
 import type { CliSession } from '../session/open-session.js';
+import { lastCalls } from './last-calls.js';
 
 export interface ChatTurnOptions {
   conversationId: string;
-  /** Text, or text and attached images and files. */
-  userInput: MessageContent;
+  /**
+   * Text, or text and attached images and files. Absent: the conversation is resumed from the store
+   * (`runtime.resume`): its last answer's decided calls run, then the model goes on.
+   */
+  userInput?: MessageContent;
   /** The model for this turn (default: the session's). */
   model?: ResolvedModel;
   signal?: AbortSignal;
@@ -35,7 +39,10 @@ export function chatAgent(session: CliSession): { agent?: { systemPrompt: string
 
 /** One chat turn through the runtime, shown live: streamed text, one merged line per tool call, diffs. */
 export async function runChatTurn(session: CliSession, options: ChatTurnOptions): Promise<ChatResult> {
-  const { out } = options;
+  const { out, userInput } = options;
+  // A resumed turn's results belong to calls stored before it: the view learns them first.
+  const history =
+    userInput === undefined ? lastCalls(await session.store.load(options.conversationId)).messages : [];
   const renderer = options.json
     ? undefined
     : createLiveTurnRenderer({
@@ -44,6 +51,7 @@ export async function runChatTurn(session: CliSession, options: ChatTurnOptions)
         cwd: session.workspace,
         markdown: markdownEnabled(out, session.settings),
         modelLabel: (options.model ?? session.model).modelId,
+        history,
         ...definedFields({
           spinner: options.spinner,
           width: out.columns,
@@ -51,18 +59,20 @@ export async function runChatTurn(session: CliSession, options: ChatTurnOptions)
           showErrors: options.showErrors,
         }),
       });
+  const params = {
+    conversationId: options.conversationId,
+    ...(options.model === undefined ? {} : { model: options.model.adapter }),
+    ...definedFields({ signal: options.signal }),
+    ...chatAgent(session),
+    onEvent: (event: AgentOutput | RuntimeEvent) => {
+      if (renderer !== undefined) renderer.onEvent(event);
+      else if (isAgentOutput(event)) out.write(`${JSON.stringify(event)}\n`);
+    },
+  };
   try {
-    return await session.runtime.chat({
-      conversationId: options.conversationId,
-      userInput: options.userInput,
-      ...(options.model === undefined ? {} : { model: options.model.adapter }),
-      ...definedFields({ signal: options.signal }),
-      ...chatAgent(session),
-      onEvent: (event) => {
-        if (renderer !== undefined) renderer.onEvent(event);
-        else if (isAgentOutput(event)) out.write(`${JSON.stringify(event)}\n`);
-      },
-    });
+    return await (userInput === undefined
+      ? session.runtime.resume(params)
+      : session.runtime.chat({ ...params, userInput }));
   } finally {
     renderer?.finish();
   }

@@ -4,6 +4,7 @@ export { readAttachment } from '../attachments/read-attachment.js';
 export { conversationToContinue } from '../chat/conversation-to-continue.js';
 export { runInteractiveChat } from '../chat/interactive-chat.js';
 export { runAgentCommand } from '../commands/agent-command.js';
+export { decideApproval, listApprovals } from '../commands/approvals-command.js';
 export {
   deleteConversation,
   exportConversation,

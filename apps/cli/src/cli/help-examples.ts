@@ -59,6 +59,30 @@ closed, as for any tool whose pipe closed (each after storing the turn so far).
 At a terminal it asks first: y deletes; any other key keeps the conversation and exits with code 1.
 Without a terminal it deletes nothing unless --yes is given.
 `,
+  approvals: `${block([
+    'cairn -p "run the tests"                # a call needing approval waits; stderr says how to decide it',
+    'cairn approvals list chat-20261122-1530-a1b2c3',
+    'cairn approvals approve chat-20261122-1530-a1b2c3 m-1.a0',
+    'cairn approvals deny chat-20261122-1530-a1b2c3 m-1.a0 --reason "not on main"',
+    'cairn chat --resume chat-20261122-1530-a1b2c3   # asks about them at the terminal instead',
+  ])}
+A request is stored before anyone is asked and decided once: a second decision, from any process,
+is refused (APPROVAL_ALREADY_DECIDED) and nothing runs twice. After deciding, the conversation goes on.
+Exit codes: 0 decided (and the conversation went on), 1 already decided, expired, not found or not this
+terminal's to decide (APPROVAL_*), 2 invalid input, 3 no such conversation, 5 --input the tool refuses.
+`,
+  approvalsList: block([
+    'cairn approvals list chat-20261122-1530-a1b2c3',
+    'cairn approvals list chat-20261122-1530-a1b2c3 --json | jq -r "select(.status == "pending") | .id"',
+  ]),
+  approvalsApprove: block([
+    'cairn approvals approve chat-20261122-1530-a1b2c3 m-1.a0',
+    'cairn approvals approve chat-20261122-1530-a1b2c3 m-1.a0 --input \'{"command":"npm test -- --bail"}\'',
+  ]),
+  approvalsDeny: block([
+    'cairn approvals deny chat-20261122-1530-a1b2c3 m-1.a0',
+    'cairn approvals deny chat-20261122-1530-a1b2c3 m-1.a0 --reason "use the staging database"',
+  ]),
   runs: block(['cairn runs list', 'cairn runs show r1', 'cairn runs continue r1 --input "approved"']),
   runsList: block(['cairn runs list', 'cairn runs list --json --limit 100']),
   runsShow: block(['cairn runs show r1']),

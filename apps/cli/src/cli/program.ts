@@ -5,6 +5,7 @@ import { cliFailure } from '../cli-error.js';
 import type { GlobalFlags } from '../config/cli-settings.js';
 import type { CliIO } from '../io.js';
 import { registerAgentCommands } from './agent-commands.js';
+import { registerApprovalCommands } from './approval-commands.js';
 import { closestCommand } from './closest-word.js';
 import { createAction, isTerminal, safeId } from './command-action.js';
 import { reportFailure } from './command-context.js';
@@ -54,13 +55,12 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
     .option('--config <file>', 'the config file (env CAIRN_CONFIG; default ./cairn.config.json)')
     .option('--workspace <dir>', 'the directory the tools may touch (default: the current one)')
     .addOption(
-      new Option('--approval <mode>', 'run_command: ask | always | never').choices([
-        'ask',
-        'always',
-        'never',
-      ]),
+      new Option(
+        '--approval <mode>',
+        'run_command and other tools that need approval: ask (at a terminal; elsewhere the call waits for `cairn approvals`) | always | never (refuse)',
+      ).choices(['ask', 'always', 'never']),
     )
-    .option('-y, --yes', 'allow run_command without asking (same as --approval always)')
+    .option('-y, --yes', 'allow them without asking (same as --approval always)')
     .option('--no-color', 'no colours (also NO_COLOR, or when not a terminal)')
     .option('--verbose', 'full command output and diffs')
     .option('--plain', "the model's answers as raw text, no Markdown rendering (env CAIRN_PLAIN=1)")
@@ -174,6 +174,7 @@ export function createProgram(io: CliIO, signal: AbortSignal, setExit: (code: nu
     );
 
   registerConversationCommands(program, action);
+  registerApprovalCommands(program, action);
   registerRunCommands(program, action);
   registerAgentCommands(program, action);
   return program;

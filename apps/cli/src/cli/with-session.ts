@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { describeModel } from '@cairn/connect';
 import type { ConversationStore } from '@cairn/core';
 import { cliFailure } from '../cli-error.js';
-import { describeApprovalRequest } from '../session/approver.js';
+import { describeApprovalRequest } from '../render/approval-text.js';
 import {
   type CliSession,
   openSession,
@@ -26,7 +26,7 @@ export async function withSession(
     ...options,
     onRefused: (request) =>
       io.stderr.write(
-        `${colors.yellow(`refused ${describeApprovalRequest(request)} — nobody to ask; allow commands with --yes or --approval always`)}\n`,
+        `${colors.yellow(`refused ${describeApprovalRequest(request)} (--approval never); allow it with --yes, or leave it to a decision with --approval ask`)}\n`,
       ),
   });
   try {

@@ -39,7 +39,7 @@ export interface CliSettings extends StoreSettings {
   model: ModelSettings;
   /** Absent: the workspace follows the model (the sample workspace for the demo, else the cwd). */
   workspace?: string;
-  /** Absent: ask on a terminal, refuse otherwise (the demo decides for itself). */
+  /** Absent: ask on a terminal, else leave the call waiting for `cairn approvals` (the demo decides for itself). */
   approval?: ApprovalMode;
   maxTurns?: number;
   systemPrompt?: string;

@@ -2,7 +2,7 @@ import type { ConversationMessage } from '@cairn/core';
 import { toDisplayMessages } from '@cairn/message-processor';
 import { describe, expect, it } from 'vitest';
 import { conversationToMarkdown } from './conversation-markdown.js';
-import { editAndFailedTestLog, textMessage } from './test-support.js';
+import { approvalRecords, editAndFailedTestLog, textMessage, toolCallMessage } from './test-support.js';
 
 const createdAt = '2025-01-24T10:00:00.000Z';
 
@@ -80,6 +80,18 @@ describe('conversationToMarkdown', () => {
       ].join('\n'),
     );
     expect(conversationToMarkdown([])).toBe('');
+  });
+
+  it('marks a call waiting for approval with its request id', () => {
+    const call = toolCallMessage('a1', 'deploy', { target: 'prod' });
+    const view = toDisplayMessages([
+      textMessage('u1', 'user', 'Ship it'),
+      call,
+      approvalRecords(call).request,
+    ]);
+    expect(conversationToMarkdown(view)).toBe(
+      '## User\n\nShip it\n\n## Assistant\n\n? deploy {"target":"prod"} — awaiting approval (a1.a0)\n',
+    );
   });
 
   it('fences command output that contains a fence with a longer one', () => {

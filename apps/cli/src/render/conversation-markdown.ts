@@ -1,8 +1,13 @@
 import type { ConversationMessage, ToolExecutionMetadata } from '@cairn/core';
 import { contentWithLabels } from './attachment-label.js';
-import { commandOutputText, executionOutcome, exitCodeText } from './tool-execution-outcome.js';
+import {
+  commandOutputText,
+  executionOutcome,
+  executionSummary,
+  exitCodeText,
+} from './tool-execution-outcome.js';
 
-const OUTCOME_MARKS = { ok: '✓', error: '✗', unfinished: '…' } as const;
+const OUTCOME_MARKS = { ok: '✓', error: '✗', unfinished: '…', awaiting_approval: '?' } as const;
 
 /**
  * A display view (see `toDisplayMessages`) as Markdown: a heading each time the speaker changes,
@@ -56,7 +61,7 @@ function messageMarkdown(message: ConversationMessage): string {
 }
 
 function toolExecutionMarkdown(execution: ToolExecutionMetadata): string {
-  const parts = [`${OUTCOME_MARKS[executionOutcome(execution)]} ${execution.summary.trim()}`];
+  const parts = [`${OUTCOME_MARKS[executionOutcome(execution)]} ${executionSummary(execution).trim()}`];
   const { details } = execution;
   if (details?.type === 'diff' && details.patch !== undefined && details.patch !== '') {
     parts.push(fenced('diff', details.patch.trimEnd()));

@@ -8,6 +8,7 @@ import {
   type CapturedStream,
   captureStream,
   editAndFailedTestLog,
+  persisted,
   plainColors,
   textMessage,
   toolCallMessage,
@@ -16,12 +17,6 @@ import {
 const timestamp = '2025-01-24T10:00:00.000Z';
 type LiveEvent = AgentOutput | RuntimeEvent | RunStepChangedEvent;
 
-const persisted = (message: ConversationMessage): LiveEvent => ({
-  type: 'runtime',
-  event: 'message_persisted',
-  conversationId: 'c1',
-  message,
-});
 const delta = (text: string): LiveEvent => ({ type: 'text_delta', timestamp, id: 'b1', delta: text });
 const toolUse = (id: string, toolName: string): LiveEvent => ({
   type: 'tool_use',

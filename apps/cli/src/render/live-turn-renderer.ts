@@ -1,4 +1,4 @@
-import type { AgentOutput, ConversationMessage } from '@cairn/core';
+import { type AgentOutput, type ConversationMessage, isLedgerRecord } from '@cairn/core';
 import { createDisplayProjector } from '@cairn/message-processor';
 import type { RunStepChangedEvent, RuntimeEvent } from '@cairn/runtime';
 import type { OutputStream } from '../io.js';
@@ -34,6 +34,11 @@ export interface LiveTurnRendererOptions {
    * answer only, and the error goes to stderr as one line.
    */
   showErrors?: boolean;
+  /**
+   * Stored messages the turn goes on from (a resumed turn's calls and their records): the view
+   * learns them, without printing them, so their results show as the calls' executions.
+   */
+  history?: readonly ConversationMessage[];
 }
 
 type StreamKind = 'text' | 'reasoning';
@@ -108,7 +113,11 @@ export function createLiveTurnRenderer(options: LiveTurnRendererOptions): LiveTu
   };
 
   const persisted = (message: ConversationMessage) => {
-    for (const shown of projector.push(message)) {
+    const shownNow = projector.push(message);
+    // A ledger record (a request, its decision, an attempt) moves a call along; the call's line
+    // shows once, with its result, or at the end as still awaiting approval.
+    if (isLedgerRecord(message)) return;
+    for (const shown of shownNow) {
       if (shown.role === 'user' || alreadyStreamed(shown)) continue;
       if (shown.partType === 'error' && options.showErrors === false) continue;
       // A result is in: the model (or the next tool) is at work again.
@@ -138,6 +147,7 @@ export function createLiveTurnRenderer(options: LiveTurnRendererOptions): LiveTu
     }
   };
 
+  for (const message of options.history ?? []) projector.push(message);
   wait();
   return {
     onEvent(event) {

@@ -5,6 +5,7 @@ import { renderDisplayMessage } from './render-display-message.js';
 import {
   ANSI,
   ansiColors,
+  approvalRecords,
   editAndFailedTestLog,
   plainColors,
   toolCallMessage,
@@ -115,6 +116,17 @@ describe('renderDisplayMessage', () => {
         );
       }
     }
+  });
+
+  it('shows a call waiting for approval as such, with the id that decides it, not as unfinished', () => {
+    const call = toolCallMessage('a1', 'run_command', { command: 'rm -rf build' });
+    const { request } = approvalRecords(call);
+    const [waiting] = toDisplayMessages([call, request]) as [ConversationMessage];
+    expect(waiting.toolExecution?.status).toBe('awaiting_approval');
+    expect(renderDisplayMessage(waiting, plain)).toBe(
+      '? run_command: rm -rf build — awaiting approval (a1.a0)\n',
+    );
+    expect(renderDisplayMessage(waiting, { colors: ansiColors })).toContain(ansiColors.yellow('?'));
   });
 
   it("leaves a successful command's output out unless verbose", () => {

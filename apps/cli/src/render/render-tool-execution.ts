@@ -1,4 +1,5 @@
 import type { CommandOutputDetails, FileListDetails, ToolExecutionMetadata } from '@cairn/core';
+import type { Colors } from './colors.js';
 import { fitWidth, flattenLines } from './fit-width.js';
 import { formatDuration } from './format-duration.js';
 import { plural } from './format-numbers.js';
@@ -7,7 +8,9 @@ import { renderPatch } from './render-patch.js';
 import {
   commandFailed,
   commandOutputText,
+  type ExecutionOutcome,
   executionOutcome,
+  executionSummary,
   exitCodeText,
 } from './tool-execution-outcome.js';
 
@@ -18,6 +21,13 @@ const COMMAND_TAIL_LINES = 10;
 // File names previewed after the count without `verbose`.
 const PREVIEWED_FILES = 5;
 
+const MARKS: Record<ExecutionOutcome, (colors: Colors) => string> = {
+  ok: (colors) => colors.green('✓'),
+  error: (colors) => colors.red('✗'),
+  unfinished: (colors) => colors.yellow('…'),
+  awaiting_approval: (colors) => colors.yellow('?'),
+};
+
 /**
  * A tool call and its result: one headline (status mark, summary, duration), then what the details
  * add — the diff, a failed command's last lines and exit code, the files found.
@@ -27,12 +37,10 @@ export function renderToolExecution(execution: ToolExecutionMetadata, options: R
 }
 
 function headline(execution: ToolExecutionMetadata, { colors, width }: RenderOptions): string {
-  const outcome = executionOutcome(execution);
-  const mark =
-    outcome === 'ok' ? colors.green('✓') : outcome === 'error' ? colors.red('✗') : colors.yellow('…');
+  const mark = MARKS[executionOutcome(execution)](colors);
   const duration = execution.durationMs > 0 ? ` (${formatDuration(execution.durationMs)})` : '';
   const room = width === undefined ? undefined : width - 2 - duration.length;
-  return `${mark} ${fitWidth(flattenLines(execution.summary), room)}${colors.dim(duration)}\n`;
+  return `${mark} ${fitWidth(flattenLines(executionSummary(execution)), room)}${colors.dim(duration)}\n`;
 }
 
 function detailsOf(execution: ToolExecutionMetadata, options: RenderOptions): string {

@@ -1,5 +1,11 @@
 // Shared by the render tests (no test of its own).
-import type { ConversationMessage, JsonValue } from '@cairn/core';
+import {
+  approvalDecisionRecord,
+  approvalRequestRecord,
+  type ConversationMessage,
+  type JsonValue,
+} from '@cairn/core';
+import type { RuntimeEvent } from '@cairn/runtime';
 import type { OutputStream } from '../io.js';
 import { createColors } from './colors.js';
 
@@ -33,6 +39,11 @@ export function captureStream(options: { isTTY?: boolean; columns?: number } = {
   };
 }
 
+/** The runtime's event for a message it stored, as a live view gets it. */
+export function persisted(message: ConversationMessage): RuntimeEvent {
+  return { type: 'runtime', event: 'message_persisted', conversationId: 'c1', message };
+}
+
 /** An assistant message calling `toolName` with `input` (call id `call_<id>`). */
 export function toolCallMessage(
   id: string,
@@ -49,6 +60,30 @@ export function toolCallMessage(
       { id: `call_${id}`, type: 'function', function: { name: toolName, arguments: JSON.stringify(input) } },
     ],
   } satisfies ConversationMessage;
+}
+
+/**
+ * The ledger's records about the first call of `call` (a `toolCallMessage`): its approval request
+ * (id `<call id>.a0`) and the decision that approves it.
+ */
+export function approvalRecords(call: ReturnType<typeof toolCallMessage>) {
+  const first = call.tool_calls[0] as (typeof call.tool_calls)[number];
+  const request = approvalRequestRecord(
+    { createdAt },
+    {
+      assistantMessageId: call.id,
+      callIndex: 0,
+      toolCallId: first.id,
+      toolName: first.function.name,
+      input: JSON.parse(first.function.arguments) as JsonValue,
+      askedOf: 'local',
+    },
+  );
+  const approved = approvalDecisionRecord(
+    { createdAt },
+    { requestId: request.id, outcome: 'approve', decidedBy: 'local', decidedAt: createdAt },
+  );
+  return { request, approved };
 }
 
 /** The result of the call made by message `callMessageId`. */

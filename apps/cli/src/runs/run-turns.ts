@@ -1,6 +1,7 @@
 import { definedFields } from '@cairn/core';
-import type { RunResult, RunState } from '@cairn/runtime';
+import { type RunResult, type RunState, runConversationId } from '@cairn/runtime';
 import type { CliIO } from '../io.js';
+import { waitingLines } from '../render/approval-text.js';
 import type { Colors } from '../render/colors.js';
 import { formatStoredTime } from '../render/format-numbers.js';
 import { createLiveTurnRenderer, type LiveTurnRenderer } from '../render/live-turn-renderer.js';
@@ -32,6 +33,8 @@ export function describeRunState(state: RunState, colors: Colors): string {
 /** After a turn: where the run stands, and how to go on when it is waiting. */
 export function reportRunTurn(result: RunResult, io: CliIO, colors: Colors): void {
   io.stderr.write(`${describeRunState(result.state, colors)}\n`);
+  if (result.waiting !== undefined)
+    io.stderr.write(waitingLines(runConversationId(result.runId), result.waiting, colors));
   if (result.state.status !== 'completed') {
     io.stderr.write(`${colors.dim(`continue with: cairn runs continue ${result.runId} [--input "…"]`)}\n`);
   }

@@ -32,11 +32,19 @@ describe('createApprover', () => {
     await expect(approver.approve(request('make lint'))).resolves.toBe(true);
   });
 
-  it('refuses without asking when nobody can answer, and tells onRefused', async () => {
+  it('leaves the request pending when nobody can answer, or nobody did', async () => {
+    await expect(createApprover('ask').approve(request('make'))).resolves.toBe('pending');
+    const approver = createApprover('ask');
+    approver.setPrompt(async () => undefined);
+    await expect(approver.approve(request('make'))).resolves.toBe('pending');
+    await expect(createApprover('always').approve(request('make'))).resolves.toBe(true);
+  });
+
+  it('refuses without asking under "never", and tells onRefused', async () => {
     const refused: ToolApprovalRequest[] = [];
-    const approver = createApprover('ask', (denied) => refused.push(denied));
+    const approver = createApprover('never', (denied) => refused.push(denied));
+    approver.setPrompt(async () => 'yes');
     await expect(approver.approve(request('make'))).resolves.toBe(false);
     expect(refused).toEqual([request('make')]);
-    await expect(createApprover('always').approve(request('make'))).resolves.toBe(true);
   });
 });

@@ -3,12 +3,25 @@ import type { ApprovalMode } from '../config/cli-settings.js';
 
 export type ApprovalAnswer = 'yes' | 'no' | 'always';
 
-/** Asks the person at the terminal; absent when nobody can answer (stdin is not a terminal). */
-export type ApprovalPrompt = (request: ToolApprovalRequest) => Promise<ApprovalAnswer>;
+/**
+ * Asks the person at the terminal; absent when nobody can answer (stdin is not a terminal). Resolves
+ * to undefined when no answer came (the turn was cancelled, the terminal went away).
+ */
+export type ApprovalPrompt = (request: ToolApprovalRequest) => Promise<ApprovalAnswer | undefined>;
 
-/** The runtime's `approve` callback, following the approval mode; `always` answers are remembered per tool. */
+/** Who the CLI's requests are asked of, and who it decides as: the person at this terminal. */
+export const CLI_DECIDER = 'local';
+
+/** What the approver answers: allowed, refused, or left pending in the store for a later decision. */
+export type ApproverAnswer = boolean | 'pending';
+
+/**
+ * The runtime's `approve` callback, following the approval mode; `always` answers are remembered per
+ * tool. The runtime stores each request before asking and each answer as its decision; `pending`
+ * leaves the request waiting (`cairn approvals`, or `--resume` at a terminal).
+ */
 export interface Approver {
-  approve(request: ToolApprovalRequest): Promise<boolean>;
+  approve(request: ToolApprovalRequest): Promise<ApproverAnswer>;
   /** The prompt the interactive chat installs (and removes when it ends). */
   setPrompt(prompt: ApprovalPrompt | undefined): void;
 }
@@ -24,14 +37,16 @@ export function createApprover(
 
   const allowed = (request: ToolApprovalRequest) => mode === 'always' || alwaysAllowed.has(request.toolName);
 
-  const decide = async (request: ToolApprovalRequest): Promise<boolean> => {
+  const decide = async (request: ToolApprovalRequest): Promise<ApproverAnswer> => {
     // An earlier question may have been answered "always" while this one waited.
     if (allowed(request)) return true;
-    if (mode === 'never' || prompt === undefined) {
+    if (mode === 'never') {
       onRefused?.(request);
       return false;
     }
-    const answer = await prompt(request);
+    // Nobody here to ask, or nobody answered: the request waits in the store for a decision.
+    const answer = prompt === undefined ? undefined : await prompt(request);
+    if (answer === undefined) return 'pending';
     if (answer === 'always') alwaysAllowed.add(request.toolName);
     return answer !== 'no';
   };
@@ -47,11 +62,4 @@ export function createApprover(
       return decided;
     },
   };
-}
-
-/** What the user is asked to allow, in one line: the command for a shell call, else the input. */
-export function describeApprovalRequest(request: ToolApprovalRequest): string {
-  const input = request.input as { command?: unknown } | null;
-  if (typeof input?.command === 'string') return `${request.toolName}: ${input.command}`;
-  return `${request.toolName} ${JSON.stringify(request.input)}`;
 }

@@ -10,7 +10,7 @@ import type { ApprovalMode, CliSettings } from '../config/cli-settings.js';
 import { startDemoFallback } from '../demo/demo-fallback.js';
 import { createSampleWorkspace } from '../demo/sample-workspace.js';
 import type { CliIO } from '../io.js';
-import { type Approver, createApprover } from './approver.js';
+import { type Approver, CLI_DECIDER, createApprover } from './approver.js';
 import { connectCliMcpServers } from './mcp-tools.js';
 
 /** What chat, one-shot prompts and runs work with: a store, a model, the workspace tools, the runtime. */
@@ -41,7 +41,10 @@ export async function openSettingsStore(settings: CliSettings, io: CliIO): Promi
 export interface SessionOptions {
   onRefused?: Parameters<typeof createApprover>[1];
   workflows?: readonly WorkflowPackage[];
-  /** The command asks run_command approvals at the terminal (it installs the question itself). */
+  /**
+   * The command asks approvals at the terminal (it installs the question itself); otherwise a call
+   * that needs one waits in the store (`cairn approvals`).
+   */
   interactive?: boolean;
   /** `cairn demo`: work in the sample project, reset to its start, whichever model answers. */
   demoTour?: boolean;
@@ -53,13 +56,13 @@ export interface SessionOptions {
 }
 
 // Asked only where a command will really ask. With nobody to ask, the scripted demo's fixed calls
-// in its own sample project may run; a real model's commands are refused unless the user allowed them.
+// in its own sample project may run; a real model's calls wait in the store for a decision
+// (`cairn approvals`), unless the user allowed them (`--yes`) or refused them (`--approval never`).
 function approvalMode(settings: CliSettings, model: ResolvedModel, options: SessionOptions): ApprovalMode {
   if (settings.approval !== undefined && (settings.approval !== 'ask' || options.interactive)) {
     return settings.approval;
   }
-  if (options.interactive) return 'ask';
-  return model.demo ? 'always' : 'never';
+  return options.interactive || !model.demo ? 'ask' : 'always';
 }
 
 // The sample project is reset only by `cairn demo`: elsewhere it holds the user's own fixes.
@@ -100,6 +103,8 @@ export async function openSession(
       settings: {
         projectRoot: workspace,
         approve: (request) => approver.approve(request),
+        // Asked of the person at a terminal, whichever CLI process asks or decides later.
+        approvals: { askedOf: CLI_DECIDER, decidedBy: CLI_DECIDER },
         ...definedFields({ maxTurns: settings.maxTurns }),
       },
     });

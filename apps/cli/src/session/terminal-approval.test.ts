@@ -61,11 +61,17 @@ describe('terminalApprovalPrompt', () => {
     expect(interrupts()).toBe(1);
   });
 
-  it('asks nothing for a turn already cancelled', async () => {
+  it('asks nothing for a turn already cancelled, and has no answer when the turn ends while it asks', async () => {
     const controller = new AbortController();
     controller.abort();
     const { prompt, written } = setup(controller.signal);
-    await expect(prompt(request)).resolves.toBe('no');
+    await expect(prompt(request)).resolves.toBeUndefined();
     expect(written()).toBe('');
+    const later = new AbortController();
+    const asking = setup(later.signal);
+    const answer = asking.prompt(request);
+    later.abort();
+    await expect(answer).resolves.toBeUndefined();
+    expect(asking.written()).toBe(`${question}\n`);
   });
 });

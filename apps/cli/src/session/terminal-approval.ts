@@ -1,7 +1,8 @@
 import type { Key } from 'node:readline';
+import { describeApprovalRequest } from '../render/approval-text.js';
 import type { Colors } from '../render/colors.js';
 import type { Spinner } from '../render/spinner.js';
-import { type ApprovalAnswer, type ApprovalPrompt, describeApprovalRequest } from './approver.js';
+import type { ApprovalAnswer, ApprovalPrompt } from './approver.js';
 import { holdKeys, type KeyInput } from './held-keys.js';
 
 /** A key that answers, and whether it is the chat's Ctrl-C too. */
@@ -25,7 +26,9 @@ export function keyAnswer(key: Key): KeyAnswer | undefined {
  * The run_command question at the terminal, answered with one key: `y`, `n` or `a` (always, for
  * this session); the answer is echoed, any other key gets a hint and the question again. Esc
  * answers no; Ctrl-C answers no and is the chat's Ctrl-C as well (`onInterrupt` aborts the turn).
- * The spinner stops while it waits. What the answer means is the approver's business.
+ * A turn cancelled (or a terminal gone) before a key came is no answer: the request stays pending
+ * in the store, to be asked again on `--resume`. The spinner stops while it waits. What the answer
+ * means is the approver's business.
  */
 export function terminalApprovalPrompt(options: {
   input: KeyInput;
@@ -39,8 +42,8 @@ export function terminalApprovalPrompt(options: {
   const hint = colors.dim('  press y (yes), n (no) or a (always, this session); Esc answers no');
   return async (request) => {
     const signal = options.signal();
-    // A question queued behind one whose Ctrl-C cancelled the turn: nobody is waiting for it.
-    if (signal?.aborted) return 'no';
+    // A question queued behind one whose Ctrl-C cancelled the turn: nobody saw it, nobody answered.
+    if (signal?.aborted) return undefined;
     options.spinner?.stop();
     const question = `${colors.yellow('?')} allow ${colors.bold(describeApprovalRequest(request))} ${colors.dim('[y]es / [n]o / [a]lways')} `;
     const keys = holdKeys(options.input);
@@ -48,10 +51,10 @@ export function terminalApprovalPrompt(options: {
       write(question);
       for (;;) {
         const key = await keys.next(signal);
-        // The turn was cancelled (or the input ended) while it asked: nothing was allowed.
+        // The turn was cancelled (or the input ended) while it asked: nothing was decided.
         if (key === undefined) {
           write('\n');
-          return 'no';
+          return undefined;
         }
         const chosen = keyAnswer(key);
         if (chosen === undefined) {
