@@ -181,11 +181,14 @@ export { MAX_MESSAGE_DEPTH, parseMessageForStorage } from './messages/parse-mess
 export { type ProviderMetadata, ProviderMetadataSchema } from './messages/provider-metadata.js';
 export {
   type ApprovalEntry,
+  type ApprovalStatus,
   approvalEntryOf,
+  approvalStatus,
   isApprovalExpired,
   type LedgerCall,
   readToolLedger,
   type ToolLedger,
+  unsettledCalls,
 } from './messages/read-tool-ledger.js';
 export { type ReasoningPart, ReasoningPartSchema } from './messages/reasoning-part.js';
 export {

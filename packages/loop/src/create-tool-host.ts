@@ -92,7 +92,12 @@ export function createToolHost(tools: readonly Tool[], options: ToolHostOptions 
       typeof needsApproval === 'function' ? await needsApproval(input, context) : needsApproval === true;
     if (!asks) return { run: true, input };
     if (options.approve === undefined) return { run: false };
-    const answer = await options.approve({ toolCallId: context.toolCallId, toolName: tool.name, input });
+    const answer = await options.approve({
+      toolCallId: context.toolCallId,
+      toolName: tool.name,
+      input,
+      signal: context.signal,
+    });
     if (answer === 'pending') return 'pending';
     if (typeof answer !== 'object' || answer === null)
       return answer === true ? { run: true, input } : { run: false };

@@ -179,7 +179,10 @@ class MergingProjector implements DisplayProjector {
         outcome: approval.outcome,
         decidedBy: approval.decidedBy,
         decidedAt: approval.decidedAt,
+        ...(approval.reason === undefined ? {} : { reason: approval.reason }),
       };
+      // What runs is what the person edited: the execution shows that input, not the model's.
+      if (approval.outcome === 'edit' && approval.input !== undefined) entry.input = approval.input;
       // Approved, it runs next; otherwise its denial is the result that follows.
       ledger.status = approval.outcome === 'approve' || approval.outcome === 'edit' ? 'running' : undefined;
     } else if (toolIntent !== undefined) {

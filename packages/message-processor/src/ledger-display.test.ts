@@ -69,6 +69,33 @@ describe('the display view of the ledger', () => {
     expect(done[0]?.toolExecution?.status).toBeUndefined();
   });
 
+  it('shows the input a person edited and the reason of a denial', () => {
+    const edited = stored(
+      approvalDecisionRecord(
+        { createdAt: at },
+        {
+          requestId: request.id,
+          outcome: 'edit',
+          input: { target: 'staging' },
+          decidedBy: 'local',
+          decidedAt: at,
+        },
+      ),
+    );
+    const [shown] = executions([user, assistant, request, edited, intent, result]);
+    expect(shown?.toolExecution?.input).toEqual({ target: 'staging' });
+    const denied = stored(
+      approvalDecisionRecord(
+        { createdAt: at },
+        { requestId: request.id, outcome: 'deny', reason: 'freeze week', decidedBy: 'local', decidedAt: at },
+      ),
+    );
+    expect(executions([user, assistant, request, denied])[0]?.toolExecution?.approval).toMatchObject({
+      outcome: 'deny',
+      reason: 'freeze week',
+    });
+  });
+
   it('drops records about a call that is not waiting here (answered, another branch)', () => {
     const stray = stored(
       approvalRequestRecord(

@@ -1,7 +1,7 @@
 import { CairnError, type ConversationMessage, type ConversationStore } from '@cairn/core';
 import { createToolHost } from '@cairn/loop';
 import { ScriptedModel } from '@cairn/testing';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createAgentRuntime, type RuntimeSettings } from '../src/index.js';
 import { deployTool, type Effects } from './ledger-tools.js';
 import { STORE_BACKENDS, useStoreBackend } from './stores.js';
@@ -188,6 +188,21 @@ describe.each(STORE_BACKENDS)('durable approvals on the $name store', (backend) 
     );
   });
 
+  it('decides a request whose time ran out expired, not superseded, when a new message comes', async () => {
+    let now = Date.parse('2026-11-28T10:00:00Z');
+    const effects: Effects = { lines: [] };
+    const model = new ScriptedModel({ turns: [deployCall(), { text: 'Fine.' }] });
+    const runtime = runtimeOn(open(), effects, model, {
+      now: () => new Date(now),
+      approvals: { ttlMs: 1000 },
+    });
+    await runtime.chat({ conversationId: 'c', userInput: 'Ship' });
+    now += 5000;
+    await runtime.chat({ conversationId: 'c', userInput: 'Something else' });
+    const [entry] = await runtime.approvals.list('c');
+    expect(entry?.decision).toMatchObject({ outcome: 'expired', decidedBy: 'system' });
+  });
+
   it('settles a pending call when a new message comes first: superseded, nothing run, all in one append', async () => {
     const effects: Effects = { lines: [] };
     const model = new ScriptedModel({ turns: [deployCall(), { text: 'OK, not deploying.' }] });
@@ -231,6 +246,31 @@ describe.each(STORE_BACKENDS)('durable approvals on the $name store', (backend) 
       request: { askedOf: 'local' },
       decision: { outcome: 'approve', decidedBy: 'local' },
     });
+  });
+
+  it('decides a request superseded when its turn is cancelled with the question open', async () => {
+    const effects: Effects = { lines: [] };
+    const model = new ScriptedModel({ turns: [deployCall()] });
+    const stop = new AbortController();
+    let asked = false;
+    const approve = () => {
+      asked = true;
+      stop.abort();
+      return new Promise<boolean>(() => {});
+    };
+    const runtime = runtimeOn(open(), effects, model, { approve });
+    const result = await runtime.chat({ conversationId: 'c', userInput: 'Ship', signal: stop.signal });
+    expect(asked).toBe(true);
+    expect(result.finishReason).toBe('aborted');
+    await vi.waitFor(async () => {
+      const [entry] = await runtime.approvals.list('c');
+      expect(entry?.decision).toMatchObject({
+        outcome: 'superseded',
+        decidedBy: 'system',
+        reason: 'the turn was cancelled',
+      });
+    });
+    expect(effects.lines).toEqual([]);
   });
 
   it('refuses a decision from someone the request is not asked of', async () => {

@@ -1,4 +1,10 @@
-import { activeBranch, type ConversationMessage, type LedgerCall, readToolLedger } from '@cairn/core';
+import {
+  activeBranch,
+  type ConversationMessage,
+  type LedgerCall,
+  readToolLedger,
+  unsettledCalls,
+} from '@cairn/core';
 
 /** The last answer's calls without a result, and the messages from that answer on. */
 export interface LastCalls {
@@ -7,21 +13,16 @@ export interface LastCalls {
   unsettled: LedgerCall[];
 }
 
-const NONE: LastCalls = { messages: [], unsettled: [] };
-
 /**
  * The calls of the conversation's last answer that still have no result, as `runtime.resume` sees
- * them: none once something was said after that answer (a new message settled them).
+ * them (`unsettledCalls`: none once something was said after that answer), and the messages from it on.
  */
 export function lastCalls(log: readonly ConversationMessage[]): LastCalls {
-  const { assistant, calls } = readToolLedger(log);
-  if (assistant === undefined) return NONE;
+  const ledger = readToolLedger(log);
+  const unsettled = unsettledCalls(ledger, log);
+  if (unsettled.length === 0 || ledger.assistant === undefined) return { messages: [], unsettled: [] };
   const path = activeBranch(log);
-  const from = path.indexOf(assistant);
-  const after = path.slice(from + 1);
-  if (from < 0 || after.some((message) => message.role === 'user' || message.role === 'assistant'))
-    return NONE;
-  return { messages: path.slice(from), unsettled: calls.filter((call) => call.result === undefined) };
+  return { messages: path.slice(path.indexOf(ledger.assistant)), unsettled };
 }
 
 /**

@@ -1,10 +1,4 @@
-import {
-  type ApprovalEntry,
-  type ConversationStore,
-  isApprovalExpired,
-  type JsonValue,
-  readToolLedger,
-} from '@cairn/core';
+import { approvalStatus, type ConversationStore, type JsonValue, readToolLedger } from '@cairn/core';
 import type { ApprovalView } from '@cairn/runtime';
 import { runIdOfConversation } from '@cairn/runtime';
 import { loadExistingConversation } from '../chat/conversation-history.js';
@@ -18,12 +12,6 @@ import { approvalFailure } from './approval-failure.js';
 import { reportOneShot } from './print-command.js';
 import { continueRun } from './runs-command.js';
 
-// Where a request stands, as `runtime.approvals.list` says it, read from the store alone.
-const statusOf = (entry: ApprovalEntry, now: Date): ApprovalView['status'] => {
-  if (entry.decision !== undefined) return 'decided';
-  return isApprovalExpired(entry.request, now) ? 'expired' : 'pending';
-};
-
 /** `cairn approvals list <conversationId>`: every request, oldest first, and where it stands. */
 export async function listApprovals(
   deps: { io: CliIO; store: ConversationStore; colors: Colors },
@@ -35,7 +23,7 @@ export async function listApprovals(
   const log = await loadExistingConversation(deps.store, conversationId);
   const views: ApprovalView[] = readToolLedger(log).approvals.map((entry) => ({
     ...entry,
-    status: statusOf(entry, now),
+    status: approvalStatus(entry, now),
   }));
   if (options.json) {
     for (const view of views) io.stdout.write(`${JSON.stringify(view)}\n`);

@@ -36,6 +36,29 @@ export interface ToolLedger {
   approvals: ApprovalEntry[];
 }
 
+/** Where a request stands: `pending` (waits for a decision), `expired` (its time ran out undecided), `decided`. */
+export type ApprovalStatus = 'pending' | 'expired' | 'decided';
+
+/** The status of an approval entry at `now`. */
+export function approvalStatus(entry: ApprovalEntry, now: Date): ApprovalStatus {
+  if (entry.decision !== undefined) return 'decided';
+  return isApprovalExpired(entry.request, now) ? 'expired' : 'pending';
+}
+
+/**
+ * The calls of the ledger's message still without a result, when nothing was said after it. A
+ * question or an answer after the calls (an older log, from before the ledger) leaves them to the
+ * context builder's repair: they belong to a turn the conversation has moved on from.
+ */
+export function unsettledCalls(ledger: ToolLedger, log: readonly ConversationMessage[]): LedgerCall[] {
+  const { assistant } = ledger;
+  if (assistant === undefined) return [];
+  const path = activeBranch(log);
+  const after = path.slice(path.indexOf(assistant) + 1);
+  if (after.some((message) => message.role === 'user' || message.role === 'assistant')) return [];
+  return ledger.calls.filter((call) => call.result === undefined);
+}
+
 /** True when the request has an expiry and `now` is past it. */
 export function isApprovalExpired(request: Pick<ApprovalRequest, 'expiresAt'>, now: Date): boolean {
   return request.expiresAt !== undefined && Date.parse(request.expiresAt) <= now.getTime();

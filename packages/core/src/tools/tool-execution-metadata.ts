@@ -62,6 +62,8 @@ export const ToolExecutionMetadataSchema = z.object({
       outcome: ApprovalOutcomeSchema.optional(),
       decidedBy: z.string().optional(),
       decidedAt: z.string().optional(),
+      /** Why, in the decider's words (a denial's reason). */
+      reason: z.string().optional(),
     })
     .optional(),
   /** The ledger's attempt number when the call ran more than once (an idempotent call run again). */

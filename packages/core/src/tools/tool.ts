@@ -97,6 +97,8 @@ export interface ToolApprovalRequest {
   toolCallId: string;
   toolName: string;
   input: unknown;
+  /** Aborted when the turn is cancelled while the question is open: the answer no longer counts. */
+  signal?: AbortSignal;
 }
 
 /**

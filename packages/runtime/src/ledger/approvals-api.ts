@@ -1,7 +1,9 @@
 import {
   type ApprovalDecision,
   type ApprovalEntry,
+  type ApprovalStatus,
   approvalDecisionRecord,
+  approvalStatus,
   assertSafeId,
   CairnError,
   type ConversationStore,
@@ -16,7 +18,7 @@ import { claimRecord } from './claim-record.js';
 /** An approval request of a conversation and where it stands. */
 export interface ApprovalView extends ApprovalEntry {
   /** `pending`: waits for a decision; `expired`: its time ran out undecided; `decided`: see `decision`. */
-  status: 'pending' | 'expired' | 'decided';
+  status: ApprovalStatus;
 }
 
 /** What `approvals.decide` stores. */
@@ -46,11 +48,6 @@ export interface ApprovalsApi {
    */
   decide(params: DecideApprovalParams): Promise<ApprovalDecision>;
 }
-
-const statusOf = (entry: ApprovalEntry, now: Date): ApprovalView['status'] => {
-  if (entry.decision !== undefined) return 'decided';
-  return isApprovalExpired(entry.request, now) ? 'expired' : 'pending';
-};
 
 const alreadyDecided = (decision: ApprovalDecision) =>
   new CairnError(
@@ -99,7 +96,7 @@ export function createApprovalsApi(options: {
       const at = now();
       return readToolLedger(await store.load(conversationId)).approvals.map((entry) => ({
         ...entry,
-        status: statusOf(entry, at),
+        status: approvalStatus(entry, at),
       }));
     },
 

@@ -2,34 +2,23 @@ import {
   type AgentOutput,
   type ApprovalDecision,
   type ApprovalEntry,
-  activeBranch,
   approvalDecisionRecord,
   type ConversationMessage,
   contentText,
   definedFields,
+  isApprovalExpired,
   type LedgerCall,
   ledgerRecordIds,
   type ToolCallResult,
   type ToolExecutionOptions,
   type ToolLedger,
+  unsettledCalls,
 } from '@cairn/core';
 import type { ToolRegistry } from '@cairn/loop';
 import type { ConversationWriter } from '../conversation-writer.js';
 import { type SessionFields, storedToolMessage, withSession } from '../stored-messages.js';
 import { answerOfDecision } from './approval-answer.js';
 import type { TurnLedger } from './turn-ledger.js';
-
-/** The calls of the ledger's message that still have no result, when nothing was said after them. */
-export function unsettledCalls(ledger: ToolLedger, log: readonly ConversationMessage[]): LedgerCall[] {
-  const { assistant } = ledger;
-  if (assistant === undefined) return [];
-  const path = activeBranch(log);
-  const after = path.slice(path.indexOf(assistant) + 1);
-  // A question asked after the calls (an older log, before the ledger) leaves them to the context
-  // builder's repair: they belong to a turn the conversation has moved on from.
-  if (after.some((message) => message.role === 'user' || message.role === 'assistant')) return [];
-  return ledger.calls.filter((call) => call.result === undefined);
-}
 
 interface ResultFields {
   call: LedgerCall;
@@ -74,7 +63,7 @@ const notRunText = (name: string, decision: ApprovalDecision | undefined) => {
 
 /**
  * What a new message settles before it is stored, in the same append: nothing runs. An undecided
- * request gets a `superseded` decision (here, and on any other branch); each call of the last answer
+ * request gets a `superseded` decision (`expired` when its time ran out) (here, and on any other branch); each call of the last answer
  * without a result gets one saying why it did not run, or that it was interrupted. So the user's
  * words are stored at once, and the log stays a complete call/result protocol.
  */
@@ -85,12 +74,14 @@ export function settlementForInput(
 ): ConversationMessage[] {
   const records: ConversationMessage[] = [];
   const superseded = new Map<string, ApprovalDecision>();
+  const now = new Date(fields.createdAt);
   for (const entry of ledger.approvals) {
     if (entry.decision !== undefined) continue;
     const decision: ApprovalDecision = {
       kind: 'decision',
       requestId: entry.id,
-      outcome: 'superseded',
+      // A request whose time ran out is expired, whatever came after.
+      outcome: isApprovalExpired(entry.request, now) ? 'expired' : 'superseded',
       decidedBy: 'system',
       decidedAt: fields.createdAt,
     };

@@ -36,6 +36,25 @@ export interface LedgerSettings {
   decidedBy?: string;
 }
 
+const CANCELLED = Symbol('cancelled');
+
+// The in-process person's answer, or CANCELLED once the request's signal aborts first.
+function askInProcess(
+  decider: NonNullable<LedgerSettings['decider']>,
+  request: ToolApprovalRequest,
+): Promise<ToolApprovalAnswer | typeof CANCELLED> {
+  const { signal } = request;
+  if (signal === undefined) return Promise.resolve(decider(request));
+  if (signal.aborted) return Promise.resolve(CANCELLED);
+  return new Promise((resolve, reject) => {
+    const cancel = () => resolve(CANCELLED);
+    signal.addEventListener('abort', cancel, { once: true });
+    Promise.resolve(decider(request))
+      .then(resolve, reject)
+      .finally(() => signal.removeEventListener('abort', cancel));
+  });
+}
+
 interface CallPlace {
   assistantMessageId: string;
   callIndex: number;
@@ -142,7 +161,16 @@ export function createTurnLedger({ writer, settings, now, session, known }: Turn
       ),
     ]);
     const entry = approvalEntryOf(stored as ConversationMessage) as ApprovalEntry;
-    const answer = settings.decider === undefined ? 'pending' : await settings.decider(request);
+    const answer = settings.decider === undefined ? 'pending' : await askInProcess(settings.decider, request);
+    if (answer === CANCELLED) {
+      // The turn was cancelled with the question open: the request must not stay pending forever.
+      await decide(requestId, {
+        outcome: 'superseded',
+        decidedBy: 'system',
+        reason: 'the turn was cancelled',
+      });
+      return false;
+    }
     if (answer === 'pending') {
       pendingRequests.set(requestId, entry);
       waiting.push(entry);
