@@ -126,6 +126,7 @@ export {
   approvalDecisionRecord,
   approvalRequestRecord,
   isLedgerRecord,
+  type LedgerRecordFields,
   ledgerRecordIds,
   TOOL_INTENT_PART_TYPE,
   toolIntentRecord,

@@ -11,6 +11,7 @@ import {
   type ConversationPage,
   type ConversationStore,
   KeyedSerialQueue,
+  type LeaseStore,
   type ListConversationsOptions,
   type LoadOptions,
   type StoreCapabilities,
@@ -68,8 +69,8 @@ export class FsConversationStore implements ConversationStore {
     leases: true,
   };
   readonly layout: FsLayout;
-  /** Run leases shared by every process on this data directory (see `FsLeaseStore`). */
-  readonly leases: FsLeaseStore;
+  /** Run leases shared by every process on this data directory. */
+  readonly leases: LeaseStore;
   readonly #durability: FsDurability;
   readonly #maxOpenLogs: number;
   readonly #locks: LockLeases;

@@ -1,4 +1,3 @@
-export { PostgresLeaseStore } from './lease/postgres-lease-store.js';
 export { createPostgresConversationStore, PostgresConversationStore } from './postgres-conversation-store.js';
 export { type PostgresStoreOptions, SCHEMA_NAME_PATTERN } from './postgres-store-options.js';
 export { CURRENT_SCHEMA_VERSION } from './schema/migrations.js';

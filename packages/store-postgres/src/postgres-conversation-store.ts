@@ -8,6 +8,7 @@ import {
   type ConversationMessage,
   type ConversationPage,
   type ConversationStore,
+  type LeaseStore,
   type ListConversationsOptions,
   type LoadOptions,
   type StoreCapabilities,
@@ -44,8 +45,8 @@ export class PostgresConversationStore implements ConversationStore {
     search: true,
     leases: true,
   };
-  /** Run leases shared by every instance on this schema (see `PostgresLeaseStore`). */
-  readonly leases: PostgresLeaseStore;
+  /** Run leases shared by every instance on this schema. */
+  readonly leases: LeaseStore;
   readonly #pool: Pool;
   readonly #ownsPool: boolean;
   readonly #tables: SchemaTables;

@@ -3,7 +3,6 @@ export type { SqliteDriverChoice } from './open-sqlite-connection.js';
 export { SCHEMA_VERSION } from './schema/migrations.js';
 export type { SqliteDriver, SqliteValue } from './sqlite-connection.js';
 export { createSqliteConversationStore, SqliteConversationStore } from './sqlite-conversation-store.js';
-export { SqliteLeaseStore } from './sqlite-lease-store.js';
 export {
   DEFAULT_BUSY_TIMEOUT_MS,
   DEFAULT_DRIVER,

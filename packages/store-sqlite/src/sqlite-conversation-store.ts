@@ -9,6 +9,7 @@ import {
   type ConversationPage,
   type ConversationStore,
   type ConversationSummary,
+  type LeaseStore,
   type ListConversationsOptions,
   type LoadOptions,
   type StoreCapabilities,
@@ -126,8 +127,8 @@ function isOnDisk(db: SqliteConnection): boolean {
  */
 export class SqliteConversationStore implements ConversationStore {
   readonly capabilities: StoreCapabilities;
-  /** Run leases shared by every process on this file (see `SqliteLeaseStore`). */
-  readonly leases: SqliteLeaseStore;
+  /** Run leases shared by every process on this file. */
+  readonly leases: LeaseStore;
   /** The library under this store's connection. */
   readonly driver: SqliteDriver;
   readonly #db: SqliteConnection;

@@ -37,10 +37,12 @@ export const ledgerRecordIds = {
     `${ledgerBase(assistantMessageId)}.r${callIndex}`,
 };
 
-interface RecordFields {
-  id: string;
+/** When a ledger record is made (its id comes from what it records). */
+export interface LedgerRecordFields {
   createdAt: string;
 }
+
+type RecordFields = LedgerRecordFields & { id: string };
 
 // Hidden system records, like a title record: the log keeps them for people and the runtime; a
 // display-only part type and `includeInContext: false` keep them from every model request.
@@ -62,7 +64,7 @@ const oneLine = (value: unknown) => {
 
 /** The record asking for a call's approval; its id is `ledgerRecordIds.request(…)`. */
 export function approvalRequestRecord(
-  fields: Omit<RecordFields, 'id'>,
+  fields: LedgerRecordFields,
   request: Omit<ApprovalRequest, 'kind'>,
 ): ConversationMessage {
   const id = ledgerRecordIds.request(request.assistantMessageId, request.callIndex);
@@ -77,7 +79,7 @@ export function approvalRequestRecord(
 
 /** The one decision of the request `decision.requestId`. */
 export function approvalDecisionRecord(
-  fields: Omit<RecordFields, 'id'>,
+  fields: LedgerRecordFields,
   decision: Omit<ApprovalDecision, 'kind'>,
 ): ConversationMessage {
   const id = ledgerRecordIds.decision(decision.requestId);
@@ -91,7 +93,7 @@ export function approvalDecisionRecord(
 }
 
 /** The record of a call about to run (attempt `intent.attempt`). */
-export function toolIntentRecord(fields: Omit<RecordFields, 'id'>, intent: ToolIntent): ConversationMessage {
+export function toolIntentRecord(fields: LedgerRecordFields, intent: ToolIntent): ConversationMessage {
   const id = ledgerRecordIds.intent(intent.assistantMessageId, intent.callIndex, intent.attempt);
   const message = record(
     { ...fields, id },

@@ -58,7 +58,15 @@ export interface RunContinueParams extends RunTurnParams {
 }
 
 /** `recover`: how the turns it runs are run. */
-export type RunRecoverParams = Omit<RunTurnParams, 'dataContext'>;
+export interface RunRecoverParams {
+  /** The agent the taken-over turns run as. */
+  agent?: RuntimeAgent;
+  /** Stops the sweep, and the turn it runs. */
+  signal?: AbortSignal;
+  /** Each taken-over turn's events (`message_persisted` names its conversation). */
+  onEvent?: RunEventListener;
+  model?: ModelAdapter;
+}
 
 /** What `start` and `continue` return: a chat turn's result, and where the run stands after it. */
 export interface RunResult extends ChatResult {
