@@ -5,10 +5,11 @@ import {
   definedFields,
   KeyedSerialQueue,
 } from '@cairn/core';
+import type { StructuredOutput } from '@cairn/loop';
 import { assertBranchPoint } from './branch-point.js';
 import { compressConversation, summarizingPipelineFor } from './compress-conversation.js';
 import { type ApprovalsApi, createApprovalsApi } from './ledger/approvals-api.js';
-import { runTurn, type TurnResult } from './run-turn.js';
+import { runTurn, type TurnRequest, type TurnResult } from './run-turn.js';
 import { createRunApi, type RunApi, runIdOfConversation } from './runs/index.js';
 import type {
   AgentRuntimeOptions,
@@ -143,6 +144,29 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     ...definedFields({ workflows: options.workflows, leaseTtlMs: options.settings?.runs?.leaseTtlMs }),
   });
 
+  // One turn of the caller's session; a caller's telemetry scope (a server request's) makes it its child.
+  const playTurn = (
+    params: ChatParams<unknown> | ResumeParams,
+    conversationId: string,
+    session: SessionFields,
+    inputs: ConversationMessage[],
+    output: Pick<TurnRequest, 'output' | 'outputRetries'> = {},
+  ) =>
+    runTurn(params.telemetry === undefined ? env : { ...env, telemetry: params.telemetry }, {
+      conversationId,
+      model: params.model ?? options.model,
+      session,
+      inputs,
+      ...definedFields({
+        agent: params.agent,
+        dataContext: params.dataContext,
+        askedOf: params.askedOf,
+        signal: params.signal,
+        onEvent: params.onEvent,
+        ...output,
+      }),
+    });
+
   const runtime: AgentRuntime = {
     runs,
     approvals: createApprovalsApi({ store: env.store, host: env.host, now: env.now }),
@@ -179,23 +203,16 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
         // The first message stored starts the branch; the others follow it.
         if (params.branchFrom !== undefined)
           (inputs[0] as ConversationMessage).branchFrom = params.branchFrom;
-        // A caller's telemetry scope (a server request's) makes the turn its child.
-        const turnEnv = params.telemetry === undefined ? env : { ...env, telemetry: params.telemetry };
-        const turn = await runTurn(turnEnv, {
+        const turn = await playTurn(
+          params,
           conversationId,
-          model: params.model ?? options.model,
           session,
           inputs,
-          ...definedFields({
-            agent: params.agent,
-            dataContext: params.dataContext,
-            askedOf: params.askedOf,
-            signal: params.signal,
-            onEvent: params.onEvent,
-            output: params.output,
+          definedFields({
+            output: params.output as StructuredOutput<unknown>,
             outputRetries: params.outputRetries,
           }),
-        });
+        );
         return chatResultOf<OUTPUT>(conversationId, turn);
       });
     },
@@ -208,20 +225,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       }
       return queue.run(conversationId, async () => {
         if (params.signal?.aborted) return cancelled(conversationId);
-        const turnEnv = params.telemetry === undefined ? env : { ...env, telemetry: params.telemetry };
-        const turn = await runTurn(turnEnv, {
-          conversationId,
-          model: params.model ?? options.model,
-          session,
-          inputs: [],
-          ...definedFields({
-            agent: params.agent,
-            dataContext: params.dataContext,
-            askedOf: params.askedOf,
-            signal: params.signal,
-            onEvent: params.onEvent,
-          }),
-        });
+        const turn = await playTurn(params, conversationId, session, []);
         return chatResultOf<never>(conversationId, turn);
       });
     },
