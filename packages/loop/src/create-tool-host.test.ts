@@ -127,7 +127,15 @@ describe('createToolHost', () => {
     expect(staging.content).toBe('deployed to staging');
     const refused = await host.execute(call('deploy', { target: 'production' }, 'c2'), options({ approve }));
     expect(refused).toMatchObject({ isError: true, errorCode: 'TOOL_DENIED' });
-    expect(asked).toEqual([{ toolCallId: 'c2', toolName: 'deploy', input: { target: 'production' } }]);
+    // The question's signal ends it if the turn is cancelled while it is open.
+    expect(asked).toEqual([
+      {
+        toolCallId: 'c2',
+        toolName: 'deploy',
+        input: { target: 'production' },
+        signal: expect.any(AbortSignal),
+      },
+    ]);
     const approved = await host.execute(
       call('deploy', { target: 'production' }),
       options({ approve: () => true }),
