@@ -74,7 +74,7 @@ describe('an approval question that outlives the CLI', () => {
     }
   }, 90_000);
 
-  it('ended by SIGTERM at the question, decides nothing, and does not ask again about the cancelled call', async () => {
+  it('ended by SIGTERM at the question, runs nothing and does not ask again: the request is superseded by the cancel', async () => {
     const server = await startMockProviderServer({
       provider: 'openai',
       turns: [{ toolCalls: [{ name: 'run_command', arguments: { command: 'echo ran >> side.txt' } }] }],
@@ -91,11 +91,13 @@ describe('an approval question that outlives the CLI', () => {
       await first.waitFor((screen) => screen.includes(QUESTION), 'the question');
       first.signal('SIGTERM');
       await first.waitForExit('conversation saved', 'the exit after SIGTERM');
-      // Nobody answered: no decision is made up ("deny by local"); the cancelled turn's call is
-      // answered as interrupted, and nothing ran.
+      // Nobody answered: no person's decision is made up ("deny by local"), but the request does not
+      // stay pending either — the cancel supersedes it (by the system); nothing ran.
       const log = await storedLog(dir, id);
       expect(records(log, 'approval_request')).toHaveLength(1);
-      expect(records(log, 'approval_decision')).toEqual([]);
+      expect(records(log, 'approval_decision').map((record) => record.approval)).toMatchObject([
+        { outcome: 'superseded', decidedBy: 'system', reason: 'the turn was cancelled' },
+      ]);
       expect(existsSync(join(dir, 'side.txt'))).toBe(false);
 
       // Coming back asks nothing about that call: it can no longer run.

@@ -211,6 +211,7 @@ async function playTurn(env: TurnEnvironment, request: TurnRequest): Promise<Tur
         loop = afterRetry(loop, retried);
       }
     }
+    await ledger.supersedeUnanswered();
     if (loop.success) {
       const waiting = loop.waiting === undefined ? undefined : ledger.waiting;
       return { loop, ...definedFields({ lastAssistant, waiting }) };

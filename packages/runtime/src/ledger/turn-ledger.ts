@@ -75,6 +75,11 @@ export interface TurnLedger {
   resultId(toolCallId: string): string | undefined;
   /** Requests stored by this ledger (or found) that still wait for a decision. */
   readonly waiting: ApprovalEntry[];
+  /**
+   * Decides `superseded` each request put to the person in this process that got no answer (the
+   * turn was cancelled with the question open), so none stays pending with no one asking it.
+   */
+  supersedeUnanswered(): Promise<void>;
 }
 
 export interface TurnLedgerOptions {
@@ -93,6 +98,8 @@ export function createTurnLedger({ writer, settings, now, session, known }: Turn
   const pendingRequests = new Map<string, ApprovalEntry>();
   const attempts = new Map<string, ToolIntent[]>();
   const waiting: ApprovalEntry[] = [];
+  // Requests put to the person in this process that have no decision yet.
+  const unanswered = new Set<string>();
 
   const setAssistant = (message: ConversationMessage) => {
     places.clear();
@@ -124,6 +131,7 @@ export function createTurnLedger({ writer, settings, now, session, known }: Turn
     const stored = (claim.claimed ? claim.record : claim.held).approval as ApprovalDecision;
     decisions.set(requestId, stored);
     pendingRequests.delete(requestId);
+    unanswered.delete(requestId);
     return stored;
   }
 
@@ -161,16 +169,10 @@ export function createTurnLedger({ writer, settings, now, session, known }: Turn
       ),
     ]);
     const entry = approvalEntryOf(stored as ConversationMessage) as ApprovalEntry;
+    unanswered.add(requestId);
     const answer = settings.decider === undefined ? 'pending' : await askInProcess(settings.decider, request);
-    if (answer === CANCELLED) {
-      // The turn was cancelled with the question open: the request must not stay pending forever.
-      await decide(requestId, {
-        outcome: 'superseded',
-        decidedBy: 'system',
-        reason: 'the turn was cancelled',
-      });
-      return false;
-    }
+    // The turn was cancelled with the question open: `supersedeUnanswered` decides it.
+    if (answer === CANCELLED) return false;
     if (answer === 'pending') {
       pendingRequests.set(requestId, entry);
       waiting.push(entry);
@@ -225,5 +227,16 @@ export function createTurnLedger({ writer, settings, now, session, known }: Turn
         : ledgerRecordIds.result(place.assistantMessageId, place.callIndex);
     },
     waiting,
+    async supersedeUnanswered() {
+      for (const requestId of [...unanswered]) {
+        // One the person answered `pending` waits for a decision from elsewhere: left as it is.
+        if (pendingRequests.has(requestId)) continue;
+        await decide(requestId, {
+          outcome: 'superseded',
+          decidedBy: 'system',
+          reason: 'the turn was cancelled',
+        });
+      }
+    },
   };
 }
