@@ -144,6 +144,8 @@ describe('POST /v1/runs', () => {
       'run_state',
       'user',
       'tool_call',
+      // complete_step moves the run: not idempotent, so the ledger stores its intent first.
+      'tool_intent',
       // complete_step stores the new state before its result.
       'run_state',
       'tool_result',
@@ -174,8 +176,8 @@ describe('POST /v1/runs', () => {
     const messages = events
       .filter((event) => event.event === 'message')
       .map((event) => ({ id: event.id, message: JSON.parse(event.data) as ConversationMessage }));
-    expect(messages.map(({ id }) => id)).toEqual(['1', '2', '3', '4', '5', '6', '7', '8']);
-    expect(messages.map(({ message }) => message.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(messages.map(({ id }) => id)).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9']);
+    expect(messages.map(({ message }) => message.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
     const states = messages
       .filter(({ message }) => message.partType === 'run_state')
       .map(({ message }) => JSON.parse(contentText(message.content)) as RunBody);
@@ -191,7 +193,7 @@ describe('POST /v1/runs', () => {
       .map((output) => output.delta);
     expect(deltas.join('')).toBe('Draft done');
     expect(events.at(-1)).toEqual({ event: 'done', data: JSON.stringify({ success: true }) });
-    expect((await store.load('run-r2')).length).toBe(8);
+    expect((await store.load('run-r2')).length).toBe(9);
   });
 
   it('answers an unknown workflow 400 before anything is stored, as JSON and before a stream', async () => {
