@@ -1,4 +1,5 @@
 import { defineTool } from '@cairn/loop';
+import type { WorkflowPackage } from '@cairn/runtime';
 import type { ScriptTurn } from '@cairn/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -15,7 +16,11 @@ afterEach(async () => {
 
 const TOKEN = 'approvals-test-token-0123456789';
 
-function deployServer(turns: ScriptTurn[], effects: string[]) {
+function deployServer(
+  turns: ScriptTurn[],
+  effects: string[],
+  options: { workflows?: WorkflowPackage[] } = {},
+) {
   const deploy = defineTool({
     name: 'deploy',
     description: 'Deploys',
@@ -27,7 +32,7 @@ function deployServer(turns: ScriptTurn[], effects: string[]) {
       return `deployed to ${target}`;
     },
   });
-  return startTestServer({ turns, tools: [deploy], apiToken: TOKEN });
+  return startTestServer({ turns, tools: [deploy], apiToken: TOKEN, ...options });
 }
 
 const deployCall = { toolCalls: [{ id: 'c1', name: 'deploy', arguments: { target: 'production' } }] };
@@ -127,5 +132,41 @@ describe('approvals over the API', () => {
     );
     expect(resumed.waiting).toHaveLength(1);
     expect(effects).toEqual([]);
+  });
+
+  it("continues a workflow run once its approval is decided: the run's step goes on", async () => {
+    const effects: string[] = [];
+    const workflows: WorkflowPackage[] = [
+      {
+        name: 'ops',
+        workflows: [
+          {
+            id: 'ship',
+            name: 'Ship',
+            entry: 'go',
+            nodes: [{ id: 'go', name: 'Go', instruction: 'Deploy.' }],
+            edges: [],
+          },
+        ],
+      },
+    ];
+    server = await deployServer([deployCall, { text: 'Deployed in the run.' }], effects, { workflows });
+    const started = await jsonBody<{ waiting: Approval[]; success: boolean }>(
+      await server.post('/v1/runs', { workflow: 'ops/ship', runId: 'r1' }),
+    );
+    expect(started.success).toBe(true);
+    const approvalId = started.waiting[0]?.id as string;
+    const decided = await server.post(`/v1/conversations/run-r1/approvals/${approvalId}`, {
+      decision: 'approve',
+    });
+    expect(decided.status).toBe(200);
+    // Answered as a run's turn: the run's own result, its state included.
+    expect(await jsonBody(decided)).toMatchObject({
+      runId: 'r1',
+      success: true,
+      message: { content: 'Deployed in the run.' },
+      run: { status: 'active' },
+    });
+    expect(effects).toEqual(['production']);
   });
 });

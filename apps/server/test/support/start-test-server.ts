@@ -1,5 +1,5 @@
 import type { ConversationStore, Tool } from '@cairn/core';
-import { createAgentRuntime } from '@cairn/runtime';
+import { createAgentRuntime, type WorkflowPackage } from '@cairn/runtime';
 import { createMemoryConversationStore } from '@cairn/storage';
 import { ScriptedModel, type ScriptTurn } from '@cairn/testing';
 import { vi } from 'vitest';
@@ -25,6 +25,8 @@ export interface TestServerOptions
   otherModels?: ScriptedModel[];
   /** Tools the model may call (none by default). */
   tools?: readonly Tool[];
+  /** Workflow packages for `/v1/runs` (none by default). */
+  workflows?: WorkflowPackage[];
 }
 
 export interface TestServer {
@@ -49,6 +51,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     store,
     model,
     ...(options.tools === undefined ? {} : { tools: options.tools }),
+    ...(options.workflows === undefined ? {} : { workflows: options.workflows }),
     settings: { compression: false },
   });
   const events = options.events ?? createInProcessEventBus();

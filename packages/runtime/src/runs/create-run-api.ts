@@ -200,11 +200,14 @@ export function createRunApi(options: RunApiOptions): RunApi {
       conversationId,
       state: latest,
       success: error === undefined,
-      ...definedFields({ message, error }),
+      ...definedFields({ message, error, waiting: result.waiting }),
       text: result.loop?.text ?? '',
       usage: result.loop?.usage ?? { turns: [], total: NO_USAGE },
       turns: result.loop?.turns ?? 0,
-      finishReason: result.loop?.finishReason ?? 'error',
+      // No model call: the turn ended waiting for a decision, found nothing owed, or failed first.
+      finishReason:
+        result.loop?.finishReason ??
+        (error !== undefined ? 'error' : result.waiting !== undefined ? 'tool_calls' : 'stop'),
     };
   }
 

@@ -1,10 +1,13 @@
 import { CairnError } from '@cairn/core';
+import { runIdOfConversation } from '@cairn/runtime';
 import { createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { apiError, errorResponse, toPublicError } from '../http/api-error.js';
 import { ConversationParamsSchema, SafeIdSchema, TurnStreamQuerySchema } from '../http/api-schemas.js';
 import { callerId } from '../http/caller-id.js';
 import type { RouteDeps } from '../route-deps.js';
-import type { ServerApp } from '../server-env.js';
+import type { ServerApp, ServerEnv } from '../server-env.js';
+import { respondWithRunTurn } from '../turns/respond-with-run-turn.js';
 import { respondWithTurn } from '../turns/respond-with-turn.js';
 import { ApprovalSchema, TURN_ENDED } from './turn-schemas.js';
 
@@ -115,11 +118,16 @@ export function registerApprovalRoutes(app: ServerApp, deps: ApprovalRouteDeps):
       return apiError(c, refused.status, refused.code, refused.message) as never;
     }
     // Decided: the turn goes on here, under the conversation's lock, like any turn.
-    return respondWithTurn(c, deps, { conversationId: id }) as never;
+    return goOn(c, id) as never;
   });
 
-  app.openapi(resumeRoute, async (c) => {
-    const { id } = c.req.valid('param');
-    return respondWithTurn(c, deps, { conversationId: id }) as never;
-  });
+  app.openapi(resumeRoute, async (c) => goOn(c, c.req.valid('param').id) as never);
+
+  // A run's conversation goes on as the run (its step, its tools); any other is resumed.
+  function goOn(c: Context<ServerEnv>, conversationId: string) {
+    const runId = runIdOfConversation(conversationId);
+    return runId === undefined
+      ? respondWithTurn(c, deps, { conversationId })
+      : respondWithRunTurn(c, deps, { kind: 'continue', runId }, 200);
+  }
 }

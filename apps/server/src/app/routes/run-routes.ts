@@ -1,15 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { definedFields } from '@cairn/core';
-import { type RunResult, type RuntimeEventListener, runConversationId } from '@cairn/runtime';
+import { runConversationId } from '@cairn/runtime';
 import { createRoute, z } from '@hono/zod-openapi';
-import type { Context } from 'hono';
-import { apiError, errorResponse, isOutage, publicTurnError } from '../http/api-error.js';
+import { apiError, errorResponse } from '../http/api-error.js';
 import { TEXT_ONCE_DESCRIPTION, TurnStreamQuerySchema } from '../http/api-schemas.js';
 import type { RouteDeps } from '../route-deps.js';
-import type { ServerApp, ServerEnv } from '../server-env.js';
-import { startRegisteredTurn, wantsEventStream } from '../turns/registered-turn.js';
-import { type RunTurn, runRunTurn } from '../turns/run-turns.js';
-import { streamTurn } from '../turns/turn-event-stream.js';
+import type { ServerApp } from '../server-env.js';
+import { respondWithRunTurn } from '../turns/respond-with-run-turn.js';
 import {
   ContinueRunBodySchema,
   publicRun,
@@ -27,8 +24,6 @@ export type RunRouteDeps = Pick<
   RouteDeps,
   'runtime' | 'store' | 'turnLock' | 'events' | 'logger' | 'registry' | 'streamLimits' | 'workflows'
 >;
-
-type TurnEvent = Parameters<RuntimeEventListener>[0];
 
 const turnResponses = {
   400: errorResponse('Invalid id or body, or an unknown workflow'),
@@ -139,49 +134,9 @@ const abortRunRoute = createRoute({
   },
 });
 
-function turnBody(result: RunResult) {
-  return {
-    runId: result.runId,
-    conversationId: result.conversationId,
-    run: publicRun(result.state, result.conversationId),
-    success: result.success,
-    ...(result.message === undefined || isOutage(result.error) ? {} : { message: result.message }),
-    ...(result.error === undefined ? {} : { error: publicTurnError(result.error) }),
-    usage: result.usage,
-  };
-}
-
 /** Workflows, and runs: starting them, their turns (JSON or server-sent events), reading and aborting them. */
 export function registerRunRoutes(app: ServerApp, deps: RunRouteDeps): void {
   const { registry } = deps;
-  // Runs the turn under the instance's turn cap; answers what failed before the turn started (an
-  // unknown run or workflow) with its status, then the turn as JSON (`status`) or as an event stream.
-  async function answerTurn(c: Context<ServerEnv>, turn: RunTurn, status: 200 | 201) {
-    const conversationId = runConversationId(turn.runId);
-    const started = await startRegisteredTurn<TurnEvent, RunResult>(
-      c,
-      registry,
-      conversationId,
-      (signal, emit) => runRunTurn(deps, conversationId, turn, signal, emit),
-    );
-    if (started instanceof Response) return started;
-    if (wantsEventStream(c)) {
-      return streamTurn(
-        c,
-        (onEvent) => {
-          started.listen(onEvent);
-          return started.result;
-        },
-        deps.logger,
-        deps.streamLimits,
-      );
-    }
-    started.listen(() => {});
-    const result = await started.result;
-    if (status === 201) c.header('Location', `/v1/runs/${result.runId}`);
-    return c.json(turnBody(result), status);
-  }
-
   app.openapi(listWorkflowsRoute, (c) => {
     const packages = (deps.workflows ?? []).map((pkg) => ({ name: pkg.name, workflows: pkg.workflows }));
     return c.json({ packages }, 200);
@@ -198,7 +153,7 @@ export function registerRunRoutes(app: ServerApp, deps: RunRouteDeps): void {
         `run ${runId} already exists: continue it with POST /v1/runs/${runId}/messages`,
       );
     }
-    return answerTurn(c, { kind: 'start', runId, workflow, ...definedFields({ input }) }, 201);
+    return respondWithRunTurn(c, deps, { kind: 'start', runId, workflow, ...definedFields({ input }) }, 201);
   });
 
   app.openapi(listRunsRoute, async (c) => {
@@ -221,7 +176,12 @@ export function registerRunRoutes(app: ServerApp, deps: RunRouteDeps): void {
   app.openapi(continueRunRoute, async (c) => {
     const { id } = c.req.valid('param');
     const content = c.req.valid('json')?.content;
-    return answerTurn(c, { kind: 'continue', runId: id, ...definedFields({ userInput: content }) }, 200);
+    return respondWithRunTurn(
+      c,
+      deps,
+      { kind: 'continue', runId: id, ...definedFields({ userInput: content }) },
+      200,
+    );
   });
 
   app.openapi(abortRunRoute, (c) => {

@@ -2,6 +2,7 @@ import { definedFields, isSafeId, SAFE_ID_PATTERN, TokenUsageSchema } from '@cai
 import type { RunState } from '@cairn/runtime';
 import { z } from '@hono/zod-openapi';
 import { CairnErrorJsonSchema, ConversationMessageSchema, limitQuerySchema } from '../http/api-schemas.js';
+import { ApprovalSchema } from './turn-schemas.js';
 
 /** A run's conversation is `run-<runId>`, which must itself be a safe id (128 characters at most). */
 const MAX_RUN_ID_LENGTH = 124;
@@ -104,6 +105,10 @@ export const RunTurnResultSchema = z
       description: 'The last assistant message stored: the answer, or the error message on failure',
     }),
     error: CairnErrorJsonSchema.optional(),
+    waiting: z.array(ApprovalSchema).optional().openapi({
+      description:
+        'The approval requests the turn stopped for: decide each with `POST /v1/conversations/run-{id}/approvals/{approvalId}`',
+    }),
     usage: z.object({ turns: z.array(TokenUsageSchema), total: TokenUsageSchema }),
   })
   .openapi('RunTurnResult');
