@@ -110,7 +110,12 @@ describe('openSqliteConnection', () => {
       const database = new DatabaseSync(join(dir, 'mine.db'));
       const store = createSqliteConversationStore({ database, durability: 'append' });
       expect(store.driver).toBe('node:sqlite');
-      expect(store.capabilities).toEqual({ persistent: true, concurrentInstances: true, search: true });
+      expect(store.capabilities).toEqual({
+        persistent: true,
+        concurrentInstances: true,
+        search: true,
+        leases: true,
+      });
       const createdAt = new Date().toISOString();
       await store.putBlob('b', new Uint8Array([0, 1, 255]));
       expect(await store.getBlob('b', { offset: 1 })).toEqual(new Uint8Array([1, 255]));
@@ -127,7 +132,12 @@ describe('openSqliteConnection', () => {
 
   it.skipIf(!hasNodeSqlite)("':memory:' on node:sqlite is neither persistent nor shared", async () => {
     const store = createSqliteConversationStore({ filename: ':memory:', driver: 'node:sqlite' });
-    expect(store.capabilities).toEqual({ persistent: false, concurrentInstances: false, search: true });
+    expect(store.capabilities).toEqual({
+      persistent: false,
+      concurrentInstances: false,
+      search: true,
+      leases: true,
+    });
     await store.close();
   });
 });
