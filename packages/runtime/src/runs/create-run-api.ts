@@ -11,6 +11,7 @@ import { owesAnswer } from '../something-to-answer.js';
 import { storedUserMessage } from '../stored-messages.js';
 import type { TurnEnvironment } from '../turn-environment.js';
 import { loadRunState, type ReadRunRecordOptions, readRunWorkflow } from './read-run-records.js';
+import { recoverRuns } from './recover-runs.js';
 import { runContextFor } from './run-context-for.js';
 import { withRunLease } from './run-lease.js';
 import { runStateMessage, runWorkflowMessage } from './run-records.js';
@@ -294,37 +295,27 @@ export function createRunApi(options: RunApiOptions): RunApi {
       );
     },
 
-    async recover(params = {}) {
-      const recovered: RunResult[] = [];
-      // Without leases two processes could both take a run over: nothing is recovered then.
-      if (store.leases === undefined) return recovered;
-      let cursor: string | undefined;
-      do {
-        const page = await this.list({ limit: 100, ...definedFields({ cursor }) });
-        for (const { runId } of page.runs) {
-          if (params.signal?.aborted) return recovered;
-          const conversationId = runConversationId(runId);
-          if (!(await owesAnswer(store, conversationId))) continue;
-          try {
-            const result = await queue.run(conversationId, () =>
-              leased(runId, params.signal, async (signal) => {
+    recover(params = {}) {
+      return recoverRuns(
+        {
+          store,
+          list: (listOptions) => this.list(listOptions),
+          takeOver: (runId, recoverParams) => {
+            const conversationId = runConversationId(runId);
+            return queue.run(conversationId, () =>
+              leased(runId, recoverParams.signal, async (signal) => {
                 // Looked at again under the lease: the turn that owed it may have ended meanwhile.
                 if (!(await owesAnswer(store, conversationId))) return undefined;
                 const state = await loadRunState(store, runId, readOptions);
                 const record = await workflowOf(runId);
                 logger?.info({ runId }, 'run taken over');
-                return turn(runId, record, state, [], withSignal({ runId, ...params }, signal));
+                return turn(runId, record, state, [], withSignal({ runId, ...recoverParams }, signal));
               }),
             );
-            if (result !== undefined) recovered.push(result);
-          } catch (error) {
-            // Another live process works on it.
-            if (!CairnError.is(error, 'STORE_CONFLICT')) throw error;
-          }
-        }
-        cursor = page.nextCursor;
-      } while (cursor !== undefined);
-      return recovered;
+          },
+        },
+        params,
+      );
     },
 
     async get(runId) {
