@@ -1,5 +1,6 @@
 import { defineTool } from '@cairn/loop';
 import { createGate } from '@cairn/testing';
+import { expect, vi } from 'vitest';
 import { z } from 'zod';
 
 /** A log of what the tools below really did: a side effect the tests count. */
@@ -58,4 +59,21 @@ export function hangingTools(effects: Effects) {
       }),
     ],
   };
+}
+
+/**
+ * Waits (generously: CI machines stall) until `effects` holds `expected`, in any order. A turn that
+ * ends first fails the wait at once, so its own error is what the test reports.
+ */
+export async function untilEffects(effects: Effects, expected: string[], turn: Promise<unknown>) {
+  const ended = turn.then(() => {
+    throw new Error(`the turn ended before its tools started; effects: ${effects.lines.join(', ')}`);
+  });
+  await Promise.race([
+    vi.waitFor(() => expect([...effects.lines].sort()).toEqual([...expected].sort()), {
+      timeout: 20_000,
+      interval: 10,
+    }),
+    ended,
+  ]);
 }

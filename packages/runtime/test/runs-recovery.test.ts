@@ -3,11 +3,12 @@ import { createToolHost } from '@cairn/loop';
 import { ScriptedModel } from '@cairn/testing';
 import { describe, expect, it, vi } from 'vitest';
 import { createAgentRuntime } from '../src/index.js';
-import { type Effects, hangingTools } from './ledger-tools.js';
+import { type Effects, hangingTools, untilEffects } from './ledger-tools.js';
 import { ONE_STEP } from './runs-fixtures.js';
 import { STORE_BACKENDS, useStoreBackend } from './stores.js';
 
-const LEASE_TTL_MS = 300;
+// Long enough that a loaded machine's stalls do not lapse a live process's lease.
+const LEASE_TTL_MS = 1_500;
 
 /**
  * The store as a process that dies sees it: once `die()` is called its leases are never renewed or
@@ -65,7 +66,7 @@ describe.each(STORE_BACKENDS)('runs that move on the $name store', (backend) => 
       runId: 'r1',
       signal: stopA.signal,
     });
-    await vi.waitFor(() => expect(effects.lines).toEqual(['send_email']));
+    await untilEffects(effects, ['send_email'], runA);
 
     const runtimeB = createAgentRuntime({ store: open(), model, tools, settings, workflows });
     // Process A is alive and renews its lease: B leaves its run alone.
@@ -76,7 +77,7 @@ describe.each(STORE_BACKENDS)('runs that move on the $name store', (backend) => 
         const [recovered] = await runtimeB.runs.recover();
         expect(recovered).toMatchObject({ runId: 'r1', success: true });
       },
-      { timeout: 5_000, interval: LEASE_TTL_MS / 2 },
+      { timeout: 20_000, interval: LEASE_TTL_MS / 3 },
     );
     expect(effects.lines).toEqual(['send_email']);
     const log = await open().load('run-r1');
@@ -107,7 +108,7 @@ describe.each(STORE_BACKENDS)('runs that move on the $name store', (backend) => 
       runId: 'r1',
       signal: stopA.signal,
     });
-    await vi.waitFor(() => expect(effects.lines).toEqual(['send_email']));
+    await untilEffects(effects, ['send_email'], runA);
     const runtimeB = createAgentRuntime({ store: open(), model, tools, settings, workflows });
     await expect(runtimeB.runs.continue({ runId: 'r1', userInput: 'Hurry' })).rejects.toMatchObject({
       code: 'STORE_CONFLICT',

@@ -1,9 +1,9 @@
 import { readToolLedger } from '@cairn/core';
 import { createToolHost } from '@cairn/loop';
 import { ScriptedModel } from '@cairn/testing';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAgentRuntime } from '../src/index.js';
-import { type Effects, hangingTools } from './ledger-tools.js';
+import { type Effects, hangingTools, untilEffects } from './ledger-tools.js';
 import { STORE_BACKENDS, useStoreBackend } from './stores.js';
 
 describe.each(STORE_BACKENDS)('the tool ledger on the $name store', (backend) => {
@@ -32,7 +32,7 @@ describe.each(STORE_BACKENDS)('the tool ledger on the $name store', (backend) =>
       userInput: 'Email Bob and fetch the page',
       signal: stopA.signal,
     });
-    await vi.waitFor(() => expect(effects.lines.sort()).toEqual(['fetch_page', 'send_email']));
+    await untilEffects(effects, ['fetch_page', 'send_email'], processA);
 
     // Process B continues the conversation from the store.
     const resumed = await createAgentRuntime({ store: open(), model, tools, settings }).resume({
