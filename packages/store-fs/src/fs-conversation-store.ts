@@ -31,27 +31,21 @@ import {
 import { hasBlobOfSize, readBlobFile, writeBlobFile } from './blob-files.js';
 import { listConversationPage } from './conversation-listing.js';
 import type { LockOptions } from './conversation-lock.js';
-import { ConversationLog } from './conversation-log.js';
+import { ConversationLog, type ConversationLogOptions } from './conversation-log.js';
+import { createFsStoreParts, type FsStoreInternals } from './create-fs-store-parts.js';
 import { endsTurn } from './ends-turn.js';
 import type { FileSyncer } from './file-syncer.js';
-import { FsLayout } from './fs-layout.js';
-import { FsLeaseStore } from './fs-lease-store.js';
+import type { FsLayout } from './fs-layout.js';
 import type { FsConversationStoreOptions, FsDurability } from './fs-store-options.js';
 import { recoverStoreJournals } from './journal-recovery.js';
 import { lockLapsed } from './lock-lapsed.js';
-import { LockLeases } from './lock-leases.js';
+import type { LockLeases } from './lock-leases.js';
 import { recordsEnd } from './log-padding.js';
 import { decodeCleanLog, decodeLog, encodeRecords } from './log-record.js';
 import { LogTextCache } from './log-text-cache.js';
 import { exists, isMissing } from './missing-files.js';
-import { type QuarantineReport, warnQuarantine } from './quarantine.js';
-import { SharedSyncQueue } from './shared-sync-queue.js';
-import { WriteAheadJournal } from './write-ahead-journal.js';
+import type { WriteAheadJournal } from './write-ahead-journal.js';
 
-// Open descriptors are bounded: idle logs beyond this are closed (and re-read on next use). A server
-// with a thousand conversations going keeps them all open (Node raises its descriptor limit to the
-// hard limit at start), where 256 meant re-reading a whole log on most turns.
-const DEFAULT_MAX_OPEN_LOGS = 2048;
 // The logs' text kept for loads, in all (a thousand conversations of 32 KB).
 const LOG_TEXT_CACHE_CHARS = 32 * 1024 * 1024;
 
@@ -74,8 +68,8 @@ export class FsConversationStore implements ConversationStore {
   readonly #durability: FsDurability;
   readonly #maxOpenLogs: number;
   readonly #locks: LockLeases;
-  readonly #onQuarantine: (report: QuarantineReport) => void;
   readonly #logs = new Map<string, ConversationLog>();
+  readonly #logOptions: ConversationLogOptions;
   readonly #queue = new KeyedSerialQueue();
   readonly #texts = new LogTextCache(LOG_TEXT_CACHE_CHARS);
   readonly #syncer: FileSyncer;
@@ -88,49 +82,18 @@ export class FsConversationStore implements ConversationStore {
   readonly #syncing = new Set<Promise<void>>();
   #closed = false;
 
-  /**
-   * `internals.syncer` replaces the sync threads (tests count and fail syncs through it);
-   * `internals.journalSegmentBytes` makes journal files small (tests of their rotation);
-   * `internals.journalSyncCall` replaces the journal sync thread's `fdatasyncSync` (source; tests).
-   */
-  constructor(
-    options: FsConversationStoreOptions,
-    internals: { syncer?: FileSyncer; journalSegmentBytes?: number; journalSyncCall?: string } = {},
-  ) {
-    this.layout = new FsLayout(options.rootDir, options.projectId ?? 'default');
-    this.#durability = options.durability ?? 'turn';
-    this.#maxOpenLogs = options.maxOpenLogs ?? DEFAULT_MAX_OPEN_LOGS;
-    if (!['none', 'turn', 'append'].includes(this.#durability)) {
-      throw new CairnError(
-        'INVALID_ARGUMENT',
-        `durability must be none, turn or append, got ${String(this.#durability)}`,
-      );
-    }
-    this.#lockOptions = {
-      staleMs: options.lockStaleMs ?? 30_000,
-      timeoutMs: options.lockTimeoutMs ?? 10_000,
-    };
-    this.#locks = new LockLeases(this.#lockOptions);
-    this.leases = new FsLeaseStore(this.layout, {
-      sync: this.#durability !== 'none',
-      assertOpen: () => this.#assertOpen(),
-    });
-    this.#onQuarantine = options.onQuarantine ?? warnQuarantine;
-    this.#syncer = internals.syncer ?? new SharedSyncQueue();
-    this.#journal =
-      this.#durability === 'none'
-        ? undefined
-        : new WriteAheadJournal({
-            dir: this.layout.journalDir,
-            syncer: this.#syncer,
-            // A syncer the tests pass runs the journal's syncs too; otherwise they have a thread of their own.
-            syncsThroughSyncer: internals.syncer !== undefined,
-            ...(internals.journalSyncCall === undefined ? {} : { syncCall: internals.journalSyncCall }),
-            logFile: (conversationId) => this.layout.logFile(conversationId),
-            ...(internals.journalSegmentBytes === undefined
-              ? {}
-              : { segmentBytes: internals.journalSegmentBytes }),
-          });
+  /** `internals` are what tests swap in (see `FsStoreInternals`). */
+  constructor(options: FsConversationStoreOptions, internals: FsStoreInternals = {}) {
+    const parts = createFsStoreParts(options, internals, () => this.#assertOpen());
+    this.layout = parts.layout;
+    this.leases = parts.leases;
+    this.#durability = parts.durability;
+    this.#maxOpenLogs = parts.maxOpenLogs;
+    this.#locks = parts.locks;
+    this.#logOptions = parts.logOptions;
+    this.#syncer = parts.syncer;
+    this.#lockOptions = parts.lockOptions;
+    this.#journal = parts.journal;
   }
 
   /**
@@ -162,14 +125,7 @@ export class FsConversationStore implements ConversationStore {
   #log(conversationId: string): ConversationLog {
     let log = this.#logs.get(conversationId);
     if (log === undefined) {
-      log = new ConversationLog(conversationId, {
-        layout: this.layout,
-        syncDirectories: this.#durability !== 'none',
-        preallocate: this.#durability === 'append',
-        syncer: this.#syncer,
-        journal: this.#journal,
-        onQuarantine: this.#onQuarantine,
-      });
+      log = new ConversationLog(conversationId, this.#logOptions);
       this.#evictIdleLogs();
     } else {
       this.#logs.delete(conversationId);
