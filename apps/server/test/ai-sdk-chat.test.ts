@@ -5,19 +5,12 @@ import { defineTool } from '@cairn/loop';
 import { createAgentRuntime } from '@cairn/runtime';
 import { createMemoryConversationStore } from '@cairn/storage';
 import { ScriptedModel, type ScriptTurn } from '@cairn/testing';
-import {
-  AbstractChat,
-  type ChatState,
-  type ChatStatus,
-  DefaultChatTransport,
-  readUIMessageStream,
-  type UIMessage,
-  type UIMessageChunk,
-} from 'ai';
+import { DefaultChatTransport, readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createInProcessEventBus } from '../src/events/in-process-event-bus.js';
 import { createInProcessTurnLock } from '../src/turn-lock/in-process-turn-lock.js';
+import { Chat, transportFor } from './support/ai-sdk-chat.js';
 import { type AppServer, serveApp } from './support/serve-app.js';
 import { waitFor } from './support/start-test-server.js';
 
@@ -58,12 +51,6 @@ afterEach(async () => {
   server = undefined;
 });
 
-const transportFor = (app: AppServer, token: string | undefined = undefined) =>
-  new DefaultChatTransport<UIMessage>({
-    api: `${app.baseURL}/v1/chat`,
-    ...(token === undefined ? {} : { headers: { authorization: `Bearer ${token}` } }),
-  });
-
 const userMessage = (text: string): UIMessage => ({
   id: `u-${text}`,
   role: 'user',
@@ -78,32 +65,6 @@ function send(transport: DefaultChatTransport<UIMessage>, chatId: string, messag
     messages,
     abortSignal: undefined,
   });
-}
-
-// What `useChat` is made of: the AI SDK's chat class, here with plain state instead of React's.
-class PlainChatState implements ChatState<UIMessage> {
-  status: ChatStatus = 'ready';
-  error: Error | undefined = undefined;
-  messages: UIMessage[] = [];
-  pushMessage = (message: UIMessage) => {
-    this.messages = [...this.messages, message];
-  };
-  popMessage = () => {
-    this.messages = this.messages.slice(0, -1);
-  };
-  replaceMessage = (index: number, message: UIMessage) => {
-    this.messages = this.messages.map((old, at) => (at === index ? message : old));
-  };
-  snapshot = <T>(thing: T): T => structuredClone(thing);
-}
-
-class Chat extends AbstractChat<UIMessage> {
-  constructor(id: string, transport: DefaultChatTransport<UIMessage>) {
-    super({ id, transport, state: new PlainChatState() });
-  }
-  get chatState() {
-    return this.state;
-  }
 }
 
 /** The final message the AI SDK builds from the stream, and the errors it reported. */

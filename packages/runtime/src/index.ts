@@ -53,6 +53,7 @@ export type {
 export type { ChatStream, ChatStreamEvent } from './stream/chat-stream.js';
 export { EventLog } from './stream/event-log.js';
 export {
+  type ContinuedCall,
   createUIMessageChunkMapper,
   type UIMessageChunkMapper,
   type UIMessageStreamOptions,

@@ -1,13 +1,50 @@
-import { CairnError, type ContentPart, type ConversationMessage, type FinishReason } from '@cairn/core';
-import { UI_MESSAGE_STREAM_HEADERS as AI_SDK_HEADERS, readUIMessageStream, uiMessageChunkSchema } from 'ai';
+import {
+  type ApprovalOutcome,
+  approvalDecisionRecord,
+  approvalRequestRecord,
+  CairnError,
+  type ContentPart,
+  type ConversationMessage,
+  type FinishReason,
+} from '@cairn/core';
+import {
+  UI_MESSAGE_STREAM_HEADERS as AI_SDK_HEADERS,
+  readUIMessageStream,
+  type UIMessage,
+  uiMessageChunkSchema,
+} from 'ai';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ChatStreamEvent } from '../stream/chat-stream.js';
-import { createUIMessageChunkMapper, type UITurnOutcome } from './to-ui-message-chunks.js';
+import {
+  createUIMessageChunkMapper,
+  type UIMessageStreamOptions,
+  type UITurnOutcome,
+} from './to-ui-message-chunks.js';
 import { type UIMessageChunk, UIMessageChunkSchema } from './ui-message-chunk.js';
 import { UI_MESSAGE_STREAM_HEADERS } from './ui-message-stream-response.js';
 
 const timestamp = '2026-01-01T00:00:00.000Z';
+const fields = { createdAt: timestamp };
+
+const approvalRequest = (toolCallId: string) =>
+  approvalRequestRecord(fields, {
+    assistantMessageId: 'm',
+    callIndex: 0,
+    toolCallId,
+    toolName: 'run_command',
+    input: { command: 'ls' },
+    askedOf: 'any',
+  });
+
+const approvalDecision = (outcome: ApprovalOutcome, reason?: string) =>
+  approvalDecisionRecord(fields, {
+    requestId: 'm.a0',
+    outcome,
+    decidedBy: 'caller:abc',
+    decidedAt: timestamp,
+    ...(reason === undefined ? {} : { reason }),
+  });
 const blockId = fc.constantFrom('text-0', 'text-1', 'r-0');
 const callId = fc.constantFrom('c1', 'c2', 'c3');
 
@@ -119,6 +156,10 @@ const eventArb: fc.Arbitrary<ChatStreamEvent> = fc.oneof(
         content: 'failed',
         partType: 'error',
       }),
+      callId.map((toolCallId) => approvalRequest(toolCallId)),
+      fc
+        .constantFrom<ApprovalOutcome>('approve', 'deny', 'edit', 'expired', 'superseded')
+        .map((outcome) => approvalDecision(outcome)),
     ),
   }),
   fc.constant<ChatStreamEvent>({
@@ -150,12 +191,16 @@ const outcomeArb: fc.Arbitrary<UITurnOutcome> = fc.oneof(
   }),
 );
 
-function chunksOf(events: ChatStreamEvent[], outcome: UITurnOutcome): UIMessageChunk[] {
-  const mapper = createUIMessageChunkMapper('conv', { messageId: 'm1' });
+function chunksOf(
+  events: ChatStreamEvent[],
+  outcome: UITurnOutcome,
+  options: UIMessageStreamOptions = { messageId: 'm1' },
+): UIMessageChunk[] {
+  const mapper = createUIMessageChunkMapper('conv', options);
   return [...events.flatMap((event) => mapper.push(event)), ...mapper.end(outcome)];
 }
 
-async function readAll(chunks: UIMessageChunk[]) {
+async function readAll(chunks: UIMessageChunk[], message?: UIMessage) {
   const stream = new ReadableStream({
     start(controller) {
       for (const chunk of chunks) controller.enqueue(chunk);
@@ -165,9 +210,12 @@ async function readAll(chunks: UIMessageChunk[]) {
   const problems: unknown[] = [];
   let last: unknown;
   // An invalid sequence (a delta without its start, a result without its call) is reported to onError.
-  for await (const message of readUIMessageStream({ stream, onError: (error) => problems.push(error) })) {
-    last = message;
-  }
+  const read = readUIMessageStream({
+    stream,
+    onError: (error) => problems.push(error),
+    ...(message === undefined ? {} : { message }),
+  });
+  for await (const next of read) last = next;
   return { last, problems };
 }
 
@@ -246,5 +294,106 @@ describe('createUIMessageChunkMapper', () => {
       data: { status: 'model_fallback', message: 'now gpt-x', detail: { model: 'gpt-x' } },
       transient: true,
     });
+  });
+
+  it('a call that waits for approval: the stored request is a tool-approval-request the reader shows; its decision a response', async () => {
+    const asked = chunksOf(
+      [
+        { type: 'tool_use', timestamp, id: 'c1', toolName: 'run_command', input: { command: 'ls' } },
+        { type: 'finish', timestamp, reason: 'tool_calls' },
+        {
+          type: 'runtime',
+          event: 'message_persisted',
+          conversationId: 'conv',
+          message: approvalRequest('c1'),
+        },
+        // A request of a call the client never saw is not sent: the reader would fail on it.
+        {
+          type: 'runtime',
+          event: 'message_persisted',
+          conversationId: 'conv',
+          message: approvalRequest('c9'),
+        },
+      ],
+      { conversationId: 'conv', finishReason: 'tool_calls' },
+    );
+    expect(asked.filter((chunk) => chunk.type.startsWith('tool-approval'))).toEqual([
+      { type: 'tool-approval-request', approvalId: 'm.a0', toolCallId: 'c1' },
+    ]);
+    const { last, problems } = await readAll(asked);
+    expect(problems).toEqual([]);
+    expect((last as UIMessage).parts).toContainEqual(
+      expect.objectContaining({ toolCallId: 'c1', state: 'approval-requested', approval: { id: 'm.a0' } }),
+    );
+
+    // Decided in the same stream (an in-process approver): refused, so the result is a denial.
+    const denied = chunksOf(
+      [
+        { type: 'tool_use', timestamp, id: 'c1', toolName: 'run_command', input: { command: 'ls' } },
+        {
+          type: 'runtime',
+          event: 'message_persisted',
+          conversationId: 'conv',
+          message: approvalRequest('c1'),
+        },
+        {
+          type: 'runtime',
+          event: 'message_persisted',
+          conversationId: 'conv',
+          message: approvalDecision('deny', 'not now'),
+        },
+        { type: 'tool_result', timestamp, toolUseId: 'c1', output: 'Denied: not now', isError: true },
+      ],
+      { conversationId: 'conv', finishReason: 'stop' },
+    );
+    expect(
+      denied.filter(
+        (chunk) => chunk.type.startsWith('tool-approval') || chunk.type.startsWith('tool-output'),
+      ),
+    ).toEqual([
+      { type: 'tool-approval-request', approvalId: 'm.a0', toolCallId: 'c1' },
+      { type: 'tool-approval-response', approvalId: 'm.a0', approved: false, reason: 'not now' },
+      { type: 'tool-output-denied', toolCallId: 'c1' },
+    ]);
+    expect(((await readAll(denied)).last as UIMessage).parts).toContainEqual(
+      expect.objectContaining({ toolCallId: 'c1', state: 'output-denied' }),
+    );
+  });
+
+  it('continuing a message whose approvals the client answered: the approved call’s output, the refused one’s denial', async () => {
+    const answered: UIMessage = {
+      id: 'm1',
+      role: 'assistant',
+      parts: [
+        { type: 'step-start' },
+        ...(['c1', 'c2'] as const).map((toolCallId, index) => ({
+          type: 'dynamic-tool' as const,
+          toolName: 'run_command',
+          toolCallId,
+          state: 'approval-responded' as const,
+          input: { command: 'ls' },
+          approval: { id: `m.a${index}`, approved: index === 0 },
+        })),
+      ],
+    };
+    const chunks = chunksOf(
+      [
+        { type: 'tool_result', timestamp, toolUseId: 'c1', output: 'a.txt', isError: false },
+        { type: 'tool_result', timestamp, toolUseId: 'c2', output: 'Not approved', isError: true },
+        { type: 'text', timestamp, id: 'text-0', text: 'Listed.' },
+      ],
+      { conversationId: 'conv', finishReason: 'stop' },
+      { continuing: [{ toolCallId: 'c1' }, { toolCallId: 'c2', denied: true }] },
+    );
+    expect(chunks[0]).toEqual({ type: 'start', messageMetadata: { conversationId: 'conv' } });
+    const { last, problems } = await readAll(chunks, answered);
+    expect(problems).toEqual([]);
+    const parts = (last as UIMessage).parts;
+    expect(parts.filter((part) => part.type === 'dynamic-tool')).toMatchObject([
+      { toolCallId: 'c1', state: 'output-available', output: 'a.txt' },
+      { toolCallId: 'c2', state: 'output-denied' },
+    ]);
+    expect(parts.at(-1)).toMatchObject({ type: 'text', text: 'Listed.' });
+    expect(last).toMatchObject({ id: 'm1' });
   });
 });

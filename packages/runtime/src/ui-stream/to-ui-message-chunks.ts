@@ -20,6 +20,19 @@ export interface UIMessageStreamOptions {
   sendFinish?: boolean;
   /** The `errorText` of the `error` chunk. Default: `<code>: <message>`. */
   onError?: (error: CairnError) => string;
+  /**
+   * The tool calls of the message this stream continues (an AI SDK client that answered approvals
+   * sends its message back, and the answer goes on in it): their outputs may follow, and a call
+   * whose approval was refused ends `tool-output-denied`.
+   */
+  continuing?: readonly ContinuedCall[];
+}
+
+/** A call of the message a stream continues. */
+export interface ContinuedCall {
+  toolCallId: string;
+  /** Its approval was refused: its result is a denial. */
+  denied?: boolean;
 }
 
 /** How the turn ended, for the closing chunks. */
@@ -108,6 +121,14 @@ export function createUIMessageChunkMapper(conversationId: string, options: UIMe
   // Calls whose `tool-input-start` was sent, and calls the message holds (their outputs may follow).
   const streamingInputs = new Set<string>();
   const knownCalls = new Set<string>();
+  // Calls whose approval was refused (their result is sent as a denial), and the approval requests
+  // sent, by id, with their call (a decision is sent only for a request the client was shown).
+  const deniedCalls = new Set<string>();
+  const requestedApprovals = new Map<string, string>();
+  for (const call of options.continuing ?? []) {
+    knownCalls.add(call.toolCallId);
+    if (call.denied === true) deniedCalls.add(call.toolCallId);
+  }
   let started = false;
   // Whether the model's events showed the answer being stored; a model that does not stream
   // emits none, and its stored answer is sent whole instead.
@@ -251,10 +272,33 @@ export function createUIMessageChunkMapper(conversationId: string, options: UIMe
     return [...chunks, ...closeStep()];
   }
 
+  // A stored approval request of a call the client holds, and the decision of one it was shown.
+  function approvalRecord(message: ConversationMessage): UIMessageChunk[] {
+    const record = message.approval;
+    if (record?.kind === 'request') {
+      if (!knownCalls.has(record.toolCallId)) return [];
+      requestedApprovals.set(message.id, record.toolCallId);
+      return [{ type: 'tool-approval-request', approvalId: message.id, toolCallId: record.toolCallId }];
+    }
+    const toolCallId = record === undefined ? undefined : requestedApprovals.get(record.requestId);
+    if (record?.kind !== 'decision' || toolCallId === undefined) return [];
+    const approved = record.outcome === 'approve' || record.outcome === 'edit';
+    if (!approved) deniedCalls.add(toolCallId);
+    return [
+      {
+        type: 'tool-approval-response',
+        approvalId: record.requestId,
+        approved,
+        ...definedFields({ reason: record.reason }),
+      },
+    ];
+  }
+
   function push(event: AgentOutput | RuntimeEvent): UIMessageChunk[] {
     const chunks = start();
     if (event.type === 'runtime') {
       if (event.event === 'message_persisted') {
+        if (event.message.approval !== undefined) return [...chunks, ...approvalRecord(event.message)];
         if (!isStoredAnswer(event.message)) return chunks;
         if (!answerStreamed) chunks.push(...storedAnswer(event.message));
         answerStreamed = false;
@@ -276,6 +320,13 @@ export function createUIMessageChunkMapper(conversationId: string, options: UIMe
     }
     if (event.type === 'tool_result') {
       if (!knownCalls.delete(event.toolUseId)) return chunks;
+      for (const [approvalId, toolCallId] of requestedApprovals) {
+        if (toolCallId === event.toolUseId) requestedApprovals.delete(approvalId);
+      }
+      if (deniedCalls.delete(event.toolUseId)) {
+        chunks.push({ type: 'tool-output-denied', toolCallId: event.toolUseId });
+        return chunks;
+      }
       // Images and files the tool returned (a screenshot, a read PNG) are shown as file parts.
       for (const part of event.content ?? []) {
         if ((part.type === 'image' || part.type === 'file') && isBase64Source(part.source)) {

@@ -46,6 +46,18 @@ export const UIMessageChunkSchema = z.union([
     errorText: z.string(),
     dynamic: z.boolean().optional(),
   }),
+  z.object({ type: z.literal('tool-output-denied'), toolCallId: z.string() }),
+  z.object({
+    type: z.literal('tool-approval-request'),
+    approvalId: z.string(),
+    toolCallId: z.string(),
+  }),
+  z.object({
+    type: z.literal('tool-approval-response'),
+    approvalId: z.string(),
+    approved: z.boolean(),
+    reason: z.string().optional(),
+  }),
   z.object({ type: z.literal('file'), url: z.string(), mediaType: z.string() }),
   z.object({
     type: z.templateLiteral(['data-', z.string()]),

@@ -10,6 +10,13 @@ const UIMessagePartSchema = z
     mediaType: z.string().optional(),
     url: z.string().optional(),
     filename: z.string().optional(),
+    // A tool part's call, where it stands, and (answered by `addToolApprovalResponse`) its approval.
+    toolCallId: z.string().optional(),
+    state: z.string().optional(),
+    approval: z
+      .object({ id: z.string(), approved: z.boolean().optional(), reason: z.string().optional() })
+      .passthrough()
+      .optional(),
   })
   .passthrough();
 
@@ -29,8 +36,9 @@ export const ChatRequestSchema = z
     id: z.string().openapi({ description: 'The chat id: the Cairn conversation id (created when absent)' }),
     messages: z.array(UIMessageSchema).openapi({
       description:
-        'The chat as the client has it. Only the last user message is read (on `submit-message`); the ' +
-        'context comes from the server’s store, never from this list.',
+        'The chat as the client has it. Only the last message is read (on `submit-message`): a new user ' +
+        'message, or the assistant message whose approvals the client answered ' +
+        '(`addToolApprovalResponse`); the context comes from the server’s store, never from this list.',
     }),
     trigger: z.enum(['submit-message', 'regenerate-message']).default('submit-message'),
     messageId: z.string().optional(),
@@ -85,4 +93,43 @@ export function newUserMessage(request: ChatRequest): PostMessageBody {
   const [only] = content;
   if (content.length === 1 && only?.type === 'text') return { content: only.text };
   return { content };
+}
+
+/** An approval the client answered: a tool part of the last message in state `approval-responded`. */
+export interface ApprovalResponse {
+  approvalId: string;
+  toolCallId: string;
+  approved: boolean;
+  reason?: string;
+}
+
+const isToolPart = (part: UIMessagePart) => part.type === 'dynamic-tool' || part.type.startsWith('tool-');
+
+/**
+ * The approvals answered in the last message, when it is the assistant's (what `useChat` sends back
+ * after `addToolApprovalResponse`, with `sendAutomaticallyWhen`); undefined when it is a user message.
+ */
+export function approvalResponses(request: ChatRequest): ApprovalResponse[] | undefined {
+  const last = request.messages.at(-1);
+  if (last?.role !== 'assistant') return undefined;
+  const answered = last.parts.flatMap((part): ApprovalResponse[] => {
+    const { approval, toolCallId } = part;
+    if (!isToolPart(part) || part.state !== 'approval-responded') return [];
+    if (approval?.approved === undefined || toolCallId === undefined) return [];
+    return [
+      {
+        approvalId: approval.id,
+        toolCallId,
+        approved: approval.approved,
+        ...definedFields({ reason: approval.reason }),
+      },
+    ];
+  });
+  if (answered.length === 0) {
+    throw new CairnError(
+      'INVALID_ARGUMENT',
+      'messages: the last message must be the new user message, or an assistant message with answered approvals',
+    );
+  }
+  return answered;
 }

@@ -7,13 +7,25 @@ import {
   type Telemetry,
   toCairnError,
 } from '@cairn/core';
-import { createUIMessageChunkMapper, type UIMessageChunk, uiTurnOutcome } from '@cairn/runtime';
+import {
+  type ContinuedCall,
+  createUIMessageChunkMapper,
+  type UIMessageChunk,
+  uiTurnOutcome,
+} from '@cairn/runtime';
 import { createRoute, z } from '@hono/zod-openapi';
 import { readMessageContent } from '../attachments/message-content.js';
-import { type ChatRequest, ChatRequestSchema, newUserMessage } from '../chat/chat-request.js';
+import {
+  approvalResponses,
+  type ChatRequest,
+  ChatRequestSchema,
+  newUserMessage,
+} from '../chat/chat-request.js';
+import { decideChatApprovals } from '../chat/decide-chat-approvals.js';
 import { uiStreamResponse } from '../chat/ui-stream-response.js';
-import { apiError, errorResponse, publicTurnError } from '../http/api-error.js';
+import { apiError, errorResponse, publicTurnError, toPublicError } from '../http/api-error.js';
 import { ConversationParamsSchema, SafeIdSchema } from '../http/api-schemas.js';
+import { callerId } from '../http/caller-id.js';
 import { errorFields } from '../http/error-fields.js';
 import type { RouteDeps } from '../route-deps.js';
 import type { ServerApp } from '../server-env.js';
@@ -27,7 +39,9 @@ import type { TurnRouteDeps } from './turn-routes.js';
 const UI_STREAM_DESCRIPTION =
   'The AI SDK UI message stream (`x-vercel-ai-ui-message-stream: v1`): `data: <chunk JSON>` events ' +
   '(`start` with `messageMetadata.conversationId`, `start-step`/`finish-step` per model call, text, ' +
-  'reasoning, `dynamic` tool input and output parts, `error` with `<CairnError code>: <message>`, ' +
+  'reasoning, `dynamic` tool input and output parts, `tool-approval-request` for a call that waits for ' +
+  'approval (the turn then finishes on `tool-calls`), `tool-output-denied` for a refused one, `error` ' +
+  'with `<CairnError code>: <message>`, ' +
   '`finish` with the finish reason and `messageMetadata` { conversationId, model, usage }, or `abort`), ' +
   'then `data: [DONE]`. A `: keep-alive` comment is sent every 15 s.';
 
@@ -40,6 +54,11 @@ const chatRoute = createRoute({
     'stream. The chat `id` is the conversation id. `submit-message`: the last message (a user message; ' +
     'its text and file parts, files as base64 data URLs checked like any attachment) is stored and ' +
     'answered; the rest of `messages` is ignored — the context comes from the store. ' +
+    'When the last message is the assistant message whose approvals the client answered ' +
+    '(`addToolApprovalResponse`; `sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses`), ' +
+    'each answer is stored as the decision of its request (by this caller, once: a request decided ' +
+    'otherwise or by someone else is 409) and the answer goes on in that message: the approved calls run, ' +
+    'the refused ones are denied, the model answers. ' +
     '`regenerate-message`: the last user message is stored again as a branch in its place and answered ' +
     'anew; the log is append-only, so the earlier answer stays stored, off the conversation as it stands ' +
     '(neither the model nor the display view sees it). Disconnecting does not stop the turn (reload and ' +
@@ -55,7 +74,13 @@ const chatRoute = createRoute({
         'text/event-stream': { schema: z.string().openapi({ description: UI_STREAM_DESCRIPTION }) },
       },
     },
-    400: errorResponse('Invalid id or body; the last message not a user message; a refused attachment'),
+    400: errorResponse(
+      'Invalid id or body; the last message neither a user message nor answered approvals; a refused attachment',
+    ),
+    403: errorResponse('An answered approval is asked of another caller (`APPROVAL_FORBIDDEN`)'),
+    404: errorResponse('No such approval request (`APPROVAL_NOT_FOUND`)'),
+    409: errorResponse('An answered approval was decided otherwise already (`APPROVAL_ALREADY_DECIDED`)'),
+    410: errorResponse('An answered approval expired (`APPROVAL_EXPIRED`)'),
     413: errorResponse('Body, or the attachments in total, over the size limit'),
     415: errorResponse('An attachment of a media type not allowed'),
     429: errorResponse('Too many turns running on this instance; retry after `Retry-After` seconds'),
@@ -84,6 +109,16 @@ const resumeRoute = createRoute({
 
 export type ChatRouteDeps = TurnRouteDeps & Pick<RouteDeps, 'streamPeers'>;
 
+/** What a chat turn answers: the user's words, or (absent) the approvals the client answered. */
+interface ChatTurnInput {
+  askedOf: string;
+  content?: MessageContent;
+  branchFrom?: number;
+  model?: ModelAdapter | undefined;
+  /** The calls of the client's message the answer goes on in (answered approvals). */
+  continuing?: ContinuedCall[];
+}
+
 /**
  * The AI SDK UI message stream endpoints: an app built on `useChat` talks to the server unchanged.
  * Turns run like `POST /v1/conversations/{id}/messages` ones (turn lock, registry, abort, storage).
@@ -96,13 +131,14 @@ export function registerChatRoutes(app: ServerApp, deps: ChatRouteDeps): void {
   // Starts the turn, detached from the request: its chunks go to a log every reader replays.
   function startTurn(
     conversationId: string,
-    input: { content: MessageContent; branchFrom?: number | undefined; model?: ModelAdapter | undefined },
+    input: ChatTurnInput,
     controller: AbortController,
-    telemetry: Telemetry | undefined,
+    telemetry?: Telemetry,
   ) {
     const { log, finish } = running.begin(conversationId);
     const mapper = createUIMessageChunkMapper(conversationId, {
-      messageId: randomUUID(),
+      // A continued message keeps the client's id.
+      ...(input.continuing === undefined ? { messageId: randomUUID() } : { continuing: input.continuing }),
       // Never the backend's own words (a store outage names hosts): as the other turn routes say it.
       onError: (error) => `${error.code}: ${publicTurnError(error).message}`,
     });
@@ -113,10 +149,15 @@ export function registerChatRoutes(app: ServerApp, deps: ChatRouteDeps): void {
       .track(
         runConversationTurn(deps, {
           conversationId,
-          content: input.content,
+          askedOf: input.askedOf,
           signal: controller.signal,
           onStarted: () => registry.started(controller),
-          ...definedFields({ telemetry, branchFrom: input.branchFrom, model: input.model }),
+          ...definedFields({
+            telemetry,
+            content: input.content,
+            branchFrom: input.branchFrom,
+            model: input.model,
+          }),
           onEvent: (event) => push(mapper.push(event)),
         }),
       )
@@ -146,20 +187,27 @@ export function registerChatRoutes(app: ServerApp, deps: ChatRouteDeps): void {
     const id = SafeIdSchema.safeParse(request.id);
     if (!id.success) return apiError(c, 400, 'INVALID_ID', 'body.id: not a valid conversation id');
     const conversationId = id.data;
-    let input: { content: MessageContent; branchFrom?: number | undefined; model?: ModelAdapter | undefined };
+    const askedOf = callerId(c);
+    let input: ChatTurnInput;
     try {
       const model = pickModel(deps.models, request.model);
-      if (request.trigger === 'regenerate-message') {
+      const answered = request.trigger === 'submit-message' ? approvalResponses(request) : undefined;
+      if (answered !== undefined) {
+        await decideChatApprovals(deps.runtime, conversationId, answered, askedOf);
+        const continuing = answered.map(({ toolCallId, approved }) => ({ toolCallId, denied: !approved }));
+        input = { askedOf, continuing, model };
+      } else if (request.trigger === 'regenerate-message') {
         const { content, seq } = await storedUserInput(deps.store, conversationId);
-        input = { content, branchFrom: seq, model };
+        input = { askedOf, content, branchFrom: seq, model };
       } else {
         const read = await readMessageContent(c, newUserMessage(request), deps.attachments);
         if ('refused' in read) return read.refused as never;
-        input = { content: read.content, model };
+        input = { askedOf, content: read.content, model };
       }
     } catch (error) {
-      if (!CairnError.is(error, 'INVALID_ARGUMENT')) throw error;
-      return apiError(c, 400, 'INVALID_ARGUMENT', error.message);
+      const refused = CairnError.is(error) ? toPublicError(error) : undefined;
+      if (refused === undefined || refused.status >= 500) throw error;
+      return apiError(c, refused.status, refused.code, refused.message) as never;
     }
     const controller = registry.begin(conversationId);
     if (controller === undefined) return tooManyTurns(c);

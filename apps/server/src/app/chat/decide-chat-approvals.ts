@@ -1,0 +1,33 @@
+import { CairnError } from '@cairn/core';
+import type { AgentRuntime } from '@cairn/runtime';
+import type { ApprovalResponse } from './chat-request.js';
+
+/**
+ * Stores the decision of each approval the client answered, in order. The same answer sent again by
+ * the same caller (a retried request) is taken as given; any other refusal (decided otherwise or by
+ * someone else, expired, not found, asked of another caller) is thrown and nothing after it decided.
+ */
+export async function decideChatApprovals(
+  runtime: Pick<AgentRuntime, 'approvals'>,
+  conversationId: string,
+  responses: readonly ApprovalResponse[],
+  decidedBy: string,
+): Promise<void> {
+  for (const response of responses) {
+    const outcome = response.approved ? 'approve' : 'deny';
+    try {
+      await runtime.approvals.decide({
+        conversationId,
+        approvalId: response.approvalId,
+        decision: outcome,
+        decidedBy,
+        ...(response.reason === undefined ? {} : { reason: response.reason }),
+      });
+    } catch (error) {
+      const standing = CairnError.is(error, 'APPROVAL_ALREADY_DECIDED')
+        ? (error.details?.decision as { outcome?: unknown; decidedBy?: unknown } | undefined)
+        : undefined;
+      if (standing?.outcome !== outcome || standing.decidedBy !== decidedBy) throw error;
+    }
+  }
+}
