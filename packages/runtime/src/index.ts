@@ -3,6 +3,7 @@
 // own tests import it from its modules.
 export { type AgentRuntime, createAgentRuntime } from './create-agent-runtime.js';
 export type { ApprovalsApi, ApprovalView, DecideApprovalParams } from './ledger/approvals-api.js';
+export { MAX_IDEMPOTENT_RERUNS } from './ledger/settle-calls.js';
 export { messagesForProvider } from './messages-for-provider.js';
 export { createReadToolOutputTool, READ_TOOL_OUTPUT_TOOL_NAME } from './read-tool-output-tool.js';
 export {

@@ -59,7 +59,10 @@ export const ApprovalRecordSchema = z.discriminatedUnion('kind', [
  * intent and no result was interrupted while it ran, and is settled by the tool's `idempotent` flag.
  */
 export const ToolIntentSchema = CallRefSchema.extend({
-  /** 1 for the first run, +1 for each run again after an interruption. */
+  /**
+   * 1 for the first run, +1 for each run again after an interruption. An idempotent call's first run
+   * stores no intent (only runs from a resume are counted), so its first intent is attempt 2.
+   */
   attempt: z.number().int().positive(),
   /** The input it runs with (an edited approval's, when edited). */
   input: JsonValueSchema,

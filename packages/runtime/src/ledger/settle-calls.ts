@@ -50,8 +50,29 @@ function ledgerResult(
   );
 }
 
+/**
+ * How many times a resume runs an idempotent call again after it was interrupted: one that stops its
+ * process every time (runs out of memory, say) would otherwise be run on every restart.
+ */
+export const MAX_IDEMPOTENT_RERUNS = 3;
+
 const notRetriedText = (name: string) =>
   `${name} was interrupted while it ran (the process running it stopped) and was not run again: it is not idempotent, so it may or may not have taken effect. Check before calling it again.`;
+
+const supersededRunText = (name: string) =>
+  `${name} was interrupted while it ran (the process running it stopped) and was not run again: a new message came first.`;
+
+const gaveUpText = (name: string, runs: number) =>
+  `${name} was interrupted every time it ran (${runs} runs: the process running it stopped each time) and was not run again.`;
+
+// The result of an interrupted call that is not run again, or undefined when it may run (again).
+function interruptedText(call: LedgerCall, idempotent: boolean): string | undefined {
+  const name = call.call.function.name;
+  if (call.intents.length === 0) return undefined;
+  if (!idempotent) return notRetriedText(name);
+  // Its first run stored no intent; each run again from a resume did.
+  return call.intents.length >= MAX_IDEMPOTENT_RERUNS ? gaveUpText(name, call.intents.length + 1) : undefined;
+}
 
 const notRunText = (name: string, decision: ApprovalDecision | undefined) => {
   if (decision === undefined || decision.outcome === 'approve' || decision.outcome === 'edit')
@@ -94,7 +115,9 @@ export function settlementForInput(
     const name = call.call.function.name;
     const at = { call, assistantMessageId, ...fields };
     if (call.intents.length > 0) {
-      records.push(ledgerResult(at, notRetriedText(name), true));
+      // Nothing runs before the user's words are stored: an interrupted call is answered as such.
+      const idempotent = call.intents.every((intent) => intent.idempotent);
+      records.push(ledgerResult(at, idempotent ? supersededRunText(name) : notRetriedText(name), true));
       continue;
     }
     const decision = call.approval?.decision ?? (call.approval && superseded.get(call.approval.id));
@@ -129,19 +152,16 @@ export async function settleCalls(
   for (const call of unsettledCalls(ledger, log)) {
     const name = call.call.function.name;
     const createdAt = now().toISOString();
-    if (call.intents.length > 0 && host.get(name)?.idempotent !== true) {
-      const result = ledgerResult(
-        { call, assistantMessageId, createdAt, session },
-        notRetriedText(name),
-        true,
-      );
+    const interrupted = interruptedText(call, host.get(name)?.idempotent === true);
+    if (interrupted !== undefined) {
+      const result = ledgerResult({ call, assistantMessageId, createdAt, session }, interrupted, true);
       stored.push(...(await writer.persist([result])));
       continue;
     }
     const result = await host.execute(call.call, {
       ...execution,
       approve: turnLedger.approve,
-      beforeRun: turnLedger.beforeRun,
+      beforeRun: (request) => turnLedger.beforeRun(request, { countIdempotent: true }),
     });
     if (result.pending) continue;
     writer.emit(toolResultEvent(result, createdAt));

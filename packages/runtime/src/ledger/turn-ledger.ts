@@ -70,7 +70,15 @@ export interface TurnLedger {
   /** The assistant message whose calls run next (stored: its id names their records). */
   setAssistant(message: ConversationMessage): void;
   approve(request: ToolApprovalRequest): Promise<ToolApprovalAnswer>;
-  beforeRun(request: ToolRunRequest): Promise<ToolRunRefusal | undefined>;
+  /**
+   * Claims the call's next attempt before it runs. An idempotent call's is claimed only when
+   * `countIdempotent` (a resume runs it, maybe again): so a call that kills its process every time
+   * is not run without end, while a turn's first run of one stores nothing.
+   */
+  beforeRun(
+    request: ToolRunRequest,
+    options?: { countIdempotent?: boolean },
+  ): Promise<ToolRunRefusal | undefined>;
   /** The deterministic id of a call's result, once its assistant message is known. */
   resultId(toolCallId: string): string | undefined;
   /** Requests stored by this ledger (or found) that still wait for a decision. */
@@ -185,17 +193,21 @@ export function createTurnLedger({ writer, settings, now, session, known }: Turn
     return answerOfDecision(decision);
   }
 
-  async function beforeRun(request: ToolRunRequest): Promise<ToolRunRefusal | undefined> {
+  async function beforeRun(
+    request: ToolRunRequest,
+    options: { countIdempotent?: boolean } = {},
+  ): Promise<ToolRunRefusal | undefined> {
     const place = places.get(request.toolCallId);
-    // An idempotent call needs no intent: one found without a result is simply run again.
-    if (place === undefined || request.idempotent) return undefined;
+    // An idempotent call needs no intent to be safe: one found without a result is run again.
+    if (place === undefined || (request.idempotent && options.countIdempotent !== true)) return undefined;
     const before = attempts.get(request.toolCallId) ?? [];
     const intent: ToolIntent = {
       assistantMessageId: place.assistantMessageId,
       callIndex: place.callIndex,
       toolCallId: place.call.id,
       toolName: request.toolName,
-      attempt: before.length + 1,
+      // The run's number: an idempotent call's first run stored no intent.
+      attempt: before.length + (request.idempotent ? 2 : 1),
       input: request.input as JsonValue,
       idempotent: request.idempotent,
       owner: settings.owner,
