@@ -90,6 +90,39 @@ async function logOf(process: ServerProcess, id: string): Promise<Message[]> {
   ).messages;
 }
 
+/**
+ * Starts a one-step workflow run whose step runs a command, and SIGKILLs the server while the command
+ * runs. Returns the flags the next server takes the run over with.
+ */
+async function runKilledMidStep(place: ReturnType<typeof placeFor>) {
+  const workflow = join(place.dataDir, 'greeting.yaml');
+  writeFileSync(
+    workflow,
+    [
+      'id: greet',
+      'name: Greet',
+      'entry: hello',
+      'nodes:',
+      '  - { id: hello, name: Hello, instruction: Greet. }',
+      'edges: []',
+    ].join('\n'),
+  );
+  const flags = ['--allow-commands', '--workflows', workflow, '--run-lease-ttl', '2'];
+  const runId = `r-${randomUUID()}`;
+  const killed = await place.start(flags);
+  const started = killed
+    .request('/v1/runs', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ workflow: 'greeting/greet', runId }),
+    })
+    .catch(() => undefined);
+  await expect.poll(() => effectLines(place.workspace), { timeout: 15_000 }).toEqual(['started']);
+  await kill(killed);
+  await started;
+  return { flags, runId };
+}
+
 describe.each(STORES)('approvals and the tool ledger, the real binary on %s', (store) => {
   it('keeps a pending approval when the process is killed; another decides it once and runs it once', async () => {
     await startCommandModel('echo ran >> effects.txt');
@@ -163,31 +196,7 @@ describe.each(STORES)('approvals and the tool ledger, the real binary on %s', (s
   it('moves a run whose process was killed mid-step to the next process, without repeating the call', async () => {
     await startCommandModel('echo started >> effects.txt; sleep 30');
     const place = placeFor(store);
-    const workflow = join(place.dataDir, 'greeting.yaml');
-    writeFileSync(
-      workflow,
-      [
-        'id: greet',
-        'name: Greet',
-        'entry: hello',
-        'nodes:',
-        '  - { id: hello, name: Hello, instruction: Greet. }',
-        'edges: []',
-      ].join('\n'),
-    );
-    const flags = ['--allow-commands', '--workflows', workflow, '--run-lease-ttl', '2'];
-    const runId = `r-${randomUUID()}`;
-    server = await place.start(flags);
-    const started = server
-      .request('/v1/runs', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ workflow: 'greeting/greet', runId }),
-      })
-      .catch(() => undefined);
-    await expect.poll(() => effectLines(place.workspace), { timeout: 15_000 }).toEqual(['started']);
-    await kill(server);
-    await started;
+    const { flags, runId } = await runKilledMidStep(place);
 
     // Nobody asks B for anything: its supervisor finds the run, takes its lease once it lapsed, goes on.
     server = await place.start(flags);
@@ -245,5 +254,52 @@ describe.each(STORES)('approvals and the tool ledger, the real binary on %s', (s
     } finally {
       for (const worker of workers) worker.close();
     }
+  });
+});
+
+describe('stopping the real binary while it finishes a run it took over', () => {
+  it('refuses new turns at once and lets the run’s turn finish within the same grace period', async () => {
+    // The taken-over turn's answer streams for about four seconds.
+    mock = await startMockProviderServer({
+      provider: 'openai',
+      turns: (request) =>
+        lastRole(request.body) === 'tool'
+          ? { text: 'Done, taking my time.', chunkSize: 1, chunkDelayMs: 200 }
+          : {
+              toolCalls: [
+                {
+                  id: 'call_1',
+                  name: 'run_command',
+                  arguments: { command: 'echo started >> effects.txt; sleep 30' },
+                },
+              ],
+            },
+    });
+    const place = placeFor('fs');
+    const { flags, runId } = await runKilledMidStep(place);
+    server = await place.start([...flags, '--grace-period', '30']);
+    const taking = server;
+    // The supervisor took the run over: the interrupted call is answered, the model now answers slowly.
+    await expect
+      .poll(async () => (await logOf(taking, `run-${runId}`)).some((message) => message.role === 'tool'), {
+        timeout: 20_000,
+      })
+      .toBe(true);
+    taking.child.kill('SIGTERM');
+    await expect.poll(() => taking.logs().some((line) => String(line.msg).startsWith('draining'))).toBe(true);
+    // Draining: no new turn is taken while the run's turn finishes.
+    const refused = await taking
+      .request(`/v1/conversations/c-${randomUUID()}/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ content: 'One more thing' }),
+      })
+      .catch(() => undefined);
+    expect(refused === undefined || refused.status === 503).toBe(true);
+    expect(await taking.exited).toBe(0);
+    // The supervisor's line, after the turn (the runtime's own comes before it).
+    const finished = taking.logs().filter((line) => line.msg === 'run taken over' && 'success' in line);
+    expect(finished).toEqual([expect.objectContaining({ runId, success: true })]);
+    expect(effectLines(place.workspace)).toEqual(['started']);
   });
 });

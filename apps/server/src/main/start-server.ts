@@ -142,16 +142,19 @@ export async function startServer(
       abortNow(reason = 'server stopping now') {
         aborted.turns += handle.activeTurns();
         handle.abortAll(reason);
+        void supervisor.stop(0);
       },
       shutdown: async (options = {}) => {
-        await supervisor.stop(options.gracePeriodMs ?? config.gracePeriodMs);
+        const gracePeriodMs = options.gracePeriodMs ?? config.gracePeriodMs;
+        // A taken-over run's turn gets the same grace as the requests' turns, at the same time;
+        // the store closes once both are done.
+        const supervisorStopped = supervisor.stop(gracePeriodMs);
         const result = await shutdown(
           aborted,
           server,
           handle,
-          backends,
-          closeModels,
-          options.gracePeriodMs ?? config.gracePeriodMs,
+          { backends, closeModels, before: supervisorStopped },
+          gracePeriodMs,
         ).finally(() => openedMcp?.close().catch(() => {}));
         // The last requests' spans are exported before the process ends.
         await otel?.shutdown();
@@ -248,10 +251,10 @@ async function shutdown(
   aborted: { turns: number },
   server: ServerType,
   handle: ServerAppHandle,
-  backends: Backends,
-  closeModels: () => Promise<void>,
+  closing: { backends: Backends; closeModels: () => Promise<void>; before: Promise<void> },
   gracePeriodMs: number,
 ): Promise<{ abortedTurns: number }> {
+  const { backends, closeModels } = closing;
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   handle.beginShutdown();
   if ('closeIdleConnections' in server) server.closeIdleConnections();
@@ -269,6 +272,7 @@ async function shutdown(
   }, STREAMS_SETTLE_MS);
   if ('closeAllConnections' in server) server.closeAllConnections();
   await closed;
+  await closing.before;
   await backends.close();
   await closeModels();
   return { abortedTurns: aborted.turns };
