@@ -1,12 +1,11 @@
 // Approvals through the AI SDK's own chat class (what `useChat` runs): the waiting call is an
 // `approval-requested` tool part, `addToolApprovalResponse` decides it once, and
 // `sendAutomaticallyWhen` sends the answered message back, on which the server goes on.
-import { defineTool } from '@cairn/loop';
 import type { ScriptTurn } from '@cairn/testing';
 import { lastAssistantMessageIsCompleteWithApprovalResponses, type UIMessage } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { Chat, transportFor } from './support/ai-sdk-chat.js';
+import { deployTool } from './support/deploy-tool.js';
 import { jsonBody } from './support/json-body.js';
 import { startTestServer, type TestServer, waitFor } from './support/start-test-server.js';
 
@@ -21,18 +20,7 @@ afterEach(async () => {
 });
 
 function deployServer(turns: ScriptTurn[], effects: string[]) {
-  const deploy = defineTool({
-    name: 'deploy',
-    description: 'Deploys',
-    category: 'shell',
-    input: z.object({ target: z.enum(['staging', 'production']) }),
-    needsApproval: true,
-    execute: ({ target }) => {
-      effects.push(target);
-      return `deployed to ${target}`;
-    },
-  });
-  return startTestServer({ turns, tools: [deploy], apiToken: TOKEN });
+  return startTestServer({ turns, tools: [deployTool(effects)], apiToken: TOKEN });
 }
 
 const chatOn = (app: TestServer, id: string, token = TOKEN) =>

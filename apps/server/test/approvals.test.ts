@@ -1,8 +1,7 @@
-import { defineTool } from '@cairn/loop';
 import type { WorkflowPackage } from '@cairn/runtime';
 import type { ScriptTurn } from '@cairn/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import { deployTool } from './support/deploy-tool.js';
 import { jsonBody } from './support/json-body.js';
 import { SseReader } from './support/read-sse.js';
 import { startTestServer, type TestServer } from './support/start-test-server.js';
@@ -21,18 +20,7 @@ function deployServer(
   effects: string[],
   options: { workflows?: WorkflowPackage[] } = {},
 ) {
-  const deploy = defineTool({
-    name: 'deploy',
-    description: 'Deploys',
-    category: 'shell',
-    input: z.object({ target: z.enum(['staging', 'production']) }),
-    needsApproval: true,
-    execute: ({ target }) => {
-      effects.push(target);
-      return `deployed to ${target}`;
-    },
-  });
-  return startTestServer({ turns, tools: [deploy], apiToken: TOKEN, ...options });
+  return startTestServer({ turns, tools: [deployTool(effects)], apiToken: TOKEN, ...options });
 }
 
 const deployCall = { toolCalls: [{ id: 'c1', name: 'deploy', arguments: { target: 'production' } }] };

@@ -37,6 +37,14 @@ const approvalRequest = (toolCallId: string) =>
     askedOf: 'any',
   });
 
+// The runtime event of a stored record.
+const persisted = (message: ConversationMessage): ChatStreamEvent => ({
+  type: 'runtime',
+  event: 'message_persisted',
+  conversationId: 'conv',
+  message,
+});
+
 const approvalDecision = (outcome: ApprovalOutcome, reason?: string) =>
   approvalDecisionRecord(fields, {
     requestId: 'm.a0',
@@ -301,19 +309,9 @@ describe('createUIMessageChunkMapper', () => {
       [
         { type: 'tool_use', timestamp, id: 'c1', toolName: 'run_command', input: { command: 'ls' } },
         { type: 'finish', timestamp, reason: 'tool_calls' },
-        {
-          type: 'runtime',
-          event: 'message_persisted',
-          conversationId: 'conv',
-          message: approvalRequest('c1'),
-        },
+        persisted(approvalRequest('c1')),
         // A request of a call the client never saw is not sent: the reader would fail on it.
-        {
-          type: 'runtime',
-          event: 'message_persisted',
-          conversationId: 'conv',
-          message: approvalRequest('c9'),
-        },
+        persisted(approvalRequest('c9')),
       ],
       { conversationId: 'conv', finishReason: 'tool_calls' },
     );
@@ -330,18 +328,8 @@ describe('createUIMessageChunkMapper', () => {
     const denied = chunksOf(
       [
         { type: 'tool_use', timestamp, id: 'c1', toolName: 'run_command', input: { command: 'ls' } },
-        {
-          type: 'runtime',
-          event: 'message_persisted',
-          conversationId: 'conv',
-          message: approvalRequest('c1'),
-        },
-        {
-          type: 'runtime',
-          event: 'message_persisted',
-          conversationId: 'conv',
-          message: approvalDecision('deny', 'not now'),
-        },
+        persisted(approvalRequest('c1')),
+        persisted(approvalDecision('deny', 'not now')),
         { type: 'tool_result', timestamp, toolUseId: 'c1', output: 'Denied: not now', isError: true },
       ],
       { conversationId: 'conv', finishReason: 'stop' },
