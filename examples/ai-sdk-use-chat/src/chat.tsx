@@ -1,5 +1,5 @@
 import { useChat } from '@ai-sdk/react';
-import { DefaultChatTransport } from 'ai';
+import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses } from 'ai';
 import { type FormEvent, useMemo, useState } from 'react';
 import { type CairnUIMessage, describeError } from './chat-message.ts';
 import { startNewConversation } from './conversation-url.ts';
@@ -30,16 +30,24 @@ export function Chat({
         prepareSendMessagesRequest: ({ id, messages, trigger, messageId, body }) => ({
           body: { ...body, id, trigger, messageId, messages: messages.slice(-1) },
         }),
+        // A resumed turn that goes on after answered approvals streams only what follows the
+        // decisions, into the answer the page loaded (stored-messages.ts): continue that answer rather
+        // than start it afresh. Any other resumed turn starts its answer anew anyway.
+        resumeStreamIsReplay: false,
       }),
     [],
   );
-  const { messages, sendMessage, status, error, stop, regenerate, clearError } = useChat<CairnUIMessage>({
-    id: conversationId,
-    messages: initialMessages,
-    transport,
-    // A reload while an answer streams picks it up again (`GET /v1/chat/:id/stream`).
-    resume: true,
-  });
+  const { messages, sendMessage, status, error, stop, regenerate, clearError, addToolApprovalResponse } =
+    useChat<CairnUIMessage>({
+      id: conversationId,
+      messages: initialMessages,
+      transport,
+      // A reload while an answer streams picks it up again (`GET /v1/chat/:id/stream`).
+      resume: true,
+      // Once every call waiting for approval is answered (Approve / Deny), the answered message goes
+      // back to the server, which stores the decisions and goes on in the same answer.
+      sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+    });
   const [input, setInput] = useState('');
   const busy = status === 'submitted' || status === 'streaming';
 
@@ -76,7 +84,7 @@ export function Chat({
       </header>
       <section className="messages" aria-live="polite">
         {messages.map((message) => (
-          <MessageView key={message.id} message={message} />
+          <MessageView key={message.id} message={message} onApprovalResponse={addToolApprovalResponse} />
         ))}
         {status === 'submitted' ? <p className="pending">…</p> : null}
         {error === undefined ? null : (

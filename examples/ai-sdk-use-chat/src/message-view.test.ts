@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { CairnUIMessage } from './chat-message.ts';
 import { MessageView } from './message-view.tsx';
 
-const render = (message: CairnUIMessage) => renderToStaticMarkup(createElement(MessageView, { message }));
+const render = (message: CairnUIMessage) =>
+  renderToStaticMarkup(createElement(MessageView, { message, onApprovalResponse: () => undefined }));
 
 describe('MessageView', () => {
   it('shows a tool’s image inline and its other files as a download link', () => {

@@ -1,44 +1,18 @@
-import { type DynamicToolUIPart, getToolName, isToolUIPart, type ToolUIPart } from 'ai';
+import { type ChatAddToolApproveResponseFunction, isToolUIPart } from 'ai';
 import { type CairnUIMessage, describeMetadata } from './chat-message.ts';
+import { ToolCallView } from './tool-call-view.tsx';
 
-function json(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
-}
-
-/** A tool call: its name, its input, and its output or error once there is one. */
-function ToolCallView({ part }: { part: ToolUIPart | DynamicToolUIPart }) {
-  const name = getToolName(part);
-  const done = part.state === 'output-available';
-  const failed = part.state === 'output-error';
-  const status = done ? 'done' : failed ? 'failed' : part.state === 'output-denied' ? 'denied' : 'running';
-  return (
-    <div
-      className={`tool tool-${status}`}
-      data-testid="tool-call"
-      data-tool-name={name}
-      data-state={part.state}
-    >
-      <div className="tool-head">
-        <span className="tool-name">{name}</span>
-        <span className="tool-status">{status}</span>
-      </div>
-      {part.input === undefined ? null : <pre className="tool-input">{json(part.input)}</pre>}
-      {done ? (
-        <pre className="tool-output" data-testid="tool-output">
-          {json(part.output)}
-        </pre>
-      ) : null}
-      {failed ? (
-        <pre className="tool-error" data-testid="tool-error">
-          {part.errorText}
-        </pre>
-      ) : null}
-    </div>
-  );
-}
-
-/** One message: its parts in order, and for an answer the model and tokens it used. */
-export function MessageView({ message }: { message: CairnUIMessage }) {
+/**
+ * One message: its parts in order, and for an answer the model and tokens it used. A tool call waiting
+ * for approval is answered with `onApprovalResponse` (`useChat`'s `addToolApprovalResponse`).
+ */
+export function MessageView({
+  message,
+  onApprovalResponse,
+}: {
+  message: CairnUIMessage;
+  onApprovalResponse: ChatAddToolApproveResponseFunction;
+}) {
   const footer = message.role === 'assistant' ? describeMetadata(message.metadata) : undefined;
   // An answer that failed before its first word has only its step markers: no empty bubble.
   const shown = message.parts.some(
@@ -65,7 +39,9 @@ export function MessageView({ message }: { message: CairnUIMessage }) {
             </details>
           );
         }
-        if (isToolUIPart(part)) return <ToolCallView key={key} part={part} />;
+        if (isToolUIPart(part)) {
+          return <ToolCallView key={key} part={part} onApprovalResponse={onApprovalResponse} />;
+        }
         if (part.type === 'file') {
           // What a tool returned as an image or file (a screenshot, a PDF), as a data URL.
           return part.mediaType.startsWith('image/') ? (

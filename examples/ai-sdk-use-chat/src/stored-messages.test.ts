@@ -3,6 +3,33 @@ import { type StoredMessage, settledPrefix, toUIMessages } from './stored-messag
 
 const user = (id: string, content: string): StoredMessage => ({ id, role: 'user', content });
 
+// A call that asked for approval, as the log stores it: the call, then the request record.
+const askedToBuild: StoredMessage[] = [
+  {
+    id: 'a1',
+    role: 'assistant',
+    tool_calls: [{ id: 'c1', function: { name: 'run_command', arguments: '{"command":"make"}' } }],
+  },
+  {
+    id: 'a1.a0',
+    role: 'system',
+    partType: 'approval_request',
+    approval: { kind: 'request', toolCallId: 'c1' },
+  },
+];
+const buildCall = {
+  type: 'dynamic-tool',
+  toolName: 'run_command',
+  toolCallId: 'c1',
+  input: { command: 'make' },
+};
+const decision = (outcome: string, reason?: string): StoredMessage => ({
+  id: 'a1.a0.d',
+  role: 'system',
+  partType: 'approval_decision',
+  approval: { kind: 'decision', requestId: 'a1.a0', outcome, ...(reason === undefined ? {} : { reason }) },
+});
+
 describe('toUIMessages', () => {
   it('folds an answer’s steps into one assistant message: reasoning, text, the call with its result', () => {
     const messages: StoredMessage[] = [
@@ -78,6 +105,52 @@ describe('toUIMessages', () => {
       [{ type: 'text', text: 'Chapter 1.', state: 'done' }],
     ]);
   });
+  it('shows a call waiting for approval as approval-requested, named by its request (what a decision answers)', () => {
+    const [, answer] = toUIMessages([user('u1', 'Run the build'), ...askedToBuild]);
+    expect(answer?.parts).toEqual([{ ...buildCall, state: 'approval-requested', approval: { id: 'a1.a0' } }]);
+  });
+
+  it('shows an approved call with its output, a denied one as denied with the reason the model read', () => {
+    const approved = toUIMessages([
+      user('u1', 'Run the build'),
+      ...askedToBuild,
+      decision('approve'),
+      { id: 'a1.r0', role: 'tool', tool_call_id: 'c1', content: 'built', structuredResult: { exitCode: 0 } },
+      { id: 'a2', role: 'assistant', content: 'Done.' },
+    ]);
+    expect(approved[1]?.parts).toEqual([
+      { ...buildCall, state: 'output-available', output: { exitCode: 0 } },
+      { type: 'text', text: 'Done.', state: 'done' },
+    ]);
+    const denied = toUIMessages([
+      user('u1', 'Run the build'),
+      ...askedToBuild,
+      decision('deny', 'Not today'),
+      { id: 'a1.r0', role: 'tool', tool_call_id: 'c1', isError: true, content: 'The user did not approve…' },
+    ]);
+    expect(denied[1]?.parts).toEqual([
+      {
+        ...buildCall,
+        state: 'output-denied',
+        approval: { id: 'a1.a0', approved: false, reason: 'Not today' },
+      },
+    ]);
+  });
+
+  it('shows an approved call whose result is not stored yet as answered, and an expired request as denied', () => {
+    const running = toUIMessages([user('u1', 'Run the build'), ...askedToBuild, decision('approve')]);
+    expect(running[1]?.parts).toEqual([
+      { ...buildCall, state: 'approval-responded', approval: { id: 'a1.a0', approved: true } },
+    ]);
+    const expired = toUIMessages([user('u1', 'Run the build'), ...askedToBuild, decision('expired')]);
+    expect(expired[1]?.parts).toEqual([
+      {
+        ...buildCall,
+        state: 'approval-responded',
+        approval: { id: 'a1.a0', approved: false, reason: 'expired' },
+      },
+    ]);
+  });
 });
 
 describe('settledPrefix', () => {
@@ -99,5 +172,20 @@ describe('settledPrefix', () => {
       { id: 't1', role: 'tool', tool_call_id: 'c1', content: '…' },
     ];
     expect(settledPrefix(running)).toEqual([...answered, user('u2', 'read it')]);
+  });
+
+  it('keeps a turn that waits for an approval: nothing runs, so nothing is resumed', () => {
+    const waiting = [...answered, user('u2', 'Run the build'), ...askedToBuild];
+    expect(settledPrefix(waiting)).toEqual(waiting);
+  });
+
+  it('keeps the decided call of a turn going on after its approval, which the resumed stream continues', () => {
+    const decided = [...answered, user('u2', 'Run the build'), ...askedToBuild, decision('approve')];
+    const running: StoredMessage[] = [
+      ...decided,
+      { id: 'a1.i0.1', role: 'system', partType: 'tool_intent' },
+      { id: 'a1.r0', role: 'tool', tool_call_id: 'c1', content: 'built' },
+    ];
+    expect(settledPrefix(running)).toEqual(decided);
   });
 });

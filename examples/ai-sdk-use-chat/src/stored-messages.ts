@@ -1,5 +1,12 @@
 import type { DynamicToolUIPart } from 'ai';
 import type { CairnUIMessage } from './chat-message.ts';
+import {
+  awaitingApprovalPart,
+  calledPart,
+  decidedPart,
+  resultPart,
+  type StoredApproval,
+} from './stored-tool-parts.ts';
 
 /** The fields of a stored Cairn message (`GET /v1/conversations/:id/messages`) this page shows. */
 export interface StoredMessage {
@@ -13,6 +20,8 @@ export interface StoredMessage {
   structuredResult?: unknown;
   interrupted?: boolean;
   includeInContext?: boolean;
+  /** On the log's approval records (`role: 'system'`): a call's approval request, or its decision. */
+  approval?: StoredApproval;
   /** `error`: the server's note of a failed or aborted turn, beside the messages of the turn. */
   partType?: string;
 }
@@ -30,15 +39,28 @@ export async function loadStoredMessages(conversationId: string): Promise<CairnU
 }
 
 /**
- * The stored messages to show: all of them, or, when the last turn has no final answer yet, up to its
- * user message — the tool steps of an answer still running come back whole in the resumed stream,
- * and would show twice otherwise.
+ * The stored messages to show: all of them when the last turn is over — it has its final answer, or it
+ * waits for an approval — else what the resumed stream does not bring again (shown twice otherwise):
+ * up to the turn's user message, or, for a turn going on after answered approvals (it streams only
+ * what follows the decisions), up to its last decision.
  */
 export function settledPrefix(messages: StoredMessage[]): StoredMessage[] {
   const lastUser = messages.findLastIndex((message) => message.role === 'user');
-  const last = messages.at(-1);
-  const answered = last !== undefined && last.role === 'assistant' && (last.tool_calls?.length ?? 0) === 0;
-  return answered || lastUser === -1 ? messages : messages.slice(0, lastUser + 1);
+  if (lastUser === -1) return messages;
+  const turn = messages.slice(lastUser + 1);
+  const last = turn.at(-1);
+  const answered = last?.role === 'assistant' && (last.tool_calls?.length ?? 0) === 0;
+  if (answered || waitsForApproval(turn)) return messages;
+  const lastDecision = messages.findLastIndex((message) => message.approval?.kind === 'decision');
+  return messages.slice(0, Math.max(lastUser, lastDecision) + 1);
+}
+
+/** Whether the turn asked for an approval not decided yet: it ended waiting, nothing to resume. */
+function waitsForApproval(turn: StoredMessage[]): boolean {
+  const decided = new Set(
+    turn.map(({ approval }) => (approval?.kind === 'decision' ? approval.requestId : undefined)),
+  );
+  return turn.some((message) => message.approval?.kind === 'request' && !decided.has(message.id));
 }
 
 function textOf(content: StoredMessage['content']): string {
@@ -56,17 +78,29 @@ function parseArguments(text: string): unknown {
 
 /**
  * Stored messages as UI messages: a user message each, and one assistant message per answer (its
- * steps' reasoning, text and tool calls, each call with its stored result), as the stream built it.
+ * steps' reasoning, text and tool calls, each call with its stored approval and result), as the
+ * stream built it.
  */
 export function toUIMessages(messages: StoredMessage[]): CairnUIMessage[] {
   const ui: CairnUIMessage[] = [];
-  const calls = new Map<string, DynamicToolUIPart>();
   let answer: CairnUIMessage | undefined;
+  // The current answer's calls by id, and its approval requests' calls by request id.
+  const calls = new Map<string, DynamicToolUIPart>();
+  const requests = new Map<string, string>();
+  const update = (toolCallId: string | undefined, next: (part: DynamicToolUIPart) => DynamicToolUIPart) => {
+    const part = toolCallId === undefined ? undefined : calls.get(toolCallId);
+    if (part === undefined || answer === undefined) return;
+    const updated = next(part);
+    answer.parts[answer.parts.indexOf(part)] = updated;
+    calls.set(part.toolCallId, updated);
+  };
   for (const message of messages) {
     // A failed turn's note is shown live as the chat's error, with Retry; not again as an answer.
     if (message.partType === 'error') continue;
     if (message.role === 'user') {
       answer = undefined;
+      calls.clear();
+      requests.clear();
       ui.push({ id: message.id, role: 'user', parts: [{ type: 'text', text: textOf(message.content) }] });
       continue;
     }
@@ -81,39 +115,25 @@ export function toUIMessages(messages: StoredMessage[]): CairnUIMessage[] {
       const text = textOf(message.content);
       if (text !== '') answer.parts.push({ type: 'text', text, state: 'done' });
       for (const call of message.tool_calls ?? []) {
-        const part: DynamicToolUIPart = {
-          type: 'dynamic-tool',
-          toolName: call.function.name,
-          toolCallId: call.id,
-          state: 'input-available',
-          input: parseArguments(call.function.arguments),
-        };
+        const part = calledPart(call.function.name, call.id, parseArguments(call.function.arguments));
         calls.set(call.id, part);
         answer.parts.push(part);
       }
       continue;
     }
-    if (message.role === 'tool' && message.tool_call_id !== undefined) {
-      const call = calls.get(message.tool_call_id);
-      if (call === undefined || answer === undefined) continue;
-      const { toolName, toolCallId, input } = call;
-      answer.parts[answer.parts.indexOf(call)] = message.isError
-        ? {
-            type: 'dynamic-tool',
-            toolName,
-            toolCallId,
-            input,
-            state: 'output-error',
-            errorText: textOf(message.content),
-          }
-        : {
-            type: 'dynamic-tool',
-            toolName,
-            toolCallId,
-            input,
-            state: 'output-available',
-            output: message.structuredResult ?? textOf(message.content),
-          };
+    const { approval } = message;
+    if (approval?.kind === 'request') {
+      requests.set(message.id, approval.toolCallId);
+      update(approval.toolCallId, (part) => awaitingApprovalPart(part, message.id));
+    } else if (approval?.kind === 'decision') {
+      update(requests.get(approval.requestId), (part) => decidedPart(part, approval));
+    } else if (message.role === 'tool') {
+      const result = {
+        text: textOf(message.content),
+        isError: message.isError === true,
+        ...(message.structuredResult === undefined ? {} : { structuredResult: message.structuredResult }),
+      };
+      update(message.tool_call_id, (part) => resultPart(part, result));
     }
   }
   return ui;

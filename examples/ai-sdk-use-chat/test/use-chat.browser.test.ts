@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import {
   findChromium,
   launchChromium,
 } from '../../../apps/server/test/support/browser-chromium.ts';
-import { PROMPTS, REPLIES, USAGE } from './support/chat-model-script.ts';
+import { COMMANDS, PROMPTS, REPLIES, USAGE } from './support/chat-model-script.ts';
 import { APP_DIR, type RunningExample, startExample } from './support/start-example.ts';
 
 const SCREENSHOTS = join(APP_DIR, '.test-results', 'screenshots');
@@ -83,6 +83,39 @@ async function storedMessages(conversationId: string): Promise<Array<Record<stri
   const response = await running().server.request(`/v1/conversations/${conversationId}/messages`);
   expect(response.status).toBe(200);
   return ((await response.json()) as { messages: Array<Record<string, unknown>> }).messages;
+}
+
+/** What a command of the script wrote into the server's workspace; undefined while it has not run. */
+async function workspaceFile(name: string): Promise<string | undefined> {
+  return readFile(join(running().workspace, name), 'utf8').catch(() => undefined);
+}
+
+/** The answer's tool call, once it waits for approval (the stream ended on it). */
+async function waitingCall(page: Page): Promise<Locator> {
+  const call = lastAnswer(page).getByTestId('tool-call');
+  await expect
+    .poll(async () => ((await call.count()) === 0 ? null : call.getAttribute('data-state')), {
+      timeout: UI_TIMEOUT_MS,
+    })
+    .toBe('approval-requested');
+  return call;
+}
+
+/** The tool results the mock model was sent, as text. */
+function toolResultsSentToModel(): string[] {
+  return running().mock.requests.flatMap((request) => {
+    const body = request.body as { messages?: Array<{ role: string; content?: unknown }> } | undefined;
+    return (body?.messages ?? [])
+      .filter((message) => message.role === 'tool')
+      .map((message) => String(message.content));
+  });
+}
+
+/** The conversation's approval requests, as the server's own API lists them. */
+async function storedApprovals(conversationId: string): Promise<Array<Record<string, unknown>>> {
+  const response = await running().server.request(`/v1/conversations/${conversationId}/approvals`);
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { approvals: Array<Record<string, unknown>> }).approvals;
 }
 
 describe.skipIf(skipReason !== undefined)(
@@ -212,6 +245,91 @@ describe.skipIf(skipReason !== undefined)(
         PROMPTS.fail,
       ]);
       expect(stored.at(-1)).toMatchObject({ role: 'assistant', content: REPLIES.recovered });
+    });
+
+    it('asks before running a command: Approve runs it once, shows its output, then the answer', async () => {
+      const { page, conversationId } = await openChat();
+      await send(page, PROMPTS.build);
+      const call = await waitingCall(page);
+      expect(await call.getAttribute('data-tool-name')).toBe('run_command');
+      expect(await call.textContent()).toContain(COMMANDS.build);
+      expect(await call.locator('.tool-status').textContent()).toBe('needs approval');
+      await page.screenshot({ path: join(SCREENSHOTS, 'approval-requested.png') });
+      expect(await workspaceFile('build.log')).toBeUndefined();
+
+      await call.getByRole('button', { name: 'Approve' }).click();
+      await expect
+        .poll(() => textOf(lastAnswer(page).getByTestId('text')), { timeout: UI_TIMEOUT_MS })
+        .toBe(REPLIES.build);
+      await waitUntilReady(page);
+      // The same answer goes on: the call with the command's output, then the text.
+      expect(await page.getByTestId('message-assistant').count()).toBe(1);
+      expect(await call.getAttribute('data-state')).toBe('output-available');
+      expect(await call.getByTestId('tool-output').textContent()).toContain('built');
+      expect(await call.getByRole('button', { name: 'Approve' }).count()).toBe(0);
+      expect(await workspaceFile('build.log')).toBe('built\n');
+      expect(await storedApprovals(conversationId)).toEqual([
+        expect.objectContaining({
+          status: 'decided',
+          decision: expect.objectContaining({ outcome: 'approve' }),
+        }),
+      ]);
+    });
+
+    it('a reload while a call waits shows Approve and Deny again; Deny with a reason keeps it from running', async () => {
+      const { page, conversationId } = await openChat();
+      await send(page, PROMPTS.deploy);
+      await waitingCall(page);
+      await page.reload();
+      expect(new URL(page.url()).searchParams.get('conversation')).toBe(conversationId);
+      // From the server's store this time: the waiting call, its buttons and all.
+      const call = await waitingCall(page);
+      expect(await call.textContent()).toContain(COMMANDS.deploy);
+      await call.getByLabel('Reason (optional)').fill('Not on a Friday');
+      await call.getByRole('button', { name: 'Deny' }).click();
+      await expect
+        .poll(() => textOf(lastAnswer(page).getByTestId('text')), { timeout: UI_TIMEOUT_MS })
+        .toBe(REPLIES.deploy);
+      await waitUntilReady(page);
+      expect(await page.getByTestId('message-assistant').count()).toBe(1);
+      expect(await call.getAttribute('data-state')).toBe('output-denied');
+      expect(await call.locator('.tool-status').textContent()).toBe('denied');
+      expect(await call.getByTestId('tool-denial').textContent()).toBe('Denied: Not on a Friday');
+      expect(await workspaceFile('deploy.log')).toBeUndefined();
+      // The model read the reason with the denial.
+      expect(toolResultsSentToModel()).toContainEqual(expect.stringContaining('Not on a Friday'));
+      expect(await storedApprovals(conversationId)).toEqual([
+        expect.objectContaining({
+          status: 'decided',
+          decision: expect.objectContaining({ outcome: 'deny', reason: 'Not on a Friday' }),
+        }),
+      ]);
+    });
+
+    it('a reload while an approved command’s answer streams resumes it: the output and the answer, run once', async () => {
+      const { page, conversationId } = await openChat();
+      await send(page, PROMPTS.check);
+      const call = await waitingCall(page);
+      await call.getByRole('button', { name: 'Approve' }).click();
+      await expect
+        .poll(() => textOf(lastAnswer(page).getByTestId('text')), { timeout: UI_TIMEOUT_MS })
+        .toContain('Check 3 passed.');
+      // The turn going on after the decision is what resumes: the page keeps the call it continues.
+      const resumed = page.waitForResponse(
+        (response) => response.url().endsWith(`/v1/chat/${conversationId}/stream`),
+        { timeout: UI_TIMEOUT_MS },
+      );
+      await page.reload();
+      expect((await resumed).status()).toBe(200);
+      await expect
+        .poll(() => textOf(lastAnswer(page).getByTestId('text')), { timeout: UI_TIMEOUT_MS })
+        .toBe(REPLIES.check);
+      await waitUntilReady(page);
+      expect(await page.getByTestId('chat-error').count()).toBe(0);
+      expect(await page.getByTestId('message-assistant').count()).toBe(1);
+      expect(await call.getAttribute('data-state')).toBe('output-available');
+      expect(await call.getByTestId('tool-output').textContent()).toContain('checked');
+      expect(await workspaceFile('check.log')).toBe('checked\n');
     });
   },
 );

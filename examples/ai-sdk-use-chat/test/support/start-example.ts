@@ -21,6 +21,8 @@ export const APP_DIR = fileURLToPath(new URL('../..', import.meta.url));
 export interface RunningExample {
   /** The built app on Vite's preview server, forwarding `/v1` to the server. */
   appURL: string;
+  /** The server's workspace directory: what its tools read and its commands change. */
+  workspace: string;
   server: ServerProcess;
   mock: MockProviderServer;
   close(): Promise<void>;
@@ -28,8 +30,8 @@ export interface RunningExample {
 
 /**
  * The whole stack the way a user runs it: a real `cairn-server` (with a token, the workspace tools
- * over a directory holding `notes.txt`, and the mock OpenAI-compatible model of
- * `chat-model-script.ts`), and the app built by Vite and served by `vite preview` with the proxy of
+ * over a directory holding `notes.txt`, `run_command` asking for approval, and the mock
+ * OpenAI-compatible model of `chat-model-script.ts`), and the app built by Vite and served by `vite preview` with the proxy of
  * `vite.config.ts` pointed at that server.
  */
 export async function startExample(): Promise<RunningExample> {
@@ -70,7 +72,7 @@ export async function startExample(): Promise<RunningExample> {
       },
     });
     const { port } = previewServer.httpServer.address() as AddressInfo;
-    return { appURL: `http://127.0.0.1:${port}`, server, mock, close };
+    return { appURL: `http://127.0.0.1:${port}`, workspace, server, mock, close };
   } catch (error) {
     await close();
     throw error;
