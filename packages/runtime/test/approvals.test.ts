@@ -15,13 +15,20 @@ function runtimeOn(
   effects: Effects,
   turns: ScriptedModel,
   settings: RuntimeSettings = {},
+  now?: () => Date,
 ) {
   return createAgentRuntime({
     store,
     model: turns,
     tools: createToolHost([deployTool(effects)]),
-    settings: { compression: false, ...settings },
+    settings: { compression: false, ...settings, ...(now === undefined ? {} : { now }) },
   });
+}
+
+// A clock that moves a millisecond each time it is read: the order of stamps is the order of reads.
+function tickingClock() {
+  let at = Date.now();
+  return () => new Date(at++);
 }
 
 const kinds = (log: ConversationMessage[]) => log.map((message) => message.partType ?? message.role);
@@ -48,7 +55,7 @@ describe.each(STORE_BACKENDS)('durable approvals on the $name store', (backend) 
     expect(effects.lines).toEqual([]);
 
     // A restart: a new runtime on the store reopened sees the request pending, and nothing ran.
-    const restarted = runtimeOn(open(), effects, model);
+    const restarted = runtimeOn(open(), effects, model, {}, tickingClock());
     const [pending] = await restarted.approvals.list('c');
     expect(pending).toMatchObject({
       id: approvalId,
@@ -93,6 +100,10 @@ describe.each(STORE_BACKENDS)('durable approvals on the $name store', (backend) 
       'tool_result',
       'assistant',
     ]);
+    // Stamped in the order they happened: the result after the intent stored before the tool ran.
+    const stamps = log.slice(3).map((message) => message.createdAt);
+    expect(stamps).toEqual([...stamps].sort());
+    expect(new Set(stamps).size).toBe(stamps.length);
     // The model saw the call answered by the real result.
     expect(model.requests[1]?.messages.at(-1)).toMatchObject({
       role: 'tool',

@@ -151,9 +151,9 @@ export async function settleCalls(
   const assistantMessageId = ledger.assistant?.id as string;
   for (const call of unsettledCalls(ledger, log)) {
     const name = call.call.function.name;
-    const createdAt = now().toISOString();
     const interrupted = interruptedText(call, host.get(name)?.idempotent === true);
     if (interrupted !== undefined) {
+      const createdAt = now().toISOString();
       const result = ledgerResult({ call, assistantMessageId, createdAt, session }, interrupted, true);
       stored.push(...(await writer.persist([result])));
       continue;
@@ -164,11 +164,13 @@ export async function settleCalls(
       beforeRun: (request) => turnLedger.beforeRun(request, { countIdempotent: true }),
     });
     if (result.pending) continue;
-    writer.emit(toolResultEvent(result, createdAt));
+    // Stamped when the tool finished: after its intent, which was stored before it ran.
+    const doneAt = now().toISOString();
+    writer.emit(toolResultEvent(result, doneAt));
     const message = storedToolMessage(
       {
         id: ledgerRecordIds.result(assistantMessageId, call.index),
-        createdAt,
+        createdAt: doneAt,
         turn: 0,
         role: 'tool',
         tool_call_id: call.call.id,
