@@ -204,4 +204,48 @@ describe('approvals through the AI SDK chat class', () => {
     expect(response.status).toBe(400);
     expect(await jsonBody(response)).toMatchObject({ error: { code: 'INVALID_ARGUMENT' } });
   });
+
+  it('a page reloaded while the approved call’s answer streams resumes it with the default transport (a replay) and rebuilds the call', async () => {
+    const effects: string[] = [];
+    server = await deployServer(
+      [
+        { toolCalls: [{ id: 'c1', name: 'deploy', arguments: { target: 'staging' } }] },
+        { text: 'Deployed to staging, all checks green.', chunkSize: 2, chunkDelayMs: 40 },
+      ],
+      effects,
+    );
+    const chat = chatOn(server, 'reload');
+    await chat.sendMessage({ text: 'Stage it' });
+    const approvalId = waitingApproval(chat);
+    // What the page holds once it answered: the message it will be reloaded with.
+    const answered = structuredClone(chat.messages);
+    const approving = chat.addToolApprovalResponse({ id: approvalId, approved: true });
+    await waitFor(() => effects.length === 1);
+    (answered.at(-1)?.parts ?? []).forEach((part) => {
+      if (part.type === 'dynamic-tool')
+        Object.assign(part, { state: 'approval-responded', approval: { id: approvalId, approved: true } });
+    });
+
+    const reloaded = new Chat('reload', transportFor(server, TOKEN), { messages: answered });
+    await reloaded.resumeStream();
+    await approving;
+    await waitFor(() => chat.status === 'ready');
+    expect(reloaded.error).toBeUndefined();
+    expect(reloaded.messages.map((message) => message.role)).toEqual(['user', 'assistant']);
+    const rebuilt = reloaded.messages.at(-1);
+    expect(toolParts(rebuilt)).toMatchObject([
+      {
+        toolCallId: 'c1',
+        state: 'output-available',
+        output: 'deployed to staging',
+        approval: { id: approvalId },
+      },
+    ]);
+    expect(rebuilt?.parts.at(-1)).toMatchObject({
+      type: 'text',
+      text: 'Deployed to staging, all checks green.',
+    });
+    expect(toolParts(chat.messages.at(-1))).toEqual(toolParts(rebuilt));
+    expect(effects).toEqual(['staging']);
+  });
 });

@@ -30,10 +30,6 @@ export function Chat({
         prepareSendMessagesRequest: ({ id, messages, trigger, messageId, body }) => ({
           body: { ...body, id, trigger, messageId, messages: messages.slice(-1) },
         }),
-        // A resumed turn that goes on after answered approvals streams only what follows the
-        // decisions, into the answer the page loaded (stored-messages.ts): continue that answer rather
-        // than start it afresh. Any other resumed turn starts its answer anew anyway.
-        resumeStreamIsReplay: false,
       }),
     [],
   );

@@ -41,8 +41,8 @@ export async function loadStoredMessages(conversationId: string): Promise<CairnU
 /**
  * The stored messages to show: all of them when the last turn is over — it has its final answer, or it
  * waits for an approval — else what the resumed stream does not bring again (shown twice otherwise):
- * up to the turn's user message, or, for a turn going on after answered approvals (it streams only
- * what follows the decisions), up to its last decision.
+ * up to the turn's user message, or, for a turn going on after answered approvals, up to its last
+ * decision: that answer is the one the resumed stream (the decided calls, then what follows) replaces.
  */
 export function settledPrefix(messages: StoredMessage[]): StoredMessage[] {
   const lastUser = messages.findLastIndex((message) => message.role === 'user');

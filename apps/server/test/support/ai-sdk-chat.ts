@@ -19,7 +19,7 @@ export const transportFor = (app: { baseURL: string }, token: string | undefined
 class PlainChatState implements ChatState<UIMessage> {
   status: ChatStatus = 'ready';
   error: Error | undefined = undefined;
-  messages: UIMessage[] = [];
+  constructor(public messages: UIMessage[]) {}
   pushMessage = (message: UIMessage) => {
     this.messages = [...this.messages, message];
   };
@@ -32,14 +32,17 @@ class PlainChatState implements ChatState<UIMessage> {
   snapshot = <T>(thing: T): T => structuredClone(thing);
 }
 
-/** The AI SDK chat class with plain state; `init` as `useChat` takes it (`sendAutomaticallyWhen`, …). */
+/**
+ * The AI SDK chat class with plain state; `init` as `useChat` takes it (`messages` a reloaded page
+ * starts with, `sendAutomaticallyWhen`, …).
+ */
 export class Chat extends AbstractChat<UIMessage> {
   constructor(
     id: string,
     transport: DefaultChatTransport<UIMessage>,
-    init: Omit<ChatInit<UIMessage>, 'id' | 'transport'> = {},
+    { messages = [], ...init }: Omit<ChatInit<UIMessage>, 'id' | 'transport'> = {},
   ) {
-    super({ ...init, id, transport, state: new PlainChatState() });
+    super({ ...init, id, transport, state: new PlainChatState(messages) });
   }
   get chatState() {
     return this.state;

@@ -348,19 +348,24 @@ describe('createUIMessageChunkMapper', () => {
     );
   });
 
-  it('continuing a message whose approvals the client answered: the approved call’s output, the refused one’s denial', async () => {
+  it('continuing a message whose approvals the client answered: the approved call’s output, the refused one’s denial, for the client and for a reader replaying the stream', async () => {
+    const calls = (['c1', 'c2'] as const).map((toolCallId, index) => ({
+      toolCallId,
+      toolName: 'run_command',
+      input: { command: 'ls' },
+      approval: { id: `m.a${index}`, approved: index === 0 },
+    }));
+    // The client's message: it answered both approvals (`addToolApprovalResponse`).
     const answered: UIMessage = {
       id: 'm1',
       role: 'assistant',
       parts: [
         { type: 'step-start' },
-        ...(['c1', 'c2'] as const).map((toolCallId, index) => ({
+        { type: 'text', text: 'Listing.' },
+        ...calls.map((call) => ({
           type: 'dynamic-tool' as const,
-          toolName: 'run_command',
-          toolCallId,
           state: 'approval-responded' as const,
-          input: { command: 'ls' },
-          approval: { id: `m.a${index}`, approved: index === 0 },
+          ...call,
         })),
       ],
     };
@@ -371,17 +376,39 @@ describe('createUIMessageChunkMapper', () => {
         { type: 'text', timestamp, id: 'text-0', text: 'Listed.' },
       ],
       { conversationId: 'conv', finishReason: 'stop' },
-      { continuing: [{ toolCallId: 'c1' }, { toolCallId: 'c2', denied: true }] },
+      { continuing: calls },
     );
     expect(chunks[0]).toEqual({ type: 'start', messageMetadata: { conversationId: 'conv' } });
-    const { last, problems } = await readAll(chunks, answered);
-    expect(problems).toEqual([]);
-    const parts = (last as UIMessage).parts;
-    expect(parts.filter((part) => part.type === 'dynamic-tool')).toMatchObject([
-      { toolCallId: 'c1', state: 'output-available', output: 'a.txt' },
-      { toolCallId: 'c2', state: 'output-denied' },
+    const toolParts = (message: unknown) =>
+      (message as UIMessage).parts.filter((part) => part.type === 'dynamic-tool');
+    const outcome = [
+      {
+        toolCallId: 'c1',
+        state: 'output-available',
+        output: 'a.txt',
+        approval: { id: 'm.a0', approved: true },
+      },
+      { toolCallId: 'c2', state: 'output-denied', approval: { id: 'm.a1', approved: false } },
+    ];
+
+    const live = await readAll(chunks, answered);
+    expect(live.problems).toEqual([]);
+    expect(toolParts(live.last)).toMatchObject(outcome);
+    // Its parts went on in place: nothing added twice.
+    expect((live.last as UIMessage).parts.map((part) => part.type)).toEqual([
+      'step-start',
+      'text',
+      'dynamic-tool',
+      'dynamic-tool',
+      'step-start',
+      'text',
     ]);
-    expect(parts.at(-1)).toMatchObject({ type: 'text', text: 'Listed.' });
-    expect(last).toMatchObject({ id: 'm1' });
+    expect(live.last).toMatchObject({ id: 'm1' });
+
+    // A reloaded page replays the stream from its first chunk, from nothing: the calls are rebuilt.
+    const replayed = await readAll(chunks);
+    expect(replayed.problems).toEqual([]);
+    expect(toolParts(replayed.last)).toMatchObject(outcome);
+    expect((replayed.last as UIMessage).parts.at(-1)).toMatchObject({ type: 'text', text: 'Listed.' });
   });
 });

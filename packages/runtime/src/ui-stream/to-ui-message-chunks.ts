@@ -22,17 +22,42 @@ export interface UIMessageStreamOptions {
   onError?: (error: CairnError) => string;
   /**
    * The tool calls of the message this stream continues (an AI SDK client that answered approvals
-   * sends its message back, and the answer goes on in it): their outputs may follow, and a call
-   * whose approval was refused ends `tool-output-denied`.
+   * sends its message back, and the answer goes on in it): sent first as they stand, then their
+   * outputs; a call whose approval was refused ends `tool-output-denied`.
    */
   continuing?: readonly ContinuedCall[];
 }
 
-/** A call of the message a stream continues. */
+/** A call of the message a stream continues, as it stands. */
 export interface ContinuedCall {
   toolCallId: string;
-  /** Its approval was refused: its result is a denial. */
-  denied?: boolean;
+  toolName: string;
+  input: unknown;
+  /** The approval the client answered (a refused one makes the call's result a denial). */
+  approval?: { id: string; approved: boolean; reason?: string };
+}
+
+/**
+ * A continued call as chunks: sent first, they rebuild it for a reader that replays the stream from
+ * its first chunk (a reloaded page resuming, `resumeStreamIsReplay`), and leave it as it was for the
+ * client that sent it.
+ */
+function continuedCallChunks(call: ContinuedCall): UIMessageChunk[] {
+  const { toolCallId, toolName, input, approval } = call;
+  const chunks: UIMessageChunk[] = [
+    { type: 'tool-input-available', toolCallId, toolName, input, dynamic: true },
+  ];
+  if (approval === undefined) return chunks;
+  return [
+    ...chunks,
+    { type: 'tool-approval-request', approvalId: approval.id, toolCallId },
+    {
+      type: 'tool-approval-response',
+      approvalId: approval.id,
+      approved: approval.approved,
+      ...definedFields({ reason: approval.reason }),
+    },
+  ];
 }
 
 /** How the turn ended, for the closing chunks. */
@@ -127,7 +152,7 @@ export function createUIMessageChunkMapper(conversationId: string, options: UIMe
   const requestedApprovals = new Map<string, string>();
   for (const call of options.continuing ?? []) {
     knownCalls.add(call.toolCallId);
-    if (call.denied === true) deniedCalls.add(call.toolCallId);
+    if (call.approval?.approved === false) deniedCalls.add(call.toolCallId);
   }
   let started = false;
   // Whether the model's events showed the answer being stored; a model that does not stream
@@ -137,13 +162,14 @@ export function createUIMessageChunkMapper(conversationId: string, options: UIMe
   const partId = (id: string) => `${step}-${id}`;
 
   function start(): UIMessageChunk[] {
-    if (started || options.sendStart === false) {
-      started = true;
-      return [];
-    }
+    if (started) return [];
     started = true;
     const metadata: CairnUIMessageMetadata = { conversationId };
-    return [{ type: 'start', ...definedFields({ messageId: options.messageId }), messageMetadata: metadata }];
+    const chunks: UIMessageChunk[] =
+      options.sendStart === false
+        ? []
+        : [{ type: 'start', ...definedFields({ messageId: options.messageId }), messageMetadata: metadata }];
+    return [...chunks, ...(options.continuing ?? []).flatMap(continuedCallChunks)];
   }
 
   function startStep(): UIMessageChunk[] {

@@ -10,8 +10,7 @@ const UIMessagePartSchema = z
     mediaType: z.string().optional(),
     url: z.string().optional(),
     filename: z.string().optional(),
-    // A tool part's call, where it stands, and (answered by `addToolApprovalResponse`) its approval.
-    toolCallId: z.string().optional(),
+    // A tool part's state and (answered by `addToolApprovalResponse`) its approval.
     state: z.string().optional(),
     approval: z
       .object({ id: z.string(), approved: z.boolean().optional(), reason: z.string().optional() })
@@ -98,7 +97,6 @@ export function newUserMessage(request: ChatRequest): PostMessageBody {
 /** An approval the client answered: a tool part of the last message in state `approval-responded`. */
 export interface ApprovalResponse {
   approvalId: string;
-  toolCallId: string;
   approved: boolean;
   reason?: string;
 }
@@ -113,13 +111,12 @@ export function approvalResponses(request: ChatRequest): ApprovalResponse[] | un
   const last = request.messages.at(-1);
   if (last?.role !== 'assistant') return undefined;
   const answered = last.parts.flatMap((part): ApprovalResponse[] => {
-    const { approval, toolCallId } = part;
+    const { approval } = part;
     if (!isToolPart(part) || part.state !== 'approval-responded') return [];
-    if (approval?.approved === undefined || toolCallId === undefined) return [];
+    if (approval?.approved === undefined) return [];
     return [
       {
         approvalId: approval.id,
-        toolCallId,
         approved: approval.approved,
         ...definedFields({ reason: approval.reason }),
       },

@@ -193,8 +193,7 @@ export function registerChatRoutes(app: ServerApp, deps: ChatRouteDeps): void {
       const model = pickModel(deps.models, request.model);
       const answered = request.trigger === 'submit-message' ? approvalResponses(request) : undefined;
       if (answered !== undefined) {
-        await decideChatApprovals(deps.runtime, conversationId, answered, askedOf);
-        const continuing = answered.map(({ toolCallId, approved }) => ({ toolCallId, denied: !approved }));
+        const continuing = await decideChatApprovals(deps.runtime, conversationId, answered, askedOf);
         input = { askedOf, continuing, model };
       } else if (request.trigger === 'regenerate-message') {
         const { content, seq } = await storedUserInput(deps.store, conversationId);
