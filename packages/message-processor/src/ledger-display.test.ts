@@ -55,7 +55,9 @@ describe('the display view of the ledger', () => {
     expect(waiting[1]?.toolExecution).toMatchObject({
       status: 'awaiting_approval',
       approval: { id: request.id, askedOf: 'any', expiresAt: at },
+      summary: 'deploy waits for approval',
     });
+    expect(waiting[1]?.content).toBe('deploy waits for approval');
     expect(executions([user, assistant, request, decision])[0]?.toolExecution).toMatchObject({
       status: 'unfinished',
       approval: { outcome: 'approve', decidedBy: 'caller:alice' },

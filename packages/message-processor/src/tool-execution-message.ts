@@ -45,7 +45,7 @@ export function executionMessage(
     input,
     output,
     isError,
-    status: finished ? 'completed' : 'unfinished',
+    status: finished ? 'completed' : ((result === undefined ? ledger?.status : undefined) ?? 'unfinished'),
   };
   if (finished && result.structuredResult !== undefined) view.structured = result.structuredResult;
   if (cwd !== undefined) view.cwd = cwd;

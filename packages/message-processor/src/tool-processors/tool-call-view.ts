@@ -9,7 +9,11 @@ export interface ToolCallView {
   /** The tool message's content; '' when unfinished. */
   output: string;
   isError: boolean;
-  status: 'completed' | 'unfinished';
+  /**
+   * `completed` (it has its result), `unfinished` (none came), or where the tool ledger says a call
+   * without a result stands: `awaiting_approval`, `running`. Processors only see completed calls.
+   */
+  status: 'completed' | 'unfinished' | 'awaiting_approval' | 'running';
   /** The tool message's structuredResult (Claude Code's tool_use_result, Gemini CLI's result extras). */
   structured?: JsonValue;
   /** Paths inside it are shown relative to it. */

@@ -63,11 +63,16 @@ describe('ToolProcessorRegistry', () => {
     expect(registry.describe(call({ toolName: ' \n ' }))).toEqual({ summary: 'Tool completed' });
   });
 
-  it('says "<toolName> did not finish" for an unfinished call, whatever its processor', () => {
+  it('says "<toolName> did not finish" (waits for approval, is running) for a call without a result, whatever its processor', () => {
     const registry = new ToolProcessorRegistry([deploy]);
     expect(registry.describe(call({ status: 'unfinished', isError: true }))).toEqual({
       summary: 'deploy did not finish',
     });
+    // Where the tool ledger says a call without a result stands.
+    expect(registry.describe(call({ status: 'awaiting_approval' }))).toEqual({
+      summary: 'deploy waits for approval',
+    });
+    expect(registry.describe(call({ status: 'running' }))).toEqual({ summary: 'deploy is running' });
   });
 
   it('falls back on the generic summary when a processor throws or says nothing', () => {

@@ -15,15 +15,22 @@ function toolNameOf(call: ToolCallView): string {
   return truncate(singleLine(call.toolName), MAX_TOOL_NAME_LENGTH) || 'Tool';
 }
 
+const PENDING_SUMMARIES: Record<Exclude<ToolCallView['status'], 'completed'>, string> = {
+  unfinished: 'did not finish',
+  awaiting_approval: 'waits for approval',
+  running: 'is running',
+};
+
 /**
- * "<toolName> completed" / "<toolName> failed: <reason>" / "<toolName> did not finish"; an MCP
- * tool's call is "server · tool(args)" (and "… failed: <reason>", "… did not finish").
+ * "<toolName> completed" / "<toolName> failed: <reason>" / "<toolName> did not finish" (or "waits
+ * for approval", "is running"); an MCP tool's call is "server · tool(args)" (and "… failed:
+ * <reason>", "… did not finish", …).
  */
 function genericSummary(call: ToolCallView): string {
   const mcp = mcpCallLabel(call.toolName, call.input);
-  if (mcp !== undefined && call.status !== 'unfinished' && !call.isError) return mcp;
+  if (mcp !== undefined && call.status === 'completed' && !call.isError) return mcp;
   const name = mcp ?? toolNameOf(call);
-  if (call.status === 'unfinished') return `${name} did not finish`;
+  if (call.status !== 'completed') return `${name} ${PENDING_SUMMARIES[call.status]}`;
   return call.isError ? failureSummary(name, call) : `${name} completed`;
 }
 
@@ -58,7 +65,7 @@ export class ToolProcessorRegistry {
 
   /** The call's one-line summary and details; never throws. */
   describe(call: ToolCallView): ToolDescription {
-    const processor = call.status === 'unfinished' ? undefined : this.get(call.toolName);
+    const processor = call.status === 'completed' ? this.get(call.toolName) : undefined;
     if (processor !== undefined) {
       try {
         const description = describeWith(processor, call);
