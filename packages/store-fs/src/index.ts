@@ -1,3 +1,4 @@
+export type { FsStoreInternals } from './create-fs-store-parts.js';
 export type { FileSyncer } from './file-syncer.js';
 export { createFsConversationStore, FsConversationStore } from './fs-conversation-store.js';
 export { FsLayout } from './fs-layout.js';
