@@ -38,27 +38,51 @@ function waitingApproval(chat: Chat): string {
   return (part as { approval: { id: string } }).approval.id;
 }
 
+/**
+ * A server whose model calls `deploy` to `target` (with `text` before the call), then answers `reply`,
+ * and a chat that asked it: its call waits for approval.
+ */
+async function waitingChat(id: string, target: 'staging' | 'production', reply: ScriptTurn, text?: string) {
+  const effects: string[] = [];
+  const app = await deployServer(
+    [
+      {
+        ...(text === undefined ? {} : { text }),
+        toolCalls: [{ id: 'c1', name: 'deploy', arguments: { target } }],
+      },
+      reply,
+    ],
+    effects,
+  );
+  server = app;
+  const chat = chatOn(app, id);
+  await chat.sendMessage({ text: `Deploy to ${target}` });
+  return { app, chat, effects, approvalId: waitingApproval(chat) };
+}
+
+/** `message` with its deploy call answered as `addToolApprovalResponse` leaves it. */
+const answeredMessage = (message: UIMessage | undefined, approvalId: string, approved: boolean) => ({
+  ...message,
+  parts: message?.parts.map((part) =>
+    part.type === 'dynamic-tool'
+      ? { ...part, state: 'approval-responded', approval: { id: approvalId, approved } }
+      : part,
+  ),
+});
+
 describe('approvals through the AI SDK chat class', () => {
   it('asks, is approved once with addToolApprovalResponse, runs once and answers in the same message', async () => {
-    const effects: string[] = [];
-    server = await deployServer(
-      [
-        {
-          text: 'Deploying.',
-          toolCalls: [{ id: 'c1', name: 'deploy', arguments: { target: 'production' } }],
-        },
-        { text: 'Deployed to production.' },
-      ],
-      effects,
+    const { app, chat, effects, approvalId } = await waitingChat(
+      'ship',
+      'production',
+      { text: 'Deployed to production.' },
+      'Deploying.',
     );
-    const chat = chatOn(server, 'ship');
-    await chat.sendMessage({ text: 'Ship it' });
     expect(chat.status).toBe('ready');
-    const approvalId = waitingApproval(chat);
     expect(effects).toEqual([]);
     // The id is the stored request's: the server's own API lists it, pending.
     const listed = await jsonBody<{ approvals: { id: string; status: string }[] }>(
-      await server.request('/v1/conversations/ship/approvals'),
+      await app.request('/v1/conversations/ship/approvals'),
     );
     expect(listed.approvals).toEqual([expect.objectContaining({ id: approvalId, status: 'pending' })]);
 
@@ -84,23 +108,14 @@ describe('approvals through the AI SDK chat class', () => {
     // The decision is stored once, by this caller; a second page answering the same request is refused.
     const decided = await jsonBody<{
       approvals: { status: string; decision: { outcome: string; decidedBy: string } }[];
-    }>(await server.request('/v1/conversations/ship/approvals'));
+    }>(await app.request('/v1/conversations/ship/approvals'));
     expect(decided.approvals).toMatchObject([
       { status: 'decided', decision: { outcome: 'approve', decidedBy: expect.stringMatching(/^caller:/) } },
     ]);
-    const late = await server.post('/v1/chat', {
+    const late = await app.post('/v1/chat', {
       id: 'ship',
       trigger: 'submit-message',
-      messages: [
-        {
-          ...answer,
-          parts: answer?.parts.map((part) =>
-            part.type === 'dynamic-tool'
-              ? { ...part, state: 'approval-responded', approval: { id: approvalId, approved: false } }
-              : part,
-          ),
-        },
-      ],
+      messages: [answeredMessage(answer, approvalId, false)],
     });
     expect(late.status).toBe(409);
     expect(await jsonBody(late)).toMatchObject({ error: { code: 'APPROVAL_ALREADY_DECIDED' } });
@@ -108,17 +123,9 @@ describe('approvals through the AI SDK chat class', () => {
   });
 
   it('a denial with a reason: the part ends output-denied, the tool never runs, the model reads the reason', async () => {
-    const effects: string[] = [];
-    server = await deployServer(
-      [
-        { toolCalls: [{ id: 'c1', name: 'deploy', arguments: { target: 'production' } }] },
-        { text: 'Understood, not deploying.' },
-      ],
-      effects,
-    );
-    const chat = chatOn(server, 'deny');
-    await chat.sendMessage({ text: 'Ship it' });
-    const approvalId = waitingApproval(chat);
+    const { app, chat, effects, approvalId } = await waitingChat('deny', 'production', {
+      text: 'Understood, not deploying.',
+    });
     await chat.addToolApprovalResponse({ id: approvalId, approved: false, reason: 'Friday freeze' });
     await waitFor(
       () => chat.status === 'ready' && toolParts(chat.messages.at(-1))[0]?.state === 'output-denied',
@@ -126,40 +133,21 @@ describe('approvals through the AI SDK chat class', () => {
     expect(chat.error).toBeUndefined();
     expect(effects).toEqual([]);
     expect(chat.messages.at(-1)?.parts.at(-1)).toMatchObject({ text: 'Understood, not deploying.' });
-    const stored = await server.store.load('deny');
+    const stored = await app.store.load('deny');
     const result = stored.find((message) => message.role === 'tool');
     expect(String(result?.content)).toMatch(/Friday freeze/);
   });
 
   it('refuses an answer without the token, and a retried answer decides and runs nothing more', async () => {
-    const effects: string[] = [];
-    server = await deployServer(
-      [
-        { toolCalls: [{ id: 'c1', name: 'deploy', arguments: { target: 'staging' } }] },
-        { text: 'Deployed to staging.' },
-      ],
-      effects,
-    );
-    const chat = chatOn(server, 'who');
-    await chat.sendMessage({ text: 'Stage it' });
-    const approvalId = waitingApproval(chat);
+    const { app, chat, effects, approvalId } = await waitingChat('who', 'staging', {
+      text: 'Deployed to staging.',
+    });
     const answered = (approved: boolean) => ({
       id: 'who',
       trigger: 'submit-message',
-      messages: [
-        {
-          ...chat.messages.at(-1),
-          parts: chat.messages
-            .at(-1)
-            ?.parts.map((part) =>
-              part.type === 'dynamic-tool'
-                ? { ...part, state: 'approval-responded', approval: { id: approvalId, approved } }
-                : part,
-            ),
-        },
-      ],
+      messages: [answeredMessage(chat.messages.at(-1), approvalId, approved)],
     });
-    const stranger = await fetch(`${server.baseURL}/v1/chat`, {
+    const stranger = await fetch(`${app.baseURL}/v1/chat`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${OTHER_TOKEN}` },
       body: JSON.stringify(answered(true)),
@@ -167,15 +155,15 @@ describe('approvals through the AI SDK chat class', () => {
     expect(stranger.status).toBe(401);
     expect(effects).toEqual([]);
 
-    const first = await server.post('/v1/chat', answered(true));
+    const first = await app.post('/v1/chat', answered(true));
     expect(first.status).toBe(200);
     await first.text();
     // The same answer again (a retried request): nothing new is decided or run.
-    const retried = await server.post('/v1/chat', answered(true));
+    const retried = await app.post('/v1/chat', answered(true));
     expect(retried.status).toBe(200);
     await retried.text();
     expect(effects).toEqual(['staging']);
-    const log = await server.store.load('who');
+    const log = await app.store.load('who');
     expect(log.filter((message) => message.approval?.kind === 'decision')).toHaveLength(1);
   });
 
@@ -206,27 +194,20 @@ describe('approvals through the AI SDK chat class', () => {
   });
 
   it('a page reloaded while the approved call’s answer streams resumes it with the default transport (a replay) and rebuilds the call', async () => {
-    const effects: string[] = [];
-    server = await deployServer(
-      [
-        { toolCalls: [{ id: 'c1', name: 'deploy', arguments: { target: 'staging' } }] },
-        { text: 'Deployed to staging, all checks green.', chunkSize: 2, chunkDelayMs: 40 },
-      ],
-      effects,
-    );
-    const chat = chatOn(server, 'reload');
-    await chat.sendMessage({ text: 'Stage it' });
-    const approvalId = waitingApproval(chat);
-    // What the page holds once it answered: the message it will be reloaded with.
-    const answered = structuredClone(chat.messages);
+    const { app, chat, effects, approvalId } = await waitingChat('reload', 'staging', {
+      text: 'Deployed to staging, all checks green.',
+      chunkSize: 2,
+      chunkDelayMs: 40,
+    });
+    // What the page holds once it answered: the message it is reloaded with.
+    const answered = [
+      ...chat.messages.slice(0, -1),
+      answeredMessage(chat.messages.at(-1), approvalId, true) as UIMessage,
+    ];
     const approving = chat.addToolApprovalResponse({ id: approvalId, approved: true });
     await waitFor(() => effects.length === 1);
-    (answered.at(-1)?.parts ?? []).forEach((part) => {
-      if (part.type === 'dynamic-tool')
-        Object.assign(part, { state: 'approval-responded', approval: { id: approvalId, approved: true } });
-    });
 
-    const reloaded = new Chat('reload', transportFor(server, TOKEN), { messages: answered });
+    const reloaded = new Chat('reload', transportFor(app, TOKEN), { messages: answered });
     await reloaded.resumeStream();
     await approving;
     await waitFor(() => chat.status === 'ready');
