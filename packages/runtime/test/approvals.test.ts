@@ -134,6 +134,28 @@ describe.each(STORE_BACKENDS)('durable approvals on the $name store', (backend) 
     expect(log.filter((message) => message.partType === 'approval_decision')).toHaveLength(1);
   });
 
+  it('lets exactly one win when the same caller decides the same way in two processes at the same instant', async () => {
+    const effects: Effects = { lines: [] };
+    const model = new ScriptedModel({ turns: [deployCall()] });
+    const { waiting } = await runtimeOn(open(), effects, model).chat({
+      conversationId: 'c',
+      userInput: 'Ship',
+    });
+    const approvalId = waiting?.[0]?.id as string;
+    // Two workers serving one token, their clocks reading the same millisecond: identical decisions.
+    const instant = new Date();
+    const deciders = [open(), open()].map((store) =>
+      runtimeOn(store, effects, model, {}, () => instant).approvals.decide({
+        conversationId: 'c',
+        approvalId,
+        decision: 'approve',
+        decidedBy: 'caller:same',
+      }),
+    );
+    const codes = await Promise.all(deciders.map(codeOf));
+    expect(codes.sort()).toEqual(['APPROVAL_ALREADY_DECIDED', undefined]);
+  });
+
   it('denies with the reason given, or runs the input a person edited', async () => {
     const effects: Effects = { lines: [] };
     const model = new ScriptedModel({

@@ -46,6 +46,11 @@ export const ApprovalDecisionSchema = z.object({
   /** `local`, `caller:<hash>`, or `system` (an expiry, a new message that superseded it). */
   decidedBy: id,
   decidedAt: timestamp,
+  /**
+   * A random id of the claim that stored it: tells a retried append that had landed from another
+   * decider's identical decision (the same caller deciding the same way at the same instant).
+   */
+  claimId: id.optional(),
 });
 
 /** The `approval` field of an approval record. */

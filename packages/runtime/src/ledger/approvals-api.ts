@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   type ApprovalDecision,
   type ApprovalEntry,
@@ -64,15 +65,16 @@ export function createApprovalsApi(options: {
   const { store, host, now } = options;
 
   // Claims the request's one decision; the decision that holds the id when someone was first.
-  async function claim(conversationId: string, decision: Omit<ApprovalDecision, 'kind'>) {
-    const record = approvalDecisionRecord({ createdAt: decision.decidedAt }, decision);
+  async function claim(conversationId: string, decision: Omit<ApprovalDecision, 'kind' | 'claimId'>) {
+    const claimId = randomUUID();
+    const record = approvalDecisionRecord({ createdAt: decision.decidedAt }, { ...decision, claimId });
     const result = await claimRecord(
       store,
       conversationId,
       record,
-      (held) =>
-        // Only this very record (a retried append that had landed) is ours.
-        JSON.stringify(held.approval) === JSON.stringify(record.approval),
+      // Only this very record (a retried append that had landed) is ours: an identical decision
+      // someone else stored at the same instant is not.
+      (held) => held.approval?.kind === 'decision' && held.approval.claimId === claimId,
     );
     return {
       ours: result.claimed,
