@@ -53,8 +53,8 @@ export type {
 } from './runtime-types.js';
 export type { ChatStream, ChatStreamEvent } from './stream/chat-stream.js';
 export { EventLog } from './stream/event-log.js';
+export type { ContinuedCall } from './ui-stream/continued-calls.js';
 export {
-  type ContinuedCall,
   createUIMessageChunkMapper,
   type UIMessageChunkMapper,
   type UIMessageStreamOptions,
