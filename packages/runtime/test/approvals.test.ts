@@ -45,6 +45,17 @@ async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
 describe.each(STORE_BACKENDS)('durable approvals on the $name store', (backend) => {
   const { open } = useStoreBackend(backend);
 
+  // Conversation `c`, whose turn ended with its deploy call waiting for approval.
+  async function waitingDeploy() {
+    const effects: Effects = { lines: [] };
+    const model = new ScriptedModel({ turns: [deployCall()] });
+    const { waiting } = await runtimeOn(open(), effects, model).chat({
+      conversationId: 'c',
+      userInput: 'Ship',
+    });
+    return { effects, model, approvalId: waiting?.[0]?.id as string };
+  }
+
   it('ends the turn waiting, keeps the request across a restart, runs the call once after one decision', async () => {
     const effects: Effects = { lines: [] };
     const model = new ScriptedModel({ turns: [deployCall(), { text: 'Deployed.' }] });
@@ -112,13 +123,7 @@ describe.each(STORE_BACKENDS)('durable approvals on the $name store', (backend) 
   });
 
   it('lets exactly one of two runtimes deciding at once win', async () => {
-    const effects: Effects = { lines: [] };
-    const model = new ScriptedModel({ turns: [deployCall()] });
-    const { waiting } = await runtimeOn(open(), effects, model).chat({
-      conversationId: 'c',
-      userInput: 'Ship',
-    });
-    const approvalId = waiting?.[0]?.id as string;
+    const { effects, model, approvalId } = await waitingDeploy();
     const deciders = [open(), open(), open()].map((store, index) =>
       runtimeOn(store, effects, model).approvals.decide({
         conversationId: 'c',
@@ -135,13 +140,7 @@ describe.each(STORE_BACKENDS)('durable approvals on the $name store', (backend) 
   });
 
   it('lets exactly one win when the same caller decides the same way in two processes at the same instant', async () => {
-    const effects: Effects = { lines: [] };
-    const model = new ScriptedModel({ turns: [deployCall()] });
-    const { waiting } = await runtimeOn(open(), effects, model).chat({
-      conversationId: 'c',
-      userInput: 'Ship',
-    });
-    const approvalId = waiting?.[0]?.id as string;
+    const { effects, model, approvalId } = await waitingDeploy();
     // Two workers serving one token, their clocks reading the same millisecond: identical decisions.
     const instant = new Date();
     const deciders = [open(), open()].map((store) =>
